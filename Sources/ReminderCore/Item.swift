@@ -1,0 +1,177 @@
+/// One tracked thing: a card benefit, a subscription, a coupon, an annual fee or a rebuy.
+///
+/// The fields common to every kind live here; what makes each kind recur is in `Schedule`.
+public struct Item: Hashable, Sendable {
+    public var id: String?
+    public var title: String
+    public var notes: String?
+    /// Overrides the configured lead times for this item.
+    public var lead: [CalendarDuration]?
+    /// Unix seconds; fire times before it are never scheduled.
+    public var createdAt: Int64?
+    /// ISO 4217 code; the configured currency when absent.
+    public var currency: String?
+    public var schedule: Schedule
+
+    public init(
+        id: String? = nil, title: String, notes: String? = nil, lead: [CalendarDuration]? = nil,
+        createdAt: Int64? = nil, currency: String? = nil, schedule: Schedule
+    ) {
+        self.id = id
+        self.title = title
+        self.notes = notes
+        self.lead = lead
+        self.createdAt = createdAt
+        self.currency = currency
+        self.schedule = schedule
+    }
+
+    public var kind: ItemKind { schedule.kind }
+}
+
+public enum ItemKind: String, Sendable, CaseIterable, Codable {
+    case benefit, subscription, coupon, fee, rebuy
+}
+
+/// What makes an item come due, per kind (SPEC §2).
+public enum Schedule: Hashable, Sendable {
+    case benefit(Benefit)
+    case subscription(Subscription)
+    case coupon(Coupon)
+    case fee(Fee)
+    case rebuy(Rebuy)
+
+    public var kind: ItemKind {
+        switch self {
+        case .benefit: return .benefit
+        case .subscription: return .subscription
+        case .coupon: return .coupon
+        case .fee: return .fee
+        case .rebuy: return .rebuy
+        }
+    }
+}
+
+/// A credit that resets every calendar period and is due at the period's last day, 23:59.
+public struct Benefit: Hashable, Sendable {
+    public enum Period: String, Sendable, CaseIterable {
+        case monthly, quarterly, semiannual, annual
+
+        /// Months in one period; periods are aligned to January.
+        public var months: Int {
+            switch self {
+            case .monthly: return 1
+            case .quarterly: return 3
+            case .semiannual: return 6
+            case .annual: return 12
+            }
+        }
+
+        /// The last day of the period that contains `date`.
+        public func end(containing date: LocalDate) -> LocalDate {
+            let lastMonth = ((date.month - 1) / months + 1) * months
+            return LocalDate(uncheckedYear: date.year, month: lastMonth, day: 1).lastDayOfMonth
+        }
+    }
+
+    public var card: String?
+    public var amount: Money?
+    public var period: Period
+    public var amountUsed: Money?
+
+    public init(card: String? = nil, amount: Money? = nil, period: Period, amountUsed: Money? = nil) {
+        self.card = card
+        self.amount = amount
+        self.period = period
+        self.amountUsed = amountUsed
+    }
+}
+
+/// A renewal on `next`, then every `every` after it (anchored, clamped months).
+public struct Subscription: Hashable, Sendable {
+    public var amount: Money?
+    public var every: CalendarDuration
+    public var next: LocalDate
+    public var card: String?
+
+    public init(amount: Money? = nil, every: CalendarDuration, next: LocalDate, card: String? = nil) {
+        self.amount = amount
+        self.every = every
+        self.next = next
+        self.card = card
+    }
+
+    /// The k-th renewal date from `next` (k ≥ 0).
+    public func renewal(_ k: Int) -> LocalDate {
+        switch every.unit {
+        case .months, .years: return next.adding(months: every.months * k, anchorDay: next.day)
+        default: return next.adding(days: every.days * Int64(k))
+        }
+    }
+}
+
+/// A one-off expiry: a date (due at 23:59) or a local date-time.
+public struct Coupon: Hashable, Sendable {
+    public enum Expiry: Hashable, Sendable, CustomStringConvertible {
+        case date(LocalDate)
+        case dateTime(LocalDateTime)
+
+        public var description: String {
+            switch self {
+            case .date(let date): return date.description
+            case .dateTime(let dateTime): return dateTime.description
+            }
+        }
+
+        /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS]`.
+        public static func parse(_ text: String) -> Result<Expiry, DateParseError> {
+            if text.count <= 10 { return LocalDate.parse(text).map { Expiry.date($0) } }
+            return LocalDateTime.parse(text).map { Expiry.dateTime($0) }
+        }
+    }
+
+    public var expires: Expiry
+    public var code: String?
+    public var value: Money?
+    public var category: String?
+
+    public init(expires: Expiry, code: String? = nil, value: Money? = nil, category: String? = nil) {
+        self.expires = expires
+        self.code = code
+        self.value = value
+        self.category = category
+    }
+}
+
+/// An annual fee due on `due` and on the same day every later year (Feb 29 → Feb 28).
+public struct Fee: Hashable, Sendable {
+    public var card: String?
+    public var amount: Money?
+    public var due: LocalDate
+
+    public init(card: String? = nil, amount: Money? = nil, due: LocalDate) {
+        self.card = card
+        self.amount = amount
+        self.due = due
+    }
+
+    /// The due date in `year`.
+    public func due(in year: Int) -> LocalDate {
+        due.adding(months: (year - due.year) * 12, anchorDay: due.day)
+    }
+}
+
+/// Something that runs out `everyDays` after it was last bought.
+public struct Rebuy: Hashable, Sendable {
+    public var everyDays: Int
+    public var lastPurchased: LocalDate
+    public var category: String?
+
+    public init(everyDays: Int, lastPurchased: LocalDate, category: String? = nil) {
+        self.everyDays = everyDays
+        self.lastPurchased = lastPurchased
+        self.category = category
+    }
+
+    public var runsOut: LocalDate { lastPurchased.adding(days: Int64(everyDays)) }
+}

@@ -1,0 +1,82 @@
+/// A wall-clock time of day, to the second, with no date and no zone (`"09:00"`).
+public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Seconds since midnight, 0..<86400.
+    public let secondsOfDay: Int
+
+    public init(hour: Int, minute: Int, second: Int = 0) {
+        secondsOfDay = hour * 3600 + minute * 60 + second
+    }
+
+    public var hour: Int { secondsOfDay / 3600 }
+    public var minute: Int { secondsOfDay / 60 % 60 }
+    public var second: Int { secondsOfDay % 60 }
+
+    public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.secondsOfDay < rhs.secondsOfDay }
+
+    /// `HH:MM`, with `:SS` only when the seconds are not zero.
+    public var description: String {
+        let hm = "\(pad(hour, 2)):\(pad(minute, 2))"
+        return second == 0 ? hm : hm + ":\(pad(second, 2))"
+    }
+
+    /// "11:59 PM": the form the notification text uses.
+    public var twelveHourDescription: String {
+        let h = hour % 12 == 0 ? 12 : hour % 12
+        return "\(h):\(pad(minute, 2)) \(hour < 12 ? "AM" : "PM")"
+    }
+
+    /// Parses `HH:MM` or `HH:MM:SS` on a 24-hour clock.
+    public static func parse(_ text: String) -> Result<LocalTime, DateParseError> {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
+            let hour = Int(parts[0]), let minute = Int(parts[1])
+        else { return .failure(.malformed("expected a time as HH:MM (24-hour clock)")) }
+        let second = parts.count == 3 ? Int(parts[2]) ?? 0 : 0
+        guard hour < 24, minute < 60, second < 60 else {
+            return .failure(.malformed("\(text) is not a time of day (00:00 to 23:59)"))
+        }
+        return .success(LocalTime(hour: hour, minute: minute, second: second))
+    }
+}
+
+/// A date with a wall-clock time and no zone: `2026-12-31T23:59`.
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let date: LocalDate
+    public let time: LocalTime
+
+    public init(date: LocalDate, time: LocalTime) {
+        self.date = date
+        self.time = time
+    }
+
+    /// Seconds since 1970-01-01T00:00 on this wall clock, as if it were UTC: the "local seconds"
+    /// that `TimeZoneRules.resolve` turns into an instant.
+    public var localSeconds: Int64 {
+        date.dayNumber * 86_400 + Int64(time.secondsOfDay)
+    }
+
+    public init(localSeconds: Int64) {
+        let days = localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400
+        date = LocalDate(dayNumber: days)
+        time = LocalTime(hour: 0, minute: 0, second: Int(localSeconds - days * 86_400))
+    }
+
+    public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
+        (lhs.date, lhs.time) < (rhs.date, rhs.time)
+    }
+
+    public var description: String { "\(date)T\(time)" }
+
+    /// Parses `YYYY-MM-DDTHH:MM[:SS]` (a space instead of `T` is accepted too).
+    public static func parse(_ text: String) -> Result<LocalDateTime, DateParseError> {
+        guard let separator = text.firstIndex(where: { $0 == "T" || $0 == " " }) else {
+            return .failure(.malformed("expected a date and time as YYYY-MM-DDTHH:MM"))
+        }
+        let datePart = String(text[..<separator])
+        let timePart = String(text[text.index(after: separator)...])
+        switch (LocalDate.parse(datePart), LocalTime.parse(timePart)) {
+        case (.success(let date), .success(let time)): return .success(LocalDateTime(date: date, time: time))
+        case (.failure(let error), _), (_, .failure(let error)): return .failure(error)
+        }
+    }
+}

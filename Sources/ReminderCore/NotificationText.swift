@@ -1,0 +1,152 @@
+/// The words of a pop-up (SPEC §4), a pure function of item, occurrence and now, so the
+/// daemon, `reminderctl` and the tests all say the same thing.
+public struct NotificationText: Hashable, Sendable {
+    public let summary: String
+    /// Plain text; escape it with `markupEscaped` for servers that take markup.
+    public let body: String
+    public let urgency: Urgency
+    /// The `category` hint: `x-reminderd.<kind>`.
+    public let category: String
+    /// The label of the `done` action.
+    public let doneLabel: String
+
+    public enum Urgency: String, Hashable, Sendable {
+        case low, normal, critical
+    }
+
+    /// How far away the due moment is, in the words a person uses.
+    public enum Relative: Hashable, Sendable {
+        case past
+        case today
+        case tomorrow
+        case inDays(Int)
+        case inHours(hours: Int, minutes: Int)
+    }
+
+    /// Whole calendar days until the due date: 8+ → low, 1–7 → normal, today or past → critical.
+    public static func urgency(daysLeft: Int64) -> Urgency {
+        daysLeft >= 8 ? .low : daysLeft >= 1 ? .normal : .critical
+    }
+
+    /// `today`/`tomorrow`/`in N days` count calendar days; a due moment with its own time of day
+    /// (a coupon expiring at 14:00) reads `in Xh Ym` when under 24 hours away.
+    public static func relative(_ occurrence: Occurrence, hasTimeOfDay: Bool, now: Int64, zone: TimeZoneRules) -> Relative {
+        let remaining = occurrence.due - now
+        if remaining <= 0 { return .past }
+        if hasTimeOfDay, remaining < 86_400 {
+            let minutes = Int((remaining + 59) / 60)
+            return .inHours(hours: minutes / 60, minutes: minutes % 60)
+        }
+        let days = daysLeft(occurrence, now: now, zone: zone)
+        switch days {
+        case ...0: return .today
+        case 1: return .tomorrow
+        default: return .inDays(Int(days))
+        }
+    }
+
+    public static func daysLeft(_ occurrence: Occurrence, now: Int64, zone: TimeZoneRules) -> Int64 {
+        occurrence.dueDate.dayNumber - zone.localDateTime(at: now).date.dayNumber
+    }
+
+    public init(summary: String, body: String, urgency: Urgency, category: String, doneLabel: String) {
+        self.summary = summary
+        self.body = body
+        self.urgency = urgency
+        self.category = category
+        self.doneLabel = doneLabel
+    }
+
+    /// The pop-up for `occurrence` of `item` shown at `now`.
+    public init(item: Item, occurrence: Occurrence, now: Int64, zone: TimeZoneRules, defaultCurrency: String) {
+        let currency = item.currency ?? defaultCurrency
+        func money(_ amount: Money?) -> String? { amount.map { $0.formatted(currency: currency) } }
+        var hasTimeOfDay = false
+        if case .coupon(let coupon) = item.schedule, case .dateTime = coupon.expires { hasTimeOfDay = true }
+        let relative = NotificationText.relative(occurrence, hasTimeOfDay: hasTimeOfDay, now: now, zone: zone)
+        let dueTime = zone.localDateTime(at: occurrence.due).time.twelveHourDescription
+        /// "expires in 3 days", "expires today at 11:59 PM", "expired".
+        func phrase(_ verb: String, past: String, timeToday: Bool = false) -> String {
+            switch relative {
+            case .past: return past
+            case .today: return timeToday ? "\(verb) today at \(dueTime)" : "\(verb) today"
+            case .tomorrow: return "\(verb) tomorrow"
+            case .inDays(let n): return "\(verb) in \(n) days"
+            case .inHours(let h, let m): return h == 0 ? "\(verb) in \(m)m" : "\(verb) in \(h)h \(m)m"
+            }
+        }
+        let summary: String
+        var body: String
+        var doneLabel = "Done"
+        switch item.schedule {
+        case .benefit(let benefit):
+            summary = "Reward Expiring Soon"
+            doneLabel = "Mark as used"
+            var value = money(benefit.amount).map { "\($0) " } ?? ""
+            if let used = benefit.amountUsed, used > .zero, let amount = benefit.amount {
+                value = "remaining \(money(amount - used)!) of \(money(amount)!) "
+            }
+            body = "Your \(value)\(item.title) \(phrase("expires", past: "has expired", timeToday: true))"
+            if let card = benefit.card { body = "\(card) · " + body }
+        case .subscription(let subscription):
+            summary = "Subscription Renews Soon"
+            body = "\(item.title) \(phrase("renews", past: "has renewed"))"
+            if let amount = money(subscription.amount) {
+                body += " · \(amount)\(NotificationText.per(subscription.every))"
+                if let card = subscription.card { body += " on \(card)" }
+            } else if let card = subscription.card {
+                body += " · on \(card)"
+            }
+        case .coupon(let coupon):
+            summary = "Coupon Expiring"
+            doneLabel = "Mark as used"
+            body = "\(item.title) \(phrase("expires", past: "has expired", timeToday: true))"
+            if let value = money(coupon.value) { body += " · worth \(value)" }
+            if let code = coupon.code { body += " · code \(code)" }
+        case .fee(let fee):
+            summary = "Annual Fee Due"
+            let amount = money(fee.amount).map { " \($0)" } ?? ""
+            body = "\(fee.card ?? item.title)\(amount) annual fee \(phrase("due", past: "was due"))"
+        case .rebuy(let rebuy):
+            summary = "Time to Rebuy"
+            doneLabel = "Rebought"
+            let name = rebuy.category.map { "\(item.title) (\($0))" } ?? item.title
+            switch relative {
+            case .past, .today: body = "\(name): time to rebuy!"
+            default: body = "\(name) \(phrase("runs out", past: "ran out"))"
+            }
+        }
+        self.init(
+            summary: summary, body: body,
+            urgency: NotificationText.urgency(daysLeft: NotificationText.daysLeft(occurrence, now: now, zone: zone)),
+            category: "x-reminderd.\(item.kind.rawValue)", doneLabel: doneLabel)
+    }
+
+    /// `/mo`, `/yr`, `/wk`, or ` every 3 months`.
+    static func per(_ every: CalendarDuration) -> String {
+        switch (every.count, every.unit) {
+        case (1, .months): return "/mo"
+        case (1, .years): return "/yr"
+        case (1, .weeks): return "/wk"
+        case (1, .days): return "/day"
+        default:
+            let unit = ["d": "days", "w": "weeks", "mo": "months", "y": "years", "h": "hours", "m": "minutes"][every.unit.rawValue]!
+            return " every \(every.count) \(unit)"
+        }
+    }
+}
+
+/// Text made safe for servers that interpret the body as markup: `&`, `<` and `>` escaped.
+public func markupEscaped(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        default: out.append(character)
+        }
+    }
+    return out
+}

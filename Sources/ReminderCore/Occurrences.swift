@@ -1,0 +1,41 @@
+extension FireTimeRules {
+    /// Calls `body` with each occurrence of `item` due in `(after, before)`, in time order,
+    /// assuming nothing was marked done (SPEC §2: periods, renewals, yearly fees; a coupon or a
+    /// rebuy has just its current occurrence).
+    public func forEachOccurrence(of item: Item, dueAfter after: Int64, before: Int64, _ body: (Occurrence) -> Void) {
+        // Start a day early so that no occurrence due just after `after` is skipped by a zone
+        // offset; the `due > after` check below trims the extra.
+        let firstDate = zone.localDateTime(at: after).date.adding(days: -1)
+        func emit(_ occurrence: Occurrence) -> Bool {
+            guard occurrence.due < before else { return false }
+            if occurrence.due > after { body(occurrence) }
+            return true
+        }
+        switch item.schedule {
+        case .benefit(let benefit):
+            var end = benefit.period.end(containing: firstDate)
+            while emit(occurrence(dueOn: end)) {
+                end = benefit.period.end(containing: end.adding(days: 1))
+            }
+        case .subscription(let subscription):
+            var k = 0
+            let every = subscription.every
+            if every.unit == .months || every.unit == .years {
+                k = max(0, subscription.next.months(until: firstDate) / every.months - 1)
+            } else {
+                k = max(0, Int((firstDate.dayNumber - subscription.next.dayNumber) / every.days) - 1)
+            }
+            while emit(occurrence(dueOn: subscription.renewal(k))) { k += 1 }
+        case .fee(let fee):
+            var year = max(fee.due.year, firstDate.year - 1)
+            while year <= LocalDate.supportedYears.upperBound, emit(occurrence(dueOn: fee.due(in: year))) { year += 1 }
+        case .coupon(let coupon):
+            switch coupon.expires {
+            case .date(let date): _ = emit(occurrence(dueOn: date))
+            case .dateTime(let dateTime): _ = emit(occurrence(dueAt: dateTime))
+            }
+        case .rebuy(let rebuy):
+            _ = emit(occurrence(dueOn: rebuy.runsOut))
+        }
+    }
+}

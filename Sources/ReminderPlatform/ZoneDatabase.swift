@@ -1,0 +1,85 @@
+import ReminderCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds IANA zones in the system's zoneinfo directory (`$TZDIR`, else `/usr/share/zoneinfo`) —
+/// the same files the C library and Python's `zoneinfo` read — and works out the system zone.
+public final class ZoneDatabase: Sendable {
+    public let directory: String
+    private let cache = Mutex<[String: TimeZoneRules]>([:])
+
+    public init(directory: String? = nil) {
+        let environment = ProcessInfoLite.environment("TZDIR")
+        self.directory = directory ?? (environment?.isEmpty == false ? environment! : "/usr/share/zoneinfo")
+    }
+
+    /// The process-wide database.
+    public static let shared = ZoneDatabase()
+
+    /// The zone called `name` (`Europe/Berlin`, `UTC`).
+    public func zone(named name: String) throws(ReminderPlatformError) -> TimeZoneRules {
+        if let cached = cache.withLock({ $0[name] }) { return cached }
+        let valid = !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..")
+            && name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 }
+        guard valid else { throw .unknownZone(name: name, reason: "not an IANA zone name like Europe/Berlin") }
+        let bytes: [UInt8]
+        do { bytes = try FileReader.read("\(directory)/\(name)") } catch {
+            throw .unknownZone(name: name, reason: "not found in \(directory) (\(error))")
+        }
+        let rules: TimeZoneRules
+        do { rules = try TimeZoneRules(identifier: name, tzif: bytes) } catch {
+            throw .unknownZone(name: name, reason: error.description)
+        }
+        cache.withLock { $0[name] = rules }
+        return rules
+    }
+
+    /// The configured zone, or the system's when `name` is nil.
+    public func zone(configured name: String?) throws(ReminderPlatformError) -> TimeZoneRules {
+        if let name { return try zone(named: name) }
+        return try systemZone()
+    }
+
+    /// `$TZ` (a zone name, optionally after `:`), else the zone `/etc/localtime` links to, else
+    /// that file's own rules, else UTC.
+    public func systemZone() throws(ReminderPlatformError) -> TimeZoneRules {
+        if var tz = ProcessInfoLite.environment("TZ"), !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if tz.hasPrefix("/") {
+                return try zone(file: tz, identifier: tz)
+            }
+            return try zone(named: tz)
+        }
+        if let name = ZoneDatabase.localtimeLinkName() { return try zone(named: name) }
+        if let rules = try? zone(file: "/etc/localtime", identifier: "localtime") { return rules }
+        return .utc
+    }
+
+    private func zone(file path: String, identifier: String) throws(ReminderPlatformError) -> TimeZoneRules {
+        let bytes = try FileReader.read(path)
+        do { return try TimeZoneRules(identifier: identifier, tzif: bytes) } catch {
+            throw .unknownZone(name: identifier, reason: error.description)
+        }
+    }
+
+    /// `Europe/Berlin` when `/etc/localtime` → `/usr/share/zoneinfo/Europe/Berlin`.
+    static func localtimeLinkName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let parts = target.split(separator: "/", omittingEmptySubsequences: true)
+        guard let index = parts.lastIndex(of: "zoneinfo"), index + 1 < parts.count else { return nil }
+        return parts[(index + 1)...].joined(separator: "/")
+    }
+}
+
+/// Environment lookups without Foundation.
+enum ProcessInfoLite {
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `reminderctl`: the command-line face of reminderd (SPEC §5).
+@main
+struct Reminderctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reminderctl",
+        abstract: "Reminders of money-relevant deadlines: card benefits, subscriptions, coupons, fees, rebuys.",
+        version: ReminderctlVersion.current,
+        subcommands: [Plan.self]
+    )
+
+    /// Runs the command with SPEC §5's exit codes: 0 ok, 1 refused, 2 usage, 69 daemon not
+    /// reachable. (swift-argument-parser alone would use 64 for usage errors.)
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let refusal as Refusal {
+            printError("reminderctl: \(refusal.message)")
+            Glibc.exit(refusal.exitCode)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                printError(fullMessage(for: error))
+                Glibc.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+enum ReminderctlVersion {
+    static let current = "0.1.0"
+}
+
+/// A command's refusal: one line for the user and the exit code that goes with it.
+struct Refusal: Error {
+    let message: String
+    var exitCode: Int32 = 1
+
+    /// A bad option value: exit code 2, like any other usage error.
+    static func usage(_ message: String) -> Refusal { Refusal(message: message, exitCode: 2) }
+}
+
+func printError(_ text: String) {
+    var line = text
+    if !line.hasSuffix("\n") { line += "\n" }
+    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+}
