@@ -147,11 +147,13 @@ public struct TimerWheel<Payload: Sendable>: Sendable {
         let now = UInt64(max(now, 0))
         cachedNextDeadline = .none
         // Entries inserted with deadlines already past are the earliest of all.
+        let firstPending = expired.count
         while heads[Int(TimerWheel.pendingList)] != TimerWheel.none {
             let i = heads[Int(TimerWheel.pendingList)]
             unlink(i)
             retire(i, into: &expired)
         }
+        expired[firstPending...].sort { $0.deadline < $1.deadline }
         while let (list, start) = firstOccupiedList(), start <= now {
             elapsed = start
             var i = heads[Int(list)]
