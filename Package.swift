@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "ReminderCore"),
         // The few OS-facing pieces shared by the executables: the zoneinfo database, files.
         .target(name: "ReminderPlatform", dependencies: ["ReminderCore"]),
+        // glibc's mallinfo2 for the benchmark's memory figures (malloc.h is not in the Glibc module).
+        .target(name: "CMallocInfo"),
         .executableTarget(
             name: "reminderctl",
             dependencies: [
@@ -28,7 +30,7 @@ let package = Package(
         .executableTarget(
             name: "reminder-bench",
             dependencies: [
-                "ReminderCore", "ReminderPlatform",
+                "ReminderCore", "ReminderPlatform", "CMallocInfo",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),

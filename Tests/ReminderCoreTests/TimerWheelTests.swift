@@ -5,10 +5,10 @@ import Testing
     let start: Int64 = 1_795_000_000  // 2026-11-18
 
     @Test func anEntryExpiresAtItsDeadlineAndNotBefore() {
-        var wheel = TimerWheel<UInt64>(now: start)
+        var wheel = TimerWheel(now: start)
         wheel.insert(deadline: start + 3 * 86_400 + 17, payload: 7)
         #expect(wheel.nextDeadline() == start + 3 * 86_400 + 17)
-        var expired: [TimerWheel<UInt64>.Expired] = []
+        var expired: [TimerWheel.Expired] = []
         wheel.advance(to: start + 3 * 86_400 + 16, into: &expired)
         #expect(expired.isEmpty)
         #expect(wheel.nextDeadline() == start + 3 * 86_400 + 17)
@@ -19,33 +19,61 @@ import Testing
     }
 
     @Test func cancelledAndStaleHandlesDoNothing() {
-        var wheel = TimerWheel<UInt64>(now: start)
+        var wheel = TimerWheel(now: start)
         let first = wheel.insert(deadline: start + 100, payload: 1)
-        #expect(wheel.cancel(first) == 1)
-        #expect(wheel.cancel(first) == nil)
+        let cancelled = wheel.cancel(first)
+        #expect(cancelled)
+        let again = wheel.cancel(first)
+        #expect(!again)
         let second = wheel.insert(deadline: start + 200, payload: 2)  // reuses the index
-        #expect(wheel.cancel(first) == nil)
+        let stale = wheel.cancel(first)
+        #expect(!stale)
+        #expect(wheel.deadline(of: first) == nil)
         #expect(wheel.deadline(of: second) == start + 200)
         #expect(wheel.count == 1)
     }
 
+    @Test func cancelledEntriesNeitherFireNorCountAsNext() {
+        var wheel = TimerWheel(now: start)
+        let soon = wheel.insert(deadline: start + 10, payload: 1)
+        wheel.insert(deadline: start + 5000, payload: 2)
+        #expect(wheel.nextDeadline() == start + 10)
+        let cancelled = wheel.cancel(soon)
+        #expect(cancelled)
+        #expect(wheel.nextDeadline() == start + 5000)
+        var expired: [TimerWheel.Expired] = []
+        wheel.advance(to: start + 6000, into: &expired)
+        #expect(expired.map(\.payload) == [2])
+    }
+
+    @Test func manyCancelsAreSweptAndTheirSpaceReused() {
+        var wheel = TimerWheel(now: start)
+        for round in 0..<20 {
+            let handles = (0..<10_000).map { wheel.insert(deadline: start + 86_400 * 100 + Int64($0), payload: UInt64(round)) }
+            for handle in handles { wheel.cancel(handle) }
+        }
+        #expect(wheel.isEmpty)
+        #expect(wheel.capacity < 40_000)
+        #expect(wheel.nextDeadline() == nil)
+    }
+
     @Test func pastDeadlinesAreDueAtOnce() {
-        var wheel = TimerWheel<UInt64>(now: start)
+        var wheel = TimerWheel(now: start)
         wheel.insert(deadline: start - 3600, payload: 1)
         wheel.insert(deadline: start, payload: 2)
         #expect(wheel.nextDeadline() == start - 3600)
-        var expired: [TimerWheel<UInt64>.Expired] = []
+        var expired: [TimerWheel.Expired] = []
         wheel.advance(to: start, into: &expired)
         #expect(Set(expired.map(\.payload)) == [1, 2])
     }
 
     @Test func deadlinesDecadesAheadWaitInTheOverflow() {
-        var wheel = TimerWheel<UInt64>(now: start)
+        var wheel = TimerWheel(now: start)
         let far = start + 60 * 31_556_952  // 60 years
         wheel.insert(deadline: far, payload: 9)
         wheel.insert(deadline: start + 5, payload: 1)
         #expect(wheel.nextDeadline() == start + 5)
-        var expired: [TimerWheel<UInt64>.Expired] = []
+        var expired: [TimerWheel.Expired] = []
         wheel.advance(to: start + 5, into: &expired)
         #expect(wheel.nextDeadline() == far)
         wheel.advance(to: far - 1, into: &expired)
@@ -55,7 +83,7 @@ import Testing
     }
 
     @Test func aBigJumpExpiresEverythingInDeadlineOrder() {
-        var wheel = TimerWheel<UInt64>(now: start)
+        var wheel = TimerWheel(now: start)
         var generator = SeededGenerator(seed: 42)
         var deadlines: [Int64] = []
         for i in 0..<5_000 {
@@ -63,7 +91,7 @@ import Testing
             deadlines.append(deadline)
             wheel.insert(deadline: deadline, payload: UInt64(i))
         }
-        var expired: [TimerWheel<UInt64>.Expired] = []
+        var expired: [TimerWheel.Expired] = []
         wheel.advance(to: start + 500 * 86_400, into: &expired)
         #expect(expired.map(\.deadline) == deadlines.sorted())
         #expect(wheel.isEmpty)
@@ -74,8 +102,8 @@ import Testing
     func agreesWithASortedArrayReference(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
         var now = start + Int64.random(in: 0..<86_400, using: &generator)
-        var wheel = TimerWheel<UInt64>(now: now)
-        var reference: [UInt64: (deadline: Int64, handle: TimerWheel<UInt64>.Handle)] = [:]
+        var wheel = TimerWheel(now: now)
+        var reference: [UInt64: (deadline: Int64, handle: TimerWheel.Handle)] = [:]
         var nextPayload: UInt64 = 0
         // Offsets chosen to land on slot and level boundaries as well as anywhere.
         let boundaries: [Int64] = [0, 1, 63, 64, 65, 4095, 4096, 4097, 262_143, 262_144, 16_777_216, 1 << 30, (1 << 30) + 1, 40 * 31_556_952]
@@ -95,7 +123,8 @@ import Testing
                 nextPayload += 1
             case 5...6:
                 if let victim = reference.keys.randomElement(using: &generator) {
-                    #expect(wheel.cancel(reference[victim]!.handle) == victim)
+                    let cancelled = wheel.cancel(reference[victim]!.handle)
+                    #expect(cancelled)
                     reference[victim] = nil
                 }
             default:
@@ -106,7 +135,7 @@ import Testing
                 default: step = Int64.random(in: 0...(30 * 31_556_952), using: &generator)
                 }
                 now += step
-                var expired: [TimerWheel<UInt64>.Expired] = []
+                var expired: [TimerWheel.Expired] = []
                 wheel.advance(to: now, into: &expired)
                 let due = reference.filter { $0.value.deadline <= now }
                 #expect(Set(expired.map(\.payload)) == Set(due.keys))
