@@ -208,11 +208,11 @@ table.append([
 ])
 table.append([
     "cancel \(cancelCount / 1000)k in insertion order, per op", "at 10k \(ns(cancelSmallOrdered))", "at \(million / 1000)k \(ns(cancelLargeOrdered))",
-    "1M/10k \(ratio(cancelLargeOrdered / cancelSmallOrdered))", "≤ 1.5×: \(verdict(cancelLargeOrdered <= 1.5 * cancelSmallOrdered))",
+    "\(million / 1000)k/10k \(ratio(cancelLargeOrdered / cancelSmallOrdered))", "≤ 1.5×: \(verdict(cancelLargeOrdered <= 1.5 * cancelSmallOrdered))",
 ])
 table.append([
     "cancel \(cancelCount / 1000)k in random order, per op", "at 10k \(ns(cancelSmallRandom))", "at \(million / 1000)k \(ns(cancelLargeRandom))",
-    "1M/10k \(ratio(cancelLargeRandom / cancelSmallRandom))", "(memory latency, see README)",
+    "\(million / 1000)k/10k \(ratio(cancelLargeRandom / cancelSmallRandom))", "(memory latency, see README)",
 ])
 table.append(["", "", "DispatchSourceTimer.cancel \(ns(dispatchCancel))", "Dispatch/wheel \(ratio(dispatchCancel / cancelLargeRandom))", ""])
 table.append([
