@@ -103,7 +103,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
             return .failure(.malformed("\(monthNames[month - 1]) \(year) has \(length) days"))
         }
         guard supportedYears.contains(year) else {
-            return .failure(.malformed("the year must be between \(supportedYears.lowerBound) and \(supportedYears.upperBound)"))
+            return .failure(
+                .malformed("the year must be between \(supportedYears.lowerBound) and \(supportedYears.upperBound)"))
         }
         return .success(LocalDate(uncheckedYear: year, month: month, day: day))
     }

@@ -14,9 +14,13 @@ public struct Configuration: Hashable, Sendable {
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),
-        leadTimes: [CalendarDuration] = [CalendarDuration(7, .days), CalendarDuration(1, .days), CalendarDuration(0, .days)],
+        leadTimes: [CalendarDuration] = [
+            CalendarDuration(7, .days), CalendarDuration(1, .days), CalendarDuration(0, .days),
+        ],
         quietHours: QuietHours? = QuietHours(start: LocalTime(hour: 22, minute: 0), end: LocalTime(hour: 8, minute: 0)),
-        snoozeOptions: [CalendarDuration] = [CalendarDuration(1, .hours), CalendarDuration(1, .days), CalendarDuration(1, .weeks)],
+        snoozeOptions: [CalendarDuration] = [
+            CalendarDuration(1, .hours), CalendarDuration(1, .days), CalendarDuration(1, .weeks),
+        ],
         currency: String = "USD", socketPath: String? = nil
     ) {
         self.timeZone = timeZone
@@ -37,7 +41,8 @@ public struct Configuration: Hashable, Sendable {
         var config = Configuration.defaults
         config.timeZone = try fields.string("timeZone")
         if let zone = config.timeZone, zone.isEmpty || zone.hasPrefix("/") || zone.contains("..") {
-            throw .invalidValue(field: "timeZone", reason: "\(quoted(zone)) is not an IANA zone name like Europe/Berlin")
+            throw .invalidValue(
+                field: "timeZone", reason: "\(quoted(zone)) is not an IANA zone name like Europe/Berlin")
         }
         if let time = try fields.parsed("reminderTime", LocalTime.parse) { config.reminderTime = time }
         if let leads = try fields.array("leadTimes") {

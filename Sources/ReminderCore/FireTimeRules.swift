@@ -89,7 +89,9 @@ public struct FireTimeRules: Sendable {
 
     /// Rule 3: the quiet window `[start, end)` (as instants, each end resolved by the DST rule)
     /// that holds `fireAt`, if any, and where the fire time goes instead.
-    func moveOutOfQuietHours(_ fireAt: Int64, window: QuietHours, due: Int64) -> (fireAt: Int64, adjustment: FireAdjustment)? {
+    func moveOutOfQuietHours(_ fireAt: Int64, window: QuietHours, due: Int64) -> (
+        fireAt: Int64, adjustment: FireAdjustment
+    )? {
         let today = zone.localSeconds(at: fireAt).floorDiv(86_400)
         let startSeconds = Int64(window.start.secondsOfDay)
         let endSeconds = Int64(window.end.secondsOfDay) + (window.wrapsMidnight ? 86_400 : 0)

@@ -18,12 +18,16 @@ extension Item {
         var fields = try FieldReader(json, path: path)
         let kindText = try fields.string("kind")
         guard let kindText else {
-            throw .missingField(field: fields.fieldPath("kind"), reason: "one of \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw .missingField(
+                field: fields.fieldPath("kind"),
+                reason: "one of \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let kind = ItemKind(rawValue: kindText) else {
             throw .invalidValue(
                 field: fields.fieldPath("kind"),
-                reason: "\(quoted(kindText)) is not a kind; use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                reason:
+                    "\(quoted(kindText)) is not a kind; use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         let id = try fields.string("id")
         if let id { try Item.validateID(id, field: fields.fieldPath("id")) }
@@ -35,11 +39,8 @@ extension Item {
         let lead = try Item.decodeLeads(&fields)
         let createdAt = try fields.parsed("createdAt", Timestamp.parse)
         let effectiveCreatedAt = createdAt ?? context.defaultCreatedAt
-        var currency: String?
-        if kind != .rebuy {
-            currency = try fields.string("currency")
-            if let currency { try Item.validateCurrency(currency, field: fields.fieldPath("currency")) }
-        }
+        let currency = try fields.string("currency")
+        if let currency { try Item.validateCurrency(currency, field: fields.fieldPath("currency")) }
         let schedule: Schedule
         switch kind {
         case .benefit:
@@ -51,7 +52,8 @@ extension Item {
             }
             let used = try fields.parsed("amountUsed", Money.parse)
             if let used, let amount, used > amount {
-                throw .invalidValue(field: fields.fieldPath("amountUsed"), reason: "\(used) is more than the amount \(amount)")
+                throw .invalidValue(
+                    field: fields.fieldPath("amountUsed"), reason: "\(used) is more than the amount \(amount)")
             }
             schedule = .benefit(Benefit(card: card, amount: amount, period: period, amountUsed: used))
         case .subscription:
@@ -78,14 +80,16 @@ extension Item {
                 throw .missingField(field: fields.fieldPath("everyDays"), reason: "a whole number of days, 1 to 365")
             }
             guard (1...365).contains(everyDays) else {
-                throw .invalidValue(field: fields.fieldPath("everyDays"), reason: "\(everyDays) is not between 1 and 365")
+                throw .invalidValue(
+                    field: fields.fieldPath("everyDays"), reason: "\(everyDays) is not between 1 and 365")
             }
             let last = try fields.required("lastPurchased", "the date it was last bought, YYYY-MM-DD", LocalDate.parse)
             if let effectiveCreatedAt {
                 let today = context.zone.localDateTime(at: effectiveCreatedAt).date
                 if last > today {
                     throw .invalidValue(
-                        field: fields.fieldPath("lastPurchased"), reason: "\(last) is in the future (today is \(today))")
+                        field: fields.fieldPath("lastPurchased"), reason: "\(last) is in the future (today is \(today))"
+                    )
                 }
             }
             let category = try Item.shortText(&fields, "category")
@@ -93,7 +97,8 @@ extension Item {
         }
         try fields.rejectUnknown()
         self.init(
-            id: id, title: title, notes: notes, lead: lead, createdAt: createdAt, currency: currency, schedule: schedule)
+            id: id, title: title, notes: notes, lead: lead, createdAt: createdAt, currency: currency, schedule: schedule
+        )
     }
 
     /// The item in its §2 JSON form, with only the fields that are set.
@@ -135,7 +140,9 @@ extension Item {
         return .object(object)
     }
 
-    static func validateText(_ text: String, field: String, range: ClosedRange<Int>, multiline: Bool = false) throws(ReminderCoreError) {
+    static func validateText(_ text: String, field: String, range: ClosedRange<Int>, multiline: Bool = false)
+        throws(ReminderCoreError)
+    {
         let count = text.count
         if range.lowerBound > 0, text.allSatisfy(\.isWhitespace) {
             throw .invalidValue(field: field, reason: "must not be empty")
@@ -147,13 +154,20 @@ extension Item {
             scalar.properties.generalCategory == .control && !(multiline && (scalar == "\n" || scalar == "\t"))
         }
         if let forbidden {
-            throw .invalidValue(field: field, reason: "contains the control character U+\(String(forbidden.value, radix: 16, uppercase: true))")
+            throw .invalidValue(
+                field: field,
+                reason: "contains the control character U+\(String(forbidden.value, radix: 16, uppercase: true))")
         }
     }
 
     static func validateID(_ id: String, field: String) throws(ReminderCoreError) {
-        guard (1...64).contains(id.count), id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isLowercase || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) else {
-            throw .invalidValue(field: field, reason: "\(quoted(id)): an id is 1 to 64 lowercase letters, digits, - or _")
+        guard (1...64).contains(id.count),
+            id.unicodeScalars.allSatisfy({
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == "."
+            })
+        else {
+            throw .invalidValue(
+                field: field, reason: "\(quoted(id)): an id is 1 to 64 lowercase letters, digits, '-', '_' or '.'")
         }
     }
 
@@ -177,7 +191,9 @@ extension Item {
 }
 
 /// Parses an array of duration strings, naming the element that fails (`lead[1]`).
-func decodeDurations(_ elements: [JSONValue], field: String, rules: CalendarDuration.Rules) throws(ReminderCoreError) -> [CalendarDuration] {
+func decodeDurations(_ elements: [JSONValue], field: String, rules: CalendarDuration.Rules) throws(ReminderCoreError)
+    -> [CalendarDuration]
+{
     guard elements.count <= 20 else { throw .invalidValue(field: field, reason: "at most 20 entries") }
     var result: [CalendarDuration] = []
     for (index, element) in elements.enumerated() {

@@ -63,7 +63,8 @@ struct FieldReader {
 
     init(_ value: JSONValue, path: String) throws(ReminderCoreError) {
         guard case .object(let fields) = value else {
-            throw .invalidValue(field: path.isEmpty ? "(top level)" : path, reason: "expected an object, found \(value.typeName)")
+            throw .invalidValue(
+                field: path.isEmpty ? "(top level)" : path, reason: "expected an object, found \(value.typeName)")
         }
         self.path = path
         self.fields = fields
@@ -103,7 +104,9 @@ struct FieldReader {
     }
 
     /// Reads a string and converts it, turning a parse failure into the field's error.
-    mutating func parsed<T>(_ key: String, _ parse: (String) -> Result<T, DateParseError>) throws(ReminderCoreError) -> T? {
+    mutating func parsed<T>(_ key: String, _ parse: (String) -> Result<T, DateParseError>) throws(ReminderCoreError)
+        -> T?
+    {
         guard let text = try string(key) else { return nil }
         switch parse(text) {
         case .success(let value): return value
@@ -112,7 +115,9 @@ struct FieldReader {
     }
 
     /// Like `parsed`, for a field that must be present.
-    mutating func required<T>(_ key: String, _ why: String, _ parse: (String) -> Result<T, DateParseError>) throws(ReminderCoreError) -> T {
+    mutating func required<T>(_ key: String, _ why: String, _ parse: (String) -> Result<T, DateParseError>)
+        throws(ReminderCoreError) -> T
+    {
         guard let value = try parsed(key, parse) else { throw .missingField(field: fieldPath(key), reason: why) }
         return value
     }

@@ -10,8 +10,12 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static let zero = Money(tenThousandths: 0)
 
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.tenThousandths < rhs.tenThousandths }
-    public static func + (lhs: Money, rhs: Money) -> Money { Money(tenThousandths: lhs.tenThousandths + rhs.tenThousandths) }
-    public static func - (lhs: Money, rhs: Money) -> Money { Money(tenThousandths: lhs.tenThousandths - rhs.tenThousandths) }
+    public static func + (lhs: Money, rhs: Money) -> Money {
+        Money(tenThousandths: lhs.tenThousandths + rhs.tenThousandths)
+    }
+    public static func - (lhs: Money, rhs: Money) -> Money {
+        Money(tenThousandths: lhs.tenThousandths - rhs.tenThousandths)
+    }
 
     /// The canonical decimal string: `15`, `15.99`, `7.50`, `0.125`.
     public var description: String {

@@ -30,7 +30,9 @@ public struct NotificationText: Hashable, Sendable {
 
     /// `today`/`tomorrow`/`in N days` count calendar days; a due moment with its own time of day
     /// (a coupon expiring at 14:00) reads `in Xh Ym` when under 24 hours away.
-    public static func relative(_ occurrence: Occurrence, hasTimeOfDay: Bool, now: Int64, zone: TimeZoneRules) -> Relative {
+    public static func relative(_ occurrence: Occurrence, hasTimeOfDay: Bool, now: Int64, zone: TimeZoneRules)
+        -> Relative
+    {
         let remaining = occurrence.due - now
         if remaining <= 0 { return .past }
         if hasTimeOfDay, remaining < 86_400 {
@@ -130,7 +132,8 @@ public struct NotificationText: Hashable, Sendable {
         case (1, .weeks): return "/wk"
         case (1, .days): return "/day"
         default:
-            let unit = ["d": "days", "w": "weeks", "mo": "months", "y": "years", "h": "hours", "m": "minutes"][every.unit.rawValue]!
+            let unit = ["d": "days", "w": "weeks", "mo": "months", "y": "years", "h": "hours", "m": "minutes"][
+                every.unit.rawValue]!
             return " every \(every.count) \(unit)"
         }
     }

@@ -73,7 +73,9 @@ struct PosixTimeZoneRule: Equatable {
             // The start is written in standard time, the end in daylight time.
             let start = daylight.start.date(in: year).dayNumber * 86_400 + daylight.start.time - Int64(standardOffset)
             let end = daylight.end.date(in: year).dayNumber * 86_400 + daylight.end.time - Int64(daylight.offset)
-            let pair = start < end ? [(start, daylight.offset), (end, standardOffset)] : [(end, standardOffset), (start, daylight.offset)]
+            let pair =
+                start < end
+                ? [(start, daylight.offset), (end, standardOffset)] : [(end, standardOffset), (start, daylight.offset)]
             result += pair.filter { $0.0 > (after ?? .min) }
         }
         return result
@@ -123,7 +125,9 @@ private struct Scanner {
     /// `[+-]hh[:mm[:ss]]` in seconds, as written (west-positive for offsets).
     mutating func offset() throws(DateParseError) -> Int32 {
         var sign: Int32 = 1
-        if peek == UInt8(ascii: "+") { position += 1 } else if peek == UInt8(ascii: "-") {
+        if peek == UInt8(ascii: "+") {
+            position += 1
+        } else if peek == UInt8(ascii: "-") {
             sign = -1
             position += 1
         }

@@ -57,14 +57,8 @@ public struct TimeZoneRules: Sendable, Equatable {
 
     /// The UTC offset in seconds east at `instant`.
     public func offset(at instant: Int64) -> Int32 {
-        // Index of the first transition after `instant`.
-        var low = 0
-        var high = transitions.count
-        while low < high {
-            let mid = (low + high) >> 1
-            if transitions[mid] <= instant { low = mid + 1 } else { high = mid }
-        }
-        return low == 0 ? initialOffset : offsetsAfter[low - 1]
+        let k = TimeZoneRules.lastIndex(in: transitions, atOrBefore: instant)
+        return k < 0 ? initialOffset : offsetsAfter[k]
     }
 
     /// The wall-clock reading at `instant`, in local seconds (see `LocalDateTime.localSeconds`).
@@ -87,14 +81,7 @@ public struct TimeZoneRules: Sendable, Equatable {
     /// to (02:30 → 03:30 when 02:00 jumps to 03:00); one that occurs twice means the earlier
     /// instant. Both are "read the time with the offset in force before the change".
     public func resolve(localSeconds local: Int64) -> Resolution {
-        // Last transition whose window starts at or before `local`.
-        var low = 0
-        var high = windowStart.count
-        while low < high {
-            let mid = (low + high) >> 1
-            if windowStart[mid] <= local { low = mid + 1 } else { high = mid }
-        }
-        let k = low - 1
+        let k = TimeZoneRules.lastIndex(in: windowStart, atOrBefore: local)
         if k < 0 { return Resolution(instant: local - Int64(initialOffset), gapShift: 0) }
         let after = offsetsAfter[k]
         if local >= windowEnd[k] { return Resolution(instant: local - Int64(after), gapShift: 0) }
@@ -105,6 +92,17 @@ public struct TimeZoneRules: Sendable, Equatable {
 
     public func resolve(_ dateTime: LocalDateTime) -> Resolution {
         resolve(localSeconds: dateTime.localSeconds)
+    }
+
+    /// The index of the last element of ascending `values` that is ≤ `value`, or -1.
+    static func lastIndex(in values: [Int64], atOrBefore value: Int64) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if values[mid] <= value { low = mid + 1 } else { high = mid }
+        }
+        return low - 1
     }
 
     /// Every offset change, for tests and for `explain`.

@@ -239,7 +239,10 @@ public struct TimerWheel: Sendable {
     /// Hands a pending entry to `expired` and frees its index.
     private mutating func retire(_ index: UInt32, into expired: inout [Expired]) {
         let i = Int(index)
-        expired.append(Expired(handle: Handle(index: index, generation: generations[i]), deadline: Int64(deadlines[i]), payload: payloads[i]))
+        expired.append(
+            Expired(
+                handle: Handle(index: index, generation: generations[i]), deadline: Int64(deadlines[i]),
+                payload: payloads[i]))
         generations[i] &+= 1
         count -= 1
         release(index)

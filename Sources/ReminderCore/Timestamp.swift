@@ -24,19 +24,23 @@ public enum Timestamp {
             let zonePart = body.suffix(6)
             let sign = zonePart.first
             let hm = zonePart.dropFirst().split(separator: ":")
-            guard sign == "+" || sign == "-", hm.count == 2, hm.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
+            guard sign == "+" || sign == "-", hm.count == 2,
+                hm.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
                 let hours = Int64(hm[0]), let minutes = Int64(hm[1]), hours < 24, minutes < 60
             else { return .failure(expected) }
             offset = (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
             body = body.dropLast(6)
         }
         if let dot = body.firstIndex(of: ".") {
-            guard body[body.index(after: dot)...].allSatisfy(\.isASCIIDigit), body.index(after: dot) < body.endIndex else {
+            guard body[body.index(after: dot)...].allSatisfy(\.isASCIIDigit), body.index(after: dot) < body.endIndex
+            else {
                 return .failure(expected)
             }
             body = body[..<dot]
         }
-        guard body.count == 19, body.contains("T") || body.contains("t") || body.contains(" ") else { return .failure(expected) }
+        guard body.count == 19, body.contains("T") || body.contains("t") || body.contains(" ") else {
+            return .failure(expected)
+        }
         switch LocalDateTime.parse(String(body).uppercased()) {
         case .success(let local): return .success(local.localSeconds - offset)
         case .failure(let error): return .failure(error)
@@ -52,7 +56,8 @@ public enum Timestamp {
         case .success(let date):
             return .success(zone.resolve(LocalDateTime(date: date, time: LocalTime(hour: 0, minute: 0))).instant)
         case .failure:
-            return .failure(.malformed("expected a date (2026-11-21), a local time (2026-11-21T09:00) or an RFC 3339 timestamp"))
+            return .failure(
+                .malformed("expected a date (2026-11-21), a local time (2026-11-21T09:00) or an RFC 3339 timestamp"))
         }
     }
 }

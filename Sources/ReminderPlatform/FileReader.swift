@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Reads whole files with errors that say what went wrong (a directory, no permission, missing),
@@ -32,7 +32,9 @@ public enum FileReader {
             if n < 0 { throw .unreadableFile(path: path, reason: errnoDescription()) }
             if n == 0 { break }
             bytes += chunk[0..<n]
-            if bytes.count > maximumSize { throw .unreadableFile(path: path, reason: "larger than \(maximumSize >> 20) MiB") }
+            if bytes.count > maximumSize {
+                throw .unreadableFile(path: path, reason: "larger than \(maximumSize >> 20) MiB")
+            }
         }
         return bytes
     }

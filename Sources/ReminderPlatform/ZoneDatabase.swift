@@ -2,7 +2,7 @@ import ReminderCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finds IANA zones in the system's zoneinfo directory (`$TZDIR`, else `/usr/share/zoneinfo`) —
@@ -22,7 +22,8 @@ public final class ZoneDatabase: Sendable {
     /// The zone called `name` (`Europe/Berlin`, `UTC`).
     public func zone(named name: String) throws(ReminderPlatformError) -> TimeZoneRules {
         if let cached = cache.withLock({ $0[name] }) { return cached }
-        let valid = !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..")
+        let valid =
+            !name.isEmpty && !name.hasPrefix("/") && !name.split(separator: "/").contains("..")
             && name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 }
         guard valid else { throw .unknownZone(name: name, reason: "not an IANA zone name like Europe/Berlin") }
         let bytes: [UInt8]

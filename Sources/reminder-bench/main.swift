@@ -5,15 +5,15 @@
 //
 // Timings are the median of several runs; memory is the heap growth that glibc's mallinfo2 reports.
 
-import Dispatch
 import CMallocInfo
+import Dispatch
 import Foundation
 import HeapModule
 import ReminderCore
 import ReminderPlatform
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 let quick = CommandLine.arguments.contains("--quick")
@@ -23,7 +23,7 @@ let dispatchCount = quick ? 20_000 : 1_000_000
 let now: Int64 = 1_795_000_000
 let year: Int64 = 365 * 86_400
 
-var random = SeededRandom(seed: 2026)
+var random = SplitMix64(seed: 2026)
 let deadlines = (0..<million).map { _ in now + Int64.random(in: 1...year, using: &random) }
 
 /// A heap element ordered by deadline, as a Heap-based scheduler would hold it.
@@ -50,21 +50,27 @@ let heapInsert = median(runs) {
 let dispatchQueue = DispatchQueue(label: "bench.dispatch")
 var dispatchTimers: [DispatchSourceTimer] = []
 let dispatchInsert = median(quick ? 1 : 3) {
-    dispatchTimers.forEach { $0.cancel() }
+    for timer in dispatchTimers { timer.cancel() }
     dispatchTimers = []
     dispatchTimers.reserveCapacity(dispatchCount)
     return time(dispatchCount) {
-        for deadline in deadlines.prefix(dispatchCount) {
-            let timer = DispatchSource.makeTimerSource(queue: dispatchQueue)
-            timer.schedule(wallDeadline: .now() + .seconds(Int(deadline - now)))
-            timer.setEventHandler(handler: nothing)
-            timer.activate()
-            dispatchTimers.append(timer)
-        }
+        for deadline in deadlines.prefix(dispatchCount) { dispatchTimers.append(idleDispatchTimer(deadline)) }
     }
 }
-let dispatchCancel = time(dispatchTimers.count) { dispatchTimers.forEach { $0.cancel() } }
+let dispatchCancel = time(dispatchTimers.count) {
+    for timer in dispatchTimers { timer.cancel() }
+}
 dispatchTimers = []
+
+/// One Dispatch timer per reminder, the way a naive scheduler would hold it (cancelled before
+/// it fires).
+func idleDispatchTimer(_ deadline: Int64) -> DispatchSourceTimer {
+    let timer = DispatchSource.makeTimerSource(queue: dispatchQueue)
+    timer.schedule(wallDeadline: .now() + .seconds(Int(deadline - now)))
+    timer.setEventHandler(handler: nothing)
+    timer.activate()
+    return timer
+}
 
 /// The handler of timers that never fire.
 let nothing: @Sendable () -> Void = {}
@@ -76,8 +82,10 @@ let nothing: @Sendable () -> Void = {}
 func wheelCancel(size: Int, cancels: Int, shuffled: Bool) -> Double {
     median(runs) {
         var wheel = TimerWheel(now: now)
-        var handles = deadlines.prefix(size).enumerated().map { wheel.insert(deadline: $0.element, payload: UInt64($0.offset)) }
-        var order = SeededRandom(seed: UInt64(size))
+        var handles = deadlines.prefix(size).enumerated().map {
+            wheel.insert(deadline: $0.element, payload: UInt64($0.offset))
+        }
+        var order = SplitMix64(seed: UInt64(size))
         if shuffled { handles.shuffle(using: &order) }
         let victims = handles.prefix(cancels)
         return time(cancels) { for handle in victims { wheel.cancel(handle) } }
@@ -140,7 +148,7 @@ nonisolated func dispatchBurstNanoseconds(_ burst: Int) -> Double {
     precondition(DispatchTime.now().uptimeNanoseconds < deadlineUptime, "scheduling took longer than the lead")
     fired.wait()
     let total = Double(DispatchTime.now().uptimeNanoseconds - deadlineUptime)
-    timers.forEach { $0.cancel() }
+    for timer in timers { timer.cancel() }
     return total / Double(burst)
 }
 
@@ -166,13 +174,7 @@ let dispatchMemoryCount = 100_000
 let dispatchBytes = heapGrowth(per: dispatchMemoryCount) {
     var timers: [DispatchSourceTimer] = []
     timers.reserveCapacity(dispatchMemoryCount)
-    for deadline in deadlines.prefix(dispatchMemoryCount) {
-        let timer = DispatchSource.makeTimerSource(queue: dispatchQueue)
-        timer.schedule(wallDeadline: .now() + .seconds(Int(deadline - now)))
-        timer.setEventHandler(handler: nothing)
-        timer.activate()
-        timers.append(timer)
-    }
+    for deadline in deadlines.prefix(dispatchMemoryCount) { timers.append(idleDispatchTimer(deadline)) }
     return timers
 }
 
@@ -196,7 +198,8 @@ func ns(_ value: Double) -> String { String(format: "%.1f ns", value) }
 func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
 func verdict(_ ok: Bool) -> String { ok ? "met" : "NOT MET" }
 
-print("reminder-bench — release build, median of \(runs) run(s), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+print(
+    "reminder-bench — release build, median of \(runs) run(s), \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
 var table = [["measure", "TimerWheel", "baseline", "ratio", "target"]]
 table.append([
     "insert \(million / 1000)k (random over a year), per op", ns(wheelInsert), "Heap.insert \(ns(heapInsert))",
@@ -204,26 +207,40 @@ table.append([
 ])
 table.append([
     "", "", "DispatchSourceTimer \(ns(dispatchInsert)) (\(dispatchCount / 1000)k)",
-    "Dispatch/wheel \(ratio(dispatchInsert / wheelInsert))", "≥ 10× faster: \(verdict(dispatchInsert >= 10 * wheelInsert))",
+    "Dispatch/wheel \(ratio(dispatchInsert / wheelInsert))",
+    "≥ 10× faster: \(verdict(dispatchInsert >= 10 * wheelInsert))",
 ])
 table.append([
-    "cancel \(cancelCount / 1000)k in insertion order, per op", "at 10k \(ns(cancelSmallOrdered))", "at \(million / 1000)k \(ns(cancelLargeOrdered))",
-    "\(million / 1000)k/10k \(ratio(cancelLargeOrdered / cancelSmallOrdered))", "≤ 1.5×: \(verdict(cancelLargeOrdered <= 1.5 * cancelSmallOrdered))",
+    "cancel \(cancelCount / 1000)k in insertion order, per op", "at 10k \(ns(cancelSmallOrdered))",
+    "at \(million / 1000)k \(ns(cancelLargeOrdered))",
+    "\(million / 1000)k/10k \(ratio(cancelLargeOrdered / cancelSmallOrdered))",
+    "≤ 1.5×: \(verdict(cancelLargeOrdered <= 1.5 * cancelSmallOrdered))",
 ])
 table.append([
-    "cancel \(cancelCount / 1000)k in random order, per op", "at 10k \(ns(cancelSmallRandom))", "at \(million / 1000)k \(ns(cancelLargeRandom))",
+    "cancel \(cancelCount / 1000)k in random order, per op", "at 10k \(ns(cancelSmallRandom))",
+    "at \(million / 1000)k \(ns(cancelLargeRandom))",
     "\(million / 1000)k/10k \(ratio(cancelLargeRandom / cancelSmallRandom))", "(memory latency, see README)",
 ])
-table.append(["", "", "DispatchSourceTimer.cancel \(ns(dispatchCancel))", "Dispatch/wheel \(ratio(dispatchCancel / cancelLargeRandom))", ""])
 table.append([
-    "expire a burst of 100k due at once, per reminder", ns(wheelBurst), "Heap.popMin \(ns(heapBurst))", "wheel/Heap \(ratio(wheelBurst / heapBurst))", "",
+    "", "", "DispatchSourceTimer.cancel \(ns(dispatchCancel))",
+    "Dispatch/wheel \(ratio(dispatchCancel / cancelLargeRandom))", "",
 ])
-table.append(["", "", "DispatchSourceTimer \(ns(dispatchBurst))", "Dispatch/wheel \(ratio(dispatchBurst / wheelBurst))", ""])
+table.append([
+    "expire a burst of 100k due at once, per reminder", ns(wheelBurst), "Heap.popMin \(ns(heapBurst))",
+    "wheel/Heap \(ratio(wheelBurst / heapBurst))", "",
+])
+table.append([
+    "", "", "DispatchSourceTimer \(ns(dispatchBurst))", "Dispatch/wheel \(ratio(dispatchBurst / wheelBurst))", "",
+])
 table.append([
     "bytes per pending reminder", String(format: "%.1f B (layout %d B)", wheelBytes, TimerWheel.bytesPerEntry),
-    String(format: "Heap %.1f B", heapBytes), String(format: "wheel/Heap %.2f×", wheelBytes / heapBytes), "≤ 48 B: \(verdict(wheelBytes <= 48))",
+    String(format: "Heap %.1f B", heapBytes), String(format: "wheel/Heap %.2f×", wheelBytes / heapBytes),
+    "≤ 48 B: \(verdict(wheelBytes <= 48))",
 ])
-table.append(["", "", String(format: "DispatchSourceTimer %.0f B (100k)", dispatchBytes), String(format: "Dispatch/wheel %.0f×", dispatchBytes / wheelBytes), ""])
+table.append([
+    "", "", String(format: "DispatchSourceTimer %.0f B (100k)", dispatchBytes),
+    String(format: "Dispatch/wheel %.0f×", dispatchBytes / wheelBytes), "",
+])
 table.append([
     "plan: \(planItems / 1000)k mixed items over a year", String(format: "%.2f M fire times/s", planRate / 1e6),
     String(format: "%d fire times in %.3f s", planned, planSeconds), "", "≥ 1 M/s: \(verdict(planRate >= 1e6))",
@@ -231,7 +248,9 @@ table.append([
 var widths = [Int](repeating: 0, count: 5)
 for row in table { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
 for (index, row) in table.enumerated() {
-    print(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset] + 2, withPad: " ", startingAt: 0) }.joined())
+    print(
+        row.enumerated().map { $0.element.padding(toLength: widths[$0.offset] + 2, withPad: " ", startingAt: 0) }
+            .joined())
     if index == 0 { print(String(repeating: "-", count: widths.reduce(0, +) + 10)) }
 }
 if quick { print("\n(--quick: smaller sizes; the targets are for the full run)") }
@@ -261,30 +280,29 @@ func heapGrowth<T>(per count: Int, _ build: () -> T) -> Double {
 
 /// A mix like a real user's: monthly/quarterly/annual benefits, subscriptions, coupons, fees
 /// and rebuys, with a few custom leads.
-func mixedItem(_ index: Int, using random: inout SeededRandom) -> Item {
+func mixedItem(_ index: Int, using random: inout SplitMix64) -> Item {
     let start = LocalDate(uncheckedYear: 2026, month: 11, day: 18)
-    let someDay = { (random: inout SeededRandom) in start.adding(days: Int64.random(in: -30...365, using: &random)) }
+    let someDay = { (random: inout SplitMix64) in start.adding(days: Int64.random(in: -30...365, using: &random)) }
     let schedule: Schedule
     switch index % 5 {
-    case 0: schedule = .benefit(Benefit(amount: Money(tenThousandths: 150_000), period: [.monthly, .quarterly, .semiannual, .annual][index % 4]))
-    case 1: schedule = .subscription(Subscription(every: [CalendarDuration(1, .months), CalendarDuration(1, .years), CalendarDuration(1, .weeks)][index % 3], next: someDay(&random)))
+    case 0:
+        schedule = .benefit(
+            Benefit(
+                amount: Money(tenThousandths: 150_000), period: [.monthly, .quarterly, .semiannual, .annual][index % 4])
+        )
+    case 1:
+        schedule = .subscription(
+            Subscription(
+                every: [CalendarDuration(1, .months), CalendarDuration(1, .years), CalendarDuration(1, .weeks)][
+                    index % 3], next: someDay(&random)))
     case 2: schedule = .coupon(Coupon(expires: .date(someDay(&random))))
     case 3: schedule = .fee(Fee(due: someDay(&random)))
-    default: schedule = .rebuy(Rebuy(everyDays: Int.random(in: 7...90, using: &random), lastPurchased: start.adding(days: -Int64.random(in: 0...30, using: &random))))
+    default:
+        schedule = .rebuy(
+            Rebuy(
+                everyDays: Int.random(in: 7...90, using: &random),
+                lastPurchased: start.adding(days: -Int64.random(in: 0...30, using: &random))))
     }
     let lead: [CalendarDuration]? = index % 7 == 0 ? [CalendarDuration(3, .days), CalendarDuration(2, .hours)] : nil
     return Item(id: "i\(index)", title: "Item \(index)", lead: lead, createdAt: now, schedule: schedule)
-}
-
-/// SplitMix64, so every run measures the same inputs.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

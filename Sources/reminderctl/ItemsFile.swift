@@ -14,7 +14,8 @@ enum ItemsFile {
                 let item = try Item(json: element, path: "items[\(index)]", context: context)
                 if let id = item.id {
                     if let first = seen[id] {
-                        throw Refusal(message: "\(path): items[\(index)].id: \"\(id)\" is already used by items[\(first)]")
+                        throw Refusal(
+                            message: "\(path): items[\(index)].id: \"\(id)\" is already used by items[\(first)]")
                     }
                     seen[id] = index
                 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `reminderctl`: the command-line face of reminderd (SPEC §5).

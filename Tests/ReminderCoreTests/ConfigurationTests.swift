@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func theExampleFileHoldsExactlyTheBuiltInDefaults() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("config.example.json"), encoding: .utf8)
         #expect(try Fixture.config(text) == Configuration.defaults)
     }
@@ -31,12 +32,22 @@ import Testing
 
     @Test func badKeysAndValuesAreNamedByTheirPath() {
         #expect(refusal(#"{"reminderHour": "09:00"}"#) == "reminderHour: unknown field")
-        #expect(refusal(#"{"quietHours": {"start": "25:00", "end": "08:00"}}"#) == #"quietHours.start: "25:00": 25:00 is not a time of day (00:00 to 23:59)"#)
-        #expect(refusal(#"{"quietHours": {"start": "22:00"}}"#) == "quietHours.end: missing (give both start and end, HH:MM)")
-        #expect(refusal(#"{"quietHours": {"start": "22:00", "end": "08:00", "days": 5}}"#) == "quietHours.days: unknown field")
-        #expect(refusal(#"{"leadTimes": ["7d", "soon"]}"#) == #"leadTimes[1]: "soon": expected a number and a unit (m, h, d, w), like 7d or 2h"#)
+        #expect(
+            refusal(#"{"quietHours": {"start": "25:00", "end": "08:00"}}"#)
+                == #"quietHours.start: "25:00": 25:00 is not a time of day (00:00 to 23:59)"#)
+        #expect(
+            refusal(#"{"quietHours": {"start": "22:00"}}"#)
+                == "quietHours.end: missing (give both start and end, HH:MM)")
+        #expect(
+            refusal(#"{"quietHours": {"start": "22:00", "end": "08:00", "days": 5}}"#)
+                == "quietHours.days: unknown field")
+        #expect(
+            refusal(#"{"leadTimes": ["7d", "soon"]}"#)
+                == #"leadTimes[1]: "soon": expected a number and a unit (m, h, d, w), like 7d or 2h"#)
         #expect(refusal(#"{"snoozeOptions": ["0m"]}"#) == #"snoozeOptions[0]: "0m": must be longer than zero"#)
-        #expect(refusal(#"{"timeZone": "../etc/passwd"}"#) == #"timeZone: "../etc/passwd" is not an IANA zone name like Europe/Berlin"#)
+        #expect(
+            refusal(#"{"timeZone": "../etc/passwd"}"#)
+                == #"timeZone: "../etc/passwd" is not an IANA zone name like Europe/Berlin"#)
         #expect(refusal(#"{"reminderTime": 9}"#) == "reminderTime: expected a string, found a number")
         #expect(refusal(#"[]"#) == "(top level): expected an object, found an array")
     }

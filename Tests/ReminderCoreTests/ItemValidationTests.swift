@@ -29,7 +29,9 @@ import Testing
     }
 
     @Test func anUnknownKindOrFieldIsNamed() {
-        #expect(refusal(#"{"kind":"loan","title":"x"}"#) == #"kind: "loan" is not a kind; use benefit, subscription, coupon, fee, rebuy"#)
+        #expect(
+            refusal(#"{"kind":"loan","title":"x"}"#)
+                == #"kind: "loan" is not a kind; use benefit, subscription, coupon, fee, rebuy"#)
         #expect(refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","colour":"red"}"#) == "colour: unknown field")
         #expect(refusal(#"{"title":"x"}"#) == "kind: missing (one of benefit, subscription, coupon, fee, rebuy)")
         #expect(refusal(#"[1]"#) == "(top level): expected an object, found an array")
@@ -39,38 +41,81 @@ import Testing
         #expect(refusal(#"{"kind":"fee","due":"2026-01-01"}"#) == "title: missing (1 to 100 characters)")
         #expect(refusal(#"{"kind":"fee","title":"  ","due":"2026-01-01"}"#) == "title: must not be empty")
         let long = String(repeating: "é", count: 101)
-        #expect(refusal(#"{"kind":"fee","title":"\#(long)","due":"2026-01-01"}"#) == "title: 101 characters; at most 100 are allowed")
+        #expect(
+            refusal(#"{"kind":"fee","title":"\#(long)","due":"2026-01-01"}"#)
+                == "title: 101 characters; at most 100 are allowed")
         #expect(refusal(#"{"kind":"fee","title":"\#(String(repeating: "a", count: 100))","due":"2026-01-01"}"#) == nil)
         let notes = String(repeating: "n", count: 501)
-        #expect(refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","notes":"\#(notes)"}"#) == "notes: 501 characters; at most 500 are allowed")
-        #expect(refusal(#"{"kind":"fee","title":"a\u0007b","due":"2026-01-01"}"#) == "title: contains the control character U+7")
+        #expect(
+            refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","notes":"\#(notes)"}"#)
+                == "notes: 501 characters; at most 500 are allowed")
+        #expect(
+            refusal(#"{"kind":"fee","title":"a\u0007b","due":"2026-01-01"}"#)
+                == "title: contains the control character U+7")
     }
 
     @Test func eachKindNeedsItsScheduleField() {
-        #expect(refusal(#"{"kind":"benefit","title":"x"}"#) == "period: missing (monthly, quarterly, semiannual or annual)")
-        #expect(refusal(#"{"kind":"subscription","title":"x","next":"2026-01-01"}"#) == "every: missing (how often it renews, like 1mo)")
-        #expect(refusal(#"{"kind":"subscription","title":"x","every":"1mo"}"#) == "next: missing (the next renewal date, YYYY-MM-DD)")
+        #expect(
+            refusal(#"{"kind":"benefit","title":"x"}"#) == "period: missing (monthly, quarterly, semiannual or annual)")
+        #expect(
+            refusal(#"{"kind":"subscription","title":"x","next":"2026-01-01"}"#)
+                == "every: missing (how often it renews, like 1mo)")
+        #expect(
+            refusal(#"{"kind":"subscription","title":"x","every":"1mo"}"#)
+                == "next: missing (the next renewal date, YYYY-MM-DD)")
         #expect(refusal(#"{"kind":"coupon","title":"x"}"#) == "expires: missing (a date or local date-time)")
         #expect(refusal(#"{"kind":"fee","title":"x"}"#) == "due: missing (the fee's due date, YYYY-MM-DD)")
-        #expect(refusal(#"{"kind":"rebuy","title":"x","lastPurchased":"2026-01-01"}"#) == "everyDays: missing (a whole number of days, 1 to 365)")
+        #expect(
+            refusal(#"{"kind":"rebuy","title":"x","lastPurchased":"2026-01-01"}"#)
+                == "everyDays: missing (a whole number of days, 1 to 365)")
     }
 
     @Test func badValuesAreRefusedWithTheReason() {
-        #expect(refusal(#"{"kind":"rebuy","title":"x","everyDays":0,"lastPurchased":"2026-01-01"}"#) == "everyDays: 0 is not between 1 and 365")
-        #expect(refusal(#"{"kind":"rebuy","title":"x","everyDays":366,"lastPurchased":"2026-01-01"}"#) == "everyDays: 366 is not between 1 and 365")
-        #expect(refusal(#"{"kind":"rebuy","title":"x","everyDays":1.5,"lastPurchased":"2026-01-01"}"#) == "everyDays: expected a whole number, found a number")
-        #expect(refusal(#"{"kind":"fee","title":"x","due":"2026-02-30"}"#) == #"due: "2026-02-30": February 2026 has 28 days"#)
-        #expect(refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","amount":15.99}"#) == "amount: expected a string, found a number")
-        #expect(refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","amount":"-5"}"#) == #"amount: "-5": an amount cannot be negative"#)
-        #expect(refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","amount":"1.23456"}"#) == #"amount: "1.23456": expected a decimal amount like "15.99" (at most 4 decimals)"#)
-        #expect(refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","currency":"usd"}"#) == #"currency: "usd" is not an ISO 4217 code like USD"#)
-        #expect(refusal(#"{"kind":"subscription","title":"x","every":"2h","next":"2026-01-01"}"#) == #"every: "2h": unit h is not allowed here; use d, w, mo, y"#)
-        #expect(refusal(#"{"kind":"coupon","title":"x","expires":"2026-01-01","lead":["-1d"]}"#) == #"lead[0]: "-1d": a duration cannot be negative"#)
-        #expect(refusal(#"{"kind":"coupon","title":"x","expires":"2026-01-01","lead":["7d","2mo"]}"#) == #"lead[1]: "2mo": unit mo is not allowed here; use m, h, d, w"#)
-        #expect(refusal(#"{"kind":"coupon","title":"x","expires":"2026-01-01T25:00"}"#) == #"expires: "2026-01-01T25:00": 25:00 is not a time of day (00:00 to 23:59)"#)
-        #expect(refusal(#"{"kind":"benefit","title":"x","period":"weekly"}"#) == #"period: "weekly": use monthly, quarterly, semiannual or annual"#)
-        #expect(refusal(#"{"kind":"benefit","title":"x","period":"monthly","amount":"15","amountUsed":"20"}"#) == "amountUsed: 20 is more than the amount 15")
-        #expect(refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","id":"Not OK"}"#) == #"id: "Not OK": an id is 1 to 64 lowercase letters, digits, - or _"#)
+        #expect(
+            refusal(#"{"kind":"rebuy","title":"x","everyDays":0,"lastPurchased":"2026-01-01"}"#)
+                == "everyDays: 0 is not between 1 and 365")
+        #expect(
+            refusal(#"{"kind":"rebuy","title":"x","everyDays":366,"lastPurchased":"2026-01-01"}"#)
+                == "everyDays: 366 is not between 1 and 365")
+        #expect(
+            refusal(#"{"kind":"rebuy","title":"x","everyDays":1.5,"lastPurchased":"2026-01-01"}"#)
+                == "everyDays: expected a whole number, found a number")
+        #expect(
+            refusal(#"{"kind":"fee","title":"x","due":"2026-02-30"}"#)
+                == #"due: "2026-02-30": February 2026 has 28 days"#)
+        #expect(
+            refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","amount":15.99}"#)
+                == "amount: expected a string, found a number")
+        #expect(
+            refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","amount":"-5"}"#)
+                == #"amount: "-5": an amount cannot be negative"#)
+        #expect(
+            refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","amount":"1.23456"}"#)
+                == #"amount: "1.23456": expected a decimal amount like "15.99" (at most 4 decimals)"#)
+        #expect(
+            refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","currency":"usd"}"#)
+                == #"currency: "usd" is not an ISO 4217 code like USD"#)
+        #expect(
+            refusal(#"{"kind":"subscription","title":"x","every":"2h","next":"2026-01-01"}"#)
+                == #"every: "2h": unit h is not allowed here; use d, w, mo, y"#)
+        #expect(
+            refusal(#"{"kind":"coupon","title":"x","expires":"2026-01-01","lead":["-1d"]}"#)
+                == #"lead[0]: "-1d": a duration cannot be negative"#)
+        #expect(
+            refusal(#"{"kind":"coupon","title":"x","expires":"2026-01-01","lead":["7d","2mo"]}"#)
+                == #"lead[1]: "2mo": unit mo is not allowed here; use m, h, d, w"#)
+        #expect(
+            refusal(#"{"kind":"coupon","title":"x","expires":"2026-01-01T25:00"}"#)
+                == #"expires: "2026-01-01T25:00": 25:00 is not a time of day (00:00 to 23:59)"#)
+        #expect(
+            refusal(#"{"kind":"benefit","title":"x","period":"weekly"}"#)
+                == #"period: "weekly": use monthly, quarterly, semiannual or annual"#)
+        #expect(
+            refusal(#"{"kind":"benefit","title":"x","period":"monthly","amount":"15","amountUsed":"20"}"#)
+                == "amountUsed: 20 is more than the amount 15")
+        #expect(
+            refusal(#"{"kind":"fee","title":"x","due":"2026-01-01","id":"Not OK"}"#)
+                == #"id: "Not OK": an id is 1 to 64 lowercase letters, digits, '-', '_' or '.'"#)
     }
 
     @Test func lastPurchasedMayNotBeAfterCreation() {
@@ -78,7 +123,8 @@ import Testing
         let json = #"{"kind":"rebuy","title":"Coffee","everyDays":30,"lastPurchased":"2026-11-22"}"#
         #expect(refusal(json, createdAt: created) == "lastPurchased: 2026-11-22 is in the future (today is 2026-11-21)")
         #expect(refusal(json.replacingOccurrences("2026-11-22", "2026-11-21"), createdAt: created) == nil)
-        let own = #"{"kind":"rebuy","title":"Coffee","everyDays":30,"lastPurchased":"2026-11-22","createdAt":"2026-11-23T00:00:00Z"}"#
+        let own =
+            #"{"kind":"rebuy","title":"Coffee","everyDays":30,"lastPurchased":"2026-11-22","createdAt":"2026-11-23T00:00:00Z"}"#
         #expect(refusal(own, createdAt: created) == nil)
     }
 

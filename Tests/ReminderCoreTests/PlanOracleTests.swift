@@ -10,7 +10,8 @@ import Testing
 ///
 /// `REMINDERD_PROPERTY_SEED` replays a run; `REMINDERD_PROPERTY_CASES` makes it longer.
 @Suite struct PlanOracleTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static let hardZones = [
         "America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Pacific/Apia", "Europe/Dublin",
@@ -59,7 +60,8 @@ import Testing
     // MARK: - Running both
 
     static func swiftPlan(_ testCase: JSONValue) throws -> (json: JSONValue, count: Int) {
-        guard case .object(let fields) = testCase, let config = fields["config"], case .array(let items)? = fields["items"],
+        guard case .object(let fields) = testCase, let config = fields["config"],
+            case .array(let items)? = fields["items"],
             case .string(let from)? = fields["from"], case .string(let to)? = fields["to"]
         else { throw ReminderCoreError.invalidValue(field: "case", reason: "malformed") }
         let configuration = try Configuration(json: config)
@@ -67,14 +69,17 @@ import Testing
         let start = try Timestamp.parse(from).get()
         let end = try Timestamp.parse(to).get()
         let context = Item.DecodingContext(zone: zone, defaultCreatedAt: start)
-        let decoded = try items.enumerated().map { try Item(json: $0.element, path: "items[\($0.offset)]", context: context) }
+        let decoded = try items.enumerated().map {
+            try Item(json: $0.element, path: "items[\($0.offset)]", context: context)
+        }
         let planner = Planner(configuration: configuration, zone: zone)
         let entries = planner.plan(items: decoded, from: start, to: end)
         return (try JSONValue.parse(Array(planner.json(entries, items: decoded).utf8), source: "plan"), entries.count)
     }
 
     static func runOracle(_ cases: [JSONValue]) throws -> [JSONValue] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reminderd-oracle-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reminderd-oracle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("cases.json")
@@ -88,7 +93,8 @@ import Testing
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "the Python oracle failed")
-        guard case .array(let plans) = try JSONValue.parse(Array(data), source: "oracle"), plans.count == cases.count else {
+        guard case .array(let plans) = try JSONValue.parse(Array(data), source: "oracle"), plans.count == cases.count
+        else {
             throw ReminderCoreError.invalidValue(field: "oracle", reason: "unexpected output")
         }
         return plans
@@ -99,7 +105,9 @@ import Testing
     static func randomCase(_ g: inout SeededGenerator) -> JSONValue {
         let zoneName: String
         switch Int.random(in: 0..<10, using: &g) {
-        case 0...3: zoneName = ["America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Pacific/Apia"].randomElement(using: &g)!
+        case 0...3:
+            zoneName = ["America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Pacific/Apia"].randomElement(
+                using: &g)!
         case 4...6: zoneName = hardZones.randomElement(using: &g)!
         default: zoneName = allZones.randomElement(using: &g) ?? "UTC"
         }
@@ -107,7 +115,9 @@ import Testing
         // Ranges from 2010 to 2040, so both the file's transitions and the footer rule are used;
         // Apia cases sit around its skipped day.
         var fromInstant = Int64.random(in: 1_262_304_000...2_208_988_800, using: &g)
-        if zoneName == "Pacific/Apia", Bool.random(using: &g) { fromInstant = 1_322_000_000 + Int64.random(in: 0...3_000_000, using: &g) }
+        if zoneName == "Pacific/Apia", Bool.random(using: &g) {
+            fromInstant = 1_322_000_000 + Int64.random(in: 0...3_000_000, using: &g)
+        }
         let span = Int64.random(in: 86_400...(400 * 86_400), using: &g)
         let from = Timestamp.format(fromInstant, in: zone)
         let to = Timestamp.format(fromInstant + span, in: zone)
@@ -130,7 +140,10 @@ import Testing
                 var date = fromDate.adding(days: offset)
                 if Int.random(in: 0..<3, using: &g) == 0 {  // month ends and Feb 29
                     let year = [2012, 2016, 2024, 2028, 2036].randomElement(using: &g)!
-                    date = Bool.random(using: &g) ? LocalDate(uncheckedYear: min(max(date.year, 1971), 2199), month: date.month, day: 1).lastDayOfMonth
+                    date =
+                        Bool.random(using: &g)
+                        ? LocalDate(uncheckedYear: min(max(date.year, 1971), 2199), month: date.month, day: 1)
+                            .lastDayOfMonth
                         : LocalDate(uncheckedYear: year, month: 2, day: 29)
                 }
                 return date
@@ -149,7 +162,8 @@ import Testing
                 item["amount"] = .string("15")
             case 1:
                 item["kind"] = .string("subscription")
-                item["every"] = .string(["1w", "2w", "1mo", "3mo", "6mo", "1y", "10d", "30d", "1d", "13mo"].randomElement(using: &g)!)
+                item["every"] = .string(
+                    ["1w", "2w", "1mo", "3mo", "6mo", "1y", "10d", "30d", "1d", "13mo"].randomElement(using: &g)!)
                 item["next"] = .string(near(&g).adding(days: -Int64.random(in: 0...400, using: &g)).description)
             case 2:
                 item["kind"] = .string("coupon")
@@ -161,7 +175,8 @@ import Testing
             default:
                 item["kind"] = .string("rebuy")
                 item["everyDays"] = .integer(Int64.random(in: 1...365, using: &g))
-                item["lastPurchased"] = .string(lastPurchasedLimit.adding(days: -Int64.random(in: 0...200, using: &g)).description)
+                item["lastPurchased"] = .string(
+                    lastPurchasedLimit.adding(days: -Int64.random(in: 0...200, using: &g)).description)
             }
             items.append(.object(item))
         }
@@ -177,13 +192,14 @@ import Testing
 
     static func randomLeads(_ g: inout SeededGenerator) -> JSONValue {
         let count = Int.random(in: 0...4, using: &g)
-        return .array((0..<count).map { _ in
-            switch Int.random(in: 0..<4, using: &g) {
-            case 0: return .string("\(Int.random(in: 0...10, using: &g))d")
-            case 1: return .string("\(Int.random(in: 1...2, using: &g))w")
-            case 2: return .string("\(Int.random(in: 0...48, using: &g))h")
-            default: return .string("\(Int.random(in: 0...600, using: &g))m")
-            }
-        })
+        return .array(
+            (0..<count).map { _ in
+                switch Int.random(in: 0..<4, using: &g) {
+                case 0: return .string("\(Int.random(in: 0...10, using: &g))d")
+                case 1: return .string("\(Int.random(in: 1...2, using: &g))w")
+                case 2: return .string("\(Int.random(in: 0...48, using: &g))h")
+                default: return .string("\(Int.random(in: 0...600, using: &g))m")
+                }
+            })
     }
 }

@@ -48,7 +48,9 @@ import Testing
 
     @Test func everyZoneLoadsAndItsWindowsAreOrdered() throws {
         let table = try String(contentsOfFile: "/usr/share/zoneinfo/zone1970.tab", encoding: .utf8)
-        let names = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: "\t")[2]) }
+        let names = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
+            String($0.split(separator: "\t")[2])
+        }
         #expect(names.count > 300)
         for name in names {
             let rules = Fixture.zone(name)
@@ -70,7 +72,8 @@ import Testing
 
     @Test func aDamagedFileIsRefusedWithTheReason() {
         #expect(throws: ReminderCoreError.invalidZoneData(zone: "Bad/Zone", reason: "not a TZif file")) {
-            try TimeZoneRules(identifier: "Bad/Zone", tzif: Array("not a zone file at all, but long enough to have a header".utf8))
+            try TimeZoneRules(
+                identifier: "Bad/Zone", tzif: Array("not a zone file at all, but long enough to have a header".utf8))
         }
         #expect(throws: ReminderCoreError.self) {
             try TimeZoneRules(identifier: "Short", tzif: Array("TZif2".utf8))

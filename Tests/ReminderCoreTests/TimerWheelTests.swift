@@ -49,7 +49,9 @@ import Testing
     @Test func manyCancelsAreSweptAndTheirSpaceReused() {
         var wheel = TimerWheel(now: start)
         for round in 0..<20 {
-            let handles = (0..<10_000).map { wheel.insert(deadline: start + 86_400 * 100 + Int64($0), payload: UInt64(round)) }
+            let handles = (0..<10_000).map {
+                wheel.insert(deadline: start + 86_400 * 100 + Int64($0), payload: UInt64(round))
+            }
             for handle in handles { wheel.cancel(handle) }
         }
         #expect(wheel.isEmpty)
@@ -106,7 +108,9 @@ import Testing
         var reference: [UInt64: (deadline: Int64, handle: TimerWheel.Handle)] = [:]
         var nextPayload: UInt64 = 0
         // Offsets chosen to land on slot and level boundaries as well as anywhere.
-        let boundaries: [Int64] = [0, 1, 63, 64, 65, 4095, 4096, 4097, 262_143, 262_144, 16_777_216, 1 << 30, (1 << 30) + 1, 40 * 31_556_952]
+        let boundaries: [Int64] = [
+            0, 1, 63, 64, 65, 4095, 4096, 4097, 262_143, 262_144, 16_777_216, 1 << 30, (1 << 30) + 1, 40 * 31_556_952,
+        ]
         for _ in 0..<4_000 {
             switch Int.random(in: 0..<10, using: &generator) {
             case 0...4:

@@ -6,7 +6,8 @@ import Testing
     let directory: URL
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("reminderctl-plan-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reminderctl-plan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -16,42 +17,56 @@ import Testing
         return url.path
     }
 
-    let config = #"{"timeZone": "America/New_York", "reminderTime": "09:00", "leadTimes": ["7d", "1d"], "quietHours": {"start": "22:00", "end": "08:00"}}"#
+    let config =
+        #"{"timeZone": "America/New_York", "reminderTime": "09:00", "leadTimes": ["7d", "1d"], "quietHours": {"start": "22:00", "end": "08:00"}}"#
 
     @Test func jsonOutputIsTheDocumentedArray() throws {
         let configPath = try write("config.json", config)
-        let items = try write("items.json", #"""
+        let items = try write(
+            "items.json",
+            #"""
             [{"id": "bogo", "kind": "coupon", "title": "BOGO", "expires": "2026-03-08T02:30", "lead": ["1h", "1d"]},
              {"kind": "fee", "title": "Fee", "due": "2026-03-10"}]
             """#)
-        let result = try Reminderctl.run(["plan", "--config", configPath, "--items", items, "--from", "2026-03-01", "--to", "2026-04-01", "--json"])
+        let result = try Reminderctl.run([
+            "plan", "--config", configPath, "--items", items, "--from", "2026-03-01", "--to", "2026-04-01", "--json",
+        ])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            [
-              {"item": "2", "occurrenceDue": "2026-03-10T23:59:00-04:00", "lead": "7d", "fireAt": "2026-03-03T09:00:00-05:00", "adjusted": null},
-              {"item": "bogo", "occurrenceDue": "2026-03-08T03:30:00-04:00", "lead": "1d", "fireAt": "2026-03-07T09:00:00-05:00", "adjusted": null},
-              {"item": "bogo", "occurrenceDue": "2026-03-08T03:30:00-04:00", "lead": "1h", "fireAt": "2026-03-07T21:59:00-05:00", "adjusted": "quiet-hours-start"},
-              {"item": "2", "occurrenceDue": "2026-03-10T23:59:00-04:00", "lead": "1d", "fireAt": "2026-03-09T09:00:00-04:00", "adjusted": null}
-            ]
+        #expect(
+            result.stdout == """
+                [
+                  {"item": "2", "occurrenceDue": "2026-03-10T23:59:00-04:00", "lead": "7d", "fireAt": "2026-03-03T09:00:00-05:00", "adjusted": null},
+                  {"item": "bogo", "occurrenceDue": "2026-03-08T03:30:00-04:00", "lead": "1d", "fireAt": "2026-03-07T09:00:00-05:00", "adjusted": null},
+                  {"item": "bogo", "occurrenceDue": "2026-03-08T03:30:00-04:00", "lead": "1h", "fireAt": "2026-03-07T21:59:00-05:00", "adjusted": "quiet-hours-start"},
+                  {"item": "2", "occurrenceDue": "2026-03-10T23:59:00-04:00", "lead": "1d", "fireAt": "2026-03-09T09:00:00-04:00", "adjusted": null}
+                ]
 
-            """)
+                """)
     }
 
     @Test func humanOutputIsAnAlignedTable() throws {
         let configPath = try write("config.json", config)
-        let items = try write("items.json", #"[{"id": "netflix", "kind": "subscription", "title": "Netflix", "every": "1mo", "next": "2026-01-31"}]"#)
-        let result = try Reminderctl.run(["plan", "--config", configPath, "--items", items, "--from", "2026-02-01", "--to", "2026-03-01"])
+        let items = try write(
+            "items.json",
+            #"[{"id": "netflix", "kind": "subscription", "title": "Netflix", "every": "1mo", "next": "2026-01-31"}]"#)
+        let result = try Reminderctl.run([
+            "plan", "--config", configPath, "--items", items, "--from", "2026-02-01", "--to", "2026-03-01",
+        ])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            FIRES                 ITEM     TITLE    LEAD  DUE                   NOTE
-            Sat 2026-02-21 09:00  netflix  Netflix  7d    Sat 2026-02-28 23:59
-            Fri 2026-02-27 09:00  netflix  Netflix  1d    Sat 2026-02-28 23:59
+        #expect(
+            result.stdout == """
+                FIRES                 ITEM     TITLE    LEAD  DUE                   NOTE
+                Sat 2026-02-21 09:00  netflix  Netflix  7d    Sat 2026-02-28 23:59
+                Fri 2026-02-27 09:00  netflix  Netflix  1d    Sat 2026-02-28 23:59
 
-            """)
+                """)
     }
 
     @Test func anInvalidItemIsRefusedWithItsFieldAndExitCode1() throws {
-        let items = try write("items.json", #"[{"kind": "fee", "title": "ok", "due": "2026-01-01"}, {"kind": "fee", "title": "bad", "due": "2026-02-30"}]"#)
+        let items = try write(
+            "items.json",
+            #"[{"kind": "fee", "title": "ok", "due": "2026-01-01"}, {"kind": "fee", "title": "bad", "due": "2026-02-30"}]"#
+        )
         let result = try Reminderctl.run(["plan", "--items", items, "--from", "2026-01-01", "--to", "2026-02-01"])
         #expect(result.status == 1)
         #expect(result.stderr == "reminderctl: \(items): items[1].due: \"2026-02-30\": February 2026 has 28 days\n")
@@ -61,11 +76,17 @@ import Testing
     @Test func aBadConfigIsRefusedWithItsKeyPath() throws {
         let configPath = try write("config.json", #"{"quietHours": {"start": "22:00", "end": "8am"}}"#)
         let items = try write("items.json", "[]")
-        let result = try Reminderctl.run(["plan", "--config", configPath, "--items", items, "--from", "2026-01-01", "--to", "2026-02-01"])
+        let result = try Reminderctl.run([
+            "plan", "--config", configPath, "--items", items, "--from", "2026-01-01", "--to", "2026-02-01",
+        ])
         #expect(result.status == 1)
-        #expect(result.stderr == "reminderctl: \(configPath): quietHours.end: \"8am\": expected a time as HH:MM (24-hour clock)\n")
+        #expect(
+            result.stderr
+                == "reminderctl: \(configPath): quietHours.end: \"8am\": expected a time as HH:MM (24-hour clock)\n")
         let zone = try write("zone.json", #"{"timeZone": "Mars/Olympus"}"#)
-        let unknown = try Reminderctl.run(["plan", "--config", zone, "--items", items, "--from", "2026-01-01", "--to", "2026-02-01"])
+        let unknown = try Reminderctl.run([
+            "plan", "--config", zone, "--items", items, "--from", "2026-01-01", "--to", "2026-02-01",
+        ])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.hasPrefix("reminderctl: \(zone): timeZone: time zone \"Mars/Olympus\": not found"))
     }
@@ -75,7 +96,9 @@ import Testing
         var result = try Reminderctl.run(["plan", "--items", missing, "--from", "2026-01-01", "--to", "2026-02-01"])
         #expect(result.status == 1)
         #expect(result.stderr == "reminderctl: \(missing): No such file or directory\n")
-        result = try Reminderctl.run(["plan", "--config", directory.path, "--items", missing, "--from", "2026-01-01", "--to", "2026-02-01"])
+        result = try Reminderctl.run([
+            "plan", "--config", directory.path, "--items", missing, "--from", "2026-01-01", "--to", "2026-02-01",
+        ])
         #expect(result.stderr == "reminderctl: \(directory.path): is a directory, expected a file\n")
         let broken = try write("broken.json", #"[{"kind": "fee",]"#)
         result = try Reminderctl.run(["plan", "--items", broken, "--from", "2026-01-01", "--to", "2026-02-01"])
@@ -101,7 +124,10 @@ import Testing
     }
 
     @Test func duplicateIDsAreRefused() throws {
-        let items = try write("items.json", #"[{"id": "a", "kind": "fee", "title": "x", "due": "2026-01-01"}, {"id": "a", "kind": "fee", "title": "y", "due": "2026-01-01"}]"#)
+        let items = try write(
+            "items.json",
+            #"[{"id": "a", "kind": "fee", "title": "x", "due": "2026-01-01"}, {"id": "a", "kind": "fee", "title": "y", "due": "2026-01-01"}]"#
+        )
         let result = try Reminderctl.run(["plan", "--items", items, "--from", "2026-01-01", "--to", "2026-02-01"])
         #expect(result.status == 1)
         #expect(result.stderr == "reminderctl: \(items): items[1].id: \"a\" is already used by items[0]\n")
@@ -126,9 +152,11 @@ enum Reminderctl {
     }
 
     static let binary: URL = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("reminderctl"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "reminderctl"),
             root.appendingPathComponent(".build/debug/reminderctl"),
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[1]
@@ -147,6 +175,8 @@ enum Reminderctl {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
