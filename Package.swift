@@ -5,6 +5,7 @@ let package = Package(
     name: "reminderd",
     platforms: [.macOS(.v14)],
     products: [
+        .executable(name: "reminderd", targets: ["reminderd"]),
         .executable(name: "reminderctl", targets: ["reminderctl"]),
         .executable(name: "reminder-bench", targets: ["reminder-bench"]),
         .library(name: "ReminderCore", targets: ["ReminderCore"]),
@@ -12,21 +13,48 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Pure domain logic: items, civil time, fire-time rules, timer wheel, notification text.
         .target(name: "ReminderCore"),
         // The few OS-facing pieces shared by the executables: the zoneinfo database, files.
         .target(name: "ReminderPlatform", dependencies: ["ReminderCore"]),
-        // glibc's mallinfo2 for the benchmark's memory figures (malloc.h is not in the Glibc module).
-        .target(name: "CMallocInfo"),
+        // SQLite through GRDB: items, per-occurrence state, fires, history.
+        .target(
+            name: "ReminderStore",
+            dependencies: ["ReminderCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Varlink framing, the io.reminderd.Reminders interface, and the client.
+        .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderPlatform"]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        // The runtime: scheduler, notifier, socket server, systemd integration.
+        .target(
+            name: "ReminderDaemon",
+            dependencies: [
+                "ReminderCore", "ReminderPlatform", "ReminderStore", "ReminderProtocol", "CSystemd", "CNotify",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "reminderd",
+            dependencies: [
+                "ReminderDaemon", "ReminderPlatform",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "reminderctl",
             dependencies: [
-                "ReminderCore", "ReminderPlatform",
+                "ReminderCore", "ReminderPlatform", "ReminderProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // glibc's mallinfo2 for the benchmark's memory figures (malloc.h is not in the Glibc module).
+        .target(name: "CMallocInfo"),
         .executableTarget(
             name: "reminder-bench",
             dependencies: [
@@ -35,6 +63,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore", "ReminderPlatform"]),
+        .testTarget(
+            name: "ReminderStoreTests",
+            dependencies: ["ReminderStore", "ReminderCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore"]),
         .testTarget(name: "ReminderctlTests", dependencies: ["ReminderCore", "ReminderPlatform"]),
     ],
     swiftLanguageModes: [.v6]

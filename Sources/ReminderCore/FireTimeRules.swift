@@ -80,7 +80,9 @@ public struct FireTimeRules: Sendable {
 
     /// Rules 1 and 2: a day lead fires at the reminder time `N` days before the due date; a time
     /// lead fires exactly `N` minutes or hours of elapsed time before the due instant.
-    func baseFireTime(of occurrence: Occurrence, lead: CalendarDuration) -> (fireAt: Int64, adjusted: FireAdjustment?) {
+    public func baseFireTime(of occurrence: Occurrence, lead: CalendarDuration) -> (
+        fireAt: Int64, adjusted: FireAdjustment?
+    ) {
         if lead.isElapsedTime { return (occurrence.due - lead.nominalSeconds, nil) }
         let day = occurrence.dueDate.dayNumber - lead.days
         let resolution = zone.resolve(localSeconds: day * 86_400 + Int64(reminderTime.secondsOfDay))
@@ -89,7 +91,7 @@ public struct FireTimeRules: Sendable {
 
     /// Rule 3: the quiet window `[start, end)` (as instants, each end resolved by the DST rule)
     /// that holds `fireAt`, if any, and where the fire time goes instead.
-    func moveOutOfQuietHours(_ fireAt: Int64, window: QuietHours, due: Int64) -> (
+    public func moveOutOfQuietHours(_ fireAt: Int64, window: QuietHours, due: Int64) -> (
         fireAt: Int64, adjustment: FireAdjustment
     )? {
         let today = zone.localSeconds(at: fireAt).floorDiv(86_400)

@@ -1,15 +1,18 @@
 extension FireTimeRules {
-    /// Calls `body` with each occurrence of `item` due in `(after, before)`, in time order,
-    /// assuming nothing was marked done (SPEC §2: periods, renewals, yearly fees; a coupon or a
-    /// rebuy has just its current occurrence).
-    public func forEachOccurrence(of item: Item, dueAfter after: Int64, before: Int64, _ body: (Occurrence) -> Void) {
+    /// Calls `body` with each occurrence of `item` due in `(after, before)`, in time order, until
+    /// it returns false — assuming nothing was marked done (SPEC §2: periods, renewals, yearly
+    /// fees; a coupon or a rebuy has just its current occurrence).
+    public func forEachOccurrence(
+        of item: Item, dueAfter after: Int64, before: Int64, _ body: (Occurrence) -> Bool
+    ) {
         // Start a day early so that no occurrence due just after `after` is skipped by a zone
         // offset; the `due > after` check below trims the extra.
         let firstDate = zone.localDateTime(at: after).date.adding(days: -1)
+        var stopped = false
         func emit(_ occurrence: Occurrence) -> Bool {
-            guard occurrence.due < before else { return false }
-            if occurrence.due > after { body(occurrence) }
-            return true
+            guard !stopped, occurrence.due < before else { return false }
+            if occurrence.due > after, !body(occurrence) { stopped = true }
+            return !stopped
         }
         switch item.schedule {
         case .benefit(let benefit):
@@ -37,5 +40,20 @@ extension FireTimeRules {
         case .rebuy(let rebuy):
             _ = emit(occurrence(dueOn: rebuy.runsOut))
         }
+    }
+}
+
+extension FireTimeRules {
+    /// The first occurrence of `item` due after `after` that `accept` takes, within `horizon`
+    /// seconds (renewals are at most 10 years apart).
+    public func firstOccurrence(
+        of item: Item, dueAfter after: Int64, horizon: Int64 = 11 * 31_556_952, where accept: (Occurrence) -> Bool
+    ) -> Occurrence? {
+        var found: Occurrence?
+        forEachOccurrence(of: item, dueAfter: after, before: after + horizon) { occurrence in
+            if accept(occurrence) { found = occurrence }
+            return found == nil
+        }
+        return found
     }
 }

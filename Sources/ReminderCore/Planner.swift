@@ -38,6 +38,7 @@ public struct Planner: Sendable {
                 for fire in scratch where fire.fireAt >= from && fire.fireAt < to {
                     entries.append(Entry(itemIndex: index, fire: fire))
                 }
+                return true
             }
         }
         let ids = items.enumerated().map { $0.element.id ?? String($0.offset + 1) }

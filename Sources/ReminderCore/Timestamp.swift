@@ -47,6 +47,15 @@ public enum Timestamp {
         }
     }
 
+    /// The UTC offset an RFC 3339 timestamp was written with, in seconds.
+    public static func offsetSeconds(_ text: String) -> Int64? {
+        if text.hasSuffix("Z") || text.hasSuffix("z") { return 0 }
+        guard case .success(let instant) = parse(text) else { return nil }
+        let local = String(text.prefix(19)).uppercased()
+        guard case .success(let wall) = LocalDateTime.parse(local) else { return nil }
+        return wall.localSeconds - instant
+    }
+
     /// Parses what a person may give for a moment: an RFC 3339 timestamp, or a local date-time or
     /// date (midnight) read in `zone` by the spec's gap/overlap rule.
     public static func parseFlexible(_ text: String, in zone: TimeZoneRules) -> Result<Int64, DateParseError> {

@@ -11,7 +11,11 @@ struct Reminderctl: ParsableCommand {
         commandName: "reminderctl",
         abstract: "Reminders of money-relevant deadlines: card benefits, subscriptions, coupons, fees, rebuys.",
         version: ReminderctlVersion.current,
-        subcommands: [Plan.self]
+        subcommands: [
+            Add.self, List.self, Show.self, Edit.self, Remove.self, Done.self, Undo.self, Snooze.self, Upcoming.self,
+            Explain.self, History.self, Summary.self, Status.self, Pause.self, Resume.self, Reload.self, Import.self,
+            Export.self, Plan.self,
+        ]
     )
 
     /// Runs the command with SPEC §5's exit codes: 0 ok, 1 refused, 2 usage, 69 daemon not

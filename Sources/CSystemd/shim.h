@@ -1,0 +1,7 @@
+#ifndef REMINDERD_CSYSTEMD_SHIM_H
+#define REMINDERD_CSYSTEMD_SHIM_H
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>
+#include <sys/uio.h>
+#include <sys/timerfd.h>
+#endif

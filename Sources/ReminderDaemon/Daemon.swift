@@ -1,0 +1,183 @@
+import Dispatch
+import Glibc
+import Logging
+import ReminderCore
+import ReminderPlatform
+import ReminderProtocol
+import ReminderStore
+
+/// Where the daemon keeps and finds things; nil means the default.
+public struct DaemonOptions: Sendable {
+    public var configPath: String?
+    public var storePath: String?
+    public var socketPath: String?
+
+    public init(configPath: String? = nil, storePath: String? = nil, socketPath: String? = nil) {
+        self.configPath = configPath
+        self.storePath = storePath
+        self.socketPath = socketPath
+    }
+}
+
+/// Puts the parts together and runs them: config, store, engine, timer driver, clock watch,
+/// notifier, socket server, signals and systemd's notifications.
+public final class Daemon: @unchecked Sendable {  // set up once on the main thread, then read-only
+    let options: DaemonOptions
+    let logger: Logger
+    var engine: ReminderEngine!
+    var server: SocketServer!
+    var notifier: LibnotifyNotifier!
+    var driver: TimerDriver!
+    var clockWatch: ClockWatch?
+    var signalSources: [DispatchSourceSignal] = []
+    var watchdog: DispatchSourceTimer?
+
+    public init(options: DaemonOptions, logger: Logger) {
+        self.options = options
+        self.logger = logger
+    }
+
+    /// Starts everything, reports READY=1, and serves until SIGTERM. Returns only on a start-up
+    /// failure, with the message to print.
+    public func run() -> String {
+        let configuration: Configuration
+        switch ConfigFile.load(explicitPath: options.configPath) {
+        case .success(let loaded): configuration = loaded
+        case .failure(let error): return "config: \(error)"
+        }
+        let zone: TimeZoneRules
+        do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
+            return "config: timeZone: \(error)"
+        }
+        let store: ReminderStore
+        do { store = try ReminderStore(path: options.storePath ?? ReminderStore.defaultPath()) } catch {
+            return "\(error)"
+        }
+        notifier = LibnotifyNotifier()
+        let clock: @Sendable () -> Int64 = { Int64(time(nil)) }
+        engine = ReminderEngine(
+            store: store, notifier: notifier, configuration: configuration, zone: zone, clock: clock, logger: logger)
+        let engine = self.engine!
+        driver = TimerDriver(queue: engine.queue) { [weak self] in
+            self?.driver.reset()
+            engine.advance()
+        }
+        clockWatch = ClockWatch(queue: engine.queue) { [weak self] in
+            self?.logger.info("the clock changed; re-evaluating the schedule")
+            self?.driver.reset()
+            engine.advance()
+        }
+        let driver = self.driver!
+        let startFailure: String? = engine.queue.sync {
+            engine.deadlineChanged = { deadline in driver.arm(deadline) }
+            engine.statusChanged = { [logger] status in
+                do { try Systemd.notify("STATUS=\(status)") } catch { logger.warning("\(error)") }
+            }
+            do { try engine.start() } catch { return "\(error)" }
+            return nil
+        }
+        if let startFailure { return startFailure }
+
+        let socketPath = options.socketPath ?? SocketPath.resolve(configured: configuration.socketPath)
+        do {
+            server = try SocketServer(
+                listenFD: Systemd.listenFileDescriptors().first, path: socketPath,
+                handler: { [weak self] call, reply in
+                    guard let self else { return }
+                    let method = String(call.method.split(separator: ".").last ?? "")
+                    engine.queue.async {
+                        reply(method == "Reload" ? self.reload() : engine.perform(method, call.parameters))
+                    }
+                }, logger: logger)
+        } catch {
+            return "\(error)"
+        }
+        server.start()
+        handleSignals()
+        startWatchdog()
+        let status = engine.queue.sync { engine.statusLine() }
+        do { try Systemd.notify("READY=1\nSTATUS=\(status)") } catch { logger.warning("\(error)") }
+        logger.info("reminderd \(ReminderDaemonVersion.current) ready: \(status); socket \(socketPath)")
+        dispatchMain()
+    }
+
+    /// Re-reads the config: RELOADING=1, then READY=1; a bad config is refused and the old one kept.
+    func reload() -> VarlinkReply {
+        try? Systemd.notify("RELOADING=1")
+        defer { try? Systemd.notify("READY=1") }
+        switch ConfigFile.load(explicitPath: options.configPath) {
+        case .failure(let error):
+            logger.error("reload refused, keeping the old config: \(error)")
+            return .failure(
+                VarlinkError(
+                    name: ReminderInterface.ErrorName.invalidConfig,
+                    parameters: ["field": .string(error.path), "reason": .string(error.message)]))
+        case .success(let configuration):
+            do {
+                let zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone)
+                engine.apply(configuration, zone: zone)
+                logger.info("config reloaded")
+                return .success([:])
+            } catch {
+                logger.error("reload refused, keeping the old config: \(error)")
+                return .failure(
+                    VarlinkError(
+                        name: ReminderInterface.ErrorName.invalidConfig,
+                        parameters: ["field": .string("timeZone"), "reason": .string("\(error)")]))
+            }
+        }
+    }
+
+    private func handleSignals() {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                if number == SIGHUP {
+                    self.engine.queue.async { _ = self.reload() }
+                } else {
+                    self.stop()
+                }
+            }
+            source.activate()
+            signalSources.append(source)
+        }
+    }
+
+    /// STOPPING=1, then a prompt, clean exit.
+    private func stop() -> Never {
+        try? Systemd.notify("STOPPING=1")
+        logger.info("stopping")
+        server.stop()
+        engine.queue.sync {
+            do { try engine.recordLastSeen(Int64(time(nil))) } catch { logger.error("\(error)") }
+        }
+        notifier.stop()
+        exit(0)
+    }
+
+    /// WATCHDOG=1 from the engine's own queue, at half the interval, so a stuck queue is noticed.
+    private func startWatchdog() {
+        guard let usec = Systemd.watchdogMicroseconds() else { return }
+        let timer = DispatchSource.makeTimerSource(queue: engine.queue)
+        let interval = DispatchTimeInterval.microseconds(Int(usec / 2))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+        timer.setEventHandler { try? Systemd.notify("WATCHDOG=1") }
+        timer.activate()
+        watchdog = timer
+    }
+}
+
+extension ReminderEngine {
+    /// New settings (after a reload): every item is rescheduled under them.
+    func apply(_ configuration: Configuration, zone: TimeZoneRules) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        self.configuration = configuration
+        self.zone = zone
+        self.rules = FireTimeRules(zone: zone, configuration: configuration)
+        let now = clock()
+        for id in order { reschedule(id, now: now) }
+        publish()
+    }
+}

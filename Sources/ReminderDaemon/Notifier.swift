@@ -1,0 +1,85 @@
+import ReminderCore
+
+/// A pop-up to show: the text of `NotificationText` plus what the server needs.
+public struct NotificationRequest: Sendable, Equatable {
+    public var summary: String
+    public var body: String
+    public var urgency: NotificationText.Urgency
+    public var category: String
+    /// `(key, label)` pairs: `done`, `snooze-1h`, …, `default`.
+    public var actions: [(key: String, label: String)]
+    /// The server id of the pop-up this one replaces (0 for a new one).
+    public var replacesId: UInt32
+    /// Milliseconds; -1 = the server's default, 0 = until dismissed.
+    public var timeoutMilliseconds: Int32
+
+    public init(
+        summary: String, body: String, urgency: NotificationText.Urgency, category: String,
+        actions: [(key: String, label: String)] = [], replacesId: UInt32 = 0, timeoutMilliseconds: Int32 = -1
+    ) {
+        self.summary = summary
+        self.body = body
+        self.urgency = urgency
+        self.category = category
+        self.actions = actions
+        self.replacesId = replacesId
+        self.timeoutMilliseconds = timeoutMilliseconds
+    }
+
+    public static func == (a: NotificationRequest, b: NotificationRequest) -> Bool {
+        a.summary == b.summary && a.body == b.body && a.urgency == b.urgency && a.category == b.category
+            && a.actions.map(\.key) == b.actions.map(\.key) && a.actions.map(\.label) == b.actions.map(\.label)
+            && a.replacesId == b.replacesId && a.timeoutMilliseconds == b.timeoutMilliseconds
+    }
+}
+
+/// What the notification server told us.
+public enum NotifierEvent: Sendable, Equatable {
+    /// A button was pressed on pop-up `id`.
+    case actionInvoked(id: UInt32, action: String)
+    /// Pop-up `id` closed: 1 expired, 2 dismissed by the user, 3 closed by a call, 4 other.
+    case closed(id: UInt32, reason: Int32)
+    /// A server took the bus name (again); pending reminders can go out.
+    case serverAppeared
+    case serverVanished
+}
+
+/// The server's name and what it can do.
+public struct ServerInfo: Sendable, Equatable {
+    public var name: String
+    public var vendor: String
+    public var version: String
+    public var capabilities: [String]
+
+    public init(name: String, vendor: String, version: String, capabilities: [String]) {
+        self.name = name
+        self.vendor = vendor
+        self.version = version
+        self.capabilities = capabilities
+    }
+}
+
+/// Why a pop-up was not shown.
+public enum NotifierError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noServer(reason: String)
+    case refused(reason: String)
+
+    public var description: String {
+        switch self {
+        case .noServer(let reason): return "no notification server: \(reason)"
+        case .refused(let reason): return "the notification server refused: \(reason)"
+        }
+    }
+}
+
+/// Shows pop-ups. Completions and events may arrive on any thread; the engine hops them onto
+/// its queue.
+public protocol Notifier: AnyObject, Sendable {
+    /// Starts watching the bus; `events` receives actions, closes and server changes.
+    func start(events: @escaping @Sendable (NotifierEvent) -> Void)
+    func show(_ request: NotificationRequest, completion: @escaping @Sendable (Result<UInt32, NotifierError>) -> Void)
+    func close(id: UInt32)
+    /// The server's name and capabilities, or nil when none is on the bus.
+    func serverInfo() -> ServerInfo?
+    func stop()
+}

@@ -1,0 +1,500 @@
+import Dispatch
+import GRDB
+import ReminderCore
+import ReminderProtocol
+import ReminderStore
+
+/// A command's refusal, as a varlink error.
+struct CommandError: Error {
+    let error: VarlinkError
+
+    static func invalidItem(_ error: ReminderCoreError) -> CommandError {
+        CommandError(
+            error: VarlinkError(
+                name: ReminderInterface.ErrorName.invalidItem,
+                parameters: [
+                    "field": .string(error.field ?? "item"),
+                    "reason": .string(error.field == nil ? error.description : reason(of: error)),
+                ]))
+    }
+
+    static func invalidParameter(_ parameter: String, _ reason: String) -> CommandError {
+        CommandError(
+            error: VarlinkError(
+                name: ReminderInterface.ErrorName.invalidParameter,
+                parameters: [
+                    "parameter": .string(parameter), "reason": .string(reason),
+                ]))
+    }
+
+    static func notApplicable(_ id: String, _ reason: String) -> CommandError {
+        CommandError(
+            error: VarlinkError(
+                name: ReminderInterface.ErrorName.notApplicable,
+                parameters: [
+                    "id": .string(id), "reason": .string(reason),
+                ]))
+    }
+
+    static func store(_ error: ReminderStoreError) -> CommandError {
+        CommandError(
+            error: VarlinkError(
+                name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string(error.description)]))
+    }
+
+    /// The reason part of a field error, without the field.
+    static func reason(of error: ReminderCoreError) -> String {
+        switch error {
+        case .invalidValue(_, let reason): return reason
+        case .missingField(_, let reason): return "missing (\(reason))"
+        case .unknownField: return "unknown field"
+        case .invalidZoneData(_, let reason): return reason
+        }
+    }
+}
+
+extension ReminderEngine {
+    /// Runs one `io.reminderd.Reminders` method on `queue` and returns its reply.
+    public func perform(_ method: String, _ parameters: [String: JSONValue]) -> VarlinkReply {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let now = clock()
+        let result: [String: JSONValue]
+        do {
+            guard let allowed = ReminderEngine.parameterNames[method] else {
+                return .failure(
+                    VarlinkError(
+                        name: ReminderInterface.Service.methodNotFound,
+                        parameters: ["method": .string("\(ReminderInterface.name).\(method)")]))
+            }
+            if let unknown = parameters.keys.filter({ !allowed.contains($0) }).sorted().first {
+                throw CommandError.invalidParameter(unknown, "unknown parameter")
+            }
+            let p = Parameters(parameters)
+            switch method {
+            case "Add": result = try add(p.object("item"), now: now)
+            case "List":
+                result = [
+                    "items": .array(
+                        try list(kind: p.optionalString("kind"), all: p.optionalBool("all") ?? false, now: now))
+                ]
+            case "Get": result = ["item": view(try resolve(p.string("id")), now: now)]
+            case "Edit": result = try edit(resolve(p.string("id")), changes: p.object("changes"), now: now)
+            case "Remove": result = try remove(resolve(p.string("id")), now: now)
+            case "Done": result = try markDone(resolve(p.string("id")), amount: p.optionalString("amount"), now: now)
+            case "Undo": result = try undo(resolve(p.string("id")), now: now)
+            case "Snooze":
+                let id = try resolve(p.string("id"))
+                let text = try p.string("duration")
+                guard case .success(let duration) = CalendarDuration.parse(text, rules: .snooze) else {
+                    throw CommandError.invalidParameter("duration", "\"\(text)\" is not a snooze like 1h, 1d or 1w")
+                }
+                result = try snooze(id, duration, now: now)
+            case "Upcoming": result = ["reminders": .array(upcoming(days: try p.optionalInt("days") ?? 7, now: now))]
+            case "Explain": result = ["steps": .array(try explain(resolve(p.string("id")), now: now))]
+            case "History": result = ["entries": .array(try history(limit: p.optionalInt("limit") ?? 50))]
+            case "Summary": result = ["summary": summary(now: now)]
+            case "Status": result = ["status": status(now: now)]
+            case "Pause": result = try pause(p.optionalString("duration"), now: now)
+            case "Resume":
+                resume(now: now)
+                result = [:]
+            case "Import": result = try importItems(p.array("items"), now: now)
+            case "Export": result = ["items": .array(order.compactMap { items[$0]?.json })]
+            default:
+                return .failure(
+                    VarlinkError(
+                        name: ReminderInterface.Service.methodNotFound,
+                        parameters: ["method": .string("\(ReminderInterface.name).\(method)")]))
+            }
+        } catch let error as CommandError {
+            return .failure(error.error)
+        } catch {
+            return .failure(
+                VarlinkError(name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
+        }
+        publish()
+        return .success(result)
+    }
+
+    /// The parameters each method takes (the interface description's).
+    static let parameterNames: [String: Set<String>] = [
+        "Add": ["item"], "List": ["kind", "all"], "Get": ["id"], "Edit": ["id", "changes"], "Remove": ["id"],
+        "Done": ["id", "amount"], "Undo": ["id"], "Snooze": ["id", "duration"], "Upcoming": ["days"], "Explain": ["id"],
+        "History": ["limit"], "Summary": [], "Status": [], "Pause": ["duration"], "Resume": [], "Reload": [],
+        "Import": ["items"], "Export": [],
+    ]
+
+    /// An id or unique id prefix.
+    func resolve(_ text: String) throws -> String {
+        if items[text] != nil { return text }
+        let matches = order.filter { $0.hasPrefix(text) }
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty || text.isEmpty {
+            throw CommandError(
+                error: VarlinkError(name: ReminderInterface.ErrorName.noSuchItem, parameters: ["id": .string(text)]))
+        }
+        throw CommandError(
+            error: VarlinkError(
+                name: ReminderInterface.ErrorName.ambiguousId,
+                parameters: [
+                    "prefix": .string(text), "matches": .array(matches.map { .string($0) }),
+                ]))
+    }
+
+    // MARK: - Changing items
+
+    func add(_ json: JSONValue, now: Int64) throws -> [String: JSONValue] {
+        if json.hasField("id") {
+            throw CommandError.invalidItem(.invalidValue(field: "id", reason: "assigned by the daemon"))
+        }
+        if json.hasField("createdAt") {
+            throw CommandError.invalidItem(.invalidValue(field: "createdAt", reason: "set by the daemon"))
+        }
+        var item = try decodeItem(json, path: "", defaultCreatedAt: now)
+        item.id = newID()
+        item.createdAt = now
+        try insert([item], now: now)
+        return ["id": .string(item.id!), "item": view(item.id!, now: now)]
+    }
+
+    func insert(_ added: [Item], now: Int64) throws {
+        do {
+            try store.write { db in
+                for item in added {
+                    try ReminderStore.insertItem(item, db)
+                    try ReminderStore.appendHistory(
+                        HistoryRecord(
+                            at: now, itemId: item.id!, title: item.title, event: "added", reason: item.kind.rawValue),
+                        db)
+                }
+            }
+        } catch { throw CommandError.store(error) }
+        for item in added {
+            items[item.id!] = item
+            order.append(item.id!)
+            reschedule(item.id!, now: now)
+        }
+    }
+
+    /// Validates an item's JSON, refusing with `InvalidItem`.
+    func decodeItem(_ json: JSONValue, path: String, defaultCreatedAt: Int64?) throws -> Item {
+        let context = Item.DecodingContext(zone: zone, defaultCreatedAt: defaultCreatedAt)
+        let result: Result<Item, ReminderCoreError> = Result { () throws(ReminderCoreError) in
+            try Item(json: json, path: path, context: context)
+        }
+        switch result {
+        case .success(let item): return item
+        case .failure(let error): throw CommandError.invalidItem(error)
+        }
+    }
+
+    /// A short, lowercase id not in use: 4 characters while that leaves room, more after.
+    func newID() -> String {
+        let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789")
+        var length = 4
+        while true {
+            for _ in 0..<20 {
+                let id = String((0..<length).map { _ in alphabet.randomElement()! })
+                if items[id] == nil, !order.contains(where: { $0.hasPrefix(id) || id.hasPrefix($0) }) { return id }
+            }
+            length += 1
+        }
+    }
+
+    func edit(_ id: String, changes: JSONValue, now: Int64) throws -> [String: JSONValue] {
+        guard let item = items[id], case .object(var fields) = item.json, case .object(let updates) = changes else {
+            throw CommandError.invalidParameter("changes", "expected an object of fields")
+        }
+        for (key, value) in updates {
+            if ["id", "createdAt", "kind"].contains(key) {
+                throw CommandError.invalidItem(.invalidValue(field: key, reason: "cannot be changed"))
+            }
+            fields[key] = value == .null ? nil : value
+        }
+        var edited = try decodeItem(.object(fields), path: "", defaultCreatedAt: nil)
+        edited.id = id
+        do {
+            try store.write { db in
+                try ReminderStore.updateItem(edited, db)
+                try ReminderStore.appendHistory(
+                    HistoryRecord(
+                        at: now, itemId: id, title: edited.title, event: "edited",
+                        reason: updates.keys.sorted().joined(separator: ", ")), db)
+            }
+        } catch { throw CommandError.store(error) }
+        items[id] = edited
+        reschedule(id, now: now)
+        return ["item": view(id, now: now)]
+    }
+
+    func remove(_ id: String, now: Int64) throws -> [String: JSONValue] {
+        guard let item = items[id] else { return ["id": .string(id)] }
+        do {
+            try store.write { db in
+                try ReminderStore.deleteItem(id: id, db)
+                try ReminderStore.appendHistory(
+                    HistoryRecord(at: now, itemId: id, title: item.title, event: "removed", reason: ""), db)
+            }
+        } catch { throw CommandError.store(error) }
+        items[id] = nil
+        order.removeAll { $0 == id }
+        occurrences[id] = nil
+        fired = fired.filter { $0.itemId != id }
+        waiting.removeAll { $0.itemId == id }
+        held.removeAll { $0.itemId == id }
+        reschedule(id, now: now)
+        closePopUps(of: id)
+        return ["id": .string(id)]
+    }
+
+    func closePopUps(of id: String) {
+        for (serverId, shown) in onScreen where shown.itemId == id {
+            notifier.close(id: serverId)
+            onScreen[serverId] = nil
+        }
+    }
+
+    /// Done (SPEC §2): the current occurrence is used / acknowledged; a rebuy starts a new cycle
+    /// today; a partial amount on a benefit is recorded and reminders go on for the rest.
+    func markDone(_ id: String, amount: String?, now: Int64) throws -> [String: JSONValue] {
+        guard var item = items[id] else { return [:] }
+        let previous = item
+        let today = zone.localDateTime(at: now).date
+        var doneOccurrence: Occurrence?
+        var reason = "done"
+        switch item.schedule {
+        case .rebuy(var rebuy):
+            rebuy.lastPurchased = today
+            item.schedule = .rebuy(rebuy)
+            reason = "rebought on \(today)"
+        case .benefit(var benefit):
+            guard let occurrence = currentOccurrence(of: item, now: now) else {
+                throw CommandError.notApplicable(id, "nothing is due")
+            }
+            if let amount {
+                guard case .success(let used) = Money.parse(amount), used > .zero else {
+                    throw CommandError.invalidParameter("amount", "\"\(amount)\" is not a positive decimal amount")
+                }
+                let total = (benefit.amountUsed ?? .zero) + used
+                if let full = benefit.amount, total < full {
+                    benefit.amountUsed = total
+                    item.schedule = .benefit(benefit)
+                    reason = "\(total) of \(full) used"
+                } else {
+                    benefit.amountUsed = nil
+                    item.schedule = .benefit(benefit)
+                    doneOccurrence = occurrence
+                }
+            } else {
+                benefit.amountUsed = nil
+                item.schedule = .benefit(benefit)
+                doneOccurrence = occurrence
+            }
+        default:
+            if amount != nil { throw CommandError.invalidParameter("amount", "only a benefit records a partial use") }
+            guard let occurrence = currentOccurrence(of: item, now: now) else {
+                throw CommandError.notApplicable(id, "nothing is due")
+            }
+            doneOccurrence = occurrence
+        }
+        var record: OccurrenceRecord?
+        if let occurrence = doneOccurrence {
+            var r = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
+            r.doneAt = now
+            record = r
+        }
+        do {
+            try store.write { db in
+                try ReminderStore.updateItem(item, db)
+                try record?.save(db)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO undo (itemId, itemJSON, due) VALUES (?, ?, ?)",
+                    arguments: [id, previous.jsonText, doneOccurrence?.due ?? 0])
+                try ReminderStore.appendHistory(
+                    HistoryRecord(at: now, itemId: id, title: item.title, event: "done", reason: reason), db)
+            }
+        } catch { throw CommandError.store(error) }
+        items[id] = item
+        if let record { occurrences[id, default: [:]][record.due] = record }
+        closePopUps(of: id)
+        reschedule(id, now: now)
+        return ["item": view(id, now: now)]
+    }
+
+    func undo(_ id: String, now: Int64) throws -> [String: JSONValue] {
+        let row: (json: String, due: Int64)?
+        do {
+            row = try store.read { db in
+                try Row.fetchOne(db, sql: "SELECT itemJSON, due FROM undo WHERE itemId = ?", arguments: [id]).map {
+                    ($0["itemJSON"], $0["due"])
+                }
+            }
+        } catch { throw CommandError.store(error) }
+        guard let row else {
+            throw CommandError(
+                error: VarlinkError(name: ReminderInterface.ErrorName.nothingToUndo, parameters: ["id": .string(id)]))
+        }
+        var restored: Item
+        do {
+            restored = try Item(json: JSONValue.parse(Array(row.json.utf8), source: "undo"), context: .init(zone: zone))
+        } catch {
+            throw CommandError(
+                error: VarlinkError(
+                    name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
+        }
+        restored.id = id
+        var record = occurrences[id]?[row.due]
+        record?.doneAt = nil
+        do {
+            try store.write { db in
+                try ReminderStore.updateItem(restored, db)
+                try record?.save(db)
+                try db.execute(sql: "DELETE FROM undo WHERE itemId = ?", arguments: [id])
+                try ReminderStore.appendHistory(
+                    HistoryRecord(
+                        at: now, itemId: id, title: restored.title, event: "undone", reason: "restored as before Done"),
+                    db)
+            }
+        } catch { throw CommandError.store(error) }
+        items[id] = restored
+        if let record { occurrences[id]?[row.due] = record }
+        reschedule(id, now: now)
+        return ["item": view(id, now: now)]
+    }
+
+    func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws -> [String: JSONValue] {
+        guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else {
+            throw CommandError.notApplicable(id, "nothing is due")
+        }
+        guard let end = snoozeEnd(duration, from: now, due: occurrence.due) else {
+            throw CommandError.notApplicable(
+                id, "due \(Timestamp.format(occurrence.due, in: zone)), too soon to snooze")
+        }
+        var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
+        record.snoozedUntil = end
+        do {
+            try store.write { db in
+                try record.save(db)
+                try ReminderStore.appendHistory(
+                    HistoryRecord(
+                        at: now, itemId: id, title: item.title, event: "snoozed",
+                        reason: "\(duration), until \(Timestamp.format(end, in: zone))"), db)
+            }
+        } catch { throw CommandError.store(error) }
+        occurrences[id, default: [:]][occurrence.due] = record
+        closePopUps(of: id)
+        reschedule(id, now: now)
+        return ["until": .string(Timestamp.format(end, in: zone))]
+    }
+
+    func pause(_ durationText: String?, now: Int64) throws -> [String: JSONValue] {
+        var until = Int64(Int32.max) * 4  // "until resume"
+        if let durationText {
+            guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
+                throw CommandError.invalidParameter("duration", "\"\(durationText)\" is not a duration like 2h or 1d")
+            }
+            until = now + duration.nominalSeconds
+        }
+        do { try store.write { db in try ReminderStore.setSetting("pausedUntil", String(until), db) } } catch {
+            throw CommandError.store(error)
+        }
+        pausedUntil = until
+        if durationText != nil { schedulePauseEnd(until) }
+        return ["until": durationText == nil ? .null : .string(Timestamp.format(until, in: zone))]
+    }
+
+    /// Wakes the engine when a timed pause ends.
+    func schedulePauseEnd(_ until: Int64) {
+        let delay = max(0, until - clock())
+        queue.asyncAfter(deadline: DispatchTime.now() + .seconds(Int(min(delay, Int64(Int32.max))))) { [weak self] in
+            guard let self, let paused = self.pausedUntil, paused <= self.clock() else { return }
+            self.resume(now: self.clock())
+            self.publish()
+        }
+    }
+
+    func importItems(_ elements: [JSONValue], now: Int64) throws -> [String: JSONValue] {
+        var added: [Item] = []
+        var ids = Set(order)
+        for (index, element) in elements.enumerated() {
+            var item = try decodeItem(element, path: "items[\(index)]", defaultCreatedAt: now)
+            if let id = item.id, ids.contains(id) {
+                throw CommandError.invalidItem(
+                    .invalidValue(field: "items[\(index)].id", reason: "\"\(id)\" is already in use"))
+            }
+            if item.id == nil {
+                var id = newID()
+                while ids.contains(id) { id = newID() }
+                item.id = id
+            }
+            if item.createdAt == nil { item.createdAt = now }
+            ids.insert(item.id!)
+            added.append(item)
+        }
+        try insert(added, now: now)
+        return ["ids": .array(added.map { .string($0.id!) })]
+    }
+}
+
+/// Reads a method's parameters with errors that name the parameter.
+struct Parameters {
+    private let values: [String: JSONValue]
+
+    init(_ values: [String: JSONValue]) { self.values = values }
+
+    func value(_ key: String) -> JSONValue? {
+        guard let value = values[key], value != .null else { return nil }
+        return value
+    }
+
+    func string(_ key: String) throws -> String {
+        guard let text = try optionalString(key) else { throw CommandError.invalidParameter(key, "missing") }
+        return text
+    }
+
+    func optionalString(_ key: String) throws -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else {
+            throw CommandError.invalidParameter(key, "expected a string, found \(value.typeName)")
+        }
+        return text
+    }
+
+    func optionalInt(_ key: String) throws -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case .integer(let number) = value, number >= 0, number <= 100_000 else {
+            throw CommandError.invalidParameter(key, "expected a whole number from 0 to 100000")
+        }
+        return Int(number)
+    }
+
+    func optionalBool(_ key: String) throws -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else { throw CommandError.invalidParameter(key, "expected true or false") }
+        return flag
+    }
+
+    func object(_ key: String) throws -> JSONValue {
+        guard let value = value(key) else { throw CommandError.invalidParameter(key, "missing") }
+        guard case .object = value else {
+            throw CommandError.invalidParameter(key, "expected an object, found \(value.typeName)")
+        }
+        return value
+    }
+
+    func array(_ key: String) throws -> [JSONValue] {
+        guard let value = value(key) else { throw CommandError.invalidParameter(key, "missing") }
+        guard case .array(let elements) = value else {
+            throw CommandError.invalidParameter(key, "expected an array, found \(value.typeName)")
+        }
+        return elements
+    }
+
+}
+
+extension JSONValue {
+    func hasField(_ key: String) -> Bool {
+        if case .object(let fields) = self, let value = fields[key], value != .null { return true }
+        return false
+    }
+}

@@ -1,0 +1,177 @@
+import Dispatch
+import GRDB
+import ReminderCore
+import ReminderStore
+
+extension ReminderEngine {
+    /// Shows a due reminder — or holds it while paused, or keeps it until a server appears. It is
+    /// recorded as fired only once the server has accepted it, so it is shown at most once.
+    func deliver(_ event: ScheduledEvent, now: Int64) {
+        guard case .fire(let itemId, let occurrence, _, let lead, let late) = event, let item = items[itemId] else {
+            return
+        }
+        let text = NotificationText(
+            item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+        if let paused = pausedUntil, paused > now, text.urgency != NotificationText.Urgency.critical {
+            held.append(event)
+            appendHistory(itemId, item.title, "held", "paused until \(Timestamp.format(paused, in: zone))", now: now)
+            return
+        }
+        let server = notifier.serverInfo()
+        let capabilities = Set(server?.capabilities ?? [])
+        var body = late ? text.body + " (late: due while reminderd was not running)" : text.body
+        var actions: [(key: String, label: String)] = []
+        if capabilities.contains("actions") {
+            actions.append(("done", text.doneLabel))
+            for option in configuration.snoozeOptions where snoozeEnd(option, from: now, due: occurrence.due) != nil {
+                actions.append(("snooze-\(option)", "Snooze \(option)"))
+            }
+            actions.append(("default", "Show"))
+        } else {
+            body += "\nreminderctl done \(itemId)"
+        }
+        if capabilities.contains("body-markup") { body = markupEscaped(body) }
+        let replaces = onScreen.first { $0.value.itemId == itemId }?.key ?? 0
+        let request = NotificationRequest(
+            summary: text.summary, body: body, urgency: text.urgency, category: text.category, actions: actions,
+            replacesId: replaces)
+        deliveryInFlight += 1
+        notifier.show(request) { [weak self] result in
+            guard let self else { return }
+            self.queue.async { self.delivered(event, item: item, lead: lead, replaced: replaces, result: result) }
+        }
+    }
+
+    func delivered(
+        _ event: ScheduledEvent, item: Item, lead: String, replaced: UInt32, result: Result<UInt32, NotifierError>
+    ) {
+        deliveryInFlight -= 1
+        guard case .fire(let itemId, let occurrence, let fireAts, _, let late) = event else { return }
+        let now = clock()
+        switch result {
+        case .success(let id):
+            do {
+                try store.write { db in
+                    for fireAt in fireAts {
+                        try FireRecord(
+                            itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now, notificationId: Int64(id)
+                        ).insert(db, onConflict: .ignore)
+                    }
+                    try ReminderStore.appendHistory(
+                        HistoryRecord(
+                            at: now, itemId: itemId, title: item.title, event: "fired",
+                            reason: late ? "lead \(lead), late" : "lead \(lead)"), db)
+                }
+            } catch {
+                logger.error(
+                    "shown but not recorded (it may show once more after a restart): \(error)",
+                    metadata: ["ITEM_ID": "\(itemId)"])
+            }
+            for fireAt in fireAts { fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
+            if replaced != 0 { onScreen[replaced] = nil }
+            onScreen[id] = (itemId, occurrence.due)
+            logger.info(
+                "reminder shown",
+                metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])
+        case .failure(let error):
+            logger.warning("reminder waits: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
+            if items[itemId] != nil { waiting.append(event) }
+        }
+        statusChanged?(statusLine())
+    }
+
+    func handle(_ event: NotifierEvent) {
+        let now = clock()
+        switch event {
+        case .actionInvoked(let id, let action):
+            guard let (itemId, _) = onScreen[id] else { return }
+            if action == "done" {
+                _ = try? markDone(itemId, amount: nil, now: now)
+            } else if action.hasPrefix("snooze-"),
+                case .success(let duration) = CalendarDuration.parse(String(action.dropFirst(7)), rules: .snooze)
+            {
+                _ = try? snooze(itemId, duration, now: now)
+            }
+        case .closed(let id, let reason):
+            guard let (itemId, _) = onScreen.removeValue(forKey: id) else { return }
+            if reason == 2, let item = items[itemId] {
+                appendHistory(itemId, item.title, "dismissed", "closed on screen", now: now)
+            }
+        case .serverAppeared:
+            let pending = waiting
+            waiting.removeAll()
+            for event in pending { deliver(event, now: now) }
+        case .serverVanished:
+            onScreen.removeAll()
+        }
+        publish()
+    }
+
+    /// When a snooze of `duration` from `now` would fire (quiet hours applied, clamped to the
+    /// last minute before the due instant), or nil when none fits.
+    func snoozeEnd(_ duration: CalendarDuration, from now: Int64, due: Int64) -> Int64? {
+        var end = now + duration.nominalSeconds
+        if let quiet = configuration.quietHours, let moved = rules.moveOutOfQuietHours(end, window: quiet, due: due) {
+            end = moved.fireAt
+        }
+        if end >= due { end = due - 60 }
+        return end > now ? end : nil
+    }
+
+    func appendHistory(_ itemId: String, _ title: String, _ event: String, _ reason: String, now: Int64) {
+        do {
+            try store.write { db in
+                try ReminderStore.appendHistory(
+                    HistoryRecord(at: now, itemId: itemId, title: title, event: event, reason: reason), db)
+            }
+        } catch {
+            logger.error("cannot record history: \(error)")
+        }
+    }
+
+    /// Ends do-not-disturb and shows what was held as one digest.
+    func resume(now: Int64) {
+        pausedUntil = nil
+        do { try store.write { db in try ReminderStore.setSetting("pausedUntil", nil, db) } } catch {
+            logger.error("cannot record resume: \(error)")
+        }
+        let digest = held
+        held.removeAll()
+        guard !digest.isEmpty else { return }
+        if digest.count == 1 {
+            deliver(digest[0], now: now)
+            return
+        }
+        let titles = digest.compactMap { items[$0.itemId]?.title }
+        let body =
+            "\(digest.count) reminders while you were busy: " + titles.prefix(5).joined(separator: ", ")
+            + (titles.count > 5 ? ", …" : "")
+        notifier.show(
+            NotificationRequest(summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest")
+        ) { [weak self] result in
+            guard let self else { return }
+            self.queue.async {
+                switch result {
+                case .success(let id):
+                    do {
+                        try self.store.write { db in
+                            for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
+                                for fireAt in fireAts {
+                                    try FireRecord(
+                                        itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now,
+                                        notificationId: Int64(id)
+                                    ).insert(db, onConflict: .ignore)
+                                    self.fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt))
+                                }
+                            }
+                        }
+                    } catch {
+                        self.logger.error("digest shown but not recorded: \(error)")
+                    }
+                case .failure:
+                    self.waiting.append(contentsOf: digest)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Dispatch
+import ReminderCore
+import ReminderProtocol
+import ReminderStore
+
+extension ReminderEngine {
+    /// available, expiring (7 days or less), used (this occurrence done), expired (a coupon that
+    /// passed), overdue (a rebuy past its date).
+    func status(of item: Item, now: Int64) -> (status: String, due: Occurrence?) {
+        guard let id = item.id else { return ("available", nil) }
+        guard let first = rules.firstOccurrence(of: item, dueAfter: now, where: { _ in true }) else {
+            if case .rebuy(let rebuy) = item.schedule { return ("overdue", rules.occurrence(dueOn: rebuy.runsOut)) }
+            let done = occurrences[id]?.values.contains { $0.doneAt != nil } ?? false
+            return (done ? "used" : "expired", nil)
+        }
+        if occurrences[id]?[first.due]?.doneAt != nil { return ("used", first) }
+        return (NotificationText.daysLeft(first, now: now, zone: zone) <= 7 ? "expiring" : "available", first)
+    }
+
+    /// The item's §2 JSON plus `status`, `due`, `daysLeft` and `nextReminder`.
+    func view(_ id: String, now: Int64) -> JSONValue {
+        guard let item = items[id], case .object(var fields) = item.json else { return .null }
+        let (status, due) = status(of: item, now: now)
+        fields["status"] = .string(status)
+        if let due {
+            fields["due"] = .string(Timestamp.format(due.due, in: zone))
+            fields["daysLeft"] = .integer(NotificationText.daysLeft(due, now: now, zone: zone))
+        }
+        let next = scheduledFires(of: id).map(\.at).min()
+        fields["nextReminder"] = next.map { .string(Timestamp.format($0, in: zone)) } ?? .null
+        return .object(fields)
+    }
+
+    func list(kind: String?, all: Bool, now: Int64) throws -> [JSONValue] {
+        if let kind, ItemKind(rawValue: kind) == nil {
+            throw CommandError.invalidParameter(
+                "kind", "\"\(kind)\" is not a kind; use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return order.compactMap { id -> JSONValue? in
+            guard let item = items[id], kind == nil || item.kind.rawValue == kind else { return nil }
+            let status = status(of: item, now: now).status
+            if !all, item.kind == .coupon, status == "used" || status == "expired" { return nil }
+            return view(id, now: now)
+        }
+    }
+
+    /// The item's pending pop-ups: (when, occurrence, lead, late).
+    func scheduledFires(of id: String) -> [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] {
+        (scheduled[id] ?? []).compactMap { entry in
+            guard case .fire(_, let occurrence, _, let lead, let late)? = events[entry.token],
+                let at = wheel.deadline(of: entry.handle)
+            else { return nil }
+            return (at, occurrence, lead, late)
+        }
+    }
+
+    func upcoming(days: Int, now: Int64) -> [JSONValue] {
+        let limit = now + Int64(days) * 86_400
+        var rows: [(at: Int64, id: String, occurrence: Occurrence, lead: String, late: Bool)] = []
+        for id in order {
+            for fire in scheduledFires(of: id) where fire.at <= limit {
+                rows.append((fire.at, id, fire.occurrence, fire.lead, fire.late))
+            }
+        }
+        rows.sort { ($0.at, $0.id) < ($1.at, $1.id) }
+        return rows.map { row in
+            .object([
+                "item": .string(row.id), "title": .string(items[row.id]?.title ?? ""),
+                "fireAt": .string(Timestamp.format(row.at, in: zone)),
+                "due": .string(Timestamp.format(row.occurrence.due, in: zone)), "lead": .string(row.lead),
+                "late": .bool(row.late),
+            ])
+        }
+    }
+
+    /// Each upcoming fire time of the current occurrence with how it was derived.
+    func explain(_ id: String, now: Int64) throws -> [JSONValue] {
+        guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else { return [] }
+        var steps: [JSONValue] = []
+        for lead in leads(of: item) {
+            let base = rules.baseFireTime(of: occurrence, lead: lead)
+            var fires: [FireTime] = []
+            rules.fireTimes(of: occurrence, leads: [lead], createdAt: item.createdAt, into: &fires)
+            let final = fires.first
+            var reason = "kept"
+            if final == nil {
+                reason =
+                    base.fireAt < (item.createdAt ?? .min)
+                    ? "dropped: before the item was added" : "dropped: at or after the due time"
+            } else if fired.contains(FireKey(itemId: id, due: occurrence.due, fireAt: final!.fireAt)) {
+                reason = "already shown"
+            }
+            let rule =
+                lead.isElapsedTime
+                ? "due − \(lead) of elapsed time"
+                : "\(configuration.reminderTime) on the due date − \(lead.days) day(s)"
+            var quiet = "not affected"
+            if final?.adjusted == .quietHoursEnd { quiet = "moved to the end of quiet hours" }
+            if final?.adjusted == .quietHoursStart { quiet = "moved to a minute before quiet hours" }
+            let fireAt: JSONValue = final.map { JSONValue.string(Timestamp.format($0.fireAt, in: zone)) } ?? .null
+            var step: [String: JSONValue] = [:]
+            step["lead"] = .string(lead.description)
+            step["due"] = .string(Timestamp.format(occurrence.due, in: zone))
+            step["rule"] = .string(rule)
+            step["computed"] = .string(Timestamp.format(base.fireAt, in: zone))
+            step["dstGap"] = .bool(base.adjusted == .dstGap)
+            step["quietHours"] = .string(quiet)
+            step["fireAt"] = fireAt
+            step["result"] = .string(reason)
+            steps.append(.object(step))
+        }
+        return steps
+    }
+
+    func history(limit: Int) throws -> [JSONValue] {
+        let entries: [HistoryRecord]
+        do { entries = try store.history(limit: limit) } catch { throw CommandError.store(error) }
+        return entries.map { entry in
+            .object([
+                "at": .string(Timestamp.format(entry.at, in: zone)), "item": .string(entry.itemId),
+                "title": .string(entry.title),
+                "event": .string(entry.event), "reason": .string(entry.reason),
+            ])
+        }
+    }
+
+    /// A plain dashboard: counts and totals.
+    func summary(now: Int64) -> JSONValue {
+        var available = Money.zero
+        var cards = Set<String>()
+        var monthly = Money.zero
+        var expiringThisWeek: [JSONValue] = []
+        var counts: [String: Int64] = [:]
+        for id in order {
+            guard let item = items[id] else { continue }
+            let (status, due) = status(of: item, now: now)
+            counts[status, default: 0] += 1
+            if status == "expiring", let due {
+                expiringThisWeek.append(
+                    .object([
+                        "item": .string(id), "title": .string(item.title),
+                        "due": .string(Timestamp.format(due.due, in: zone)),
+                    ]))
+            }
+            switch item.schedule {
+            case .benefit(let benefit) where status != "used":
+                if let amount = benefit.amount {
+                    available = available + amount - (benefit.amountUsed ?? .zero)
+                    if let card = benefit.card { cards.insert(card) }
+                }
+            case .subscription(let subscription):
+                if let amount = subscription.amount {
+                    let perMonth: Money
+                    switch subscription.every.unit {
+                    case .months, .years:
+                        perMonth = Money(tenThousandths: amount.tenThousandths / Int64(subscription.every.months))
+                    default:
+                        perMonth = Money(tenThousandths: amount.tenThousandths * 30 / max(1, subscription.every.days))
+                    }
+                    monthly = monthly + perMonth
+                }
+            default: break
+            }
+        }
+        return .object([
+            "benefitsAvailable": .string(available.description), "cards": .integer(Int64(cards.count)),
+            "subscriptionsMonthly": .string(monthly.description), "expiringThisWeek": .array(expiringThisWeek),
+            "counts": .object(counts.mapValues { .integer($0) }), "currency": .string(configuration.currency),
+        ])
+    }
+
+    func status(now: Int64) -> JSONValue {
+        var server: JSONValue = .null
+        if let info = notifier.serverInfo() {
+            server = .object([
+                "name": .string(info.name), "vendor": .string(info.vendor), "version": .string(info.version),
+                "capabilities": .array(info.capabilities.map { .string($0) }),
+            ])
+        }
+        return .object([
+            "version": .string(ReminderDaemonVersion.current), "uptimeSeconds": .integer(now - startedAt),
+            "items": .integer(Int64(items.count)),
+            "nextReminder": nextFireTime().map { .string(Timestamp.format($0, in: zone)) } ?? .null,
+            "notificationServer": server,
+            "paused": pausedUntil.map {
+                $0 > Int64(Int32.max) * 2 ? .string("until resumed") : .string(Timestamp.format($0, in: zone))
+            } ?? .null,
+            "waiting": .integer(Int64(waiting.count)), "timeZone": .string(zone.identifier),
+            "store": .string(store.path),
+        ])
+    }
+}
+
+public enum ReminderDaemonVersion {
+    public static let current = "0.2.0"
+}

@@ -1,0 +1,159 @@
+import Dispatch
+import GRDB
+import ReminderCore
+import ReminderStore
+
+extension ReminderEngine {
+    func leads(of item: Item) -> [CalendarDuration] { item.lead ?? configuration.leadTimes }
+
+    /// The occurrence the schedule, Done and Snooze act on: the first one still ahead that is
+    /// not done.
+    func currentOccurrence(of item: Item, now: Int64) -> Occurrence? {
+        guard let id = item.id else { return nil }
+        return rules.firstOccurrence(of: item, dueAfter: now) { occurrences[id]?[$0.due]?.doneAt == nil }
+    }
+
+    /// Replaces the item's wheel entries with its current occurrence's pending reminders and the
+    /// moment that occurrence passes. Reminders whose time has come but that were never shown
+    /// (the daemon was away, or the settings changed) fire once, now, as one late pop-up.
+    func reschedule(_ id: String, now: Int64) {
+        for entry in scheduled.removeValue(forKey: id) ?? [] {
+            wheel.cancel(entry.handle)
+            events[entry.token] = nil
+        }
+        guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else { return }
+        var fires: [FireTime] = []
+        rules.fireTimes(of: occurrence, leads: leads(of: item), createdAt: item.createdAt, into: &fires)
+        var pending = fires.map { (at: $0.fireAt, lead: $0.lead.description) }
+            .filter { !fired.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.at)) }
+        if let snooze = occurrences[id]?[occurrence.due]?.snoozedUntil {
+            // Lead reminders before the snooze's end are skipped.
+            pending = pending.filter { $0.at > snooze }
+            if !fired.contains(FireKey(itemId: id, due: occurrence.due, fireAt: snooze)) {
+                pending.append((snooze, "snooze"))
+            }
+        }
+        let late = pending.filter { $0.at <= now }.sorted { $0.at < $1.at }
+        if let last = late.last {
+            schedule(
+                .fire(itemId: id, occurrence: occurrence, fireAts: late.map(\.at), lead: last.lead, late: true), at: now
+            )
+        }
+        for fire in pending where fire.at > now {
+            schedule(
+                .fire(itemId: id, occurrence: occurrence, fireAts: [fire.at], lead: fire.lead, late: false), at: fire.at
+            )
+        }
+        schedule(.pass(itemId: id, occurrence: occurrence), at: occurrence.due)
+    }
+
+    func schedule(_ event: ScheduledEvent, at instant: Int64) {
+        let token = nextToken
+        nextToken += 1
+        let handle = wheel.insert(deadline: instant, payload: token)
+        events[token] = event
+        scheduled[event.itemId, default: []].append((handle, token))
+    }
+
+    /// Runs everything due by now: called by the driver when the wheel's deadline arrives, and
+    /// after the clock jumped or the machine resumed.
+    public func advance() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let now = clock()
+        var expired: [TimerWheel.Expired] = []
+        wheel.advance(to: now, into: &expired)
+        for entry in expired {
+            guard let event = events.removeValue(forKey: entry.payload) else { continue }
+            scheduled[event.itemId]?.removeAll { $0.token == entry.payload }
+            switch event {
+            case .fire: deliver(event, now: now)
+            case .pass(let itemId, let occurrence): passed(itemId, occurrence, now: now)
+            }
+        }
+        if pausedUntil.map({ $0 <= now }) == true { resume(now: now) }
+        do { try recordLastSeen(now) } catch { logger.error("cannot record the time: \(error)") }
+        publish()
+    }
+
+    /// An occurrence's due moment came without Done: note it, then schedule the next one.
+    func passed(_ itemId: String, _ occurrence: Occurrence, now: Int64) {
+        guard let item = items[itemId] else { return }
+        var record = occurrences[itemId]?[occurrence.due] ?? OccurrenceRecord(itemId: itemId, due: occurrence.due)
+        if record.doneAt == nil, record.passedAt == nil {
+            record.passedAt = now
+            let entry = HistoryRecord(
+                at: now, itemId: itemId, title: item.title, event: "expired",
+                reason: "due \(Timestamp.format(occurrence.due, in: zone)) passed without Done")
+            do {
+                try store.write { db in
+                    try record.save(db)
+                    try ReminderStore.appendHistory(entry, db)
+                }
+                occurrences[itemId, default: [:]][occurrence.due] = record
+            } catch {
+                logger.error("cannot record a passed occurrence: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
+            }
+        }
+        reschedule(itemId, now: now)
+    }
+
+    /// On start: occurrences that passed while the daemon was away with reminders never shown go
+    /// into one "while you were away" pop-up and into history as `missed`.
+    func collectMissed(since lastSeen: Int64?, now: Int64) {
+        var missed: [(Item, Occurrence)] = []
+        for id in order {
+            guard let item = items[id], let createdAt = item.createdAt else { continue }
+            let from = max(lastSeen ?? createdAt, createdAt)
+            rules.forEachOccurrence(of: item, dueAfter: from, before: now + 1) { occurrence in
+                let record = occurrences[id]?[occurrence.due]
+                guard record?.doneAt == nil, record?.passedAt == nil else { return true }
+                var fires: [FireTime] = []
+                rules.fireTimes(of: occurrence, leads: leads(of: item), createdAt: createdAt, into: &fires)
+                if fires.contains(where: {
+                    !fired.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.fireAt))
+                }) {
+                    missed.append((item, occurrence))
+                }
+                return true
+            }
+        }
+        guard !missed.isEmpty else { return }
+        do {
+            try store.write { db in
+                for (item, occurrence) in missed {
+                    guard let id = item.id else { continue }
+                    var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
+                    record.passedAt = now
+                    try record.save(db)
+                    try ReminderStore.appendHistory(
+                        HistoryRecord(
+                            at: now, itemId: id, title: item.title, event: "missed",
+                            reason:
+                                "due \(Timestamp.format(occurrence.due, in: zone)) passed while reminderd was not running"
+                        ), db)
+                }
+            }
+            for (item, occurrence) in missed {
+                guard let id = item.id else { continue }
+                var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
+                record.passedAt = now
+                occurrences[id, default: [:]][occurrence.due] = record
+            }
+        } catch {
+            logger.error("cannot record missed reminders: \(error)")
+        }
+        let titles = missed.map { $0.0.title }
+        let body =
+            titles.count == 1
+            ? "\(titles[0]) passed while you were away"
+            : "\(titles.count) deadlines passed while you were away: \(titles.prefix(5).joined(separator: ", "))\(titles.count > 5 ? ", …" : "")"
+        notifier.show(
+            NotificationRequest(
+                summary: "While You Were Away", body: body, urgency: .normal, category: "x-reminderd.missed")
+        ) { [weak self] result in
+            if case .failure(let error) = result {
+                self?.logger.warning("could not show the missed-reminders pop-up: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Dispatch
+import Logging
+import ReminderCore
+import ReminderStore
+
+/// The daemon's state and rules at run time: items and their occurrence state, the timer wheel of
+/// pending reminders, what is on screen, and every command that changes them.
+///
+/// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,
+/// the notifier's GLib thread, the timer) hop onto it. Every change is written to the store in one
+/// transaction before it is acknowledged.
+public final class ReminderEngine: @unchecked Sendable {  // all mutable state is confined to `queue`
+    public let queue: DispatchQueue
+    let store: ReminderStore
+    let notifier: Notifier
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+    let startedAt: Int64
+
+    var configuration: Configuration
+    var zone: TimeZoneRules
+    var rules: FireTimeRules
+
+    /// Items by id, and their ids in creation order for listing.
+    var items: [String: Item] = [:]
+    var order: [String] = []
+    /// Stored occurrence state by item, then due instant.
+    var occurrences: [String: [Int64: OccurrenceRecord]] = [:]
+    /// Fires the server accepted: (item, due, fireAt).
+    var fired: Set<FireKey> = []
+
+    var wheel: TimerWheel
+    /// What each wheel entry stands for, by payload token.
+    var events: [UInt64: ScheduledEvent] = [:]
+    var nextToken: UInt64 = 1
+    /// The wheel handles and pending fires of each item, so it can be rescheduled at once.
+    var scheduled: [String: [(handle: TimerWheel.Handle, token: UInt64)]] = [:]
+    /// Fires that came due while no server could take them, or while paused.
+    var waiting: [ScheduledEvent] = []
+    var held: [ScheduledEvent] = []
+    /// Pop-ups on screen: server id → (item, due).
+    var onScreen: [UInt32: (itemId: String, due: Int64)] = [:]
+    var pausedUntil: Int64?
+    var deliveryInFlight = 0
+
+    /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
+    var deadlineChanged: (@Sendable (Int64?) -> Void)?
+    /// Called on `queue` when the status line changes (for systemd's STATUS=).
+    var statusChanged: (@Sendable (String) -> Void)?
+
+    struct FireKey: Hashable {
+        let itemId: String
+        let due: Int64
+        let fireAt: Int64
+    }
+
+    /// A wheel entry: a reminder to show, or the moment an occurrence passes.
+    enum ScheduledEvent {
+        /// `fireAts` are the scheduled times this pop-up stands for (several when late reminders
+        /// collapse into one); `late` marks reminders that were due while the daemon was away.
+        case fire(itemId: String, occurrence: Occurrence, fireAts: [Int64], lead: String, late: Bool)
+        case pass(itemId: String, occurrence: Occurrence)
+
+        var itemId: String {
+            switch self {
+            case .fire(let itemId, _, _, _, _), .pass(let itemId, _): return itemId
+            }
+        }
+    }
+
+    public init(
+        store: ReminderStore, notifier: Notifier, configuration: Configuration, zone: TimeZoneRules,
+        clock: @escaping @Sendable () -> Int64, logger: Logger
+    ) {
+        self.queue = DispatchQueue(label: "reminderd.engine")
+        self.store = store
+        self.notifier = notifier
+        self.configuration = configuration
+        self.zone = zone
+        self.rules = FireTimeRules(zone: zone, configuration: configuration)
+        self.clock = clock
+        self.logger = logger
+        let now = clock()
+        self.startedAt = now
+        self.wheel = TimerWheel(now: now)
+    }
+
+    /// Loads the store and builds the schedule, collecting what was missed while away. Runs on
+    /// `queue`.
+    public func start() throws(ReminderStoreError) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let loaded = try store.items(zone: zone)
+        for item in loaded {
+            guard let id = item.id else { continue }
+            items[id] = item
+            order.append(id)
+        }
+        for record in try store.occurrences() { occurrences[record.itemId, default: [:]][record.due] = record }
+        for record in try store.fires() {
+            fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt))
+        }
+        if let paused = try store.setting("pausedUntil").flatMap(Int64.init) { pausedUntil = paused }
+        let lastSeen = try store.setting("lastSeen").flatMap(Int64.init)
+        let now = clock()
+        collectMissed(since: lastSeen, now: now)
+        for id in order { reschedule(id, now: now) }
+        try recordLastSeen(now)
+        notifier.start { [weak self] event in
+            guard let self else { return }
+            self.queue.async { self.handle(event) }
+        }
+        publish()
+    }
+
+    func recordLastSeen(_ now: Int64) throws(ReminderStoreError) {
+        try store.write { db in try ReminderStore.setSetting("lastSeen", String(now), db) }
+    }
+
+    /// Tells the driver and systemd what changed.
+    func publish() {
+        deadlineChanged?(wheel.nextDeadline())
+        statusChanged?(statusLine())
+    }
+
+    /// "12 items, next reminder Tue 09:00".
+    func statusLine() -> String {
+        var line = "\(items.count) item\(items.count == 1 ? "" : "s")"
+        if let paused = pausedUntil {
+            line += ", paused until \(shortTime(paused))"
+        }
+        if let next = nextFireTime() {
+            line += ", next reminder \(shortTime(next))"
+        } else {
+            line += ", no reminder pending"
+        }
+        return line
+    }
+
+    func shortTime(_ instant: Int64) -> String {
+        let local = zone.localDateTime(at: instant)
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let time = local.time
+        let hm = "\(time.hour < 10 ? "0" : "")\(time.hour):\(time.minute < 10 ? "0" : "")\(time.minute)"
+        let days = local.date.dayNumber - zone.localDateTime(at: clock()).date.dayNumber
+        return days >= 0 && days < 7 ? "\(weekdays[local.date.weekday]) \(hm)" : "\(local.date) \(hm)"
+    }
+
+    /// The earliest pending reminder (not the pass events).
+    func nextFireTime() -> Int64? {
+        var best: Int64?
+        for entries in scheduled.values {
+            for entry in entries {
+                if case .fire(_, _, let fireAts, _, _)? = events[entry.token], let at = fireAts.max() {
+                    best = min(best ?? at, at)
+                }
+            }
+        }
+        return best
+    }
+}

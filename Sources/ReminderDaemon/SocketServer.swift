@@ -1,0 +1,319 @@
+import Dispatch
+import Glibc
+import Logging
+import ReminderCore
+import ReminderPlatform
+import ReminderProtocol
+
+/// The varlink server on a Unix stream socket (SPEC §6).
+///
+/// Everything here runs on one serial queue with non-blocking sockets: each connection has its
+/// own read source and write buffer, so a slow, silent or broken client never holds up another.
+/// A peer with another uid is refused; a message over 1 MiB closes its connection; a malformed
+/// one gets a varlink error. Calls on one connection are answered in order, one at a time.
+public final class SocketServer: @unchecked Sendable {  // all mutable state is confined to `queue`
+    public typealias Handler = @Sendable (VarlinkCall, @escaping @Sendable (VarlinkReply) -> Void) -> Void
+
+    let queue = DispatchQueue(label: "reminderd.socket")
+    private let listenFD: Int32
+    private let path: String?
+    private let handler: Handler
+    private let logger: Logger
+    private var acceptSource: DispatchSourceRead?
+    private var connections: [Int32: Connection] = [:]
+
+    /// The most connections served at once; more wait in the listen backlog.
+    static let maximumConnections = 512
+    /// A connection whose unsent replies exceed this is dropped.
+    static let maximumPendingOutput = 8 << 20
+
+    /// Serves on `listenFD` (socket activation) or binds `path` (mode 0600).
+    public init(listenFD: Int32?, path: String, handler: @escaping Handler, logger: Logger) throws {
+        self.handler = handler
+        self.logger = logger
+        if let listenFD {
+            self.listenFD = listenFD
+            self.path = nil
+        } else {
+            self.listenFD = try SocketServer.bind(path: path)
+            self.path = path
+        }
+        _ = fcntl(self.listenFD, F_SETFL, fcntl(self.listenFD, F_GETFL) | O_NONBLOCK)
+    }
+
+    public func start() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
+        source.setEventHandler { [weak self] in self?.acceptAll() }
+        acceptSource = source
+        source.activate()
+    }
+
+    /// Stops listening, closes every connection and removes the socket file it created.
+    public func stop() {
+        queue.sync {
+            acceptSource?.cancel()
+            acceptSource = nil
+            for connection in connections.values { connection.close() }
+            connections.removeAll()
+            close(listenFD)
+            if let path { unlink(path) }
+        }
+    }
+
+    static func bind(path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketServerError.cannotListen(path: path, reason: errnoDescription()) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            throw SocketServerError.cannotListen(path: path, reason: "path too long for a Unix socket")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        // A socket file left by a daemon that died is replaced; a live one is not.
+        if (try? VarlinkClient(path: path, timeoutSeconds: 1)) != nil {
+            close(fd)
+            throw SocketServerError.cannotListen(path: path, reason: "another reminderd is listening there")
+        }
+        unlink(path)
+        let mask = umask(0o177)
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        umask(mask)
+        guard bound == 0, listen(fd, 128) == 0 else {
+            let reason = errnoDescription()
+            close(fd)
+            throw SocketServerError.cannotListen(path: path, reason: reason)
+        }
+        chmod(path, 0o600)
+        return fd
+    }
+
+    private func acceptAll() {
+        while true {
+            let fd = accept(listenFD, nil, nil)
+            if fd < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { logger.warning("accept failed: \(errnoDescription())") }
+                return
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            var credentials = PeerCredentials()
+            var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+            guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.uid == getuid()
+            else {
+                logger.warning(
+                    "refused a client of another user",
+                    metadata: ["PEER_UID": "\(credentials.uid)", "PEER_PID": "\(credentials.pid)"])
+                close(fd)
+                continue
+            }
+            guard connections.count < SocketServer.maximumConnections else {
+                logger.warning("too many clients; closing a new connection")
+                close(fd)
+                continue
+            }
+            let connection = Connection(fd: fd, server: self)
+            connections[fd] = connection
+            connection.start()
+        }
+    }
+
+    fileprivate func closed(_ connection: Connection) {
+        connections[connection.fd] = nil
+    }
+
+    /// Answers `org.varlink.service` itself and hands the rest to the handler.
+    fileprivate func dispatch(_ call: VarlinkCall, reply: @escaping @Sendable (VarlinkReply) -> Void) {
+        let service = ReminderInterface.Service.self
+        switch call.method {
+        case "\(service.name).GetInfo":
+            reply(
+                .success([
+                    "vendor": .string("reminderd"), "product": .string("reminderd"),
+                    "version": .string(ReminderDaemonVersion.current),
+                    "url": .string("https://github.com/reminderd/reminderd"),
+                    "interfaces": .array([.string(service.name), .string(ReminderInterface.name)]),
+                ]))
+        case "\(service.name).GetInterfaceDescription":
+            switch call.parameters["interface"] {
+            case .string(service.name)?: reply(.success(["description": .string(service.description)]))
+            case .string(ReminderInterface.name)?:
+                reply(.success(["description": .string(ReminderInterface.description)]))
+            case .string(let other)?:
+                reply(
+                    .failure(VarlinkError(name: service.interfaceNotFound, parameters: ["interface": .string(other)])))
+            default:
+                reply(
+                    .failure(
+                        VarlinkError(name: service.invalidParameter, parameters: ["parameter": .string("interface")])))
+            }
+        default:
+            let interface = call.method.split(separator: ".").dropLast().joined(separator: ".")
+            guard interface == ReminderInterface.name else {
+                reply(
+                    .failure(
+                        VarlinkError(name: service.interfaceNotFound, parameters: ["interface": .string(interface)])))
+                return
+            }
+            handler(call, reply)
+        }
+    }
+
+    var log: Logger { logger }
+}
+
+/// Linux's `struct ucred` (the Glibc module hides it behind _GNU_SOURCE).
+private struct PeerCredentials {
+    var pid: pid_t = 0
+    var uid: uid_t = 0
+    var gid: gid_t = 0
+}
+
+public enum SocketServerError: Error, CustomStringConvertible {
+    case cannotListen(path: String, reason: String)
+    public var description: String {
+        switch self {
+        case .cannotListen(let path, let reason): return "cannot listen on \(path): \(reason)"
+        }
+    }
+}
+
+/// One client: reads framed calls, answers them in order, writes without blocking.
+private final class Connection: @unchecked Sendable {  // confined to the server's queue
+    let fd: Int32
+    private unowned let server: SocketServer
+    private var framing = VarlinkFraming()
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var output: [UInt8] = []
+    private var calls: [VarlinkCall] = []
+    private var busy = false
+    private var closing = false
+    private var isClosed = false
+
+    init(fd: Int32, server: SocketServer) {
+        self.fd = fd
+        self.server = server
+    }
+
+    func start() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: server.queue)
+        source.setEventHandler { [self] in readAvailable() }
+        readSource = source
+        source.activate()
+    }
+
+    private func readAvailable() {
+        guard !closing else { return }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK) {
+            close()
+            return
+        }
+        guard count > 0 else { return }
+        framing.append(chunk[0..<count])
+        do {
+            while let message = try framing.nextMessage() {
+                do {
+                    calls.append(try VarlinkCall(bytes: message))
+                } catch {
+                    // Not a call: say so, then hang up (the stream may be out of step).
+                    send(
+                        .failure(
+                            VarlinkError(
+                                name: ReminderInterface.Service.invalidParameter,
+                                parameters: ["parameter": .string("message"), "reason": .string(error.description)])))
+                    closeAfterWriting()
+                    return
+                }
+            }
+        } catch {
+            server.log.warning("closing a connection: \(error)")
+            close()
+            return
+        }
+        next()
+    }
+
+    /// Starts the next queued call when none is running.
+    private func next() {
+        guard !busy, !closing, !calls.isEmpty else { return }
+        let call = calls.removeFirst()
+        busy = true
+        server.dispatch(call) { [self] reply in
+            server.queue.async { [self] in
+                busy = false
+                if !call.oneway { send(reply) }
+                next()
+            }
+        }
+    }
+
+    private func send(_ reply: VarlinkReply) {
+        guard !isClosed else { return }
+        output += reply.bytes
+        if output.count > SocketServer.maximumPendingOutput {
+            server.log.warning("dropping a client that does not read its replies")
+            close()
+            return
+        }
+        flush()
+    }
+
+    private func flush() {
+        while !output.isEmpty {
+            let written = output.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written > 0 {
+                output.removeFirst(written)
+                continue
+            }
+            if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                if writeSource == nil {
+                    let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: server.queue)
+                    source.setEventHandler { [self] in flush() }
+                    writeSource = source
+                    source.activate()
+                }
+                return
+            }
+            close()
+            return
+        }
+        writeSource?.cancel()
+        writeSource = nil
+        if closing { close() }
+    }
+
+    /// Reads no more, and hangs up once the replies are out.
+    private func closeAfterWriting() {
+        closing = true
+        if output.isEmpty { close() }
+    }
+
+    /// Cancels the sources; the descriptor is closed once Dispatch has let go of it.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        writeSource?.cancel()
+        writeSource = nil
+        let fd = self.fd
+        if let readSource {
+            readSource.setCancelHandler { Glibc.close(fd) }
+            readSource.cancel()
+        } else {
+            Glibc.close(fd)
+        }
+        readSource = nil
+        server.closed(self)
+    }
+}

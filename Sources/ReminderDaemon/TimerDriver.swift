@@ -1,0 +1,64 @@
+internal import CSystemd
+import Dispatch
+import Glibc
+
+/// Wakes the engine at the wheel's next deadline: one `DispatchSourceTimer` on the wall clock,
+/// re-armed only when the deadline changes, idle (no wake-ups) while nothing is pending.
+final class TimerDriver: @unchecked Sendable {  // confined to the engine's queue
+    private let timer: DispatchSourceTimer
+    private var armed: Int64?
+
+    init(queue: DispatchQueue, fire: @escaping @Sendable () -> Void) {
+        timer = DispatchSource.makeTimerSource(flags: [], queue: queue)
+        timer.setEventHandler(handler: fire)
+        timer.schedule(wallDeadline: .distantFuture)
+        timer.activate()
+    }
+
+    /// Arms for `deadline` (Unix seconds), or disarms for nil.
+    func arm(_ deadline: Int64?) {
+        guard deadline != armed else { return }
+        armed = deadline
+        if let deadline {
+            timer.schedule(
+                wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(deadline), tv_nsec: 0)),
+                leeway: .milliseconds(50))
+        } else {
+            timer.schedule(wallDeadline: .distantFuture)
+        }
+    }
+
+    /// Forgets the armed deadline, so the next `arm` re-arms even for the same one (after a fire
+    /// that came a moment early, or after the clock changed).
+    func reset() { armed = nil }
+}
+
+/// Notices when the wall clock is set or jumps (and on resume from suspend): a `timerfd` on
+/// `CLOCK_REALTIME` with `TFD_TIMER_CANCEL_ON_SET` reads `ECANCELED` then. Dispatch's wall
+/// timers are not told of such changes.
+final class ClockWatch: @unchecked Sendable {  // confined to the engine's queue
+    private let fd: Int32
+    private let source: DispatchSourceRead
+
+    init?(queue: DispatchQueue, changed: @escaping @Sendable () -> Void) {
+        fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        let fd = self.fd
+        source.setEventHandler {
+            var expirations: UInt64 = 0
+            _ = read(fd, &expirations, 8)  // ECANCELED after a clock change
+            ClockWatch.arm(fd)
+            changed()
+        }
+        ClockWatch.arm(fd)
+        source.activate()
+    }
+
+    /// A far-away absolute expiry that exists only to be cancelled by clock changes.
+    private static func arm(_ fd: Int32) {
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(Int32.max) * 2
+        _ = timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil)
+    }
+}

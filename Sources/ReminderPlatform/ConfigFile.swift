@@ -1,0 +1,43 @@
+import ReminderCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The config file: `--config PATH`, else `$XDG_CONFIG_HOME/reminderd/config.json`
+/// (`~/.config/reminderd/config.json`); the built-in defaults when that file does not exist.
+public enum ConfigFile {
+    public static func defaultPath() -> String {
+        let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
+        let configHome =
+            environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment("HOME") ?? "/tmp") + "/.config"
+        return configHome + "/reminderd/config.json"
+    }
+
+    /// Reads and validates the config; a message naming the file, the key path and the reason
+    /// on failure. A missing default file means the defaults; a missing `--config` file is an error.
+    public static func load(explicitPath: String?) -> Result<Configuration, ConfigFileError> {
+        let path = explicitPath ?? defaultPath()
+        if explicitPath == nil, access(path, F_OK) != 0 { return .success(.defaults) }
+        do {
+            let bytes = try FileReader.read(path)
+            let document = try JSONValue.parse(bytes, source: path)
+            return .success(try Configuration(json: document))
+        } catch let error as ReminderPlatformError {
+            return .failure(ConfigFileError(path: path, message: error.description))
+        } catch let error as ReminderCoreError {
+            let message = error.field == path ? error.description : "\(path): \(error)"
+            return .failure(ConfigFileError(path: path, message: message))
+        } catch {
+            return .failure(ConfigFileError(path: path, message: "\(path): \(error)"))
+        }
+    }
+}
+
+/// A config that cannot be used: the file and what is wrong with it.
+public struct ConfigFileError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let message: String
+    public var description: String { message }
+}

@@ -1,0 +1,135 @@
+/// The `io.reminderd.Reminders` varlink interface: its name, its description in varlink's
+/// interface language (served by `org.varlink.service.GetInterfaceDescription`, which stock
+/// clients such as Python's `varlink` read to build their proxies), and its error names.
+public enum ReminderInterface {
+    public static let name = "io.reminderd.Reminders"
+
+    /// Items travel as objects in the §2 JSON format; replies describing items add `status`,
+    /// `daysLeft`, `nextReminder` and `due`.
+    public static let description = """
+        # reminderd: reminders of money-relevant deadlines (card benefits, subscriptions,
+        # coupons, annual fees, rebuys). Items are objects in the format of SPEC section 2.
+        interface io.reminderd.Reminders
+
+        # Adds an item; the daemon assigns its id and createdAt.
+        method Add(item: object) -> (id: string, item: object)
+
+        # Items with their status: available, expiring, used, expired or overdue.
+        method List(kind: ?string, all: ?bool) -> (items: []object)
+
+        # One item, by id or unique id prefix.
+        method Get(id: string) -> (item: object)
+
+        # Changes the given fields of an item; reminders are rescheduled at once.
+        method Edit(id: string, changes: object) -> (item: object)
+
+        method Remove(id: string) -> (id: string)
+
+        # Marks the current occurrence done (used, rebought, acknowledged).
+        method Done(id: string, amount: ?string) -> (item: object)
+
+        # Restores the item as it was before its last Done.
+        method Undo(id: string) -> (item: object)
+
+        # The next reminder of the current occurrence fires after duration (1h, 1d, 1w).
+        method Snooze(id: string, duration: string) -> (until: string)
+
+        # Pending reminders in time order.
+        method Upcoming(days: ?int) -> (reminders: []object)
+
+        # How each upcoming fire time of an item was derived.
+        method Explain(id: string) -> (steps: []object)
+
+        method History(limit: ?int) -> (entries: []object)
+
+        method Summary() -> (summary: object)
+
+        method Status() -> (status: object)
+
+        # Holds pop-ups (do not disturb), for duration or until Resume.
+        method Pause(duration: ?string) -> (until: ?string)
+
+        method Resume() -> ()
+
+        # Re-reads the config file; a bad one is refused and the old one kept.
+        method Reload() -> ()
+
+        # Adds items, all or none.
+        method Import(items: []object) -> (ids: []string)
+
+        method Export() -> (items: []object)
+
+        error InvalidItem (field: string, reason: string)
+        error InvalidParameter (parameter: string, reason: string)
+        error InvalidConfig (field: string, reason: string)
+        error NoSuchItem (id: string)
+        error AmbiguousId (prefix: string, matches: []string)
+        error NothingToUndo (id: string)
+        error NotApplicable (id: string, reason: string)
+        error Internal (reason: string)
+
+        """
+
+    public static let methods = [
+        "Add", "List", "Get", "Edit", "Remove", "Done", "Undo", "Snooze", "Upcoming", "Explain", "History",
+        "Summary", "Status", "Pause", "Resume", "Reload", "Import", "Export",
+    ]
+
+    public enum ErrorName {
+        public static let invalidItem = "io.reminderd.Reminders.InvalidItem"
+        public static let invalidParameter = "io.reminderd.Reminders.InvalidParameter"
+        public static let invalidConfig = "io.reminderd.Reminders.InvalidConfig"
+        public static let noSuchItem = "io.reminderd.Reminders.NoSuchItem"
+        public static let ambiguousId = "io.reminderd.Reminders.AmbiguousId"
+        public static let nothingToUndo = "io.reminderd.Reminders.NothingToUndo"
+        public static let notApplicable = "io.reminderd.Reminders.NotApplicable"
+        public static let `internal` = "io.reminderd.Reminders.Internal"
+    }
+
+    /// The standard service interface every varlink server offers.
+    public enum Service {
+        public static let name = "org.varlink.service"
+        public static let description = """
+            # The Varlink Service Interface is provided by every varlink service. It
+            # describes the service and the interfaces it implements.
+            interface org.varlink.service
+
+            # Get a list of all the interfaces a service provides and information
+            # about the implementation.
+            method GetInfo() -> (
+              vendor: string,
+              product: string,
+              version: string,
+              url: string,
+              interfaces: []string
+            )
+
+            # Get the description of an interface that is implemented by this service.
+            method GetInterfaceDescription(interface: string) -> (description: string)
+
+            # The requested interface was not found.
+            error InterfaceNotFound (interface: string)
+
+            # The requested method was not found
+            error MethodNotFound (method: string)
+
+            # The interface defines the requested method, but the service does not
+            # implement it.
+            error MethodNotImplemented (method: string)
+
+            # One of the passed parameters is invalid.
+            error InvalidParameter (parameter: string)
+
+            # Client is denied access
+            error PermissionDenied ()
+
+            # Method is expected to be called with 'more' set to true, but wasn't
+            error ExpectedMore ()
+
+            """
+        public static let interfaceNotFound = "org.varlink.service.InterfaceNotFound"
+        public static let methodNotFound = "org.varlink.service.MethodNotFound"
+        public static let invalidParameter = "org.varlink.service.InvalidParameter"
+        public static let permissionDenied = "org.varlink.service.PermissionDenied"
+    }
+}

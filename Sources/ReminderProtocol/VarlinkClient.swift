@@ -1,0 +1,83 @@
+import ReminderCore
+import ReminderPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A blocking varlink client over a Unix stream socket: one call at a time, as `reminderctl`
+/// needs.
+public final class VarlinkClient {
+    private let fd: Int32
+    private var framing = VarlinkFraming()
+
+    /// Connects to `path`; `timeoutSeconds` bounds every later send and receive.
+    public init(path: String, timeoutSeconds: Int = 30) throws(ReminderProtocolError) {
+        let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socketFD >= 0 else { throw .unreachable(path: path, reason: errnoDescription()) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(path.utf8)
+        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(socketFD)
+            throw .unreachable(path: path, reason: "path too long for a Unix socket")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: pathBytes)
+            raw[pathBytes.count] = 0
+        }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                retryingOnEINTR { connect(socketFD, generic, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+        }
+        guard connected == 0 else {
+            let reason = errnoDescription()
+            close(socketFD)
+            throw .unreachable(path: path, reason: reason)
+        }
+        fd = socketFD
+    }
+
+    deinit { close(fd) }
+
+    /// Sends a call and waits for its reply.
+    public func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws(ReminderProtocolError)
+        -> VarlinkReply
+    {
+        try send(VarlinkCall(method: method, parameters: parameters).bytes)
+        return try VarlinkReply(bytes: receive())
+    }
+
+    /// Writes raw bytes (tests use this to send malformed messages).
+    public func send(_ bytes: [UInt8]) throws(ReminderProtocolError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { raw in
+                retryingOnEINTR { Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL)) }
+            }
+            guard written > 0 else { throw .connectionLost(reason: errnoDescription()) }
+            offset += written
+        }
+    }
+
+    /// Reads until one whole message has arrived.
+    public func receive() throws(ReminderProtocolError) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let message = try framing.nextMessage() { return message }
+            let count = chunk.withUnsafeMutableBytes { raw in
+                retryingOnEINTR { recv(fd, raw.baseAddress, raw.count, 0) }
+            }
+            if count == 0 { throw .connectionLost(reason: "the daemon closed the connection") }
+            if count < 0 {
+                let timedOut = errno == EAGAIN || errno == EWOULDBLOCK
+                throw .connectionLost(reason: timedOut ? "no reply in time" : errnoDescription())
+            }
+            framing.append(chunk[0..<count])
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import FoundationEssentials
+import ReminderCore
+
+/// A varlink method call: `{"method": "io.reminderd.Reminders.Add", "parameters": {…}}`.
+public struct VarlinkCall: Sendable, Equatable {
+    public let method: String
+    public let parameters: [String: JSONValue]
+    /// The caller wants no reply.
+    public let oneway: Bool
+
+    public init(method: String, parameters: [String: JSONValue] = [:], oneway: Bool = false) {
+        self.method = method
+        self.parameters = parameters
+        self.oneway = oneway
+    }
+
+    /// Reads a call, refusing anything that is not one.
+    public init(bytes: [UInt8]) throws(ReminderProtocolError) {
+        let value: JSONValue
+        do { value = try JSONValue.parse(bytes, source: "message") } catch {
+            throw .malformedMessage(reason: error.description)
+        }
+        guard case .object(let fields) = value, case .string(let method)? = fields["method"] else {
+            throw .malformedMessage(reason: "expected an object with a \"method\" string")
+        }
+        var parameters: [String: JSONValue] = [:]
+        switch fields["parameters"] {
+        case nil, .null?: break
+        case .object(let object)?: parameters = object
+        default: throw .malformedMessage(reason: "\"parameters\" must be an object")
+        }
+        var oneway = false
+        if case .bool(true)? = fields["oneway"] { oneway = true }
+        self.init(method: method, parameters: parameters, oneway: oneway)
+    }
+
+    public var bytes: [UInt8] {
+        var object: [String: JSONValue] = ["method": .string(method), "parameters": .object(parameters)]
+        if oneway { object["oneway"] = .bool(true) }
+        return VarlinkJSON.encode(.object(object))
+    }
+}
+
+/// A varlink reply: parameters, or an error name with its parameters.
+public enum VarlinkReply: Sendable, Equatable {
+    case success([String: JSONValue])
+    case failure(VarlinkError)
+
+    public init(bytes: [UInt8]) throws(ReminderProtocolError) {
+        let value: JSONValue
+        do { value = try JSONValue.parse(bytes, source: "reply") } catch {
+            throw .malformedMessage(reason: error.description)
+        }
+        guard case .object(let fields) = value else { throw .malformedMessage(reason: "a reply must be an object") }
+        var parameters: [String: JSONValue] = [:]
+        if case .object(let object)? = fields["parameters"] { parameters = object }
+        if case .string(let name)? = fields["error"] {
+            self = .failure(VarlinkError(name: name, parameters: parameters))
+        } else {
+            self = .success(parameters)
+        }
+    }
+
+    public var bytes: [UInt8] {
+        switch self {
+        case .success(let parameters):
+            return VarlinkJSON.encode(.object(["parameters": .object(parameters)]))
+        case .failure(let error):
+            return VarlinkJSON.encode(.object(["error": .string(error.name), "parameters": .object(error.parameters)]))
+        }
+    }
+}
+
+/// A named varlink error (`io.reminderd.Reminders.NoSuchItem`) with its parameters.
+public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let name: String
+    public let parameters: [String: JSONValue]
+
+    public init(name: String, parameters: [String: JSONValue] = [:]) {
+        self.name = name
+        self.parameters = parameters
+    }
+
+    /// The error in one line: the daemon's `reason`/`field`/`id` parameters when present.
+    public var description: String {
+        func text(_ key: String) -> String? {
+            if case .string(let value)? = parameters[key] { return value }
+            return nil
+        }
+        let shortName = name.split(separator: ".").last.map(String.init) ?? name
+        switch (text("field") ?? text("parameter"), text("reason")) {
+        case (let field?, let reason?): return "\(field): \(reason)"
+        case (nil, let reason?): return reason
+        default:
+            if let id = text("id") { return "\(shortName): \(id)" }
+            if let prefix = text("prefix") { return "\(shortName): \(prefix)" }
+            return shortName
+        }
+    }
+}
+
+/// Compact JSON with sorted keys and unescaped slashes, ended by the varlink NUL.
+enum VarlinkJSON {
+    static func encode(_ value: JSONValue) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a JSONValue cannot fail: it holds only JSON types (non-finite numbers aside,
+        // which no code path produces).
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Array(data) + [0]
+    }
+}

@@ -1,0 +1,200 @@
+import FoundationEssentials
+import GRDB
+import ReminderCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The daemon's durable state in SQLite: items (as their §2 JSON), per-occurrence state, the
+/// fires the notification server accepted, and history.
+///
+/// WAL with `synchronous = FULL`: a write that returned has reached the disk, so every change
+/// acknowledged to a client survives `kill -9` and power loss, and each change is one
+/// transaction, so none is half-applied. The file is created 0600 in a 0700 directory.
+public final class ReminderStore: Sendable {
+    public let path: String
+    private let database: DatabaseQueue
+
+    /// `$XDG_DATA_HOME/reminderd/reminderd.sqlite` (`~/.local/share` when unset).
+    public static func defaultPath() -> String {
+        let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
+        let dataHome =
+            environment("XDG_DATA_HOME").flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment("HOME") ?? "/tmp") + "/.local/share"
+        return dataHome + "/reminderd/reminderd.sqlite"
+    }
+
+    public init(path: String) throws(ReminderStoreError) {
+        self.path = path
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !directory.isEmpty { try ReminderStore.makeDirectory(directory) }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let previousMask = umask(0o077)
+        defer { umask(previousMask) }
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try database.writeWithoutTransaction { db in
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            }
+            try ReminderStore.migrator.migrate(database)
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+        chmod(path, 0o600)
+    }
+
+    private static func makeDirectory(_ directory: String) throws(ReminderStoreError) {
+        var current = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) != 0, errno != EEXIST {
+                throw .cannotOpen(path: directory, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "item") { t in
+                t.primaryKey("id", .text)
+                t.column("json", .text).notNull()
+                t.column("createdAt", .integer).notNull()
+            }
+            try db.create(table: "occurrence") { t in
+                t.column("itemId", .text).notNull().references("item", onDelete: .cascade)
+                t.column("due", .integer).notNull()
+                t.column("doneAt", .integer)
+                t.column("snoozedUntil", .integer)
+                t.column("passedAt", .integer)
+                t.primaryKey(["itemId", "due"])
+            }
+            try db.create(table: "fire") { t in
+                t.column("itemId", .text).notNull().references("item", onDelete: .cascade)
+                t.column("due", .integer).notNull()
+                t.column("fireAt", .integer).notNull()
+                t.column("shownAt", .integer).notNull()
+                t.column("notificationId", .integer).notNull()
+                t.primaryKey(["itemId", "due", "fireAt"])
+            }
+            try db.create(table: "history") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .integer).notNull().indexed()
+                t.column("itemId", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("event", .text).notNull()
+                t.column("reason", .text).notNull()
+            }
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            // Undo: the item and occurrence as they were before the last Done.
+            try db.create(table: "undo") { t in
+                t.primaryKey("itemId", .text).references("item", onDelete: .cascade)
+                t.column("itemJSON", .text).notNull()
+                t.column("due", .integer).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// Runs `body` in one write transaction, mapping GRDB's errors to the store's.
+    public func write<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
+        do { return try database.write(body) } catch let error as ReminderStoreError { throw error } catch {
+            throw .database(reason: "\(error)")
+        }
+    }
+
+    public func read<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
+        do { return try database.read(body) } catch let error as ReminderStoreError { throw error } catch {
+            throw .database(reason: "\(error)")
+        }
+    }
+
+    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    public func integrityCheck() throws(ReminderStoreError) -> String {
+        try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+    }
+}
+
+// MARK: - Items
+
+extension ReminderStore {
+    /// Every stored item, oldest first.
+    public func items(zone: TimeZoneRules) throws(ReminderStoreError) -> [Item] {
+        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT id, json FROM item ORDER BY createdAt, id") }
+        var items: [Item] = []
+        for row in rows {
+            let id: String = row["id"]
+            let json: String = row["json"]
+            do {
+                let value = try JSONValue.parse(Array(json.utf8), source: "item \(id)")
+                items.append(try Item(json: value, context: .init(zone: zone)))
+            } catch {
+                throw .corruptItem(id: id, reason: error.description)
+            }
+        }
+        return items
+    }
+
+    public static func insertItem(_ item: Item, _ db: Database) throws {
+        guard let id = item.id, let createdAt = item.createdAt else { return }
+        try db.execute(
+            sql: "INSERT INTO item (id, json, createdAt) VALUES (?, ?, ?)", arguments: [id, item.jsonText, createdAt])
+    }
+
+    public static func updateItem(_ item: Item, _ db: Database) throws {
+        guard let id = item.id else { return }
+        try db.execute(sql: "UPDATE item SET json = ? WHERE id = ?", arguments: [item.jsonText, id])
+    }
+
+    public static func deleteItem(id: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+    }
+
+    public static func appendHistory(_ entry: HistoryRecord, _ db: Database) throws {
+        var entry = entry
+        try entry.insert(db)
+    }
+
+    public static func setSetting(_ key: String, _ value: String?, _ db: Database) throws {
+        if let value {
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+        }
+    }
+
+    public func setting(_ key: String) throws(ReminderStoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    public func occurrences() throws(ReminderStoreError) -> [OccurrenceRecord] {
+        try read { db in try OccurrenceRecord.fetchAll(db) }
+    }
+
+    public func fires() throws(ReminderStoreError) -> [FireRecord] {
+        try read { db in try FireRecord.fetchAll(db) }
+    }
+
+    public func history(limit: Int) throws(ReminderStoreError) -> [HistoryRecord] {
+        try read { db in
+            try HistoryRecord.fetchAll(
+                db, sql: "SELECT * FROM history ORDER BY at DESC, id DESC LIMIT ?", arguments: [limit])
+        }
+    }
+}
+
+extension Item {
+    /// The item's §2 JSON as stored: compact, keys sorted.
+    public var jsonText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(json)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import ReminderCore
+
+struct Done: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Mark the current occurrence done: used, rebought or acknowledged.",
+        discussion: "Examples: reminderctl done ufhq   ·   reminderctl done ufhq --amount 7.50 (part of a benefit)")
+    @Argument(help: "Item id or unique prefix.") var id: String
+    @Option(help: "For a benefit: the part used, as a decimal.") var amount: String?
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        var parameters: [String: JSONValue] = ["id": .string(id)]
+        if let amount { parameters["amount"] = .string(amount) }
+        let reply = try DaemonClient.call("Done", parameters)
+        if output.json { return print(Output.json(.object(reply))) }
+        let item = reply["item"] ?? .null
+        print("Done: \(Output.string(item["title"])) is \(Output.string(item["status"]))\(nextText(item))")
+    }
+}
+
+struct Undo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Restore an item as it was before its last Done.", discussion: "Example: reminderctl undo ufhq")
+    @Argument(help: "Item id or unique prefix.") var id: String
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let reply = try DaemonClient.call("Undo", ["id": .string(id)])
+        if output.json { return print(Output.json(.object(reply))) }
+        let item = reply["item"] ?? .null
+        print("Undone: \(Output.string(item["title"])) is \(Output.string(item["status"])) again\(nextText(item))")
+    }
+}
+
+struct Snooze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remind again after a while (quiet hours applied, never past the due time).",
+        discussion: "Example: reminderctl snooze ufhq 1h")
+    @Argument(help: "Item id or unique prefix.") var id: String
+    @Argument(help: "How long: 30m, 1h, 1d, 1w.") var duration: String
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let reply = try DaemonClient.call("Snooze", ["id": .string(id), "duration": .string(duration)])
+        if output.json { return print(Output.json(.object(reply))) }
+        print("Snoozed until \(Output.when(reply["until"]))")
+    }
+}
+
+struct Pause: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Hold pop-ups (do not disturb); held ones come as one digest on resume.",
+        discussion: "Examples: reminderctl pause 2h   ·   reminderctl pause (until resume)")
+    @Argument(help: "How long, e.g. 2h; until `resume` when omitted.") var duration: String?
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        var parameters: [String: JSONValue] = [:]
+        if let duration { parameters["duration"] = .string(duration) }
+        let reply = try DaemonClient.call("Pause", parameters)
+        if output.json { return print(Output.json(.object(reply))) }
+        print(
+            duration == nil ? "Paused until you run: reminderctl resume" : "Paused until \(Output.when(reply["until"]))"
+        )
+    }
+}
+
+struct Resume: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "End do-not-disturb.", discussion: "Example: reminderctl resume")
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let reply = try DaemonClient.call("Resume")
+        if output.json { return print(Output.json(.object(reply))) }
+        print("Resumed")
+    }
+}
+
+struct Reload: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-read the config file (a bad one is refused and the old one kept).",
+        discussion: "Example: reminderctl reload")
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let reply = try DaemonClient.call("Reload")
+        if output.json { return print(Output.json(.object(reply))) }
+        print("Config reloaded")
+    }
+}
+
+/// ", next reminder Tue 2026-11-24 09:00", or nothing.
+func nextText(_ item: JSONValue) -> String {
+    let next = Output.when(item["nextReminder"])
+    return next.isEmpty ? "" : ", next reminder \(next)"
+}

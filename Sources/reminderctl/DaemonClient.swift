@@ -1,0 +1,80 @@
+import FoundationEssentials
+import ReminderCore
+import ReminderPlatform
+import ReminderProtocol
+
+/// Talks to the running daemon: one varlink call per command, with SPEC §5's exit codes.
+enum DaemonClient {
+    /// The socket: `$REMINDERD_SOCKET`, the config's `socketPath`, or the runtime directory's.
+    static var socketPath: String {
+        let configured = try? ConfigFile.load(explicitPath: nil).get().socketPath
+        return SocketPath.resolve(configured: configured ?? nil)
+    }
+
+    /// Calls `io.reminderd.Reminders.<method>`; a refusal exits 1 with the daemon's reason, an
+    /// unreachable daemon exits 69 with the hint to start it.
+    static func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
+        let path = socketPath
+        let reply: VarlinkReply
+        do throws(ReminderProtocolError) {
+            let client = try VarlinkClient(path: path)
+            reply = try client.call("\(ReminderInterface.name).\(method)", parameters)
+        } catch {
+            if case .unreachable = error {
+                throw Refusal(message: "\(error)\nhint: systemctl --user start reminderd", exitCode: 69)
+            }
+            throw Refusal(message: error.description, exitCode: 69)
+        }
+        switch reply {
+        case .success(let parameters): return parameters
+        case .failure(let error): throw Refusal(message: error.description)
+        }
+    }
+}
+
+/// Reply printing shared by the commands.
+enum Output {
+    /// The reply as pretty JSON with sorted keys.
+    static func json(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
+    }
+
+    static func string(_ value: JSONValue?) -> String {
+        switch value {
+        case .string(let text)?: return text
+        case .integer(let number)?: return String(number)
+        case .number(let number)?: return String(number)
+        case .bool(let flag)?: return flag ? "yes" : "no"
+        case .array(let elements)?: return elements.map { string($0) }.joined(separator: ", ")
+        default: return ""
+        }
+    }
+
+    /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables.
+    static func when(_ value: JSONValue?) -> String {
+        guard case .string(let text)? = value, case .success(let instant) = Timestamp.parse(text) else {
+            return string(value)
+        }
+        let offset = Timestamp.offsetSeconds(text) ?? 0
+        let zone = TimeZoneRules.fixed(identifier: "offset", offset: Int32(offset))
+        let local = zone.localDateTime(at: instant)
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let time = local.time
+        return
+            "\(weekdays[local.date.weekday]) \(local.date) \(time.hour < 10 ? "0" : "")\(time.hour):\(time.minute < 10 ? "0" : "")\(time.minute)"
+    }
+}
+
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        if case .object(let fields) = self { return fields[key] }
+        return nil
+    }
+
+    var elements: [JSONValue] {
+        if case .array(let values) = self { return values }
+        return []
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import ReminderCore
+
+/// `--json`, taken by every command.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print the daemon's reply as JSON.")
+    var json = false
+}
+
+/// The §2 fields as options, for `add` and `edit`.
+struct ItemOptions: ParsableArguments {
+    @Option(help: "Card name (benefit, subscription, fee).") var card: String?
+    @Option(help: "Amount as a decimal, e.g. 15.99.") var amount: String?
+    @Option(help: "ISO 4217 currency, e.g. EUR (the config's by default).") var currency: String?
+    @Option(help: "Benefit period: monthly, quarterly, semiannual or annual.") var period: String?
+    @Option(help: "Subscription interval, e.g. 1mo, 1y, 1w.") var every: String?
+    @Option(help: "Next renewal date, YYYY-MM-DD.") var next: String?
+    @Option(help: "Coupon expiry: a date or YYYY-MM-DDTHH:MM.") var expires: String?
+    @Option(help: "Coupon code.") var code: String?
+    @Option(help: "Coupon value as a decimal.") var value: String?
+    @Option(help: "Category (coupon, rebuy).") var category: String?
+    @Option(help: "Fee due date, YYYY-MM-DD.") var due: String?
+    @Option(name: .customLong("every-days"), help: "Rebuy interval in days, 1-365.") var everyDays: Int?
+    @Option(name: .customLong("last-purchased"), help: "Rebuy: last bought, YYYY-MM-DD.") var lastPurchased: String?
+    @Option(help: "Notes, up to 500 characters.") var notes: String?
+    @Option(help: "Lead times overriding the config's, e.g. 7d,1d or 2h.") var lead: String?
+
+    /// The given options as §2 fields; an empty value clears the field (for `edit`).
+    var fields: [String: JSONValue] {
+        var fields: [String: JSONValue] = [:]
+        func put(_ key: String, _ text: String?) {
+            if let text { fields[key] = text.isEmpty ? .null : .string(text) }
+        }
+        put("card", card)
+        put("amount", amount)
+        put("currency", currency)
+        put("period", period)
+        put("every", every)
+        put("next", next)
+        put("expires", expires)
+        put("code", code)
+        put("value", value)
+        put("category", category)
+        put("due", due)
+        if let everyDays { fields["everyDays"] = .integer(Int64(everyDays)) }
+        put("lastPurchased", lastPurchased)
+        put("notes", notes)
+        if let lead {
+            fields["lead"] =
+                lead.isEmpty ? .null : .array(lead.split(separator: ",").map { .string($0.trimmingCharacters()) })
+        }
+        return fields
+    }
+}
+
+extension Substring {
+    func trimmingCharacters() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,57 @@
+import ReminderCore
+import ReminderProtocol
+import Testing
+
+@Suite struct VarlinkFramingTests {
+    @Test func messagesSplitAtNULBytesAcrossReads() throws {
+        var framing = VarlinkFraming()
+        framing.append(Array(#"{"method":"a"}"#.utf8) + [0] + Array(#"{"met"#.utf8))
+        #expect(try framing.nextMessage() == Array(#"{"method":"a"}"#.utf8))
+        #expect(try framing.nextMessage() == nil)
+        framing.append(Array(#"hod":"b"}"#.utf8) + [0])
+        #expect(try framing.nextMessage() == Array(#"{"method":"b"}"#.utf8))
+        #expect(framing.pendingByteCount == 0)
+    }
+
+    @Test func anUnterminatedMessageOverOneMebibyteIsRefused() {
+        var framing = VarlinkFraming()
+        framing.append([UInt8](repeating: 0x20, count: VarlinkFraming.maximumMessageSize + 1))
+        #expect(throws: ReminderProtocolError.messageTooLarge(limit: VarlinkFraming.maximumMessageSize)) {
+            try framing.nextMessage()
+        }
+    }
+
+    @Test func callsAndRepliesRoundTrip() throws {
+        let call = VarlinkCall(method: "io.reminderd.Reminders.Get", parameters: ["id": .string("ab")])
+        #expect(try VarlinkCall(bytes: Array(call.bytes.dropLast())) == call)
+        let reply = VarlinkReply.failure(
+            VarlinkError(name: ReminderInterface.ErrorName.noSuchItem, parameters: ["id": .string("zz")]))
+        #expect(try VarlinkReply(bytes: Array(reply.bytes.dropLast())) == reply)
+        #expect(reply.bytes.last == 0)
+    }
+
+    @Test func malformedCallsAreRefusedWithTheReason() {
+        #expect(throws: ReminderProtocolError.malformedMessage(reason: #"expected an object with a "method" string"#)) {
+            try VarlinkCall(bytes: Array(#"{"parameters":{}}"#.utf8))
+        }
+        #expect(throws: ReminderProtocolError.self) { try VarlinkCall(bytes: Array("not json".utf8)) }
+        #expect(throws: ReminderProtocolError.malformedMessage(reason: #""parameters" must be an object"#)) {
+            try VarlinkCall(bytes: Array(#"{"method":"x","parameters":[1]}"#.utf8))
+        }
+    }
+
+    @Test func errorsReadAsOneLine() {
+        let invalid = VarlinkError(
+            name: ReminderInterface.ErrorName.invalidItem,
+            parameters: ["field": .string("due"), "reason": .string("bad date")])
+        #expect(invalid.description == "due: bad date")
+        let missing = VarlinkError(name: ReminderInterface.ErrorName.noSuchItem, parameters: ["id": .string("zz")])
+        #expect(missing.description == "NoSuchItem: zz")
+    }
+
+    @Test func theInterfaceDescriptionNamesEveryMethod() {
+        for method in ReminderInterface.methods {
+            #expect(ReminderInterface.description.contains("method \(method)("), "\(method)")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import ReminderCore
+import ReminderStore
+import Testing
+
+@Suite struct ReminderStoreTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reminderd-store-\(UUID().uuidString)")
+
+    func item(_ id: String, title: String = "Coffee") -> Item {
+        Item(
+            id: id, title: title, createdAt: 1_795_000_000,
+            schedule: .rebuy(Rebuy(everyDays: 30, lastPurchased: LocalDate(uncheckedYear: 2026, month: 11, day: 1))))
+    }
+
+    @Test func itemsSurviveReopeningAndTheFileIsPrivate() throws {
+        let path = directory.appendingPathComponent("nested/reminderd.sqlite").path
+        do {
+            let store = try ReminderStore(path: path)
+            try store.write { db in
+                try ReminderStore.insertItem(item("abcd"), db)
+                try ReminderStore.insertItem(item("efgh", title: "Tea"), db)
+            }
+        }
+        let reopened = try ReminderStore(path: path)
+        #expect(try reopened.items(zone: .utc).map(\.id) == ["abcd", "efgh"])
+        #expect(try reopened.integrityCheck() == "ok")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("nested").path)
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test func aFailedTransactionLeavesNothingBehind() throws {
+        let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
+        #expect(throws: ReminderStoreError.self) {
+            try store.write { db in
+                try ReminderStore.insertItem(item("abcd"), db)
+                try ReminderStore.insertItem(item("abcd"), db)  // duplicate key: the whole change fails
+            }
+        }
+        #expect(try store.items(zone: .utc).isEmpty)
+    }
+
+    @Test func removingAnItemRemovesItsOccurrencesAndFires() throws {
+        let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
+        try store.write { db in
+            try ReminderStore.insertItem(item("abcd"), db)
+            try OccurrenceRecord(itemId: "abcd", due: 10, doneAt: 5).insert(db)
+            try FireRecord(itemId: "abcd", due: 10, fireAt: 3, shownAt: 3, notificationId: 1).insert(db)
+        }
+        #expect(try store.occurrences().count == 1)
+        try store.write { db in try ReminderStore.deleteItem(id: "abcd", db) }
+        #expect(try store.occurrences().isEmpty)
+        #expect(try store.fires().isEmpty)
+    }
+
+    @Test func historyComesNewestFirst() throws {
+        let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
+        try store.write { db in
+            for at in [3, 1, 2] as [Int64] {
+                try ReminderStore.appendHistory(
+                    HistoryRecord(at: at, itemId: "a", title: "A", event: "fired", reason: "lead 1d"), db)
+            }
+        }
+        #expect(try store.history(limit: 2).map(\.at) == [3, 2])
+    }
+
+    @Test func anUnopenableStoreIsRefusedWithItsPath() {
+        #expect(throws: ReminderStoreError.self) { try ReminderStore(path: "/proc/nope/reminderd.sqlite") }
+    }
+}
