@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test: installs what is missing, builds everything (the benchmark included), and
-# runs the unit, property and command-line tests.
+# Runs every test: installs what is missing, builds everything (the benchmark included), runs
+# the unit, property and command-line tests, then the end-to-end tests against real processes
+# (a private D-Bus bus, the dbusmock notification server, reminderd and reminderctl).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+python3 -c "import pytest, varlink" 2>/dev/null \
+  || python3 -m pip install --quiet --disable-pip-version-check pytest varlink
 swift build --build-tests
 swift test --skip-build "$@"
+python3 -m pytest -q Tests/EndToEnd

@@ -31,6 +31,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
     var clockWatch: ClockWatch?
     var signalSources: [DispatchSourceSignal] = []
     var watchdog: DispatchSourceTimer?
+    lazy var statusReporter = StatusReporter(logger: logger)
 
     public init(options: DaemonOptions, logger: Logger) {
         self.options = options
@@ -70,9 +71,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         let driver = self.driver!
         let startFailure: String? = engine.queue.sync {
             engine.deadlineChanged = { deadline in driver.arm(deadline) }
-            engine.statusChanged = { [logger] status in
-                do { try Systemd.notify("STATUS=\(status)") } catch { logger.warning("\(error)") }
-            }
+            engine.statusChanged = { [statusReporter] status in statusReporter.report(status) }
             do { try engine.start() } catch { return "\(error)" }
             return nil
         }
@@ -179,5 +178,23 @@ extension ReminderEngine {
         let now = clock()
         for id in order { reschedule(id, now: now) }
         publish()
+    }
+}
+
+/// Sends `STATUS=` lines to systemd from its own queue, only when the line changes, so that a
+/// slow reader of `NOTIFY_SOCKET` never holds up the engine.
+final class StatusReporter: @unchecked Sendable {  // `last` is confined to `queue`
+    private let queue = DispatchQueue(label: "reminderd.status")
+    private let logger: Logger
+    private var last: String?
+
+    init(logger: Logger) { self.logger = logger }
+
+    func report(_ status: String) {
+        queue.async { [self] in
+            guard status != last else { return }
+            last = status
+            do { try Systemd.notify("STATUS=\(status)") } catch { logger.warning("\(error)") }
+        }
     }
 }

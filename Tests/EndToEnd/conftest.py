@@ -1,0 +1,207 @@
+"""Real parts for the end-to-end tests: a private D-Bus session bus, the python3-dbusmock
+notification server, a NOTIFY_SOCKET that reads what reminderd tells systemd, and the real
+reminderd and reminderctl binaries."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(os.environ.get("REMINDERD_BIN", ROOT / ".build" / "debug"))
+SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's, which has python3-dbusmock
+
+
+def wait_for(predicate, timeout=10.0, interval=0.05, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+
+
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+
+
+class Bus:
+    """A private session bus, gone when the test ends. It activates no services, so a
+    notification server is on it only when a test starts one."""
+
+    def __init__(self, directory):
+        config = Path(directory) / "bus.conf"
+        config.write_text(BUS_CONFIG)
+        self.process = subprocess.Popen(
+            ["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True
+        )
+        self.address = self.process.stdout.readline().strip()
+        assert self.address, "dbus-daemon printed no address"
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(5)
+
+
+class NotificationServer:
+    """dbusmock's notification_daemon template; its log records every Notify call."""
+
+    def __init__(self, bus, log, capabilities="body actions body-markup persistence"):
+        self.bus = bus
+        self.log = Path(log)
+        self.log.write_text("")
+        env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address)
+        self.process = subprocess.Popen(
+            [SYSTEM_PYTHON, "-m", "dbusmock", "--template", "notification_daemon", "-l", str(self.log),
+             "-p", json.dumps({"capabilities": capabilities})],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        wait_for(self.is_up, what="the mock notification server")
+
+    def is_up(self):
+        result = self.gdbus("org.freedesktop.Notifications.GetServerInformation", check=False)
+        return result.returncode == 0
+
+    def gdbus(self, method, *args, check=True):
+        env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.bus.address)
+        return subprocess.run(
+            ["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications",
+             "--object-path", "/org/freedesktop/Notifications", "--method", method, *args],
+            env=env, capture_output=True, text=True, check=check, timeout=10,
+        )
+
+    def notifications(self):
+        """Every Notify call: (summary, body, raw line)."""
+        calls = []
+        for line in self.log.read_text().splitlines():
+            if " Notify " not in line:
+                continue
+            parts = line.split('"')
+            # time Notify "app" replaces_id "icon" "summary" "body" [actions] {hints} timeout
+            calls.append((parts[5], parts[7], line))
+        return calls
+
+    def invoke(self, notification_id, action):
+        self.gdbus("org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications", "ActionInvoked", "us",
+                   f"[<uint32 {notification_id}>, <'{action}'>]")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(5)
+
+
+class Daemon:
+    """reminderd with private XDG directories, a NOTIFY_SOCKET to read, and reminderctl beside it."""
+
+    def __init__(self, tmp, bus, config=None):
+        self.tmp = Path(tmp)
+        self.runtime = self.tmp / "run"
+        self.runtime.mkdir(mode=0o700, exist_ok=True)
+        (self.tmp / "config" / "reminderd").mkdir(parents=True, exist_ok=True)
+        self.config_path = self.tmp / "config" / "reminderd" / "config.json"
+        self.write_config(config if config is not None else {"timeZone": "UTC", "quietHours": None})
+        self.socket_path = self.runtime / "reminderd.sock"
+        self.notify_path = self.tmp / "notify.sock"
+        self.env = dict(
+            os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_RUNTIME_DIR=str(self.runtime),
+            XDG_DATA_HOME=str(self.tmp / "data"), XDG_CONFIG_HOME=str(self.tmp / "config"), TZ="UTC",
+            NOTIFY_SOCKET=str(self.notify_path),
+        )
+        self.env.pop("REMINDERD_SOCKET", None)
+        self.notify = None
+        self.process = None
+        self.messages = []
+
+    def write_config(self, config):
+        self.config_path.write_text(json.dumps(config))
+
+    def start(self, wait=True):
+        if self.notify is None:
+            if self.notify_path.exists():
+                self.notify_path.unlink()
+            self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self.notify.bind(str(self.notify_path))
+        self.log = open(self.tmp / "daemon.log", "a")
+        self.process = subprocess.Popen([str(BIN / "reminderd")], env=self.env, stdout=self.log, stderr=self.log)
+        if wait:
+            self.wait_for_message("READY=1")
+        return self
+
+    def read_messages(self, timeout=0.1):
+        self.notify.settimeout(timeout)
+        try:
+            while True:
+                self.messages.append(self.notify.recv(4096).decode())
+                self.notify.settimeout(0.01)
+        except (socket.timeout, BlockingIOError):
+            pass
+        return self.messages
+
+    def wait_for_message(self, text, timeout=10):
+        return wait_for(lambda: any(text in m for m in self.read_messages()), timeout, what=f"{text!r} on NOTIFY_SOCKET")
+
+    def ctl(self, *args, check=True):
+        result = subprocess.run([str(BIN / "reminderctl"), *args], env=self.env, capture_output=True, text=True, timeout=30)
+        if check and result.returncode != 0:
+            raise AssertionError(f"reminderctl {' '.join(args)} exited {result.returncode}: {result.stderr}")
+        return result
+
+    def ctl_json(self, *args):
+        return json.loads(self.ctl(*args, "--json").stdout)
+
+    def kill(self, sig=signal.SIGKILL):
+        self.process.send_signal(sig)
+        return self.process.wait(10)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        if self.notify:
+            self.notify.close()
+            self.notify = None
+
+
+def local_in(seconds):
+    """A UTC wall-clock time `seconds` from now, as an item's local date-time."""
+    return (datetime.now(timezone.utc) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+@pytest.fixture
+def bus(tmp_path):
+    bus = Bus(tmp_path)
+    yield bus
+    bus.stop()
+
+
+@pytest.fixture
+def server(bus, tmp_path):
+    server = NotificationServer(bus, tmp_path / "notify.log")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def daemon(bus, tmp_path):
+    daemon = Daemon(tmp_path, bus)
+    yield daemon
+    daemon.stop()

@@ -1,0 +1,192 @@
+"""reminderd end to end: real bus, real notification server, real socket, real binaries."""
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import time
+
+import pytest
+
+from conftest import BIN, Daemon, NotificationServer, local_in, wait_for
+
+
+def test_ready_arrives_with_a_status_line(server, daemon):
+    daemon.start()
+    ready = [m for m in daemon.messages if "READY=1" in m]
+    assert ready and "STATUS=0 items, no reminder pending" in ready[0]
+
+
+def test_an_item_due_within_seconds_pops_up_once_with_text_urgency_and_actions(server, daemon):
+    daemon.start()
+    added = daemon.ctl("add", "coupon", "Pizza <2 for 1>", "--expires", local_in(66), "--lead", "1m", "--code", "P2")
+    assert added.stdout.startswith("Added ")
+    shown = wait_for(server.notifications, timeout=15, what="the pop-up")
+    time.sleep(2)
+    assert len(server.notifications()) == 1
+    summary, body, line = shown[0]
+    assert summary == "Coupon Expiring"
+    assert body.startswith("Pizza &lt;2 for 1&gt; expires in 1m")  # body-markup server: escaped
+    assert "code P2" in body
+    assert '"urgency": 2' in line
+    assert '["done", "Mark as used", "default", "Show"]' in line
+    assert '"category": "x-reminderd.coupon"' in line and '"desktop-entry": "reminderd"' in line
+    history = daemon.ctl_json("history")["entries"]
+    assert [e["event"] for e in history if e["event"] == "fired"] == ["fired"]
+
+
+def test_the_done_button_marks_it_used(server, daemon):
+    daemon.start()
+    item_id = daemon.ctl_json("add", "coupon", "Tacos", "--expires", local_in(66), "--lead", "1m")["id"]
+    wait_for(server.notifications, timeout=15, what="the pop-up")
+    server.invoke(1, "done")
+    wait_for(lambda: daemon.ctl_json("list", "--all")["items"][0]["status"] == "used", what="the item marked used")
+    listed = daemon.ctl("list", "--all").stdout
+    assert item_id in listed and "used" in listed
+
+
+def test_a_snooze_button_fires_again_after_the_snooze(server, bus, tmp_path):
+    daemon = Daemon(tmp_path, bus, {"timeZone": "UTC", "quietHours": None, "snoozeOptions": ["1m"]}).start()
+    try:
+        daemon.ctl("add", "coupon", "Burgers", "--expires", local_in(126), "--lead", "2m")
+        wait_for(server.notifications, timeout=20, what="the first pop-up")
+        assert '"snooze-1m", "Snooze 1m"' in server.notifications()[0][2]
+        server.invoke(1, "snooze-1m")
+        wait_for(lambda: any(e["event"] == "snoozed" for e in daemon.ctl_json("history")["entries"]), what="the snooze")
+        time.sleep(30)
+        assert len(server.notifications()) == 1
+        wait_for(lambda: len(server.notifications()) == 2, timeout=45, what="the snoozed pop-up")
+    finally:
+        daemon.stop()
+
+
+def test_kill_9_after_acknowledged_adds_loses_nothing_and_shows_nothing_twice(server, daemon):
+    daemon.start()
+    daemon.ctl("add", "coupon", "Shown once", "--expires", local_in(63), "--lead", "1m")
+    wait_for(server.notifications, timeout=15, what="the pop-up")
+    ids = [daemon.ctl_json("add", "rebuy", f"Item {n}", "--every-days", "30", "--last-purchased", "2026-01-01")["id"] for n in range(20)]
+    assert daemon.kill(signal.SIGKILL) == -signal.SIGKILL
+    database = daemon.tmp / "data" / "reminderd" / "reminderd.sqlite"
+    with sqlite3.connect(database) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    daemon.stop()
+    daemon.start()
+    listed = {item["id"] for item in daemon.ctl_json("list", "--all")["items"]}
+    assert set(ids) <= listed and len(listed) == 21
+    time.sleep(3)
+    assert len(server.notifications()) == 1
+
+
+def test_socket_activation(server, bus, tmp_path):
+    daemon = Daemon(tmp_path, bus)
+    environment = [arg for key in ("DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "TZ", "NOTIFY_SOCKET")
+                   for arg in ("-E", f"{key}={daemon.env[key]}")]
+    daemon.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    daemon.notify.bind(str(daemon.notify_path))
+    activator = subprocess.Popen(["systemd-socket-activate", "-l", str(daemon.socket_path), *environment, str(BIN / "reminderd")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(daemon.socket_path.exists, what="the activation socket")
+        status = daemon.ctl_json("status")["status"]
+        assert status["items"] == 0
+        daemon.wait_for_message("READY=1")
+    finally:
+        activator.terminate()
+        activator.wait(10)
+        daemon.stop()
+
+
+def raw_call(path, payload, read=True):
+    client = socket.socket(socket.AF_UNIX)
+    client.settimeout(5)
+    client.connect(str(path))
+    client.sendall(payload)
+    if not read:
+        return client
+    data = b""
+    try:
+        while not data.endswith(b"\0"):
+            chunk = client.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    client.close()
+    return json.loads(data[:-1]) if data.endswith(b"\0") else None
+
+
+def test_bad_requests_get_an_error_or_a_closed_connection_and_the_next_client_is_served(server, daemon):
+    daemon.start()
+    malformed = raw_call(daemon.socket_path, b"this is not json\0")
+    assert malformed is None or "error" in malformed
+    unknown = raw_call(daemon.socket_path, json.dumps({"method": "io.reminderd.Reminders.Frobnicate"}).encode() + b"\0")
+    assert unknown["error"] == "org.varlink.service.MethodNotFound"
+    other = raw_call(daemon.socket_path, json.dumps({"method": "com.example.Nothing.Here"}).encode() + b"\0")
+    assert other["error"] == "org.varlink.service.InterfaceNotFound"
+    bad_parameter = raw_call(daemon.socket_path, json.dumps({"method": "io.reminderd.Reminders.Get", "parameters": {"id": 5}}).encode() + b"\0")
+    assert bad_parameter["error"] == "io.reminderd.Reminders.InvalidParameter"
+    client = raw_call(daemon.socket_path, b"{" + b" " * (1024 * 1024 + 10), read=False)
+    client.settimeout(5)
+    try:
+        assert client.recv(10) == b""  # closed by the daemon
+    except ConnectionResetError:
+        pass
+    client.close()
+    silent = raw_call(daemon.socket_path, b"", read=False)  # a client that never says anything
+    assert daemon.ctl_json("status")["status"]["items"] == 0
+    silent.close()
+
+
+def test_no_server_then_one_appears_the_reminder_goes_out_exactly_once(bus, daemon, tmp_path):
+    daemon.start()
+    daemon.ctl("add", "coupon", "Waiting", "--expires", local_in(64), "--lead", "1m")
+    wait_for(lambda: any(e["event"] == "added" for e in daemon.ctl_json("history")["entries"]), what="the add")
+    time.sleep(7)
+    assert daemon.ctl_json("status")["status"]["waiting"] == 1
+    server = NotificationServer(bus, tmp_path / "late.log")
+    try:
+        wait_for(server.notifications, timeout=10, what="the waiting pop-up")
+        time.sleep(2)
+        assert [n[0] for n in server.notifications()] == ["Coupon Expiring"]
+    finally:
+        server.stop()
+
+
+def test_sighup_with_a_broken_config_keeps_the_old_one_and_sigterm_exits_cleanly(server, daemon):
+    daemon.start()
+    daemon.config_path.write_text('{"reminderTime": "25:00"}')
+    daemon.messages.clear()
+    daemon.process.send_signal(signal.SIGHUP)
+    daemon.wait_for_message("RELOADING=1")
+    daemon.wait_for_message("READY=1")
+    assert daemon.process.poll() is None
+    reload = daemon.ctl("reload", check=False)
+    assert reload.returncode == 1 and "reminderTime" in reload.stderr and "25:00" in reload.stderr
+    assert daemon.ctl_json("status")["status"]["items"] == 0
+    assert daemon.kill(signal.SIGTERM) == 0
+    daemon.wait_for_message("STOPPING=1")
+
+
+def test_reminderctl_exit_codes(server, daemon):
+    unreachable = daemon.ctl("status", check=False)
+    assert unreachable.returncode == 69 and "systemctl --user start reminderd" in unreachable.stderr
+    daemon.start()
+    refused = daemon.ctl("add", "coupon", "Bad", "--expires", "2026-02-30", check=False)
+    assert refused.returncode == 1 and refused.stderr.strip() == 'reminderctl: expires: "2026-02-30": February 2026 has 28 days'
+    assert daemon.ctl("show", "zzzz", check=False).returncode == 1
+    assert daemon.ctl("add", check=False).returncode == 2
+    first = daemon.ctl_json("add", "fee", "Fee", "--due", "2027-03-01")["id"]
+    assert daemon.ctl_json("show", first[:2])["item"]["id"] == first
+
+
+def test_the_stock_python_varlink_client_calls_through_the_interface_proxy(server, daemon):
+    varlink = pytest.importorskip("varlink")
+    daemon.start()
+    with varlink.Client(address=f"unix:{daemon.socket_path}") as client:
+        with client.open("io.reminderd.Reminders") as remote:
+            added = remote.Add({"kind": "fee", "title": "Annual fee", "due": "2027-03-01", "amount": "695"})
+            assert remote.Get(added["id"])["item"]["title"] == "Annual fee"
+            assert remote.Status()["status"]["items"] == 1
+            assert len(remote.Export()["items"]) == 1
