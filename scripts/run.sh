@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Builds reminderctl (release) and runs it with the given arguments. Without arguments it shows
-# the plan of examples/items.json for the next 60 days under config.example.json's settings.
+# Builds reminderd (release) and runs it in the foreground with the given arguments, on the
+# built-in defaults unless ~/.config/reminderd/config.json or --config says otherwise. Stop it
+# with Ctrl-C. Pop-ups need a desktop session (DBUS_SESSION_BUS_ADDRESS); without one the
+# reminders wait for a notification server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+swift build -c release --product reminderd >&2
 swift build -c release --product reminderctl >&2
-if [ $# -eq 0 ]; then
-  set -- plan --config config.example.json --items examples/items.json \
-    --from "$(date +%F)" --to "$(date -d '+60 days' +%F)"
-fi
-exec .build/release/reminderctl "$@"
+echo "reminderd starting; in another terminal: $(pwd)/.build/release/reminderctl status" >&2
+exec .build/release/reminderd "$@"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs reminderd for the current user: release binaries in ~/.local/bin, the systemd user
+# units, the desktop entry; then enables and starts the service through the user manager, or —
+# where no user manager runs — says how to start the daemon by hand.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+
+bin="$HOME/.local/bin"
+units="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
+applications="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
+data="${XDG_DATA_HOME:-$HOME/.local/share}/reminderd"
+
+swift build -c release --product reminderd >&2
+swift build -c release --product reminderctl >&2
+mkdir -p "$bin" "$units" "$applications"
+mkdir -p -m 0700 "$data"
+install -m 0755 .build/release/reminderd .build/release/reminderctl "$bin/"
+install -m 0644 systemd/reminderd.service systemd/reminderd.socket "$units/"
+install -m 0644 systemd/reminderd.desktop "$applications/"
+echo "Installed reminderd and reminderctl in $bin, the user units in $units."
+
+if systemctl --user show-environment >/dev/null 2>&1; then
+  systemctl --user daemon-reload
+  systemctl --user enable --now reminderd.socket reminderd.service
+  echo "Enabled and started: systemctl --user status reminderd"
+else
+  cat <<MSG
+No systemd user manager is reachable here, so the service was not enabled.
+Start the daemon by hand in your desktop session (it needs DBUS_SESSION_BUS_ADDRESS):
+    $bin/reminderd &
+and check it with:
+    $bin/reminderctl status
+MSG
+fi
+case ":$PATH:" in *":$bin:"*) ;; *) echo "Note: $bin is not on your PATH; add it to run reminderctl by name." ;; esac
