@@ -5,6 +5,7 @@ import signal
 import socket
 import sqlite3
 import subprocess
+import threading
 import time
 
 import pytest
@@ -190,3 +191,34 @@ def test_the_stock_python_varlink_client_calls_through_the_interface_proxy(serve
             assert remote.Get(added["id"])["item"]["title"] == "Annual fee"
             assert remote.Status()["status"]["items"] == 1
             assert len(remote.Export()["items"]) == 1
+
+
+def test_watchdog_pings_come_from_the_daemon_when_asked_for(server, daemon):
+    daemon.env["WATCHDOG_USEC"] = "400000"
+    daemon.start()
+    daemon.messages.clear()
+    daemon.wait_for_message("WATCHDOG=1", timeout=3)
+
+
+def test_a_bad_config_at_start_is_refused_with_its_key_path(server, daemon):
+    daemon.write_config({"leadTimes": ["7d", "soon"]})
+    daemon.start(wait=False)
+    assert daemon.process.wait(10) == 1
+    log = (daemon.tmp / "daemon.log").read_text()
+    assert 'leadTimes[1]: "soon"' in log
+
+
+def test_many_concurrent_clients_are_all_served(server, daemon):
+    daemon.start()
+    results = []
+
+    def client(n):
+        results.append(daemon.ctl("add", "fee", f"Fee {n}", "--due", "2027-03-01").returncode)
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(24)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [0] * 24
+    assert len(daemon.ctl_json("list")["items"]) == 24
