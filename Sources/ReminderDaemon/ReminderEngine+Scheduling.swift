@@ -14,9 +14,10 @@ extension ReminderEngine {
     }
 
     /// Replaces the item's wheel entries with its current occurrence's pending reminders and the
-    /// moment that occurrence passes. Reminders whose time has come but that were never shown
-    /// (the daemon was away, or the settings changed) fire once, now, as one late pop-up.
-    func reschedule(_ id: String, now: Int64) {
+    /// moment that occurrence passes. Reminders never shown whose time fell in `(lateSince, now]`
+    /// — while the daemon was away — fire once, now, as one late pop-up; older ones, and any in
+    /// the past when an edit or a reload reschedules, are not shown.
+    func reschedule(_ id: String, now: Int64, lateSince: Int64? = nil) {
         for entry in scheduled.removeValue(forKey: id) ?? [] {
             wheel.cancel(entry.handle)
             events[entry.token] = nil
@@ -33,7 +34,7 @@ extension ReminderEngine {
                 pending.append((snooze, "snooze"))
             }
         }
-        let late = pending.filter { $0.at <= now }.sorted { $0.at < $1.at }
+        let late = pending.filter { $0.at <= now && $0.at > (lateSince ?? now) }.sorted { $0.at < $1.at }
         if let last = late.last {
             schedule(
                 .fire(itemId: id, occurrence: occurrence, fireAts: late.map(\.at), lead: last.lead, late: true), at: now

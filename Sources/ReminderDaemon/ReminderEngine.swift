@@ -103,7 +103,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         let lastSeen = try store.setting("lastSeen").flatMap(Int64.init)
         let now = clock()
         collectMissed(since: lastSeen, now: now)
-        for id in order { reschedule(id, now: now) }
+        for id in order { reschedule(id, now: now, lateSince: lastSeen ?? .min) }
         try recordLastSeen(now)
         notifier.start { [weak self] event in
             guard let self else { return }
@@ -112,8 +112,14 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         publish()
     }
 
+    /// Remembers up to when every due reminder was shown, held or deliberately skipped — never
+    /// past one still waiting for a server — so a restart knows which ones it missed.
     func recordLastSeen(_ now: Int64) throws(ReminderStoreError) {
-        try store.write { db in try ReminderStore.setSetting("lastSeen", String(now), db) }
+        var seen = now
+        for case .fire(_, _, let fireAts, _, _) in waiting + held {
+            if let earliest = fireAts.min() { seen = min(seen, earliest - 1) }
+        }
+        try store.write { db in try ReminderStore.setSetting("lastSeen", String(seen), db) }
     }
 
     /// Tells the driver and systemd what changed.

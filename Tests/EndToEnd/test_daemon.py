@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -222,3 +223,43 @@ def test_many_concurrent_clients_are_all_served(server, daemon):
         thread.join()
     assert results == [0] * 24
     assert len(daemon.ctl_json("list")["items"]) == 24
+
+
+def test_a_reminder_due_while_the_daemon_was_stopped_fires_once_late(server, daemon):
+    daemon.start()
+    daemon.ctl("add", "coupon", "Missed", "--expires", local_in(72), "--lead", "1m")
+    assert daemon.kill(signal.SIGTERM) == 0
+    time.sleep(14)
+    assert server.notifications() == []
+    daemon.stop()
+    daemon.start()
+    shown = wait_for(server.notifications, timeout=10, what="the late pop-up")
+    time.sleep(2)
+    assert len(server.notifications()) == 1
+    assert "(late" in shown[0][1]
+
+
+def test_an_edit_does_not_fire_reminders_whose_time_already_passed(server, daemon):
+    daemon.start()
+    item_id = daemon.ctl_json("add", "coupon", "Later", "--expires", local_in(3 * 86400))["id"]
+    daemon.ctl("edit", item_id, "--lead", "2d,1m")
+    time.sleep(2)
+    assert server.notifications() == []
+
+
+def test_the_units_verify_and_are_hardened(tmp_path):
+    units = tmp_path / "units"
+    units.mkdir()
+    for name in ("reminderd.service", "reminderd.socket"):
+        text = (Path(__file__).resolve().parents[2] / "systemd" / name).read_text()
+        (units / name).write_text(text.replace("%h/.local/bin/reminderd", str(BIN / "reminderd")))
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
+    verify = subprocess.run(["systemd-analyze", "verify", "--user", str(units / "reminderd.socket"), str(units / "reminderd.service")],
+                            env=env, capture_output=True, text=True)
+    assert verify.returncode == 0, verify.stderr
+    security = subprocess.run(["systemd-analyze", "security", "--offline=true", "--user", str(units / "reminderd.service")],
+                              env=env, capture_output=True, text=True)
+    exposure = float(security.stdout.split("Overall exposure level for reminderd.service:")[1].split()[0])
+    assert exposure <= 2.0, security.stdout[-400:]
