@@ -12,8 +12,7 @@ struct Done: ParsableCommand {
     func run() throws {
         var parameters: [String: JSONValue] = ["id": .string(id)]
         if let amount { parameters["amount"] = .string(amount) }
-        let reply = try DaemonClient.call("Done", parameters)
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Done", parameters) else { return }
         let item = reply["item"] ?? .null
         print("Done: \(Output.string(item["title"])) is \(Output.string(item["status"]))\(nextText(item))")
     }
@@ -26,8 +25,7 @@ struct Undo: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Undo", ["id": .string(id)])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Undo", ["id": .string(id)]) else { return }
         let item = reply["item"] ?? .null
         print("Undone: \(Output.string(item["title"])) is \(Output.string(item["status"])) again\(nextText(item))")
     }
@@ -42,8 +40,7 @@ struct Snooze: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Snooze", ["id": .string(id), "duration": .string(duration)])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Snooze", ["id": .string(id), "duration": .string(duration)]) else { return }
         print("Snoozed until \(Output.when(reply["until"]))")
     }
 }
@@ -58,8 +55,7 @@ struct Pause: ParsableCommand {
     func run() throws {
         var parameters: [String: JSONValue] = [:]
         if let duration { parameters["duration"] = .string(duration) }
-        let reply = try DaemonClient.call("Pause", parameters)
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Pause", parameters) else { return }
         print(
             duration == nil ? "Paused until you run: reminderctl resume" : "Paused until \(Output.when(reply["until"]))"
         )
@@ -72,8 +68,7 @@ struct Resume: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Resume")
-        if output.json { return print(Output.json(.object(reply))) }
+        guard try output.call("Resume") != nil else { return }
         print("Resumed")
     }
 }
@@ -85,8 +80,7 @@ struct Reload: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Reload")
-        if output.json { return print(Output.json(.object(reply))) }
+        guard try output.call("Reload") != nil else { return }
         print("Config reloaded")
     }
 }

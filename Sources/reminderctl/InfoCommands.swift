@@ -9,8 +9,7 @@ struct Upcoming: ParsableCommand {
 
     func run() throws {
         guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
-        let reply = try DaemonClient.call("Upcoming", ["days": .integer(Int64(days))])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Upcoming", ["days": .integer(Int64(days))]) else { return }
         let rows = reply["reminders"]?.elements ?? []
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
         var table = TextTable(headers: ["WHEN", "ITEM", "TITLE", "LEAD", "DUE"])
@@ -31,8 +30,7 @@ struct Explain: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Explain", ["id": .string(id)])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Explain", ["id": .string(id)]) else { return }
         let steps = reply["steps"]?.elements ?? []
         if steps.isEmpty { return print("Nothing is due for this item.") }
         var table = TextTable(headers: ["LEAD", "RULE", "COMPUTED", "DST GAP", "QUIET HOURS", "FIRES", "RESULT"])
@@ -57,8 +55,7 @@ struct History: ParsableCommand {
 
     func run() throws {
         guard (1...100_000).contains(limit) else { throw Refusal.usage("--limit must be between 1 and 100000") }
-        let reply = try DaemonClient.call("History", ["limit": .integer(Int64(limit))])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("History", ["limit": .integer(Int64(limit))]) else { return }
         let entries = reply["entries"]?.elements ?? []
         if entries.isEmpty { return print("No history yet.") }
         var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"])
@@ -79,8 +76,7 @@ struct Summary: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Summary")
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Summary") else { return }
         let summary = reply["summary"] ?? .null
         let currency = Output.string(summary["currency"])
         print(
@@ -102,8 +98,7 @@ struct Status: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Status")
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Status") else { return }
         let status = reply["status"] ?? .null
         let server = status["notificationServer"]
         let serverText =

@@ -23,8 +23,7 @@ struct Add: ParsableCommand {
         var fields = item.fields.filter { $0.value != .null }
         fields["kind"] = .string(kind)
         fields["title"] = .string(title)
-        let reply = try DaemonClient.call("Add", ["item": .object(fields)])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Add", ["item": .object(fields)]) else { return }
         let added = reply["item"] ?? .null
         let next = added["nextReminder"].map(Output.when).flatMap { $0.isEmpty ? nil : $0 } ?? "none pending"
         print("Added \(Output.string(reply["id"])): \(title) (\(kind)), next reminder \(next)")
@@ -47,8 +46,7 @@ struct Edit: ParsableCommand {
         guard !changes.isEmpty else {
             throw Refusal.usage("edit: give at least one field to change, e.g. --amount 17.99")
         }
-        let reply = try DaemonClient.call("Edit", ["id": .string(id), "changes": .object(changes)])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Edit", ["id": .string(id), "changes": .object(changes)]) else { return }
         let edited = reply["item"] ?? .null
         print(
             "Changed \(Output.string(edited["id"])): \(Output.string(edited["title"])), next reminder \(Output.when(edited["nextReminder"]).isEmpty ? "none pending" : Output.when(edited["nextReminder"]))"
@@ -63,8 +61,7 @@ struct Remove: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Remove", ["id": .string(id)])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Remove", ["id": .string(id)]) else { return }
         print("Removed \(Output.string(reply["id"]))")
     }
 }
@@ -80,8 +77,7 @@ struct List: ParsableCommand {
     func run() throws {
         var parameters: [String: JSONValue] = ["all": .bool(all)]
         if let kind { parameters["kind"] = .string(kind) }
-        let reply = try DaemonClient.call("List", parameters)
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("List", parameters) else { return }
         let items = reply["items"]?.elements ?? []
         if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
         var table = TextTable(headers: ["ID", "KIND", "TITLE", "STATUS", "DUE", "DAYS", "NEXT REMINDER"])
@@ -103,8 +99,7 @@ struct Show: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Get", ["id": .string(id)])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Get", ["id": .string(id)]) else { return }
         guard case .object(let fields)? = reply["item"] else { return }
         let width = fields.keys.map(\.count).max() ?? 0
         for key in fields.keys.sorted() {
@@ -126,8 +121,7 @@ struct Import: ParsableCommand {
         guard case .array(let items) = try readJSON(file) else {
             throw Refusal(message: "\(file): expected a JSON array of items")
         }
-        let reply = try DaemonClient.call("Import", ["items": .array(items)])
-        if output.json { return print(Output.json(.object(reply))) }
+        guard let reply = try output.call("Import", ["items": .array(items)]) else { return }
         let ids = reply["ids"]?.elements.map { Output.string($0) } ?? []
         print(
             "Imported \(ids.count) item\(ids.count == 1 ? "" : "s")\(ids.isEmpty ? "" : ": " + ids.joined(separator: " "))"

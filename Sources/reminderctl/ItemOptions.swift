@@ -5,6 +5,17 @@ import ReminderCore
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print the daemon's reply as JSON.")
     var json = false
+
+    /// Calls the daemon; under `--json` prints the reply and returns nil, otherwise returns it
+    /// for the command's human form.
+    func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue]? {
+        let reply = try DaemonClient.call(method, parameters)
+        if json {
+            print(Output.json(.object(reply)))
+            return nil
+        }
+        return reply
+    }
 }
 
 /// The §2 fields as options, for `add` and `edit`.
