@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "ReminderCore"),
         // The few OS-facing pieces shared by the executables: the zoneinfo database, files.
         .target(name: "ReminderPlatform", dependencies: ["ReminderCore"]),
+        // The bundled card catalog and subscription templates.
+        .target(name: "ReminderCatalog", dependencies: ["ReminderCore"], resources: [.copy("Resources/cards.json")]),
         // SQLite through GRDB: items, per-occurrence state, fires, history.
         .target(
             name: "ReminderStore",
@@ -49,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "reminderctl",
             dependencies: [
-                "ReminderCore", "ReminderPlatform", "ReminderProtocol",
+                "ReminderCore", "ReminderPlatform", "ReminderProtocol", "ReminderCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +71,7 @@ let package = Package(
         ),
         .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore"]),
         .testTarget(name: "ReminderctlTests", dependencies: ["ReminderCore", "ReminderPlatform"]),
+        .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,8 @@ mkdir -p -m 0700 "$data"
 install -m 0755 .build/release/reminderd .build/release/reminderctl "$bin/"
 install -m 0644 systemd/reminderd.service systemd/reminderd.socket "$units/"
 install -m 0644 systemd/reminderd.desktop "$applications/"
+mkdir -p "$HOME/.local/share/reminderd/catalog"
+install -m 0644 Sources/ReminderCatalog/Resources/cards.json "$HOME/.local/share/reminderd/catalog/"
 echo "Installed reminderd and reminderctl in $bin, the user units in $units."
 
 if systemctl --user show-environment >/dev/null 2>&1; then

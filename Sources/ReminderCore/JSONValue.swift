@@ -56,12 +56,12 @@ public enum JSONValue: Hashable, Sendable, Codable {
 
 /// Reads the fields of one JSON object, remembering which were read so that whatever is left
 /// can be refused as unknown.
-struct FieldReader {
-    let path: String
+public struct FieldReader {
+    public let path: String
     private let fields: [String: JSONValue]
     private var read: Set<String> = []
 
-    init(_ value: JSONValue, path: String) throws(ReminderCoreError) {
+    public init(_ value: JSONValue, path: String) throws(ReminderCoreError) {
         guard case .object(let fields) = value else {
             throw .invalidValue(
                 field: path.isEmpty ? "(top level)" : path, reason: "expected an object, found \(value.typeName)")
@@ -70,16 +70,16 @@ struct FieldReader {
         self.fields = fields
     }
 
-    func fieldPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    public func fieldPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// The value of `key`; JSON `null` counts as absent.
-    mutating func value(_ key: String) -> JSONValue? {
+    public mutating func value(_ key: String) -> JSONValue? {
         read.insert(key)
         guard let value = fields[key], value != .null else { return nil }
         return value
     }
 
-    mutating func string(_ key: String) throws(ReminderCoreError) -> String? {
+    public mutating func string(_ key: String) throws(ReminderCoreError) -> String? {
         guard let value = value(key) else { return nil }
         guard case .string(let text) = value else {
             throw .invalidValue(field: fieldPath(key), reason: "expected a string, found \(value.typeName)")
@@ -87,7 +87,7 @@ struct FieldReader {
         return text
     }
 
-    mutating func integer(_ key: String) throws(ReminderCoreError) -> Int64? {
+    public mutating func integer(_ key: String) throws(ReminderCoreError) -> Int64? {
         guard let value = value(key) else { return nil }
         guard case .integer(let number) = value else {
             throw .invalidValue(field: fieldPath(key), reason: "expected a whole number, found \(value.typeName)")
@@ -95,7 +95,7 @@ struct FieldReader {
         return number
     }
 
-    mutating func array(_ key: String) throws(ReminderCoreError) -> [JSONValue]? {
+    public mutating func array(_ key: String) throws(ReminderCoreError) -> [JSONValue]? {
         guard let value = value(key) else { return nil }
         guard case .array(let elements) = value else {
             throw .invalidValue(field: fieldPath(key), reason: "expected an array, found \(value.typeName)")
@@ -104,7 +104,8 @@ struct FieldReader {
     }
 
     /// Reads a string and converts it, turning a parse failure into the field's error.
-    mutating func parsed<T>(_ key: String, _ parse: (String) -> Result<T, DateParseError>) throws(ReminderCoreError)
+    public mutating func parsed<T>(_ key: String, _ parse: (String) -> Result<T, DateParseError>)
+        throws(ReminderCoreError)
         -> T?
     {
         guard let text = try string(key) else { return nil }
@@ -115,7 +116,7 @@ struct FieldReader {
     }
 
     /// Like `parsed`, for a field that must be present.
-    mutating func required<T>(_ key: String, _ why: String, _ parse: (String) -> Result<T, DateParseError>)
+    public mutating func required<T>(_ key: String, _ why: String, _ parse: (String) -> Result<T, DateParseError>)
         throws(ReminderCoreError) -> T
     {
         guard let value = try parsed(key, parse) else { throw .missingField(field: fieldPath(key), reason: why) }
@@ -123,7 +124,7 @@ struct FieldReader {
     }
 
     /// Refuses every field that was never read.
-    func rejectUnknown() throws(ReminderCoreError) {
+    public func rejectUnknown() throws(ReminderCoreError) {
         if let unknown = fields.keys.filter({ !read.contains($0) }).sorted().first {
             throw .unknownField(field: fieldPath(unknown))
         }

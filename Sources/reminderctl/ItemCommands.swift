@@ -4,29 +4,74 @@ import ReminderPlatform
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add an item; prints its id and next reminder.",
+        abstract: "Add an item (or a card's credits and fee); prints its id and next reminder.",
         discussion: """
             Examples:
               reminderctl add benefit "Uber Cash" --card "Amex Platinum" --amount 15 --period monthly
               reminderctl add subscription Netflix --amount 15.99 --every 1mo --next 2026-12-05
+              reminderctl add subscription --template netflix --next 2026-12-05
               reminderctl add coupon "BOGO" --expires 2026-12-31 --code BOGO2026
               reminderctl add fee "Platinum fee" --card "Amex Platinum" --amount 695 --due 2027-03-15
               reminderctl add rebuy Coffee --every-days 30 --last-purchased 2026-11-01
+              reminderctl add card amex-platinum --fee-due 2027-03-15 --skip equinox --skip oura
             """)
 
-    @Argument(help: "benefit, subscription, coupon, fee or rebuy.") var kind: String
-    @Argument(help: "What it is, 1-100 characters.") var title: String
+    @Argument(help: "benefit, subscription, coupon, fee, rebuy — or card.") var kind: String
+    @Argument(help: "What it is, 1-100 characters (for `card`: the catalog id).") var title: String?
     @OptionGroup var item: ItemOptions
+    @Option(help: "Subscription: fill title, amount and interval from a template (reminderctl cards --help).")
+    var template: String?
+    @Option(help: "Card: the name to show instead of the catalog's.") var nickname: String?
+    @Option(name: .customLong("fee-due"), help: "Card: the annual fee's next due date, YYYY-MM-DD.") var feeDue: String?
+    @Option(help: "Card: a credit id not to track (repeatable).") var skip: [String] = []
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        if kind == "card" { return try addCard() }
+        if nickname != nil || feeDue != nil || !skip.isEmpty {
+            throw Refusal.usage("--nickname, --fee-due and --skip go with `add card ID`")
+        }
         var fields = item.fields.filter { $0.value != .null }
+        if let template {
+            guard kind == "subscription" else { throw Refusal.usage("--template goes with `add subscription`") }
+            let catalog = try Catalog.load()
+            guard let found = catalog.subscription(id: template) else {
+                throw Refusal.usage(
+                    "no subscription template \"\(template)\"; there are \(catalog.subscriptions.map(\.id).joined(separator: ", "))"
+                )
+            }
+            fields["amount"] = fields["amount"] ?? .string(found.amount.description)
+            fields["every"] = fields["every"] ?? .string(found.every.description)
+            fields["title"] = .string(title ?? found.title)
+        } else {
+            guard let title else { throw Refusal.usage("add: give a TITLE (or --template for a subscription)") }
+            fields["title"] = .string(title)
+        }
         fields["kind"] = .string(kind)
-        fields["title"] = .string(title)
         guard let reply = try output.call("Add", ["item": .object(fields)]) else { return }
         let added = reply["item"] ?? .null
-        let next = added["nextReminder"].map(Output.when).flatMap { $0.isEmpty ? nil : $0 } ?? "none pending"
-        print("Added \(Output.string(reply["id"])): \(title) (\(kind)), next reminder \(next)")
+        let next = Output.when(added["nextReminder"])
+        print(
+            "Added \(Output.string(reply["id"])): \(Output.string(added["title"])) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
+        )
+    }
+
+    /// One benefit per catalog credit and, with --fee-due, the annual fee — all or nothing.
+    func addCard() throws {
+        guard let id = title else { throw Refusal.usage("add card: give the card's catalog id (reminderctl cards)") }
+        if item.fields.count > 0 || template != nil {
+            throw Refusal.usage("add card takes --nickname, --fee-due and --skip only")
+        }
+        let card = try Catalog.card(id, in: Catalog.load())
+        let items = try Catalog.items(for: card, nickname: nickname, feeDue: feeDue, skip: skip)
+        guard let reply = try output.call("Import", ["items": .array(items)]) else { return }
+        let ids = reply["ids"]?.elements.map { Output.string($0) } ?? []
+        let benefits = items.count - (feeDue == nil ? 0 : 1)
+        print(
+            "Tracking \(benefits) benefit\(benefits == 1 ? "" : "s") worth \(usd(Catalog.trackedValue(card, skip: skip)))/year on \(nickname ?? card.name)"
+        )
+        if let feeDue { print("and its \(usd(card.annualFee)) annual fee, due \(feeDue)") }
+        print("Ids: \(ids.joined(separator: " "))")
     }
 }
 
@@ -56,13 +101,38 @@ struct Edit: ParsableCommand {
 
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Delete an item and cancel its reminders.", discussion: "Example: reminderctl remove ufhq")
-    @Argument(help: "Item id or unique prefix.") var id: String
+        abstract: "Delete an item (or every item of a card) and cancel its reminders.",
+        discussion: "Examples: reminderctl remove ufhq   ·   reminderctl remove --card \"Amex Platinum\" --yes")
+    @Argument(help: "Item id or unique prefix.") var id: String?
+    @Option(help: "Remove every item whose card is this name, after a confirmation.") var card: String?
+    @Flag(help: "With --card: do not ask.") var yes = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        if let card { return try removeCard(card) }
+        guard let id else { throw Refusal.usage("remove: give an item id, or --card NAME") }
         guard let reply = try output.call("Remove", ["id": .string(id)]) else { return }
         print("Removed \(Output.string(reply["id"]))")
+    }
+
+    func removeCard(_ name: String) throws {
+        let items = try DaemonClient.call("List", ["all": .bool(true)])["items"]?.elements ?? []
+        let matching = items.filter { Output.string($0["card"]).lowercased() == name.lowercased() }
+        guard !matching.isEmpty else { throw Refusal(message: "no items have the card \"\(name)\"") }
+        if !yes {
+            for item in matching {
+                print("  \(Output.string(item["id"]))  \(Output.string(item["kind"]))  \(Output.string(item["title"]))")
+            }
+            guard confirm("Remove these \(matching.count) items of \(name)?") else {
+                throw Refusal(message: "nothing removed (add --yes to remove without asking)")
+            }
+        }
+        var removed: [JSONValue] = []
+        for item in matching {
+            removed.append(try DaemonClient.call("Remove", ["id": item["id"] ?? .null])["id"] ?? .null)
+        }
+        if output.json { return print(Output.json(.object(["ids": .array(removed)]))) }
+        print("Removed \(removed.count) items of \(name)")
     }
 }
 

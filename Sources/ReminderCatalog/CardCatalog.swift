@@ -1,0 +1,114 @@
+import Foundation
+import ReminderCore
+
+/// Popular premium cards with their annual fee and recurring credits, and common subscriptions
+/// with their usual price: what `reminderctl cards`, `add card`, `add subscription --template`
+/// and `setup` offer.
+///
+/// The bundled data is `Resources/cards.json` (versioned, dated, with its source); a user
+/// catalog in `~/.config/reminderd/cards.json` adds cards and templates or replaces bundled ones
+/// by id.
+public struct CardCatalog: Sendable, Equatable {
+    public var version: Int
+    public var updated: LocalDate
+    public var source: String
+    public var cards: [Card]
+    public var subscriptions: [SubscriptionTemplate]
+
+    public struct Card: Sendable, Equatable {
+        public var id: String
+        public var issuer: String
+        public var name: String
+        public var annualFee: Money
+        public var credits: [Credit]
+
+        /// The credits' yearly total.
+        public var annualValue: Money { credits.reduce(Money.zero) { $0 + $1.annualValue } }
+    }
+
+    public struct Credit: Sendable, Equatable {
+        public var id: String
+        public var title: String
+        public var amount: Money
+        public var period: Benefit.Period
+        /// The yearly total when it is not `amount` × periods (an extra $20 in December).
+        public var annualAmount: Money?
+        public var notes: String?
+
+        public var annualValue: Money {
+            annualAmount ?? Money(tenThousandths: amount.tenThousandths * Int64(12 / period.months))
+        }
+    }
+
+    public struct SubscriptionTemplate: Sendable, Equatable {
+        public var id: String
+        public var title: String
+        public var amount: Money
+        public var every: CalendarDuration
+    }
+
+    /// The catalog bundled with reminderctl.
+    public static func bundled() throws(ReminderCoreError) -> CardCatalog {
+        guard let path = bundledPath(), let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidValue(
+                field: "cards.json",
+                reason:
+                    "the bundled card catalog is missing from this installation (looked in \(candidatePaths().joined(separator: ", ")))"
+            )
+        }
+        return try CardCatalog(json: JSONValue.parse(Array(data), source: path), path: "")
+    }
+
+    /// Where the bundled `cards.json` may be: `$REMINDERD_CATALOG`; the build's resource folder
+    /// beside the executable; `../share/reminderd/catalog/` from it, where the install script
+    /// puts it. (SwiftPM's `Bundle.module` would stop the program when the folder is missing.)
+    static func candidatePaths() -> [String] {
+        let executableDirectory = Bundle.main.bundleURL.path
+        var paths = [
+            executableDirectory + "/reminderd_ReminderCatalog.resources/cards.json",
+            executableDirectory + "/../share/reminderd/catalog/cards.json",
+        ]
+        if let override = ProcessInfo.processInfo.environment["REMINDERD_CATALOG"], !override.isEmpty {
+            paths.insert(override, at: 0)
+        }
+        return paths
+    }
+
+    static func bundledPath() -> String? {
+        candidatePaths().first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// `other`'s cards and templates added to these, replacing those with the same id.
+    public func overridden(by other: CardCatalog) -> CardCatalog {
+        var merged = self
+        for card in other.cards {
+            if let index = merged.cards.firstIndex(where: { $0.id == card.id }) {
+                merged.cards[index] = card
+            } else {
+                merged.cards.append(card)
+            }
+        }
+        for template in other.subscriptions {
+            if let index = merged.subscriptions.firstIndex(where: { $0.id == template.id }) {
+                merged.subscriptions[index] = template
+            } else {
+                merged.subscriptions.append(template)
+            }
+        }
+        merged.updated = max(updated, other.updated)
+        return merged
+    }
+
+    /// Cards whose id, name or issuer contains every word of `search` (case-insensitive), by issuer.
+    public func cards(matching search: String) -> [Card] {
+        let words = search.lowercased().split(separator: " ").map(String.init)
+        return cards.filter { card in
+            let text = "\(card.id) \(card.name) \(card.issuer)".lowercased()
+            return words.allSatisfy { text.contains($0) }
+        }.sorted { ($0.issuer, $0.name) < ($1.issuer, $1.name) }
+    }
+
+    public func card(id: String) -> Card? { cards.first { $0.id == id } }
+
+    public func subscription(id: String) -> SubscriptionTemplate? { subscriptions.first { $0.id == id } }
+}

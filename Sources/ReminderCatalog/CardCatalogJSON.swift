@@ -1,0 +1,112 @@
+import ReminderCore
+
+extension CardCatalog {
+    /// Reads and checks a catalog document: every card has an issuer, a name and a fee ≥ 0;
+    /// credits have positive amounts and valid periods; ids are unique. `path` prefixes fields
+    /// in errors. A user catalog may leave out `version`, `updated` and `source`.
+    public init(json: JSONValue, path: String, requireHeader: Bool = true) throws(ReminderCoreError) {
+        var fields = try FieldReader(json, path: path)
+        let version = try fields.integer("version")
+        if requireHeader, version == nil {
+            throw .missingField(field: fields.fieldPath("version"), reason: "the data format's version")
+        }
+        let updated = try fields.parsed("updated", LocalDate.parse)
+        if requireHeader, updated == nil {
+            throw .missingField(field: fields.fieldPath("updated"), reason: "when the data was last checked")
+        }
+        let source = try fields.string("source")
+        if requireHeader, source == nil {
+            throw .missingField(field: fields.fieldPath("source"), reason: "where the data comes from")
+        }
+        var cards: [Card] = []
+        for (index, element) in (try fields.array("cards") ?? []).enumerated() {
+            let card = try Card(json: element, path: fields.fieldPath("cards[\(index)]"))
+            if cards.contains(where: { $0.id == card.id }) {
+                throw .invalidValue(
+                    field: fields.fieldPath("cards[\(index)].id"), reason: "\"\(card.id)\" is used twice")
+            }
+            cards.append(card)
+        }
+        var subscriptions: [SubscriptionTemplate] = []
+        for (index, element) in (try fields.array("subscriptions") ?? []).enumerated() {
+            let template = try SubscriptionTemplate(json: element, path: fields.fieldPath("subscriptions[\(index)]"))
+            if subscriptions.contains(where: { $0.id == template.id }) {
+                throw .invalidValue(
+                    field: fields.fieldPath("subscriptions[\(index)].id"), reason: "\"\(template.id)\" is used twice")
+            }
+            subscriptions.append(template)
+        }
+        try fields.rejectUnknown()
+        self.init(
+            version: Int(version ?? 1), updated: updated ?? LocalDate(uncheckedYear: 1970, month: 1, day: 1),
+            source: source ?? "",
+            cards: cards, subscriptions: subscriptions)
+    }
+}
+
+extension CardCatalog.Card {
+    init(json: JSONValue, path: String) throws(ReminderCoreError) {
+        var fields = try FieldReader(json, path: path)
+        id = try catalogID(&fields)
+        issuer = try requiredText(&fields, "issuer")
+        name = try requiredText(&fields, "name")
+        annualFee = try fields.required("annualFee", "the annual fee as a decimal string", Money.parse)
+        credits = []
+        for (index, element) in (try fields.array("credits") ?? []).enumerated() {
+            let credit = try CardCatalog.Credit(json: element, path: fields.fieldPath("credits[\(index)]"))
+            if credits.contains(where: { $0.id == credit.id }) {
+                throw .invalidValue(
+                    field: fields.fieldPath("credits[\(index)].id"), reason: "\"\(credit.id)\" is used twice")
+            }
+            credits.append(credit)
+        }
+        try fields.rejectUnknown()
+    }
+}
+
+extension CardCatalog.Credit {
+    init(json: JSONValue, path: String) throws(ReminderCoreError) {
+        var fields = try FieldReader(json, path: path)
+        id = try catalogID(&fields)
+        title = try requiredText(&fields, "title")
+        amount = try fields.required("amount", "a positive decimal amount", Money.parse)
+        guard amount > .zero else {
+            throw .invalidValue(field: fields.fieldPath("amount"), reason: "must be more than zero")
+        }
+        period = try fields.required("period", "monthly, quarterly, semiannual or annual") { text in
+            Benefit.Period(rawValue: text).map { .success($0) }
+                ?? .failure(.malformed("use monthly, quarterly, semiannual or annual"))
+        }
+        annualAmount = try fields.parsed("annualAmount", Money.parse)
+        notes = try fields.string("notes")
+        try fields.rejectUnknown()
+    }
+}
+
+extension CardCatalog.SubscriptionTemplate {
+    init(json: JSONValue, path: String) throws(ReminderCoreError) {
+        var fields = try FieldReader(json, path: path)
+        id = try catalogID(&fields)
+        title = try requiredText(&fields, "title")
+        amount = try fields.required("amount", "the usual price as a decimal string", Money.parse)
+        every = try fields.required("every", "how often it renews, like 1mo") {
+            CalendarDuration.parse($0, rules: .renewal)
+        }
+        try fields.rejectUnknown()
+    }
+}
+
+private func catalogID(_ fields: inout FieldReader) throws(ReminderCoreError) -> String {
+    let id = try requiredText(&fields, "id")
+    guard id.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }), id.allSatisfy(\.isASCII) else {
+        throw .invalidValue(field: fields.fieldPath("id"), reason: "\"\(id)\": use lowercase letters, digits and -")
+    }
+    return id
+}
+
+private func requiredText(_ fields: inout FieldReader, _ key: String) throws(ReminderCoreError) -> String {
+    guard let text = try fields.string(key), !text.isEmpty else {
+        throw .missingField(field: fields.fieldPath(key), reason: "text")
+    }
+    return text
+}

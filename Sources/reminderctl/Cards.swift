@@ -1,0 +1,83 @@
+import ArgumentParser
+import ReminderCatalog
+import ReminderCore
+
+/// `reminderctl cards [SEARCH]` and `reminderctl cards show ID`.
+struct Cards: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The card catalog by issuer, filtered by search words; `cards show ID` for one card.",
+        discussion: """
+            Examples:
+              reminderctl cards                 every card, by issuer
+              reminderctl cards sapphire        cards whose name, issuer or id match
+              reminderctl cards show amex-platinum
+            Your own cards or corrections go in ~/.config/reminderd/cards.json (same format, by id).
+            """)
+
+    @Argument(help: "Search words, or `show ID`.") var words: [String] = []
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let catalog = try Catalog.load()
+        if words.first == "show" {
+            guard words.count == 2 else { throw Refusal.usage("usage: reminderctl cards show ID") }
+            return try show(Catalog.card(words[1], in: catalog), catalog: catalog)
+        }
+        let cards = catalog.cards(matching: words.joined(separator: " "))
+        if output.json { return print(Output.json(.array(cards.map(json)))) }
+        if cards.isEmpty { throw Refusal(message: "no card matches \"\(words.joined(separator: " "))\"") }
+        var table = TextTable(headers: ["  ID", "CARD", "FEE", "CREDITS A YEAR"])
+        for card in cards {
+            table.add([
+                "  " + card.id, card.name, usd(card.annualFee), "\(usd(card.annualValue)) (\(card.credits.count))",
+            ])
+        }
+        // The table's rows, with each issuer's name above its cards.
+        let lines = table.render().split(separator: "\n", omittingEmptySubsequences: false)
+        print(lines[0])
+        for (index, card) in cards.enumerated() {
+            if index == 0 || cards[index - 1].issuer != card.issuer { print(card.issuer) }
+            print(lines[index + 1])
+        }
+        print("Catalog updated \(catalog.updated). Details: reminderctl cards show ID")
+    }
+
+    func show(_ card: CardCatalog.Card, catalog: CardCatalog) {
+        if output.json { return print(Output.json(json(card))) }
+        print("\(card.name) (\(card.issuer)) — annual fee \(usd(card.annualFee))")
+        var table = TextTable(headers: ["CREDIT", "TITLE", "AMOUNT", "PER YEAR"])
+        for credit in card.credits {
+            table.add([
+                credit.id, credit.title, "\(usd(credit.amount)) \(credit.period.rawValue)", usd(credit.annualValue),
+            ])
+        }
+        print(table.render(), terminator: "")
+        let net = card.annualValue - card.annualFee
+        print(
+            "\(usd(card.annualValue)) a year in credits for a \(usd(card.annualFee)) fee (\(net >= .zero ? "+" : "−")\(usd(net >= .zero ? net : .zero - net)) if you use them all)."
+        )
+        for credit in card.credits where credit.notes != nil { print("  \(credit.id): \(credit.notes!)") }
+        print("Add it: reminderctl add card \(card.id) --fee-due YYYY-MM-DD")
+        print("Data updated \(catalog.updated); source: \(catalog.source)")
+    }
+
+    func json(_ card: CardCatalog.Card) -> JSONValue {
+        .object([
+            "id": .string(card.id), "issuer": .string(card.issuer), "name": .string(card.name),
+            "annualFee": .string(card.annualFee.description), "annualValue": .string(card.annualValue.description),
+            "credits": .array(
+                card.credits.map { credit in
+                    .object([
+                        "id": .string(credit.id), "title": .string(credit.title),
+                        "amount": .string(credit.amount.description),
+                        "period": .string(credit.period.rawValue),
+                        "annualValue": .string(credit.annualValue.description),
+                        "notes": credit.notes.map { .string($0) } ?? .null,
+                    ])
+                }),
+        ])
+    }
+}
+
+/// "$2,804": the catalog's amounts are in US dollars.
+func usd(_ amount: Money) -> String { amount.formatted(currency: "USD") }

@@ -1,0 +1,77 @@
+import ReminderCatalog
+import ReminderCore
+import ReminderPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The card catalog as reminderctl sees it: the bundled one, with the user's
+/// `$XDG_CONFIG_HOME/reminderd/cards.json` laid over it by id.
+enum Catalog {
+    static var userPath: String {
+        let configFile = ConfigFile.defaultPath()
+        return String(configFile[..<configFile.lastIndex(of: "/")!]) + "/cards.json"
+    }
+
+    static func load() throws -> CardCatalog {
+        let bundled: CardCatalog
+        do { bundled = try CardCatalog.bundled() } catch { throw Refusal(message: error.description) }
+        guard access(userPath, F_OK) == 0 else { return bundled }
+        let document = try readJSON(userPath)
+        do { return bundled.overridden(by: try CardCatalog(json: document, path: "", requireHeader: false)) } catch {
+            throw Refusal(message: "\(userPath): \(error)")
+        }
+    }
+
+    static func card(_ id: String, in catalog: CardCatalog) throws -> CardCatalog.Card {
+        if let card = catalog.card(id: id) { return card }
+        let suggestions = catalog.cards(matching: id.split(separator: "-").joined(separator: " ")).prefix(5).map(\.id)
+        let hint =
+            suggestions.isEmpty ? "see reminderctl cards" : "did you mean \(suggestions.joined(separator: ", "))?"
+        throw Refusal.usage("no card \"\(id)\" in the catalog; \(hint)")
+    }
+
+    /// The benefit items for `card`'s credits (less `skip`), and its fee item when `feeDue` is given.
+    static func items(for card: CardCatalog.Card, nickname: String?, feeDue: String?, skip: [String]) throws
+        -> [JSONValue]
+    {
+        let unknown = skip.filter { id in !card.credits.contains { $0.id == id } }
+        if !unknown.isEmpty {
+            throw Refusal.usage(
+                "--skip \(unknown.joined(separator: ", ")): \(card.name) has the credits \(card.credits.map(\.id).joined(separator: ", "))"
+            )
+        }
+        let name = nickname ?? card.name
+        var items: [JSONValue] = card.credits.filter { !skip.contains($0.id) }.map { credit in
+            var fields: [String: JSONValue] = [
+                "kind": .string("benefit"), "title": .string(String(credit.title.prefix(100))), "card": .string(name),
+                "amount": .string(credit.amount.description), "period": .string(credit.period.rawValue),
+            ]
+            if let notes = credit.notes { fields["notes"] = .string(String(notes.prefix(500))) }
+            return .object(fields)
+        }
+        if let feeDue {
+            items.append(
+                .object([
+                    "kind": .string("fee"), "title": .string("\(name) annual fee"), "card": .string(name),
+                    "amount": .string(card.annualFee.description), "due": .string(feeDue),
+                ]))
+        }
+        return items
+    }
+
+    /// The yearly value of `card`'s credits less `skip`.
+    static func trackedValue(_ card: CardCatalog.Card, skip: [String]) -> Money {
+        card.credits.filter { !skip.contains($0.id) }.reduce(Money.zero) { $0 + $1.annualValue }
+    }
+}
+
+/// Asks a yes/no question on the terminal; false when stdin is not one.
+func confirm(_ question: String) -> Bool {
+    guard isatty(STDIN_FILENO) == 1 else { return false }
+    print("\(question) [y/N] ", terminator: "")
+    fflush(nil)
+    guard let answer = readLine() else { return false }
+    return ["y", "yes"].contains(answer.lowercased())
+}

@@ -1,0 +1,265 @@
+import ArgumentParser
+import FoundationEssentials
+import ReminderCatalog
+import ReminderCore
+import ReminderPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `reminderctl setup`: the first run. On a terminal it asks for the reminder time, lead times
+/// and quiet hours (Enter keeps the value shown), then the cards held and their fee dates; with
+/// flags, or when not on a terminal, it asks nothing. It writes the config (keeping keys it does
+/// not ask about, and never replacing an existing file without asking or `--yes`), adds the
+/// cards' items through the daemon, and says how to enable the service.
+struct Setup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "First-run setup: settings, the cards you hold and their fee dates.",
+        discussion: """
+            Examples:
+              reminderctl setup
+              reminderctl setup --reminder-time 08:30 --quiet-hours 22:00-07:00 \\
+                  --card amex-platinum --fee-due amex-platinum=2027-03-15 --card chase-sapphire-reserve --yes
+            """)
+
+    @Option(name: .customLong("reminder-time"), help: "When day reminders fire, HH:MM.") var reminderTime: String?
+    @Option(name: .customLong("lead-times"), help: "Default lead times, e.g. 7d,1d,0d.") var leadTimes: String?
+    @Option(name: .customLong("quiet-hours"), help: "START-END (22:00-08:00) or none.") var quietHours: String?
+    @Option(help: "A card you hold, by catalog id (repeatable).") var card: [String] = []
+    @Option(name: .customLong("fee-due"), help: "A card's next annual fee date, ID=YYYY-MM-DD (repeatable).")
+    var feeDue: [String] = []
+    @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") var config: String?
+    @Flag(help: "Update an existing config file without asking.") var yes = false
+    @Flag(name: .customLong("no-input"), help: "Ask nothing, even on a terminal.") var noInput = false
+
+    func run() throws {
+        let interactive = !noInput && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        let path = config ?? ConfigFile.defaultPath()
+        let exists = access(path, F_OK) == 0
+        var document: [String: JSONValue] = [:]
+        if exists {
+            guard case .object(let fields) = try readJSON(path) else {
+                throw Refusal(message: "\(path): expected a JSON object")
+            }
+            document = fields
+        }
+        let current = try currentConfiguration(document, path: path)
+        let catalog = try Catalog.load()
+        var settings = Answers(
+            reminderTime: current.reminderTime.description,
+            leadTimes: current.leadTimes.map(\.description).joined(separator: ","),
+            quietHours: current.quietHours.map { "\($0.start)-\($0.end)" } ?? "none")
+        if let reminderTime { settings.reminderTime = reminderTime }
+        if let leadTimes { settings.leadTimes = leadTimes }
+        if let quietHours { settings.quietHours = quietHours }
+        var cards = try card.map { try Catalog.card($0, in: catalog) }
+        var dueDates = try parseFeeDue()
+        if interactive {
+            print("reminderd setup — press Enter to keep the value in brackets.")
+            settings.reminderTime = ask("Reminder time", settings.reminderTime) { LocalTime.parse($0).map { _ in () } }
+            settings.leadTimes = ask("Lead times", settings.leadTimes) { Setup.leads($0).map { _ in () } }
+            settings.quietHours = ask("Quiet hours (START-END or none)", settings.quietHours) {
+                Setup.quiet($0).map { _ in () }
+            }
+            pickCards(catalog, into: &cards, dueDates: &dueDates)
+        }
+        for id in dueDates.keys.sorted() where !cards.contains(where: { $0.id == id }) {
+            cards.append(try Catalog.card(id, in: catalog))
+        }
+        document["reminderTime"] = .string(settings.reminderTime)
+        guard case .success(let leads) = Setup.leads(settings.leadTimes) else {
+            throw Refusal.usage("--lead-times \"\(settings.leadTimes)\": expected e.g. 7d,1d,0d")
+        }
+        document["leadTimes"] = .array(leads.map { .string($0.description) })
+        guard case .success(let quiet) = Setup.quiet(settings.quietHours) else {
+            throw Refusal.usage("--quiet-hours \"\(settings.quietHours)\": expected 22:00-08:00 or none")
+        }
+        document["quietHours"] =
+            quiet.map { .object(["start": .string($0.start.description), "end": .string($0.end.description)]) } ?? .null
+        do { _ = try Configuration(json: .object(document)) } catch { throw Refusal.usage("\(error)") }
+        try writeConfig(document, to: path, exists: exists, interactive: interactive)
+        try addCards(cards, dueDates: dueDates)
+    }
+
+    struct Answers {
+        var reminderTime: String
+        var leadTimes: String
+        var quietHours: String
+    }
+
+    func currentConfiguration(_ document: [String: JSONValue], path: String) throws -> Configuration {
+        do { return try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
+    }
+
+    func parseFeeDue() throws -> [String: String] {
+        var result: [String: String] = [:]
+        for entry in feeDue {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, case .success = LocalDate.parse(parts[1]) else {
+                throw Refusal.usage("--fee-due \"\(entry)\": expected CARD-ID=YYYY-MM-DD")
+            }
+            result[parts[0]] = parts[1]
+        }
+        return result
+    }
+
+    static func leads(_ text: String) -> Result<[CalendarDuration], DateParseError> {
+        var result: [CalendarDuration] = []
+        for part in text.split(separator: ",") {
+            switch CalendarDuration.parse(part.trimmingCharacters(), rules: .lead) {
+            case .success(let lead): result.append(lead)
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(result)
+    }
+
+    static func quiet(_ text: String) -> Result<QuietHours?, DateParseError> {
+        if text == "none" || text.isEmpty { return .success(nil) }
+        let parts = text.split(separator: "-").map(String.init)
+        guard parts.count == 2, case .success(let start) = LocalTime.parse(parts[0]),
+            case .success(let end) = LocalTime.parse(parts[1])
+        else {
+            return .failure(.malformed("expected START-END like 22:00-08:00, or none"))
+        }
+        return .success(start == end ? nil : QuietHours(start: start, end: end))
+    }
+
+    /// Asks until the answer is valid; Enter keeps `current`.
+    func ask(_ question: String, _ current: String, valid: (String) -> Result<Void, DateParseError>) -> String {
+        while true {
+            print("\(question) [\(current)]: ", terminator: "")
+            fflush(nil)
+            guard let line = readLine() else { return current }
+            let answer = line.trimmingCharacters()
+            if answer.isEmpty { return current }
+            switch valid(answer) {
+            case .success: return answer
+            case .failure(let error): print("  \(error.reason)")
+            }
+        }
+    }
+
+    /// Search-and-pick loop for the cards held, with each one's fee date.
+    func pickCards(_ catalog: CardCatalog, into cards: inout [CardCatalog.Card], dueDates: inout [String: String]) {
+        while true {
+            print("Search for a card you hold (Enter when done): ", terminator: "")
+            fflush(nil)
+            guard let line = readLine() else { return }
+            let search = line.trimmingCharacters()
+            if search.isEmpty { return }
+            let matches = Array(catalog.cards(matching: search).prefix(9))
+            if matches.isEmpty {
+                print("  No card matches \"\(search)\".")
+                continue
+            }
+            for (index, card) in matches.enumerated() {
+                print(
+                    "  \(index + 1). \(card.name) (\(card.issuer)) — \(usd(card.annualFee)) fee, \(usd(card.annualValue)) in credits"
+                )
+            }
+            print("Pick a number (Enter to search again): ", terminator: "")
+            fflush(nil)
+            guard let pick = readLine().map({ Substring($0).trimmingCharacters() }), let number = Int(pick),
+                (1...matches.count).contains(number)
+            else {
+                continue
+            }
+            let card = matches[number - 1]
+            if !cards.contains(where: { $0.id == card.id }) { cards.append(card) }
+            let due = ask("Next annual fee date for \(card.name) (YYYY-MM-DD, or none)", dueDates[card.id] ?? "none") {
+                text in
+                text == "none" ? .success(()) : LocalDate.parse(text).map { _ in () }
+            }
+            dueDates[card.id] = due == "none" ? nil : due
+            print("  Added \(card.name).")
+        }
+    }
+
+    func writeConfig(_ document: [String: JSONValue], to path: String, exists: Bool, interactive: Bool) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(JSONValue.object(document))
+        if exists {
+            let old = (try? FileReader.read(path)) ?? []
+            if old != Array(data) + [0x0A] && !yes {
+                guard interactive, confirm("Update \(path) with these settings?") else {
+                    throw Refusal(message: "\(path) exists; nothing changed (run with --yes to update it)")
+                }
+            }
+        }
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !directory.isEmpty { _ = mkdirParents(directory) }
+        let temporary = path + ".tmp"
+        guard FileManagerLite.write(Array(data) + [0x0A], to: temporary), rename(temporary, path) == 0 else {
+            throw Refusal(message: "\(path): cannot write: \(errnoDescription())")
+        }
+        print("Config written to \(path).")
+    }
+
+    func addCards(_ cards: [CardCatalog.Card], dueDates: [String: String]) throws {
+        var items: [JSONValue] = []
+        var value = Money.zero
+        for card in cards {
+            items += try Catalog.items(for: card, nickname: nil, feeDue: dueDates[card.id], skip: [])
+            value = value + card.annualValue
+        }
+        let reachable = (try? DaemonClient.call("Status")) != nil
+        if reachable {
+            _ = try? DaemonClient.call("Reload")
+            if !items.isEmpty {
+                _ = try DaemonClient.call("Import", ["items": .array(items)])
+                print(
+                    "Tracking \(items.count - dueDates.count) benefits worth \(usd(value))/year on \(cards.count) card\(cards.count == 1 ? "" : "s")\(dueDates.isEmpty ? "" : " and \(dueDates.count) annual fee\(dueDates.count == 1 ? "" : "s")")."
+                )
+            }
+            print("reminderd is running; see what needs attention with: reminderctl summary")
+            return
+        }
+        if !items.isEmpty {
+            let path = Catalog.userPath.replacingSuffix("cards.json", with: "setup-items.json")
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            _ = FileManagerLite.write(Array(try encoder.encode(JSONValue.array(items))), to: path)
+            print("reminderd is not running, so the \(items.count) items of your cards were saved to \(path).")
+            print("After starting it, add them with: reminderctl import \(path)")
+        }
+        print("Start reminderd: systemctl --user enable --now reminderd.socket reminderd.service")
+        print("(or, without a user manager, run ~/.local/bin/reminderd in your desktop session)")
+    }
+}
+
+/// Small file helpers without Foundation's FileManager.
+enum FileManagerLite {
+    static func write(_ bytes: [UInt8], to path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return fsync(fd) == 0
+    }
+}
+
+/// `mkdir -p` with mode 0700 for new directories.
+func mkdirParents(_ directory: String) -> Bool {
+    var current = directory.hasPrefix("/") ? "" : "."
+    for component in directory.split(separator: "/") {
+        current += "/" + component
+        if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
+    }
+    return true
+}
+
+extension String {
+    func replacingSuffix(_ suffix: String, with replacement: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) + replacement : self
+    }
+
+    func trimmingCharacters() -> String { Substring(self).trimmingCharacters() }
+}

@@ -1,0 +1,93 @@
+import ReminderCatalog
+import ReminderCore
+import Testing
+
+@Suite struct CardCatalogTests {
+    func catalog(_ json: String, requireHeader: Bool = true) throws -> CardCatalog {
+        try CardCatalog(json: JSONValue.parse(Array(json.utf8), source: "test"), path: "", requireHeader: requireHeader)
+    }
+
+    @Test func theBundledCatalogIsValidDatedAndSourced() throws {
+        let bundled = try CardCatalog.bundled()
+        #expect(bundled.version >= 1)
+        #expect(!bundled.source.isEmpty)
+        #expect(bundled.cards.count >= 15)
+        let issuers = Set(bundled.cards.map(\.issuer))
+        for issuer in ["American Express", "Chase", "Capital One", "Citi", "U.S. Bank"] {
+            #expect(issuers.contains(issuer), "\(issuer)")
+        }
+        #expect(Set(bundled.cards.map(\.id)).count == bundled.cards.count)
+        for card in bundled.cards {
+            #expect(card.annualFee >= .zero, "\(card.id)")
+            #expect(!card.credits.isEmpty, "\(card.id)")
+            for credit in card.credits { #expect(credit.amount > .zero, "\(card.id).\(credit.id)") }
+        }
+        for id in [
+            "netflix", "spotify", "disney-plus", "adobe-creative-cloud", "icloud-200gb", "youtube-premium", "gym",
+        ] {
+            #expect(bundled.subscription(id: id) != nil, "\(id)")
+        }
+    }
+
+    @Test func annualValuesCountEachPeriodAndTheirExceptions() throws {
+        let platinum = try #require(try CardCatalog.bundled().card(id: "amex-platinum"))
+        let uber = try #require(platinum.credits.first { $0.id == "uber-cash" })
+        #expect(uber.annualValue.description == "200")
+        let resy = try #require(platinum.credits.first { $0.id == "resy" })
+        #expect(resy.annualValue.description == "400")
+        #expect(platinum.annualValue > platinum.annualFee)
+    }
+
+    @Test func searchMatchesEveryWordInIdNameOrIssuer() throws {
+        let bundled = try CardCatalog.bundled()
+        #expect(
+            bundled.cards(matching: "sapphire").map(\.id) == ["chase-sapphire-preferred", "chase-sapphire-reserve"])
+        #expect(bundled.cards(matching: "amex plat").map(\.id) == ["amex-business-platinum", "amex-platinum"])
+        #expect(bundled.cards(matching: "").count == bundled.cards.count)
+    }
+
+    @Test func aUserCatalogAddsAndOverridesById() throws {
+        let user = try catalog(
+            #"""
+            {"cards": [
+              {"id": "amex-gold", "issuer": "American Express", "name": "Amex Gold", "annualFee": "350",
+               "credits": [{"id": "dining", "title": "Dining", "amount": "10", "period": "monthly"}]},
+              {"id": "my-card", "issuer": "Credit Union", "name": "My Card", "annualFee": "0",
+               "credits": [{"id": "coffee", "title": "Coffee", "amount": "5", "period": "monthly"}]}
+            ], "subscriptions": [{"id": "netflix", "title": "Netflix Premium", "amount": "24.99", "every": "1mo"}]}
+            """#, requireHeader: false)
+        let merged = try CardCatalog.bundled().overridden(by: user)
+        #expect(merged.card(id: "amex-gold")?.annualFee.description == "350")
+        #expect(merged.card(id: "amex-gold")?.credits.count == 1)
+        #expect(merged.card(id: "my-card")?.name == "My Card")
+        #expect(merged.subscription(id: "netflix")?.title == "Netflix Premium")
+        #expect(merged.cards.count == (try CardCatalog.bundled().cards.count) + 1)
+    }
+
+    @Test func badDataIsRefusedWithItsPath() {
+        #expect(
+            throws: ReminderCoreError.invalidValue(
+                field: "cards[0].credits[0].amount", reason: "must be more than zero")
+        ) {
+            try catalog(
+                #"{"cards": [{"id": "x", "issuer": "I", "name": "N", "annualFee": "1", "credits": [{"id": "c", "title": "T", "amount": "0", "period": "monthly"}]}]}"#,
+                requireHeader: false)
+        }
+        #expect(throws: ReminderCoreError.invalidValue(field: "cards[1].id", reason: "\"x\" is used twice")) {
+            try catalog(
+                #"{"cards": [{"id": "x", "issuer": "I", "name": "N", "annualFee": "1"}, {"id": "x", "issuer": "I", "name": "M", "annualFee": "1"}]}"#,
+                requireHeader: false)
+        }
+        #expect(throws: ReminderCoreError.missingField(field: "cards[0].issuer", reason: "text")) {
+            try catalog(#"{"cards": [{"id": "x", "name": "N", "annualFee": "1"}]}"#, requireHeader: false)
+        }
+        #expect(throws: ReminderCoreError.self) {
+            try catalog(
+                #"{"cards": [{"id": "x", "issuer": "I", "name": "N", "annualFee": "1", "credits": [{"id": "c", "title": "T", "amount": "5", "period": "weekly"}]}]}"#,
+                requireHeader: false)
+        }
+        #expect(throws: ReminderCoreError.missingField(field: "version", reason: "the data format's version")) {
+            try catalog("{}")
+        }
+    }
+}
