@@ -96,6 +96,7 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
         notify_notification_set_category(notification, request.category)
         notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string("reminderd"))
         notify_notification_set_timeout(notification, request.timeoutMilliseconds)
+        if request.resident { notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1)) }
         if request.replacesId != 0 { reminderd_notification_set_id(notification, gint(request.replacesId)) }
         let me = Unmanaged.passUnretained(self).toOpaque()
         for action in request.actions {

@@ -12,10 +12,13 @@ public struct NotificationRequest: Sendable, Equatable {
     public var replacesId: UInt32
     /// Milliseconds; -1 = the server's default, 0 = until dismissed.
     public var timeoutMilliseconds: Int32
+    /// Keep the pop-up after a button is pressed (servers with `persistence`).
+    public var resident: Bool
 
     public init(
         summary: String, body: String, urgency: NotificationText.Urgency, category: String,
-        actions: [(key: String, label: String)] = [], replacesId: UInt32 = 0, timeoutMilliseconds: Int32 = -1
+        actions: [(key: String, label: String)] = [], replacesId: UInt32 = 0, timeoutMilliseconds: Int32 = -1,
+        resident: Bool = false
     ) {
         self.summary = summary
         self.body = body
@@ -24,12 +27,14 @@ public struct NotificationRequest: Sendable, Equatable {
         self.actions = actions
         self.replacesId = replacesId
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.resident = resident
     }
 
     public static func == (a: NotificationRequest, b: NotificationRequest) -> Bool {
         a.summary == b.summary && a.body == b.body && a.urgency == b.urgency && a.category == b.category
             && a.actions.map(\.key) == b.actions.map(\.key) && a.actions.map(\.label) == b.actions.map(\.label)
             && a.replacesId == b.replacesId && a.timeoutMilliseconds == b.timeoutMilliseconds
+            && a.resident == b.resident
     }
 }
 

@@ -34,7 +34,7 @@ extension ReminderEngine {
         let replaces = onScreen.first { $0.value.itemId == itemId }?.key ?? 0
         let request = NotificationRequest(
             summary: text.summary, body: body, urgency: text.urgency, category: text.category, actions: actions,
-            replacesId: replaces)
+            replacesId: replaces, resident: capabilities.contains("persistence"))
         deliveryInFlight += 1
         notifier.show(request) { [weak self] result in
             guard let self else { return }
@@ -84,15 +84,22 @@ extension ReminderEngine {
         let now = clock()
         switch event {
         case .actionInvoked(let id, let action):
+            if action == "undo", let itemId = undoOffers.removeValue(forKey: id) {
+                perform(button: "undo", itemId) { try undo(itemId, now: now) }
+                notifier.close(id: id)
+                break
+            }
             guard let (itemId, _) = onScreen[id] else { return }
             if action == "done" {
-                _ = try? markDone(itemId, amount: nil, now: now)
+                perform(button: "done", itemId) { try markDone(itemId, amount: nil, now: now) }
+                offerUndo(itemId, now: now)
             } else if action.hasPrefix("snooze-"),
                 case .success(let duration) = CalendarDuration.parse(String(action.dropFirst(7)), rules: .snooze)
             {
-                _ = try? snooze(itemId, duration, now: now)
+                perform(button: action, itemId) { try snooze(itemId, duration, now: now) }
             }
         case .closed(let id, let reason):
+            undoOffers[id] = nil
             guard let (itemId, _) = onScreen.removeValue(forKey: id) else { return }
             if reason == 2, let item = items[itemId] {
                 appendHistory(itemId, item.title, "dismissed", "closed on screen", now: now)
@@ -105,6 +112,45 @@ extension ReminderEngine {
             onScreen.removeAll()
         }
         publish()
+    }
+
+    /// Runs a button's command, logging a refusal (the item may have changed meanwhile).
+    func perform(button: String, _ itemId: String, _ command: () throws -> [String: JSONValue]) {
+        do { _ = try command() } catch let error as CommandError {
+            logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
+        } catch {
+            logger.error("button \(button) failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
+        }
+    }
+
+    /// After Done from a button: a short confirmation ("Marked $15 Uber Cash as used") with an
+    /// Undo button, for about ten seconds.
+    func offerUndo(_ itemId: String, now: Int64) {
+        guard let item = items[itemId] else { return }
+        let capabilities = Set(notifier.serverInfo()?.capabilities ?? [])
+        let currency = item.currency ?? configuration.currency
+        var body: String
+        switch item.schedule {
+        case .benefit(let benefit):
+            body = "Marked \(benefit.amount.map { $0.formatted(currency: currency) + " " } ?? "")\(item.title) as used"
+        case .coupon: body = "Marked \(item.title) as used"
+        case .rebuy: body = "Rebought \(item.title)"
+        default: body = "Done: \(item.title)"
+        }
+        var actions: [(key: String, label: String)] = []
+        if capabilities.contains("actions") {
+            actions.append(("undo", "Undo"))
+        } else {
+            body += "\nreminderctl undo \(itemId)"
+        }
+        if capabilities.contains("body-markup") { body = markupEscaped(body) }
+        let request = NotificationRequest(
+            summary: "Done", body: body, urgency: .low, category: "x-reminderd.done", actions: actions,
+            timeoutMilliseconds: 10_000)
+        notifier.show(request) { [weak self] result in
+            guard let self, case .success(let id) = result else { return }
+            self.queue.async { self.undoOffers[id] = itemId }
+        }
     }
 
     /// When a snooze of `duration` from `now` would fire (quiet hours applied, clamped to the

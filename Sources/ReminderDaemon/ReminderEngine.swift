@@ -40,6 +40,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var held: [ScheduledEvent] = []
     /// Pop-ups on screen: server id → (item, due).
     var onScreen: [UInt32: (itemId: String, due: Int64)] = [:]
+    /// "Done" confirmations on screen with an Undo button: server id → item.
+    var undoOffers: [UInt32: String] = [:]
     var pausedUntil: Int64?
     var deliveryInFlight = 0
 

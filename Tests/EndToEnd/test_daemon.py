@@ -38,7 +38,7 @@ def test_an_item_due_within_seconds_pops_up_once_with_text_urgency_and_actions(s
     assert [e["event"] for e in history if e["event"] == "fired"] == ["fired"]
 
 
-def test_the_done_button_marks_it_used(server, daemon):
+def test_the_done_button_marks_it_used_and_offers_undo(server, daemon):
     daemon.start()
     item_id = daemon.ctl_json("add", "coupon", "Tacos", "--expires", local_in(66), "--lead", "1m")["id"]
     wait_for(server.notifications, timeout=15, what="the pop-up")
@@ -46,6 +46,13 @@ def test_the_done_button_marks_it_used(server, daemon):
     wait_for(lambda: daemon.ctl_json("list", "--all")["items"][0]["status"] == "used", what="the item marked used")
     listed = daemon.ctl("list", "--all").stdout
     assert item_id in listed and "used" in listed
+    assert '"resident": True' in server.notifications()[0][2]  # the server keeps pop-ups (persistence)
+    confirmation = wait_for(lambda: server.notifications()[1:], what="the Done confirmation")[0]
+    assert confirmation[0] == "Done" and confirmation[1] == "Marked Tacos as used"
+    assert '["undo", "Undo"]' in confirmation[2] and confirmation[2].endswith(" 10000")
+    server.invoke(2, "undo")
+    wait_for(lambda: daemon.ctl_json("list", "--all")["items"][0]["status"] == "expiring", what="the Undo")
+    assert any(e["event"] == "undone" for e in daemon.ctl_json("history")["entries"])
 
 
 def test_a_snooze_button_fires_again_after_the_snooze(server, bus, tmp_path):
