@@ -18,9 +18,18 @@ mkdir -p -m 0700 "$data"
 install -m 0755 .build/release/reminderd .build/release/reminderctl "$bin/"
 install -m 0644 systemd/reminderd.service systemd/reminderd.socket "$units/"
 install -m 0644 systemd/reminderd.desktop "$applications/"
+share="${XDG_DATA_HOME:-$HOME/.local/share}"
+mkdir -p "$share/man/man1" "$share/man/man5" "$share/bash-completion/completions" "$share/zsh/site-functions" \
+  "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions"
+install -m 0644 man/reminderctl.1 man/reminderd.1 "$share/man/man1/"
+install -m 0644 man/reminderd.conf.5 "$share/man/man5/"
+.build/release/reminderctl --generate-completion-script bash > "$share/bash-completion/completions/reminderctl"
+.build/release/reminderctl --generate-completion-script zsh > "$share/zsh/site-functions/_reminderctl"
+.build/release/reminderctl --generate-completion-script fish > "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions/reminderctl.fish"
 mkdir -p "$HOME/.local/share/reminderd/catalog"
 install -m 0644 Sources/ReminderCatalog/Resources/cards.json "$HOME/.local/share/reminderd/catalog/"
-echo "Installed reminderd and reminderctl in $bin, the user units in $units."
+echo "Installed reminderd and reminderctl in $bin, the user units in $units, man pages and"
+echo "bash/zsh/fish completions under $share (zsh: add $share/zsh/site-functions to fpath)."
 
 if systemctl --user show-environment >/dev/null 2>&1; then
   systemctl --user daemon-reload
