@@ -11,6 +11,8 @@ public struct Configuration: Hashable, Sendable {
     public var currency: String
     /// Where the daemon listens; `nil` means `$XDG_RUNTIME_DIR/reminderd.sock`.
     public var socketPath: String?
+    /// History entries older than this many days are pruned.
+    public var historyDays: Int
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),
@@ -21,7 +23,7 @@ public struct Configuration: Hashable, Sendable {
         snoozeOptions: [CalendarDuration] = [
             CalendarDuration(1, .hours), CalendarDuration(1, .days), CalendarDuration(1, .weeks),
         ],
-        currency: String = "USD", socketPath: String? = nil
+        currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365
     ) {
         self.timeZone = timeZone
         self.reminderTime = reminderTime
@@ -30,6 +32,7 @@ public struct Configuration: Hashable, Sendable {
         self.snoozeOptions = snoozeOptions
         self.currency = currency
         self.socketPath = socketPath
+        self.historyDays = historyDays
     }
 
     public static let defaults = Configuration()
@@ -74,6 +77,12 @@ public struct Configuration: Hashable, Sendable {
         config.socketPath = try fields.string("socketPath")
         if let path = config.socketPath, path.isEmpty || path.utf8.count > 107 {
             throw .invalidValue(field: "socketPath", reason: "must be a path of 1 to 107 bytes (the Unix socket limit)")
+        }
+        if let days = try fields.integer("historyDays") {
+            guard (1...3650).contains(days) else {
+                throw .invalidValue(field: "historyDays", reason: "\(days) is not between 1 and 3650")
+            }
+            config.historyDays = Int(days)
         }
         try fields.rejectUnknown()
         self = config

@@ -176,6 +176,9 @@ extension ReminderEngine {
         self.zone = zone
         self.rules = FireTimeRules(zone: zone, configuration: configuration)
         let now = clock()
+        do { try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400) } catch {
+            logger.error("cannot prune history: \(error)")
+        }
         for id in order { reschedule(id, now: now) }
         publish()
     }

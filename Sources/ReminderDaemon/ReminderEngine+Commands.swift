@@ -91,7 +91,13 @@ extension ReminderEngine {
                 result = try snooze(id, duration, now: now)
             case "Upcoming": result = ["reminders": .array(upcoming(days: try p.optionalInt("days") ?? 7, now: now))]
             case "Explain": result = ["steps": .array(try explain(resolve(p.string("id")), now: now))]
-            case "History": result = ["entries": .array(try history(limit: p.optionalInt("limit") ?? 50))]
+            case "History":
+                result = [
+                    "entries": .array(
+                        try history(
+                            limit: p.optionalInt("limit") ?? 50, since: p.optionalString("since"),
+                            item: p.optionalString("item")))
+                ]
             case "Summary": result = ["summary": summary(now: now)]
             case "Status": result = ["status": status(now: now)]
             case "Pause": result = try pause(p.optionalString("duration"), now: now)
@@ -120,7 +126,8 @@ extension ReminderEngine {
     static let parameterNames: [String: Set<String>] = [
         "Add": ["item"], "List": ["kind", "all"], "Get": ["id"], "Edit": ["id", "changes"], "Remove": ["id"],
         "Done": ["id", "amount"], "Undo": ["id"], "Snooze": ["id", "duration"], "Upcoming": ["days"], "Explain": ["id"],
-        "History": ["limit"], "Summary": [], "Status": [], "Pause": ["duration"], "Resume": [], "Reload": [],
+        "History": ["limit", "since", "item"], "Summary": [], "Status": [], "Pause": ["duration"], "Resume": [],
+        "Reload": [],
         "Import": ["items"], "Export": [],
     ]
 

@@ -112,9 +112,21 @@ extension ReminderEngine {
         return steps
     }
 
-    func history(limit: Int) throws -> [JSONValue] {
+    func history(limit: Int, since: String?, item: String?) throws -> [JSONValue] {
+        var sinceInstant: Int64?
+        if let since {
+            guard case .success(let instant) = Timestamp.parseFlexible(since, in: zone) else {
+                throw CommandError.invalidParameter("since", "\"\(since)\" is not a date (2026-11-01) or RFC 3339 time")
+            }
+            sinceInstant = instant
+        }
+        // A removed item's history is still there under its exact id.
+        var itemId = item
+        if let item, items[item] != nil || order.contains(where: { $0.hasPrefix(item) }) { itemId = try resolve(item) }
         let entries: [HistoryRecord]
-        do { entries = try store.history(limit: limit) } catch { throw CommandError.store(error) }
+        do { entries = try store.history(limit: limit, since: sinceInstant, itemId: itemId) } catch {
+            throw CommandError.store(error)
+        }
         return entries.map { entry in
             .object([
                 "at": .string(Timestamp.format(entry.at, in: zone)), "item": .string(entry.itemId),

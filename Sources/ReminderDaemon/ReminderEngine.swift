@@ -104,6 +104,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         if let paused = try store.setting("pausedUntil").flatMap(Int64.init) { pausedUntil = paused }
         let lastSeen = try store.setting("lastSeen").flatMap(Int64.init)
         let now = clock()
+        try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400)
         collectMissed(since: lastSeen, now: now)
         for id in order { reschedule(id, now: now, lateSince: lastSeen ?? .min) }
         try recordLastSeen(now)

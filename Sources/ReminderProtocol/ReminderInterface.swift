@@ -40,7 +40,8 @@ public enum ReminderInterface {
         # How each upcoming fire time of an item was derived.
         method Explain(id: string) -> (steps: []object)
 
-        method History(limit: ?int) -> (entries: []object)
+        # What happened, newest first; since is a date or RFC 3339 time, item an id or prefix.
+        method History(limit: ?int, since: ?string, item: ?string) -> (entries: []object)
 
         method Summary() -> (summary: object)
 

@@ -182,10 +182,27 @@ extension ReminderStore {
         try read { db in try FireRecord.fetchAll(db) }
     }
 
-    public func history(limit: Int) throws(ReminderStoreError) -> [HistoryRecord] {
+    /// History newest first, optionally since an instant and for one item.
+    public func history(limit: Int, since: Int64? = nil, itemId: String? = nil) throws(ReminderStoreError)
+        -> [HistoryRecord]
+    {
         try read { db in
             try HistoryRecord.fetchAll(
-                db, sql: "SELECT * FROM history ORDER BY at DESC, id DESC LIMIT ?", arguments: [limit])
+                db,
+                sql: """
+                    SELECT * FROM history WHERE at >= ? AND (? IS NULL OR itemId = ?)
+                    ORDER BY at DESC, id DESC LIMIT ?
+                    """,
+                arguments: [since ?? Int64.min, itemId, itemId, limit])
+        }
+    }
+
+    /// Deletes history older than `before` (Unix seconds); returns how many entries went.
+    @discardableResult
+    public func pruneHistory(before: Int64) throws(ReminderStoreError) -> Int {
+        try write { db in
+            try db.execute(sql: "DELETE FROM history WHERE at < ?", arguments: [before])
+            return db.changesCount
         }
     }
 }

@@ -49,13 +49,18 @@ struct Explain: ParsableCommand {
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "What happened: fired, done, undone, snoozed, dismissed, missed, held.",
-        discussion: "Example: reminderctl history --limit 20")
+        discussion: "Examples: reminderctl history --limit 20   ·   reminderctl history --since 2026-11-01 --item k4s8")
     @Option(help: "How many entries (default 50).") var limit: Int = 50
+    @Option(help: "Only entries since this date or time (2026-11-01, 2026-11-01T09:00, RFC 3339).") var since: String?
+    @Option(help: "Only this item (id or unique prefix).") var item: String?
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         guard (1...100_000).contains(limit) else { throw Refusal.usage("--limit must be between 1 and 100000") }
-        guard let reply = try output.call("History", ["limit": .integer(Int64(limit))]) else { return }
+        var parameters: [String: JSONValue] = ["limit": .integer(Int64(limit))]
+        if let since { parameters["since"] = .string(since) }
+        if let item { parameters["item"] = .string(item) }
+        guard let reply = try output.call("History", parameters) else { return }
         let entries = reply["entries"]?.elements ?? []
         if entries.isEmpty { return print("No history yet.") }
         var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"])

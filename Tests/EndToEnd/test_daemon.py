@@ -270,3 +270,14 @@ def test_the_units_verify_and_are_hardened(tmp_path):
                               env=env, capture_output=True, text=True)
     exposure = float(security.stdout.split("Overall exposure level for reminderd.service:")[1].split()[0])
     assert exposure <= 2.0, security.stdout[-400:]
+
+
+def test_history_filters_by_item_and_time(server, daemon):
+    daemon.start()
+    first = daemon.ctl_json("add", "fee", "First", "--due", "2027-03-01")["id"]
+    daemon.ctl("add", "fee", "Second", "--due", "2027-04-01")
+    assert [e["title"] for e in daemon.ctl_json("history", "--item", first[:3])["entries"]] == ["First"]
+    assert len(daemon.ctl_json("history", "--since", "2000-01-01")["entries"]) == 2
+    assert daemon.ctl_json("history", "--since", "2199-01-01T00:00:00Z")["entries"] == []
+    bad = daemon.ctl("history", "--since", "last week", check=False)
+    assert bad.returncode == 1 and "since" in bad.stderr

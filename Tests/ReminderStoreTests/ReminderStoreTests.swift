@@ -67,6 +67,20 @@ import Testing
         #expect(try store.history(limit: 2).map(\.at) == [3, 2])
     }
 
+    @Test func historyFiltersBySinceAndItemAndOldEntriesArePruned() throws {
+        let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
+        try store.write { db in
+            for (at, item) in [(1, "a"), (2, "b"), (3, "a"), (4, "b")] as [(Int64, String)] {
+                try ReminderStore.appendHistory(
+                    HistoryRecord(at: at, itemId: item, title: item, event: "fired", reason: ""), db)
+            }
+        }
+        #expect(try store.history(limit: 10, itemId: "a").map(\.at) == [3, 1])
+        #expect(try store.history(limit: 10, since: 3).map(\.at) == [4, 3])
+        #expect(try store.pruneHistory(before: 3) == 2)
+        #expect(try store.history(limit: 10).map(\.at) == [4, 3])
+    }
+
     @Test func anUnopenableStoreIsRefusedWithItsPath() {
         #expect(throws: ReminderStoreError.self) { try ReminderStore(path: "/proc/nope/reminderd.sqlite") }
     }
