@@ -98,7 +98,7 @@ extension ReminderEngine {
                             limit: p.optionalInt("limit") ?? 50, since: p.optionalString("since"),
                             item: p.optionalString("item")))
                 ]
-            case "Summary": result = ["summary": summary(now: now)]
+            case "Summary": result = ["summary": try summary(now: now)]
             case "Status": result = ["status": status(now: now)]
             case "Pause": result = try pause(p.optionalString("duration"), now: now)
             case "Resume":
@@ -269,6 +269,8 @@ extension ReminderEngine {
         let today = zone.localDateTime(at: now).date
         var doneOccurrence: Occurrence?
         var reason = "done"
+        /// What this Done redeemed of a benefit, for the card's fee return.
+        var redeemed: Money?
         switch item.schedule {
         case .rebuy(var rebuy):
             rebuy.lastPurchased = today
@@ -282,7 +284,9 @@ extension ReminderEngine {
                 guard case .success(let used) = Money.parse(amount), used > .zero else {
                     throw CommandError.invalidParameter("amount", "\"\(amount)\" is not a positive decimal amount")
                 }
-                let total = (benefit.amountUsed ?? .zero) + used
+                let before = benefit.amountUsed ?? .zero
+                let total = before + used
+                redeemed = benefit.amount.map { min(used, $0 - before) } ?? used
                 if let full = benefit.amount, total < full {
                     benefit.amountUsed = total
                     item.schedule = .benefit(benefit)
@@ -293,6 +297,7 @@ extension ReminderEngine {
                     doneOccurrence = occurrence
                 }
             } else {
+                redeemed = benefit.amount.map { $0 - (benefit.amountUsed ?? .zero) }
                 benefit.amountUsed = nil
                 item.schedule = .benefit(benefit)
                 doneOccurrence = occurrence
@@ -315,8 +320,13 @@ extension ReminderEngine {
                 try ReminderStore.updateItem(item, db)
                 try record?.save(db)
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO undo (itemId, itemJSON, due) VALUES (?, ?, ?)",
-                    arguments: [id, previous.jsonText, doneOccurrence?.due ?? 0])
+                    sql: "INSERT OR REPLACE INTO undo (itemId, itemJSON, due, doneAt) VALUES (?, ?, ?, ?)",
+                    arguments: [id, previous.jsonText, doneOccurrence?.due ?? 0, now])
+                if let redeemed, redeemed > .zero, case .benefit(let benefit) = item.schedule {
+                    try db.execute(
+                        sql: "INSERT INTO redemption (itemId, card, at, amount) VALUES (?, ?, ?, ?)",
+                        arguments: [id, benefit.card ?? "", now, redeemed.description])
+                }
                 try ReminderStore.appendHistory(
                     HistoryRecord(at: now, itemId: id, title: item.title, event: "done", reason: reason), db)
             }
@@ -356,6 +366,9 @@ extension ReminderEngine {
             try store.write { db in
                 try ReminderStore.updateItem(restored, db)
                 try record?.save(db)
+                try db.execute(
+                    sql: "DELETE FROM redemption WHERE itemId = ? AND at = (SELECT doneAt FROM undo WHERE itemId = ?)",
+                    arguments: [id, id])
                 try db.execute(sql: "DELETE FROM undo WHERE itemId = ?", arguments: [id])
                 try ReminderStore.appendHistory(
                     HistoryRecord(

@@ -136,49 +136,112 @@ extension ReminderEngine {
         }
     }
 
-    /// A plain dashboard: counts and totals.
-    func summary(now: Int64) -> JSONValue {
+    /// The dashboard (SPEC §5 `summary`): benefit value still available this period, what is
+    /// due within a week, what was used lately, subscription totals, coupons, and each card's
+    /// fee return (value redeemed this card year against its fee).
+    func summary(now: Int64) throws -> JSONValue {
         var available = Money.zero
-        var cards = Set<String>()
+        var benefitCards = Set<String>()
         var monthly = Money.zero
-        var expiringThisWeek: [JSONValue] = []
-        var counts: [String: Int64] = [:]
+        var expiring: [(days: Int64, due: Int64, value: JSONValue)] = []
+        var renewing: [JSONValue] = []
+        var couponsToday: [JSONValue] = []
+        var couponsThisWeek: [JSONValue] = []
+        var fees: [(card: String, fee: Money?, due: Occurrence, previousDue: Int64)] = []
         for id in order {
             guard let item = items[id] else { continue }
             let (status, due) = status(of: item, now: now)
-            counts[status, default: 0] += 1
-            if status == "expiring", let due {
-                expiringThisWeek.append(
-                    .object([
-                        "item": .string(id), "title": .string(item.title),
-                        "due": .string(Timestamp.format(due.due, in: zone)),
-                    ]))
+            let days = due.map { NotificationText.daysLeft($0, now: now, zone: zone) }
+            var entry: [String: JSONValue] = [
+                "item": .string(id), "title": .string(item.title), "kind": .string(item.kind.rawValue),
+                "status": .string(status),
+            ]
+            if let due, let days {
+                entry["due"] = .string(Timestamp.format(due.due, in: zone))
+                entry["daysLeft"] = .integer(days)
             }
+            let active = status != "used" && status != "expired"
             switch item.schedule {
-            case .benefit(let benefit) where status != "used":
-                if let amount = benefit.amount {
-                    available = available + amount - (benefit.amountUsed ?? .zero)
-                    if let card = benefit.card { cards.insert(card) }
+            case .benefit(let benefit):
+                if let card = benefit.card { entry["card"] = .string(card) }
+                if let amount = benefit.amount, active {
+                    let left = amount - (benefit.amountUsed ?? .zero)
+                    available = available + left
+                    entry["value"] = .string(left.description)
+                    if let card = benefit.card { benefitCards.insert(card) }
                 }
             case .subscription(let subscription):
                 if let amount = subscription.amount {
-                    let perMonth: Money
-                    switch subscription.every.unit {
-                    case .months, .years:
-                        perMonth = Money(tenThousandths: amount.tenThousandths / Int64(subscription.every.months))
-                    default:
-                        perMonth = Money(tenThousandths: amount.tenThousandths * 30 / max(1, subscription.every.days))
-                    }
-                    monthly = monthly + perMonth
+                    entry["value"] = .string(amount.description)
+                    monthly = monthly + ReminderEngine.perMonth(amount, every: subscription.every)
                 }
-            default: break
+                if let days, days <= 7, active { renewing.append(.object(entry)) }
+            case .coupon(let coupon):
+                if let value = coupon.value { entry["value"] = .string(value.description) }
+                if let days, active {
+                    if days <= 0 {
+                        couponsToday.append(.object(entry))
+                    } else if days <= 7 {
+                        couponsThisWeek.append(.object(entry))
+                    }
+                }
+            case .fee(let fee):
+                if let card = fee.card ?? Optional(item.title), let due {
+                    let previous = rules.occurrence(dueOn: fee.due(in: due.dueDate.year - 1)).due
+                    fees.append((card, fee.amount, due, previous))
+                }
+            case .rebuy: break
             }
+            if let days, let due, days <= 7, active { expiring.append((days, due.due, .object(entry))) }
         }
+        expiring.sort { ($0.due, $0.days) < ($1.due, $1.days) }
+        var cards: [JSONValue] = []
+        for fee in fees.sorted(by: { $0.due.due < $1.due.due }) {
+            let redeemed: Money
+            do { redeemed = try store.redeemed(since: fee.previousDue)[fee.card] ?? .zero } catch {
+                throw CommandError.store(error)
+            }
+            var entry: [String: JSONValue] = [
+                "card": .string(fee.card), "redeemed": .string(redeemed.description),
+                "feeDue": .string(Timestamp.format(fee.due.due, in: zone)),
+                "daysUntilFee": .integer(NotificationText.daysLeft(fee.due, now: now, zone: zone)),
+            ]
+            if let amount = fee.fee {
+                entry["fee"] = .string(amount.description)
+                entry["net"] = .string((redeemed - amount).description)
+            }
+            cards.append(.object(entry))
+        }
+        let used: [HistoryRecord]
+        do { used = try store.history(limit: 3, event: "done") } catch { throw CommandError.store(error) }
         return .object([
-            "benefitsAvailable": .string(available.description), "cards": .integer(Int64(cards.count)),
-            "subscriptionsMonthly": .string(monthly.description), "expiringThisWeek": .array(expiringThisWeek),
-            "counts": .object(counts.mapValues { .integer($0) }), "currency": .string(configuration.currency),
+            "currency": .string(configuration.currency),
+            "benefits": .object([
+                "available": .string(available.description), "cards": .integer(Int64(benefitCards.count)),
+            ]),
+            "expiring": .array(expiring.map(\.value)),
+            "usedRecently": .array(
+                used.map { entry in
+                    .object([
+                        "item": .string(entry.itemId), "title": .string(entry.title),
+                        "at": .string(Timestamp.format(entry.at, in: zone)),
+                        "reason": .string(entry.reason),
+                    ])
+                }),
+            "subscriptions": .object([
+                "monthlyTotal": .string(monthly.description), "renewingThisWeek": .array(renewing),
+            ]),
+            "coupons": .object(["today": .array(couponsToday), "thisWeek": .array(couponsThisWeek)]),
+            "cards": .array(cards),
         ])
+    }
+
+    /// A renewal amount as a monthly cost: by months for `mo`/`y`, by 30-day months otherwise.
+    static func perMonth(_ amount: Money, every: CalendarDuration) -> Money {
+        switch every.unit {
+        case .months, .years: return Money(tenThousandths: amount.tenThousandths / Int64(every.months))
+        default: return Money(tenThousandths: amount.tenThousandths * 30 / max(1, every.days))
+        }
     }
 
     func status(now: Int64) -> JSONValue {

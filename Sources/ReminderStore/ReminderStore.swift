@@ -100,6 +100,17 @@ public final class ReminderStore: Sendable {
                 t.column("due", .integer).notNull()
             }
         }
+        // v2: what each Done of a benefit redeemed, for the per-card fee return in `summary`.
+        migrator.registerMigration("v2") { db in
+            try db.create(table: "redemption") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("itemId", .text).notNull().indexed()
+                t.column("card", .text).notNull()
+                t.column("at", .integer).notNull()
+                t.column("amount", .text).notNull()
+            }
+            try db.alter(table: "undo") { t in t.add(column: "doneAt", .integer).notNull().defaults(to: 0) }
+        }
         return migrator
     }
 
@@ -183,18 +194,34 @@ extension ReminderStore {
     }
 
     /// History newest first, optionally since an instant and for one item.
-    public func history(limit: Int, since: Int64? = nil, itemId: String? = nil) throws(ReminderStoreError)
-        -> [HistoryRecord]
-    {
+    public func history(
+        limit: Int, since: Int64? = nil, itemId: String? = nil, event: String? = nil
+    ) throws(ReminderStoreError) -> [HistoryRecord] {
         try read { db in
             try HistoryRecord.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM history WHERE at >= ? AND (? IS NULL OR itemId = ?)
+                    SELECT * FROM history WHERE at >= ? AND (? IS NULL OR itemId = ?) AND (? IS NULL OR event = ?)
                     ORDER BY at DESC, id DESC LIMIT ?
                     """,
-                arguments: [since ?? Int64.min, itemId, itemId, limit])
+                arguments: [since ?? Int64.min, itemId, itemId, event, event, limit])
         }
+    }
+
+    /// Value redeemed per card since `since` (Unix seconds).
+    public func redeemed(since: Int64) throws(ReminderStoreError) -> [String: Money] {
+        let rows = try read { db in
+            try Row.fetchAll(db, sql: "SELECT card, amount FROM redemption WHERE at >= ?", arguments: [since])
+        }
+        var totals: [String: Money] = [:]
+        for row in rows {
+            let card: String = row["card"]
+            let text: String = row["amount"]
+            if case .success(let amount) = Money.parse(text) {
+                totals[card, default: .zero] = totals[card, default: .zero] + amount
+            }
+        }
+        return totals
     }
 
     /// Deletes history older than `before` (Unix seconds); returns how many entries went.

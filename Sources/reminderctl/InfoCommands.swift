@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import ReminderCore
 
 struct Upcoming: ParsableCommand {
@@ -76,23 +77,123 @@ struct History: ParsableCommand {
 
 struct Summary: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Benefit value available, what expires this week, subscription totals.",
-        discussion: "Example: reminderctl summary")
+        abstract:
+            "Dashboard: benefit value left, what is due this week, subscriptions, coupons, each card's fee return.",
+        discussion: "Example: reminderctl summary   (colour only on a terminal, never with NO_COLOR set)")
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         guard let reply = try output.call("Summary") else { return }
-        let summary = reply["summary"] ?? .null
-        let currency = Output.string(summary["currency"])
-        print(
-            "Benefits available this period: \(Output.string(summary["benefitsAvailable"])) \(currency) across \(Output.string(summary["cards"])) card(s)"
-        )
-        print("Subscriptions per month: \(Output.string(summary["subscriptionsMonthly"])) \(currency)")
-        let expiring = summary["expiringThisWeek"]?.elements ?? []
-        print("Expiring within 7 days: \(expiring.isEmpty ? "nothing" : "")")
-        for item in expiring {
-            print("  \(Output.string(item["item"]))  \(Output.string(item["title"]))  due \(Output.when(item["due"]))")
+        print(SummaryView(summary: reply["summary"] ?? .null, colour: Colour.enabled).render(), terminator: "")
+    }
+}
+
+/// The human form of `summary`: urgency shown by colour and by a mark and words, so it reads
+/// the same without colour.
+struct SummaryView {
+    let summary: JSONValue
+    let colour: Bool
+
+    func money(_ value: JSONValue?) -> String {
+        guard case .string(let text)? = value,
+            case .success(let amount) = Money.parse(text.hasPrefix("-") ? String(text.dropFirst()) : text)
+        else { return Output.string(value) }
+        return (Output.string(value).hasPrefix("-") ? "−" : "")
+            + amount.formatted(currency: Output.string(summary["currency"]))
+    }
+
+    /// "‼ today", "! in 2 days", "• in 5 days", "  in 12 days", coloured by urgency.
+    func urgency(_ days: Int64) -> String {
+        let words = days <= 0 ? "today" : days == 1 ? "tomorrow" : "in \(days) days"
+        switch days {
+        case ...0: return Colour.paint("‼ \(words)", "1;31", colour)
+        case 1...3: return Colour.paint("! \(words)", "31", colour)
+        case 4...7: return Colour.paint("• \(words)", "38;5;208", colour)
+        default: return "  \(words)"
         }
+    }
+
+    func render() -> String {
+        var out = ""
+        let benefits = summary["benefits"] ?? .null
+        let cardCount = Output.string(benefits["cards"])
+        out +=
+            "Benefits       \(money(benefits["available"])) available across \(cardCount) card\(cardCount == "1" ? "" : "s") this period\n"
+        let expiring = summary["expiring"]?.elements ?? []
+        out += "Due within 7 days\(expiring.isEmpty ? ": nothing" : "")\n"
+        var table = TextTable(columns: 4)
+        for entry in expiring.prefix(5) {
+            let days: Int64
+            if case .integer(let left)? = entry["daysLeft"] { days = left } else { days = 0 }
+            let card = entry["card"].map { " (\(Output.string($0)))" } ?? ""
+            let value = entry["value"].map { money($0) } ?? ""
+            table.add(["  " + urgency(days), Output.string(entry["title"]) + card, Output.string(entry["kind"]), value])
+        }
+        out += table.render()
+        if expiring.count > 5 { out += "  and \(expiring.count - 5) more\n" }
+        let used = summary["usedRecently"]?.elements ?? []
+        if !used.isEmpty {
+            out +=
+                "Used recently  "
+                + used.map { "\(Output.string($0["title"])) (\(Output.when($0["at"])))" }.joined(separator: ", ") + "\n"
+        }
+        let subscriptions = summary["subscriptions"] ?? .null
+        let renewing = subscriptions["renewingThisWeek"]?.elements ?? []
+        out += "Subscriptions  \(money(subscriptions["monthlyTotal"])) a month"
+        out +=
+            renewing.isEmpty
+            ? "\n"
+            : "; renewing this week: " + renewing.map { Output.string($0["title"]) }.joined(separator: ", ") + "\n"
+        let coupons = summary["coupons"] ?? .null
+        let today = coupons["today"]?.elements ?? []
+        let week = coupons["thisWeek"]?.elements ?? []
+        if !today.isEmpty || !week.isEmpty {
+            var parts: [String] = []
+            if !today.isEmpty {
+                parts.append(
+                    Colour.paint("‼ today: ", "1;31", colour)
+                        + today.map { Output.string($0["title"]) }.joined(separator: ", "))
+            }
+            if !week.isEmpty {
+                parts.append("this week: " + week.map { Output.string($0["title"]) }.joined(separator: ", "))
+            }
+            out += "Coupons        " + parts.joined(separator: " · ") + "\n"
+        }
+        let cards = summary["cards"]?.elements ?? []
+        if !cards.isEmpty {
+            out += "Card fees\n"
+            var feeTable = TextTable(columns: 3)
+            for card in cards {
+                var line = "\(money(card["redeemed"])) redeemed"
+                if let fee = card["fee"] {
+                    line += " − \(money(fee)) fee"
+                    if case .string(let net)? = card["net"] {
+                        line +=
+                            net.hasPrefix("-")
+                            ? ": redeem \(money(.string(String(net.dropFirst())))) more to break even"
+                            : " = +\(money(.string(net)))"
+                    }
+                }
+                let days: Int64
+                if case .integer(let left)? = card["daysUntilFee"] { days = left } else { days = 0 }
+                feeTable.add([
+                    "  " + Output.string(card["card"]), line, "fee due " + urgency(days).trimmingCharacters(),
+                ])
+            }
+            out += feeTable.render()
+        }
+        return out
+    }
+}
+
+/// ANSI colour, only on a terminal and never when NO_COLOR is set (no-color.org).
+enum Colour {
+    static var enabled: Bool {
+        isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil && getenv("TERM").map { String(cString: $0) } != "dumb"
+    }
+
+    static func paint(_ text: String, _ code: String, _ on: Bool) -> String {
+        on ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 }
 

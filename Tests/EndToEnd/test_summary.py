@@ -1,0 +1,51 @@
+"""`reminderctl summary`: the dashboard, its figures, and colour only where it belongs."""
+import json
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+
+from conftest import BIN
+
+
+def setup_items(daemon):
+    today = datetime.now(timezone.utc).date()
+    daemon.ctl("add", "card", "amex-gold", "--fee-due", (today + timedelta(days=40)).isoformat())
+    benefits = {i["title"]: i["id"] for i in daemon.ctl_json("list")["items"] if i["kind"] == "benefit"}
+    daemon.ctl("done", benefits["Uber Cash"])
+    daemon.ctl("done", benefits["Dining credit"], "--amount", "4")
+    daemon.ctl("add", "subscription", "--template", "netflix", "--next", (today + timedelta(days=3)).isoformat())
+    daemon.ctl("add", "coupon", "Pizza BOGO", "--expires", today.isoformat() + "T23:30")
+
+
+def test_summary_adds_up_value_left_fee_return_and_what_is_due(server, daemon):
+    daemon.start()
+    setup_items(daemon)
+    summary = daemon.ctl_json("summary")["summary"]
+    assert summary["benefits"] == {"available": "63", "cards": 1}  # 10 + 50 + 7 + (10 - 4) left
+    assert [c["card"] for c in summary["cards"]] == ["Amex Gold"]
+    card = summary["cards"][0]
+    assert (card["redeemed"], card["fee"], card["net"], card["daysUntilFee"]) == ("14", "325", "-311", 40)
+    assert summary["subscriptions"]["monthlyTotal"] == "17.99"
+    assert [s["title"] for s in summary["subscriptions"]["renewingThisWeek"]] == ["Netflix Standard"]
+    assert [c["title"] for c in summary["coupons"]["today"]] == ["Pizza BOGO"]
+    due_titles = [e["title"] for e in summary["expiring"]]
+    assert due_titles.index("Pizza BOGO") < due_titles.index("Netflix Standard")  # most urgent first
+    assert [u["title"] for u in summary["usedRecently"]][:2] == ["Dining credit", "Uber Cash"]
+    text = daemon.ctl("summary").stdout
+    assert "\x1b[" not in text  # not a terminal: no colour
+    assert "$63 available across 1 card this period" in text
+    assert "$14 redeemed − $325 fee: redeem $311 more to break even" in text
+    assert "fee due" in text and "in 40 days" in text
+    assert "‼ today" in text and "Pizza BOGO" in text
+    assert "! in 3 days" in text and "Netflix Standard" in text
+    assert "$17.99 a month; renewing this week: Netflix Standard" in text
+
+
+def test_summary_is_coloured_on_a_terminal_unless_no_color(server, daemon):
+    pexpect = pytest.importorskip("pexpect")
+    daemon.start()
+    setup_items(daemon)
+    coloured = pexpect.run(str(BIN / "reminderctl"), args=["summary"], env=dict(daemon.env, TERM="xterm"), encoding="utf-8")
+    assert "\x1b[1;31m‼ today\x1b[0m" in coloured and "\x1b[31m! in 3 days\x1b[0m" in coloured
+    plain = pexpect.run(str(BIN / "reminderctl"), args=["summary"], env=dict(daemon.env, TERM="xterm", NO_COLOR="1"), encoding="utf-8")
+    assert "\x1b[" not in plain and "‼ today" in plain
