@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReminderCore
+import ReminderPlatform
 
 struct Done: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,6 +15,16 @@ struct Done: ParsableCommand {
         if let amount { parameters["amount"] = .string(amount) }
         guard let reply = try output.call("Done", parameters) else { return }
         let item = reply["item"] ?? .null
+        if case .string(let used)? = item["amountUsed"], case .string(let total)? = item["amount"],
+            case .success(let usedAmount) = Money.parse(used), case .success(let totalAmount) = Money.parse(total)
+        {
+            let configured = (try? ConfigFile.load(explicitPath: nil).get())?.currency ?? "USD"
+            let currency = item["currency"].map { Output.string($0) } ?? configured
+            print(
+                "Recorded \(usedAmount.formatted(currency: currency)) of \(totalAmount.formatted(currency: currency)) \(Output.string(item["title"])) used; reminders go on for the remaining \((totalAmount - usedAmount).formatted(currency: currency))"
+            )
+            return
+        }
         print("Done: \(Output.string(item["title"])) is \(Output.string(item["status"]))\(nextText(item))")
     }
 }

@@ -281,3 +281,35 @@ def test_history_filters_by_item_and_time(server, daemon):
     assert daemon.ctl_json("history", "--since", "2199-01-01T00:00:00Z")["entries"] == []
     bad = daemon.ctl("history", "--since", "last week", check=False)
     assert bad.returncode == 1 and "since" in bad.stderr
+
+
+def test_partial_use_of_a_benefit_is_recorded_and_reminders_go_on(server, daemon):
+    daemon.start()
+    item_id = daemon.ctl_json("add", "benefit", "Uber Cash", "--amount", "15", "--period", "monthly")["id"]
+    partial = daemon.ctl("done", item_id, "--amount", "7.50")
+    assert partial.stdout.strip() == "Recorded $7.50 of $15 Uber Cash used; reminders go on for the remaining $7.50"
+    item = daemon.ctl_json("show", item_id)["item"]
+    assert item["amountUsed"] == "7.50" and item["status"] != "used"
+    assert daemon.ctl("done", item_id, "--amount", "7.50").stdout.startswith("Done: Uber Cash is used")
+
+
+def test_a_client_of_another_user_is_refused_and_logged(server, daemon):
+    import shutil
+    if os.getuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to act as another user")
+    import tempfile
+    public = tempfile.mkdtemp(prefix="reminderd-peer-")
+    os.chmod(public, 0o755)
+    daemon.socket_path = Path(public) / "reminderd.sock"
+    daemon.env["REMINDERD_SOCKET"] = str(daemon.socket_path)
+    daemon.start()
+    os.chmod(daemon.socket_path, 0o666)  # let the file through, so SO_PEERCRED is what refuses
+    probe = ("import socket, json, sys\n"
+             "s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sys.argv[1])\n"
+             "s.sendall(json.dumps({'method': 'io.reminderd.Reminders.Status'}).encode() + b'\\0')\n"
+             "print(repr(s.recv(100)))\n")
+    result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", probe,
+                             str(daemon.socket_path)], capture_output=True, text=True, timeout=20)
+    assert result.stdout.strip() in ("b''", "") or "Connection reset" in result.stderr, result
+    assert "refused a client of another user" in (daemon.tmp / "daemon.log").read_text()
+    assert daemon.ctl_json("status")["status"]["items"] == 0  # the owner is still served
