@@ -20,6 +20,10 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
     private var shown: [UInt32: UnsafeMutablePointer<NotifyNotification>] = [:]
     private var events: (@Sendable (NotifierEvent) -> Void)?
     private var watchID: guint = 0
+    /// The session bus, for reading do-not-disturb settings (GLib thread only).
+    private var connection: OpaquePointer?
+    /// GNOME's notification settings, when its schema is installed (GLib thread only).
+    private var gnomeSettings: UnsafeMutablePointer<GSettings>?
     private let info = Mutex<ServerInfo?>(nil)
     private let applicationName: String
 
@@ -41,6 +45,7 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
             notify_init(applicationName)
             refreshServerInfo()
             let me = Unmanaged.passUnretained(self).toOpaque()
+            watchDoNotDisturb(me)
             watchID = g_bus_watch_name(
                 G_BUS_TYPE_SESSION, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE,
                 { _, _, _, data in LibnotifyNotifier.from(data).serverChanged(appeared: true) },
@@ -65,6 +70,10 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
         info.withLock { $0 }
     }
 
+    public func doNotDisturb(completion: @escaping @Sendable (String?) -> Void) {
+        onGLibThread { [self] in completion(doNotDisturbReason()) }
+    }
+
     public func show(
         _ request: NotificationRequest, completion: @escaping @Sendable (Result<UInt32, NotifierError>) -> Void
     ) {
@@ -83,6 +92,9 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
 
     private func showNow(_ request: NotificationRequest) -> Result<UInt32, NotifierError> {
         if info.withLock({ $0 == nil }) { refreshServerInfo() }
+        if !request.bypassDoNotDisturb, let reason = doNotDisturbReason() {
+            return .failure(.inhibited(reason: reason))
+        }
         guard let notification = notify_notification_new(request.summary, request.body, nil) else {
             return .failure(.refused(reason: "libnotify could not create a notification"))
         }
@@ -155,6 +167,73 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
             shown.removeAll()
             events?(.serverVanished)
         }
+    }
+
+    /// Hears when do-not-disturb may change: the server's PropertiesChanged (the `Inhibited`
+    /// property, dunst's `paused`) and GNOME's `show-banners` setting.
+    private func watchDoNotDisturb(_ me: UnsafeMutableRawPointer) {
+        var error: UnsafeMutablePointer<GError>?
+        connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
+        if error != nil { _ = LibnotifyNotifier.take(error) }
+        if let connection {
+            g_dbus_connection_signal_subscribe(
+                connection, nil, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+                "/org/freedesktop/Notifications", nil,
+                G_DBUS_SIGNAL_FLAGS_NONE,
+                { _, _, _, _, _, _, data in LibnotifyNotifier.from(data).events?(.doNotDisturbChanged) },
+                me, nil)
+        }
+        if let source = g_settings_schema_source_get_default(),
+            let schema = g_settings_schema_source_lookup(source, "org.gnome.desktop.notifications", 1)
+        {
+            g_settings_schema_unref(schema)
+            gnomeSettings = g_settings_new("org.gnome.desktop.notifications")
+            let changed: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, _, data in
+                LibnotifyNotifier.from(data).events?(.doNotDisturbChanged)
+            }
+            if let gnomeSettings {
+                reminderd_signal_connect(
+                    UnsafeMutableRawPointer(gnomeSettings), "changed::show-banners",
+                    unsafeBitCast(changed, to: GCallback.self), me)
+            }
+        }
+    }
+
+    /// Why the desktop is in do-not-disturb, or nil: the server's `Inhibited` property, dunst's
+    /// `paused`, or GNOME's `show-banners` turned off.
+    private func doNotDisturbReason() -> String? {
+        if boolProperty("org.freedesktop.Notifications", "Inhibited") == true {
+            return "the notification server is inhibited"
+        }
+        if boolProperty("org.dunstproject.cmd0", "paused") == true { return "dunst is paused" }
+        if let gnomeSettings, g_settings_get_boolean(gnomeSettings, "show-banners") == 0 {
+            return "GNOME's notification banners are off"
+        }
+        return nil
+    }
+
+    /// A boolean property of the notification server's object, or nil when it has none.
+    private func boolProperty(_ interface: String, _ name: String) -> Bool? {
+        guard let connection else { return nil }
+        var children = [g_variant_new_string(interface), g_variant_new_string(name)]
+        let parameters = children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }
+        var error: UnsafeMutablePointer<GError>?
+        guard
+            let reply = g_dbus_connection_call_sync(
+                connection, "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                "org.freedesktop.DBus.Properties",
+                "Get", parameters, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 1000, nil, &error)
+        else {
+            _ = LibnotifyNotifier.take(error)
+            return nil
+        }
+        defer { g_variant_unref(reply) }
+        guard let boxed = g_variant_get_child_value(reply, 0) else { return nil }
+        defer { g_variant_unref(boxed) }
+        guard let value = g_variant_get_variant(boxed) else { return nil }
+        defer { g_variant_unref(value) }
+        guard g_variant_is_of_type(value, g_variant_type_checked_("b")) != 0 else { return nil }
+        return g_variant_get_boolean(value) != 0
     }
 
     /// Asks the server for its name and capabilities (nil when none answers).

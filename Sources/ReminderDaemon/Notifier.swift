@@ -14,11 +14,13 @@ public struct NotificationRequest: Sendable, Equatable {
     public var timeoutMilliseconds: Int32
     /// Keep the pop-up after a button is pressed (servers with `persistence`).
     public var resident: Bool
+    /// Show even when the desktop is in do-not-disturb (reminders due today).
+    public var bypassDoNotDisturb: Bool
 
     public init(
         summary: String, body: String, urgency: NotificationText.Urgency, category: String,
         actions: [(key: String, label: String)] = [], replacesId: UInt32 = 0, timeoutMilliseconds: Int32 = -1,
-        resident: Bool = false
+        resident: Bool = false, bypassDoNotDisturb: Bool = true
     ) {
         self.summary = summary
         self.body = body
@@ -28,6 +30,7 @@ public struct NotificationRequest: Sendable, Equatable {
         self.replacesId = replacesId
         self.timeoutMilliseconds = timeoutMilliseconds
         self.resident = resident
+        self.bypassDoNotDisturb = bypassDoNotDisturb
     }
 
     public static func == (a: NotificationRequest, b: NotificationRequest) -> Bool {
@@ -47,6 +50,8 @@ public enum NotifierEvent: Sendable, Equatable {
     /// A server took the bus name (again); pending reminders can go out.
     case serverAppeared
     case serverVanished
+    /// The desktop's do-not-disturb may have changed (held reminders can go out if it ended).
+    case doNotDisturbChanged
 }
 
 /// The server's name and what it can do.
@@ -68,9 +73,12 @@ public struct ServerInfo: Sendable, Equatable {
 public enum NotifierError: Error, Sendable, Equatable, CustomStringConvertible {
     case noServer(reason: String)
     case refused(reason: String)
+    /// The desktop is in do-not-disturb; the pop-up was not sent.
+    case inhibited(reason: String)
 
     public var description: String {
         switch self {
+        case .inhibited(let reason): return "the desktop is in do-not-disturb (\(reason))"
         case .noServer(let reason): return "no notification server: \(reason)"
         case .refused(let reason): return "the notification server refused: \(reason)"
         }
@@ -86,5 +94,7 @@ public protocol Notifier: AnyObject, Sendable {
     func close(id: UInt32)
     /// The server's name and capabilities, or nil when none is on the bus.
     func serverInfo() -> ServerInfo?
+    /// Whether the desktop's own do-not-disturb is on, and by which setting.
+    func doNotDisturb(completion: @escaping @Sendable (String?) -> Void)
     func stop()
 }

@@ -34,7 +34,8 @@ extension ReminderEngine {
         let replaces = onScreen.first { $0.value.itemId == itemId }?.key ?? 0
         let request = NotificationRequest(
             summary: text.summary, body: body, urgency: text.urgency, category: text.category, actions: actions,
-            replacesId: replaces, resident: capabilities.contains("persistence"))
+            replacesId: replaces, resident: capabilities.contains("persistence"),
+            bypassDoNotDisturb: text.urgency == NotificationText.Urgency.critical)
         deliveryInFlight += 1
         notifier.show(request) { [weak self] result in
             guard let self else { return }
@@ -73,6 +74,9 @@ extension ReminderEngine {
             logger.info(
                 "reminder shown",
                 metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])
+        case .failure(.inhibited(let reason)):
+            held.append(event)
+            appendHistory(itemId, item.title, "held", "desktop do-not-disturb: \(reason)", now: now)
         case .failure(let error):
             logger.warning("reminder waits: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
             if items[itemId] != nil { waiting.append(event) }
@@ -108,6 +112,9 @@ extension ReminderEngine {
             let pending = waiting
             waiting.removeAll()
             for event in pending { deliver(event, now: now) }
+            releaseHeldIfDesktopAllows()
+        case .doNotDisturbChanged:
+            releaseHeldIfDesktopAllows()
         case .serverVanished:
             onScreen.removeAll()
         }
@@ -172,6 +179,19 @@ extension ReminderEngine {
             }
         } catch {
             logger.error("cannot record history: \(error)")
+        }
+    }
+
+    /// After the desktop's do-not-disturb may have ended: the held reminders go out as one
+    /// digest, unless reminderd's own pause is still on.
+    func releaseHeldIfDesktopAllows() {
+        guard !held.isEmpty, pausedUntil == nil else { return }
+        notifier.doNotDisturb { [weak self] reason in
+            guard let self, reason == nil else { return }
+            self.queue.async {
+                self.resume(now: self.clock())
+                self.publish()
+            }
         }
     }
 

@@ -313,3 +313,17 @@ def test_a_client_of_another_user_is_refused_and_logged(server, daemon):
     assert result.stdout.strip() in ("b''", "") or "Connection reset" in result.stderr, result
     assert "refused a client of another user" in (daemon.tmp / "daemon.log").read_text()
     assert daemon.ctl_json("status")["status"]["items"] == 0  # the owner is still served
+
+
+def test_the_desktops_do_not_disturb_holds_reminders_but_not_those_due_today(server, daemon):
+    server.gdbus("org.freedesktop.DBus.Mock.AddProperty", "org.freedesktop.Notifications", "Inhibited", "<true>")
+    daemon.start()
+    daemon.ctl("add", "coupon", "Later deal", "--expires", local_in(2 * 86400 + 8), "--lead", "48h")
+    daemon.ctl("add", "coupon", "Today deal", "--expires", local_in(68), "--lead", "1m")
+    wait_for(lambda: any(e["event"] == "held" for e in daemon.ctl_json("history")["entries"]), timeout=20, what="the held reminder")
+    wait_for(server.notifications, timeout=15, what="the critical pop-up")
+    assert [n[0] for n in server.notifications()] == ["Coupon Expiring"]
+    assert "Today deal" in server.notifications()[0][1]
+    server.gdbus("org.freedesktop.DBus.Properties.Set", "org.freedesktop.Notifications", "Inhibited", "<false>")
+    wait_for(lambda: len(server.notifications()) == 2, timeout=10, what="the held pop-up after do-not-disturb ended")
+    assert "Later deal" in server.notifications()[1][1]
