@@ -140,14 +140,15 @@ extension ReminderEngine {
     /// due within a week, what was used lately, subscription totals, coupons, and each card's
     /// fee return (value redeemed this card year against its fee).
     func summary(now: Int64) throws -> JSONValue {
-        var available = Money.zero
+        // Sums are kept per currency; the config's currency leads, others are listed beside it.
+        var available: [String: Money] = [:]
         var benefitCards = Set<String>()
-        var monthly = Money.zero
+        var monthly: [String: Money] = [:]
         var expiring: [(days: Int64, due: Int64, value: JSONValue)] = []
         var renewing: [JSONValue] = []
         var couponsToday: [JSONValue] = []
         var couponsThisWeek: [JSONValue] = []
-        var fees: [(card: String, fee: Money?, due: Occurrence, previousDue: Int64)] = []
+        var fees: [(card: String, fee: Money?, due: Occurrence, previousDue: Int64, currency: String)] = []
         for id in order {
             guard let item = items[id] else { continue }
             let (status, due) = status(of: item, now: now)
@@ -161,19 +162,22 @@ extension ReminderEngine {
                 entry["daysLeft"] = .integer(days)
             }
             let active = status != "used" && status != "expired"
+            let currency = item.currency ?? configuration.currency
+            entry["currency"] = .string(currency)
             switch item.schedule {
             case .benefit(let benefit):
                 if let card = benefit.card { entry["card"] = .string(card) }
                 if let amount = benefit.amount, active {
                     let left = amount - (benefit.amountUsed ?? .zero)
-                    available = available + left
+                    available[currency, default: .zero] = available[currency, default: .zero] + left
                     entry["value"] = .string(left.description)
                     if let card = benefit.card { benefitCards.insert(card) }
                 }
             case .subscription(let subscription):
                 if let amount = subscription.amount {
                     entry["value"] = .string(amount.description)
-                    monthly = monthly + ReminderEngine.perMonth(amount, every: subscription.every)
+                    monthly[currency, default: .zero] =
+                        monthly[currency, default: .zero] + ReminderEngine.perMonth(amount, every: subscription.every)
                 }
                 if let days, days <= 7, active { renewing.append(.object(entry)) }
             case .coupon(let coupon):
@@ -188,7 +192,7 @@ extension ReminderEngine {
             case .fee(let fee):
                 if let card = fee.card ?? Optional(item.title), let due {
                     let previous = rules.occurrence(dueOn: fee.due(in: due.dueDate.year - 1)).due
-                    fees.append((card, fee.amount, due, previous))
+                    fees.append((card, fee.amount, due, previous, currency))
                 }
             case .rebuy: break
             }
@@ -202,7 +206,7 @@ extension ReminderEngine {
                 throw CommandError.store(error)
             }
             var entry: [String: JSONValue] = [
-                "card": .string(fee.card), "redeemed": .string(redeemed.description),
+                "card": .string(fee.card), "redeemed": .string(redeemed.description), "currency": .string(fee.currency),
                 "feeDue": .string(Timestamp.format(fee.due.due, in: zone)),
                 "daysUntilFee": .integer(NotificationText.daysLeft(fee.due, now: now, zone: zone)),
             ]
@@ -217,7 +221,9 @@ extension ReminderEngine {
         return .object([
             "currency": .string(configuration.currency),
             "benefits": .object([
-                "available": .string(available.description), "cards": .integer(Int64(benefitCards.count)),
+                "available": .string((available[configuration.currency] ?? .zero).description),
+                "availableOther": ReminderEngine.others(available, besides: configuration.currency),
+                "cards": .integer(Int64(benefitCards.count)),
             ]),
             "expiring": .array(expiring.map(\.value)),
             "usedRecently": .array(
@@ -229,11 +235,18 @@ extension ReminderEngine {
                     ])
                 }),
             "subscriptions": .object([
-                "monthlyTotal": .string(monthly.description), "renewingThisWeek": .array(renewing),
+                "monthlyTotal": .string((monthly[configuration.currency] ?? .zero).description),
+                "monthlyOther": ReminderEngine.others(monthly, besides: configuration.currency),
+                "renewingThisWeek": .array(renewing),
             ]),
             "coupons": .object(["today": .array(couponsToday), "thisWeek": .array(couponsThisWeek)]),
             "cards": .array(cards),
         ])
+    }
+
+    /// Totals in currencies other than `main`, as `{"USD": "127"}`.
+    static func others(_ totals: [String: Money], besides main: String) -> JSONValue {
+        .object(totals.filter { $0.key != main && $0.value != .zero }.mapValues { .string($0.description) })
     }
 
     /// A renewal amount as a monthly cost: by months for `mo`/`y`, by 30-day months otherwise.

@@ -47,6 +47,7 @@ enum Catalog {
             var fields: [String: JSONValue] = [
                 "kind": .string("benefit"), "title": .string(String(credit.title.prefix(100))), "card": .string(name),
                 "amount": .string(credit.amount.description), "period": .string(credit.period.rawValue),
+                "currency": .string("USD"),
             ]
             if let notes = credit.notes { fields["notes"] = .string(String(notes.prefix(500))) }
             return .object(fields)
@@ -55,7 +56,7 @@ enum Catalog {
             items.append(
                 .object([
                     "kind": .string("fee"), "title": .string("\(name) annual fee"), "card": .string(name),
-                    "amount": .string(card.annualFee.description), "due": .string(feeDue),
+                    "amount": .string(card.annualFee.description), "due": .string(feeDue), "currency": .string("USD"),
                 ]))
         }
         return items

@@ -94,12 +94,19 @@ struct SummaryView {
     let summary: JSONValue
     let colour: Bool
 
-    func money(_ value: JSONValue?) -> String {
+    /// An amount in `currency` (the summary's own by default); negative ones with a minus sign.
+    func money(_ value: JSONValue?, _ currency: JSONValue? = nil) -> String {
         guard case .string(let text)? = value,
             case .success(let amount) = Money.parse(text.hasPrefix("-") ? String(text.dropFirst()) : text)
         else { return Output.string(value) }
-        return (Output.string(value).hasPrefix("-") ? "−" : "")
-            + amount.formatted(currency: Output.string(summary["currency"]))
+        let code = Output.string(currency ?? summary["currency"])
+        return (text.hasPrefix("-") ? "−" : "") + amount.formatted(currency: code)
+    }
+
+    /// " (+ $127)" for totals in other currencies.
+    func others(_ value: JSONValue?) -> String {
+        guard case .object(let totals)? = value, !totals.isEmpty else { return "" }
+        return " (+ " + totals.keys.sorted().map { money(totals[$0], .string($0)) }.joined(separator: " + ") + ")"
     }
 
     /// "‼ today", "! in 2 days", "• in 5 days", "  in 12 days", coloured by urgency.
@@ -118,7 +125,7 @@ struct SummaryView {
         let benefits = summary["benefits"] ?? .null
         let cardCount = Output.string(benefits["cards"])
         out +=
-            "Benefits       \(money(benefits["available"])) available across \(cardCount) card\(cardCount == "1" ? "" : "s") this period\n"
+            "Benefits       \(money(benefits["available"]))\(others(benefits["availableOther"])) available across \(cardCount) card\(cardCount == "1" ? "" : "s") this period\n"
         let expiring = summary["expiring"]?.elements ?? []
         out += "Due within 7 days\(expiring.isEmpty ? ": nothing" : "")\n"
         var table = TextTable(columns: 4)
@@ -126,7 +133,7 @@ struct SummaryView {
             let days: Int64
             if case .integer(let left)? = entry["daysLeft"] { days = left } else { days = 0 }
             let card = entry["card"].map { " (\(Output.string($0)))" } ?? ""
-            let value = entry["value"].map { money($0) } ?? ""
+            let value = entry["value"].map { money($0, entry["currency"]) } ?? ""
             table.add(["  " + urgency(days), Output.string(entry["title"]) + card, Output.string(entry["kind"]), value])
         }
         out += table.render()
@@ -139,7 +146,7 @@ struct SummaryView {
         }
         let subscriptions = summary["subscriptions"] ?? .null
         let renewing = subscriptions["renewingThisWeek"]?.elements ?? []
-        out += "Subscriptions  \(money(subscriptions["monthlyTotal"])) a month"
+        out += "Subscriptions  \(money(subscriptions["monthlyTotal"]))\(others(subscriptions["monthlyOther"])) a month"
         out +=
             renewing.isEmpty
             ? "\n"
@@ -164,14 +171,15 @@ struct SummaryView {
             out += "Card fees\n"
             var feeTable = TextTable(columns: 3)
             for card in cards {
-                var line = "\(money(card["redeemed"])) redeemed"
+                let currency = card["currency"]
+                var line = "\(money(card["redeemed"], currency)) redeemed"
                 if let fee = card["fee"] {
-                    line += " − \(money(fee)) fee"
+                    line += " − \(money(fee, currency)) fee"
                     if case .string(let net)? = card["net"] {
                         line +=
                             net.hasPrefix("-")
-                            ? ": redeem \(money(.string(String(net.dropFirst())))) more to break even"
-                            : " = +\(money(.string(net)))"
+                            ? ": redeem \(money(.string(String(net.dropFirst())), currency)) more to break even"
+                            : " = +\(money(.string(net), currency))"
                     }
                 }
                 let days: Int64

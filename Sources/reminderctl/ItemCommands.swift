@@ -42,6 +42,8 @@ struct Add: ParsableCommand {
             }
             fields["amount"] = fields["amount"] ?? .string(found.amount.description)
             fields["every"] = fields["every"] ?? .string(found.every.description)
+            // Template prices are in US dollars unless you give your own price and currency.
+            if fields["currency"] == nil && item.amount == nil { fields["currency"] = .string("USD") }
             fields["title"] = .string(title ?? found.title)
         } else {
             guard let title else { throw Refusal.usage("add: give a TITLE (or --template for a subscription)") }

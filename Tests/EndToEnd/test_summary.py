@@ -21,7 +21,7 @@ def test_summary_adds_up_value_left_fee_return_and_what_is_due(server, daemon):
     daemon.start()
     setup_items(daemon)
     summary = daemon.ctl_json("summary")["summary"]
-    assert summary["benefits"] == {"available": "63", "cards": 1}  # 10 + 50 + 7 + (10 - 4) left
+    assert summary["benefits"] == {"available": "63", "availableOther": {}, "cards": 1}  # 10 + 50 + 7 + (10 - 4) left
     assert [c["card"] for c in summary["cards"]] == ["Amex Gold"]
     card = summary["cards"][0]
     assert (card["redeemed"], card["fee"], card["net"], card["daysUntilFee"]) == ("14", "325", "-311", 40)
