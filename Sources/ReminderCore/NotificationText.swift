@@ -125,7 +125,7 @@ public struct NotificationText: Hashable, Sendable {
     }
 
     /// `/mo`, `/yr`, `/wk`, or ` every 3 months`.
-    static func per(_ every: CalendarDuration) -> String {
+    public static func per(_ every: CalendarDuration) -> String {
         switch (every.count, every.unit) {
         case (1, .months): return "/mo"
         case (1, .years): return "/yr"

@@ -15,6 +15,11 @@ public enum ConfigFile {
         return configHome + "/reminderd/config.json"
     }
 
+    /// The default config file's path when that file exists.
+    public static func defaultPathIfPresent() -> String? {
+        access(defaultPath(), F_OK) == 0 ? defaultPath() : nil
+    }
+
     /// Reads and validates the config; a message naming the file, the key path and the reason
     /// on failure. A missing default file means the defaults; a missing `--config` file is an error.
     public static func load(explicitPath: String?) -> Result<Configuration, ConfigFileError> {

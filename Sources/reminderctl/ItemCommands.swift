@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import ReminderCore
 import ReminderPlatform
 
@@ -203,13 +204,38 @@ struct Import: ParsableCommand {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print every item as JSON (the import format).",
-        discussion: "Example: reminderctl export > items.json")
+        abstract: "Print every item as JSON (the import format), or as an iCalendar file.",
+        discussion: """
+            Examples:
+              reminderctl export > items.json
+              reminderctl export --ics --days 365 > reminders.ics
+            With --ics: one event per occurrence in the next --days days, with one alarm per
+            reminder at exactly the time reminderd (and `plan`) computes, in UTC. Done is not
+            taken into account, as with `plan`.
+            """)
+    @Flag(help: "Write RFC 5545 iCalendar instead of JSON.") var ics = false
+    @Option(help: "With --ics: how many days ahead (default 365).") var days: Int = 365
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let reply = try DaemonClient.call("Export")
-        print(Output.json(reply["items"] ?? .array([])))
+        guard ics else { return print(Output.json(reply["items"] ?? .array([]))) }
+        guard (1...3660).contains(days) else { throw Refusal.usage("--days must be between 1 and 3660") }
+        let configuration = try ConfigLoader.load(path: ConfigFile.defaultPathIfPresent())
+        let zone: TimeZoneRules
+        do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
+            throw Refusal(message: "timeZone: \(error)")
+        }
+        var items: [Item] = []
+        for (index, element) in (reply["items"]?.elements ?? []).enumerated() {
+            do { items.append(try Item(json: element, path: "items[\(index)]", context: .init(zone: zone))) } catch {
+                throw Refusal(message: "\(error)")
+            }
+        }
+        let now = Int64(time(nil))
+        let planner = Planner(configuration: configuration, zone: zone)
+        let entries = planner.plan(items: items, from: now, to: now + Int64(days) * 86_400)
+        print(CalendarExport.ics(items: items, entries: entries, now: now), terminator: "")
     }
 }
 
