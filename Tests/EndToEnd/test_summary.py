@@ -49,3 +49,23 @@ def test_summary_is_coloured_on_a_terminal_unless_no_color(server, daemon):
     assert "\x1b[1;31m‼ today\x1b[0m" in coloured and "\x1b[31m! in 3 days\x1b[0m" in coloured
     plain = pexpect.run(str(BIN / "reminderctl"), args=["summary"], env=dict(daemon.env, TERM="xterm", NO_COLOR="1"), encoding="utf-8")
     assert "\x1b[" not in plain and "‼ today" in plain
+
+
+def test_explain_shows_how_each_fire_time_was_derived(server, bus, tmp_path):
+    from conftest import Daemon
+    daemon = Daemon(tmp_path, bus, {"timeZone": "America/New_York", "reminderTime": "02:30",
+                                    "quietHours": {"start": "22:00", "end": "08:00"}}).start()
+    try:
+        item = daemon.ctl_json("add", "fee", "Card fee", "--due", "2027-03-15", "--lead", "7d,1d,2h")["id"]
+        steps = {s["lead"]: s for s in daemon.ctl_json("explain", item)["steps"]}
+        assert steps["7d"]["computed"] == "2027-03-08T02:30:00-05:00" and steps["7d"]["fireAt"] == "2027-03-08T08:00:00-05:00"
+        assert steps["7d"]["quietHours"] == "moved to the end of quiet hours"
+        # 2027-03-14 is the spring-forward day: 02:30 does not exist and reads as 03:30 EDT.
+        assert steps["1d"]["dstGap"] is True and steps["1d"]["computed"] == "2027-03-14T03:30:00-04:00"
+        assert steps["1d"]["fireAt"] == "2027-03-14T08:00:00-04:00"
+        assert steps["2h"]["rule"] == "due − 2h of elapsed time" and steps["2h"]["fireAt"] == "2027-03-15T21:59:00-04:00"
+        text = daemon.ctl("explain", item).stdout
+        assert text.startswith("Due Mon 2027-03-15 23:59")
+        assert "LEAD" in text.splitlines()[1] and "moved to the end of quiet hours" in text
+    finally:
+        daemon.stop()
