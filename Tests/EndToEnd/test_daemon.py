@@ -327,3 +327,17 @@ def test_the_desktops_do_not_disturb_holds_reminders_but_not_those_due_today(ser
     server.gdbus("org.freedesktop.DBus.Properties.Set", "org.freedesktop.Notifications", "Inhibited", "<false>")
     wait_for(lambda: len(server.notifications()) == 2, timeout=10, what="the held pop-up after do-not-disturb ended")
     assert "Later deal" in server.notifications()[1][1]
+
+
+def test_a_server_without_buttons_or_markup_gets_the_command_in_plain_text(bus, daemon, tmp_path):
+    plain = NotificationServer(bus, tmp_path / "plain.log", capabilities="body")
+    try:
+        daemon.start()
+        item_id = daemon.ctl_json("add", "coupon", "Fish & Chips <2>", "--expires", local_in(64), "--lead", "1m")["id"]
+        summary, body, line = wait_for(plain.notifications, timeout=15, what="the pop-up")[0]
+        assert body.startswith("Fish & Chips <2> expires in 1m")  # no markup: not escaped
+        log = plain.log.read_text()  # the body's second line is on the log's next line
+        assert f"expires in 1m\nreminderctl done {item_id}" in log
+        assert '" [] {' in log and '"resident"' not in log  # no buttons, no persistence
+    finally:
+        plain.stop()
