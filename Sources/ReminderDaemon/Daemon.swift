@@ -80,13 +80,12 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         let socketPath = options.socketPath ?? SocketPath.resolve(configured: configuration.socketPath)
         do {
             server = try SocketServer(
-                listenFD: Systemd.listenFileDescriptors().first, path: socketPath,
+                listenFD: Systemd.listenFileDescriptors().first, path: socketPath, queue: engine.queue,
                 handler: { [weak self] call, reply in
+                    // Already on the engine's queue.
                     guard let self else { return }
                     let method = String(call.method.split(separator: ".").last ?? "")
-                    engine.queue.async {
-                        reply(method == "Reload" ? self.reload() : engine.perform(method, call.parameters))
-                    }
+                    reply(method == "Reload" ? self.reload() : engine.perform(method, call.parameters))
                 }, logger: logger)
         } catch {
             return "\(error)"

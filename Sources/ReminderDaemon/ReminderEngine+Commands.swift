@@ -118,9 +118,13 @@ extension ReminderEngine {
             return .failure(
                 VarlinkError(name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
         }
-        publish()
+        // Queries change nothing the timer or systemd's status line depend on.
+        if !ReminderEngine.queries.contains(method) { publish() }
         return .success(result)
     }
+
+    /// Methods that only read.
+    static let queries: Set<String> = ["List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export"]
 
     /// The parameters each method takes (the interface description's).
     static let parameterNames: [String: Set<String>] = [

@@ -7,14 +7,16 @@ import ReminderProtocol
 
 /// The varlink server on a Unix stream socket (SPEC §6).
 ///
-/// Everything here runs on one serial queue with non-blocking sockets: each connection has its
+/// Everything here runs on one serial queue (the engine's) with non-blocking sockets: each connection has its
 /// own read source and write buffer, so a slow, silent or broken client never holds up another.
 /// A peer with another uid is refused; a message over 1 MiB closes its connection; a malformed
 /// one gets a varlink error. Calls on one connection are answered in order, one at a time.
 public final class SocketServer: @unchecked Sendable {  // all mutable state is confined to `queue`
     public typealias Handler = @Sendable (VarlinkCall, @escaping @Sendable (VarlinkReply) -> Void) -> Void
 
-    let queue = DispatchQueue(label: "reminderd.socket")
+    /// The engine's queue: serving on it saves two thread hops per request, and every socket is
+    /// non-blocking, so no client can hold it.
+    let queue: DispatchQueue
     private let listenFD: Int32
     private let path: String?
     private let handler: Handler
@@ -28,7 +30,9 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     static let maximumPendingOutput = 8 << 20
 
     /// Serves on `listenFD` (socket activation) or binds `path` (mode 0600).
-    public init(listenFD: Int32?, path: String, handler: @escaping Handler, logger: Logger) throws {
+    public init(listenFD: Int32?, path: String, queue: DispatchQueue, handler: @escaping Handler, logger: Logger) throws
+    {
+        self.queue = queue
         self.handler = handler
         self.logger = logger
         if let listenFD {
