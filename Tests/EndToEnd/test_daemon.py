@@ -341,3 +341,42 @@ def test_a_server_without_buttons_or_markup_gets_the_command_in_plain_text(bus, 
         assert '" [] {' in log and '"resident"' not in log  # no buttons, no persistence
     finally:
         plain.stop()
+
+
+@pytest.mark.parametrize("payload", [
+    b"\xff\xfe not utf-8 \xc3\x28\0",
+    b'{"method": "io.reminderd.Reminders.Add", "parameters": {"item": {"kind": "fee", "ti\0tle": "x"}}}\0',
+    b'{"method": "io.reminderd.Reminders.Status", "parameters": ' + b"[" * 100000 + b"]" * 100000 + b"}\0",
+    b'{"method": "io.reminderd.Reminders.Add", "parameters": {"item": {"kind": "rebuy", "title": "x", "everyDays": 1e400, "lastPurchased": "2026-01-01"}}}\0',
+    b'{"method": "io.reminderd.Reminders.Add", "parameters": {"item": {"kind": "rebuy", "title": "x", "everyDays": 99999999999999999999999, "lastPurchased": "2026-01-01"}}}\0',
+    b'{"method": "io.reminderd.Reminders.Snooze", "parameters": {"id": "zz", "duration": "-5m"}}\0',
+    b'{"method": "io.reminderd.Reminders.Add", "parameters": {"item": {"kind": "coupon", "title": "x", "expires": "2026-02-30"}}}\0',
+    b'{"method": 12}\0',
+    b'[]\0',
+    b'\0',
+], ids=["invalid-utf8", "nul-inside-json", "deeply-nested", "huge-float", "huge-integer", "negative-duration",
+        "impossible-date", "method-not-a-string", "not-an-object", "empty"])
+def test_bad_input_gets_an_error_or_a_closed_connection_and_the_daemon_carries_on(server, daemon, payload):
+    daemon.start()
+    reply = raw_call(daemon.socket_path, payload)
+    assert reply is None or "error" in reply, reply
+    assert daemon.process.poll() is None
+    assert daemon.ctl_json("status")["status"]["items"] == 0
+
+
+def test_a_hundred_megabytes_without_a_terminator_is_cut_off(server, daemon):
+    daemon.start()
+    client = socket.socket(socket.AF_UNIX)
+    client.connect(str(daemon.socket_path))
+    sent = 0
+    try:
+        chunk = b"x" * (1 << 20)
+        while sent < 100 * (1 << 20):
+            client.sendall(chunk)
+            sent += len(chunk)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    finally:
+        client.close()
+    assert sent < 100 * (1 << 20)  # the daemon hung up long before
+    assert daemon.ctl_json("status")["status"]["items"] == 0
