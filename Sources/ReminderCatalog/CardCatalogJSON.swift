@@ -73,10 +73,7 @@ extension CardCatalog.Credit {
         guard amount > .zero else {
             throw .invalidValue(field: fields.fieldPath("amount"), reason: "must be more than zero")
         }
-        period = try fields.required("period", "monthly, quarterly, semiannual or annual") { text in
-            Benefit.Period(rawValue: text).map { .success($0) }
-                ?? .failure(.malformed("use monthly, quarterly, semiannual or annual"))
-        }
+        period = try fields.required("period", "monthly, quarterly, semiannual or annual", Benefit.Period.parse)
         annualAmount = try fields.parsed("annualAmount", Money.parse)
         notes = try fields.string("notes")
         try fields.rejectUnknown()

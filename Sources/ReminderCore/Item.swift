@@ -67,6 +67,12 @@ public struct Benefit: Hashable, Sendable {
             }
         }
 
+        /// Parses `monthly`, `quarterly`, `semiannual` or `annual`.
+        public static func parse(_ text: String) -> Result<Period, DateParseError> {
+            Period(rawValue: text).map { .success($0) }
+                ?? .failure(.malformed("use monthly, quarterly, semiannual or annual"))
+        }
+
         /// The last day of the period that contains `date`.
         public func end(containing date: LocalDate) -> LocalDate {
             let lastMonth = ((date.month - 1) / months + 1) * months

@@ -46,10 +46,7 @@ extension Item {
         case .benefit:
             let card = try Item.shortText(&fields, "card")
             let amount = try fields.parsed("amount", Money.parse)
-            let period = try fields.required("period", "monthly, quarterly, semiannual or annual") { text in
-                Benefit.Period(rawValue: text).map { .success($0) }
-                    ?? .failure(.malformed("use monthly, quarterly, semiannual or annual"))
-            }
+            let period = try fields.required("period", "monthly, quarterly, semiannual or annual", Benefit.Period.parse)
             let used = try fields.parsed("amountUsed", Money.parse)
             if let used, let amount, used > amount {
                 throw .invalidValue(
