@@ -51,6 +51,7 @@ extension ReminderEngine {
         let now = clock()
         switch result {
         case .success(let id):
+            retryDelay = ReminderEngine.firstRetryDelay
             do {
                 try store.write { db in
                     for fireAt in fireAts {
@@ -70,13 +71,19 @@ extension ReminderEngine {
             }
             for fireAt in fireAts { fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
             if replaced != 0 { onScreen[replaced] = nil }
-            onScreen[id] = (itemId, occurrence.due)
+            onScreen[id] = PopUp(itemId: itemId, due: occurrence.due, event: event)
             logger.info(
                 "reminder shown",
                 metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])
         case .failure(.inhibited(let reason)):
             held.append(event)
             appendHistory(itemId, item.title, "held", "desktop do-not-disturb: \(reason)", now: now)
+        case .failure(.refused(let reason)):
+            // The server is there but said no (busy, full, timed out): try again, backing off.
+            logger.warning(
+                "the notification server refused a reminder, retrying: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
+            waiting.append(event)
+            scheduleRetry()
         case .failure(let error):
             logger.warning("reminder waits: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
             if items[itemId] != nil { waiting.append(event) }
@@ -93,7 +100,7 @@ extension ReminderEngine {
                 notifier.close(id: id)
                 break
             }
-            guard let (itemId, _) = onScreen[id] else { return }
+            guard let itemId = onScreen[id]?.itemId else { return }
             if action == "done" {
                 perform(button: "done", itemId) { try markDone(itemId, amount: nil, now: now) }
                 offerUndo(itemId, now: now)
@@ -104,19 +111,24 @@ extension ReminderEngine {
             }
         case .closed(let id, let reason):
             undoOffers[id] = nil
-            guard let (itemId, _) = onScreen.removeValue(forKey: id) else { return }
+            guard let itemId = onScreen.removeValue(forKey: id)?.itemId else { return }
             if reason == 2, let item = items[itemId] {
                 appendHistory(itemId, item.title, "dismissed", "closed on screen", now: now)
             }
         case .serverAppeared:
-            let pending = waiting
+            // Waiting reminders, then those that were on the old server's screen, once each.
+            let pending = waiting + repost
             waiting.removeAll()
-            for event in pending { deliver(event, now: now) }
+            repost.removeAll()
+            for event in pending where stillDue(event, now: now) { deliver(event, now: now) }
             releaseHeldIfDesktopAllows()
         case .doNotDisturbChanged:
             releaseHeldIfDesktopAllows()
         case .serverVanished:
+            // Its ids mean nothing to the next server; what was open is shown again there.
+            repost += onScreen.values.map(\.event)
             onScreen.removeAll()
+            undoOffers.removeAll()
         }
         publish()
     }
@@ -180,6 +192,34 @@ extension ReminderEngine {
         } catch {
             logger.error("cannot record history: \(error)")
         }
+    }
+
+    static let firstRetryDelay = 10
+    static let longestRetryDelay = 900
+
+    /// Tries the waiting reminders again after `retryDelay` seconds, doubling it each time up to
+    /// 15 minutes; a success resets it.
+    func scheduleRetry() {
+        guard !retryPending else { return }
+        retryPending = true
+        let delay = retryDelay
+        retryDelay = min(retryDelay * 2, ReminderEngine.longestRetryDelay)
+        queue.asyncAfter(deadline: DispatchTime.now() + .seconds(delay)) { [weak self] in
+            guard let self else { return }
+            self.retryPending = false
+            let now = self.clock()
+            let pending = self.waiting
+            self.waiting.removeAll()
+            for event in pending where self.stillDue(event, now: now) { self.deliver(event, now: now) }
+            self.publish()
+        }
+    }
+
+    /// Whether a reminder is still worth showing: its item exists and its occurrence is neither
+    /// done nor past.
+    func stillDue(_ event: ScheduledEvent, now: Int64) -> Bool {
+        guard case .fire(let itemId, let occurrence, _, _, _) = event, items[itemId] != nil else { return false }
+        return occurrence.due > now && occurrences[itemId]?[occurrence.due]?.doneAt == nil
     }
 
     /// After the desktop's do-not-disturb may have ended: the held reminders go out as one

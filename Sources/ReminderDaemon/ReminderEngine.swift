@@ -39,16 +39,28 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var waiting: [ScheduledEvent] = []
     var held: [ScheduledEvent] = []
     /// Pop-ups on screen: server id → (item, due).
-    var onScreen: [UInt32: (itemId: String, due: Int64)] = [:]
+    var onScreen: [UInt32: PopUp] = [:]
+    /// Pop-ups that were on screen when the server went away: shown again, once, on the next.
+    var repost: [ScheduledEvent] = []
     /// "Done" confirmations on screen with an Undo button: server id → item.
     var undoOffers: [UInt32: String] = [:]
     var pausedUntil: Int64?
+    /// Back-off for reminders the server refused.
+    var retryDelay = ReminderEngine.firstRetryDelay
+    var retryPending = false
     var deliveryInFlight = 0
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
     var deadlineChanged: (@Sendable (Int64?) -> Void)?
     /// Called on `queue` when the status line changes (for systemd's STATUS=).
     var statusChanged: (@Sendable (String) -> Void)?
+
+    /// A reminder on screen, and what it was shown for (to show it again on a new server).
+    struct PopUp {
+        let itemId: String
+        let due: Int64
+        let event: ScheduledEvent
+    }
 
     struct FireKey: Hashable {
         let itemId: String

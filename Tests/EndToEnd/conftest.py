@@ -90,7 +90,7 @@ class NotificationServer:
         """Every Notify call: (summary, body, raw line)."""
         calls = []
         for line in self.log.read_text().splitlines():
-            if " Notify " not in line:
+            if " Notify " not in line or " Notify raised:" in line:
                 continue
             parts = line.split('"')
             # time Notify "app" replaces_id "icon" "summary" "body" [actions] {hints} timeout

@@ -380,3 +380,36 @@ def test_a_hundred_megabytes_without_a_terminator_is_cut_off(server, daemon):
         client.close()
     assert sent < 100 * (1 << 20)  # the daemon hung up long before
     assert daemon.ctl_json("status")["status"]["items"] == 0
+
+
+def test_a_new_notification_server_gets_the_open_pop_ups_once_and_its_own_ids(bus, daemon, tmp_path):
+    first = NotificationServer(bus, tmp_path / "first.log")
+    daemon.start()
+    item_id = daemon.ctl_json("add", "coupon", "Churn deal", "--expires", local_in(3606), "--lead", "1h")["id"]
+    wait_for(first.notifications, timeout=15, what="the pop-up on the first server")
+    daemon.ctl("add", "fee", "Quiet fee", "--due", "2027-06-01")
+    first.stop()
+    time.sleep(1)
+    second = NotificationServer(bus, tmp_path / "second.log")
+    try:
+        shown = wait_for(second.notifications, timeout=10, what="the pop-up again on the second server")
+        time.sleep(2)
+        assert [n[1].split(" expires")[0] for n in second.notifications()] == ["Churn deal"]
+        second.invoke(1, "done")  # the new server numbers from 1 again
+        wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", what="Done from the new server")
+        assert shown[0][0] == "Coupon Expiring"
+    finally:
+        second.stop()
+
+
+def test_a_refused_pop_up_is_retried_with_back_off(server, daemon):
+    server.gdbus("org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.Notifications", "Notify", "susssasa{sv}i", "u",
+                 "raise dbus.exceptions.DBusException('too many pop-ups', name='org.freedesktop.DBus.Error.LimitsExceeded')")
+    daemon.start()
+    daemon.ctl("add", "coupon", "Retry deal", "--expires", local_in(64), "--lead", "1m")
+    wait_for(server.notifications, timeout=15, what="the refused Notify call")
+    assert not any(e["event"] == "fired" for e in daemon.ctl_json("history")["entries"])
+    assert daemon.ctl_json("status")["status"]["waiting"] == 1
+    server.gdbus("org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.Notifications", "Notify", "susssasa{sv}i", "u", "ret = 42")
+    wait_for(lambda: any(e["event"] == "fired" for e in daemon.ctl_json("history")["entries"]), timeout=20, what="the retry")
+    assert len(server.notifications()) == 2
