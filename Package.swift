@@ -72,6 +72,13 @@ let package = Package(
         .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore"]),
         .testTarget(name: "ReminderctlTests", dependencies: ["ReminderCore", "ReminderPlatform"]),
         .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore"]),
+        .testTarget(
+            name: "ReminderDaemonTests",
+            dependencies: [
+                "ReminderDaemon", "ReminderCore", "ReminderStore", "ReminderProtocol", "ReminderPlatform",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

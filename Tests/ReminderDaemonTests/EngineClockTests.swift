@@ -1,0 +1,133 @@
+import Foundation
+import Logging
+import ReminderCore
+import ReminderDaemon
+import ReminderPlatform
+import ReminderProtocol
+import ReminderStore
+import Synchronization
+import Testing
+
+/// A clock the test sets: the engine reads time only through it.
+final class ManualClock: Sendable {
+    private let value: Mutex<Int64>
+    init(_ now: Int64) { value = Mutex(now) }
+    var now: Int64 { value.withLock { $0 } }
+    func set(_ now: Int64) { value.withLock { $0 = now } }
+}
+
+/// Records what would have popped up; answers with increasing ids.
+final class RecordingNotifier: Notifier, @unchecked Sendable {  // `shown` and `next` behind `lock`
+    private let lock = NSLock()
+    private var shown: [NotificationRequest] = []
+    private var next: UInt32 = 1
+
+    var requests: [NotificationRequest] { lock.withLock { shown } }
+
+    func start(events: @escaping @Sendable (NotifierEvent) -> Void) {}
+    func show(_ request: NotificationRequest, completion: @escaping @Sendable (Result<UInt32, NotifierError>) -> Void) {
+        let id = lock.withLock {
+            shown.append(request)
+            defer { next += 1 }
+            return next
+        }
+        completion(.success(id))
+    }
+    func close(id: UInt32) {}
+    func serverInfo() -> ServerInfo? { ServerInfo(name: "test", vendor: "", version: "", capabilities: ["actions"]) }
+    func doNotDisturb(completion: @escaping @Sendable (String?) -> Void) { completion(nil) }
+    func stop() {}
+}
+
+/// The scheduler's re-evaluation path (`advance()`, as the timer and the clock watch call it)
+/// under clock jumps and restarts, with an injected clock.
+@Suite struct EngineClockTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reminderd-engine-\(UUID().uuidString)")
+    let start: Int64 = 1_795_000_000  // 2026-11-18T08:26:40Z
+
+    func engine(clock: ManualClock, notifier: RecordingNotifier) throws -> ReminderEngine {
+        let store = try ReminderStore(path: directory.appendingPathComponent("store.sqlite").path)
+        let engine = ReminderEngine(
+            store: store, notifier: notifier, configuration: Configuration(timeZone: "UTC", quietHours: nil),
+            zone: .utc,
+            clock: { clock.now }, logger: Logger(label: "test"))
+        try engine.queue.sync { try engine.start() }
+        return engine
+    }
+
+    func add(_ engine: ReminderEngine, _ item: [String: JSONValue]) -> String {
+        let reply = engine.queue.sync { engine.perform("Add", ["item": .object(item)]) }
+        guard case .success(let parameters) = reply, case .string(let id)? = parameters["id"] else {
+            Issue.record("add failed: \(reply)")
+            return ""
+        }
+        return id
+    }
+
+    /// Runs the engine's re-evaluation and lets its completions land.
+    func advance(_ engine: ReminderEngine) {
+        engine.queue.sync { engine.advance() }
+        engine.queue.sync {}
+    }
+
+    func coupon(expiresIn seconds: Int64, leads: [String]) -> [String: JSONValue] {
+        let expires = LocalDateTime(localSeconds: start + seconds)
+        return [
+            "kind": .string("coupon"), "title": .string("Deal"), "expires": .string(expires.description),
+            "lead": .array(leads.map { .string($0) }),
+        ]
+    }
+
+    @Test func aForwardJumpFiresWhatBecameDueOnceAndNothingEarly() throws {
+        let clock = ManualClock(start)
+        let notifier = RecordingNotifier()
+        let engine = try engine(clock: clock, notifier: notifier)
+        _ = add(engine, coupon(expiresIn: 10 * 3600, leads: ["6h", "2h"]))  // fire at +4 h and +8 h
+        advance(engine)
+        #expect(notifier.requests.isEmpty)
+        clock.set(start + 5 * 3600)  // the clock jumps past the first reminder
+        advance(engine)
+        #expect(notifier.requests.count == 1)
+        advance(engine)
+        #expect(notifier.requests.count == 1)
+        clock.set(start + 3600)  // and back: nothing fires early, nothing twice
+        advance(engine)
+        #expect(notifier.requests.count == 1)
+        clock.set(start + 8 * 3600)
+        advance(engine)
+        #expect(notifier.requests.count == 2)
+    }
+
+    @Test func aRestartAfterTheDueTimeReportsItMissedOnce() throws {
+        let clock = ManualClock(start)
+        do {
+            let notifier = RecordingNotifier()
+            let engine = try engine(clock: clock, notifier: notifier)
+            _ = add(engine, coupon(expiresIn: 3 * 3600, leads: ["1h"]))
+        }
+        clock.set(start + 4 * 3600)  // the daemon was away past the reminder and the due time
+        let notifier = RecordingNotifier()
+        let restarted = try engine(clock: clock, notifier: notifier)
+        advance(restarted)
+        #expect(notifier.requests.map(\.summary) == ["While You Were Away"])
+        let again = RecordingNotifier()
+        let third = try engine(clock: clock, notifier: again)
+        advance(third)
+        #expect(again.requests.isEmpty)
+    }
+
+    @Test func aRestartBeforeTheDueTimeFiresTheMissedReminderLateOnce() throws {
+        let clock = ManualClock(start)
+        do {
+            let engine = try engine(clock: clock, notifier: RecordingNotifier())
+            _ = add(engine, coupon(expiresIn: 3 * 3600, leads: ["2h", "90m"]))
+        }
+        clock.set(start + 2 * 3600)  // both reminders (+1 h, +1.5 h) passed while away
+        let notifier = RecordingNotifier()
+        let restarted = try engine(clock: clock, notifier: notifier)
+        advance(restarted)
+        #expect(notifier.requests.count == 1)
+        #expect(notifier.requests.first?.body.contains("(late") == true)
+    }
+}
