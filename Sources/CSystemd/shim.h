@@ -4,4 +4,5 @@
 #include <systemd/sd-journal.h>
 #include <sys/uio.h>
 #include <sys/timerfd.h>
+#include <sys/inotify.h>
 #endif

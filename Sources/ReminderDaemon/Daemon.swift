@@ -29,6 +29,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
     var notifier: LibnotifyNotifier!
     var driver: TimerDriver!
     var clockWatch: ClockWatch?
+    var localtimeWatch: LocaltimeWatch?
     var signalSources: [DispatchSourceSignal] = []
     var watchdog: DispatchSourceTimer?
     lazy var statusReporter = StatusReporter(logger: logger)
@@ -67,6 +68,11 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
             self?.logger.info("the clock changed; re-evaluating the schedule")
             self?.driver.reset()
             engine.advance()
+        }
+        if ZoneDatabase.followsLocaltime {
+            localtimeWatch = LocaltimeWatch(path: ZoneDatabase.localtimePath, queue: engine.queue) { [weak self] in
+                self?.systemZoneMayHaveChanged()
+            }
         }
         let driver = self.driver!
         let startFailure: String? = engine.queue.sync {
@@ -124,6 +130,18 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
                         parameters: ["field": .string("timeZone"), "reason": .string("\(error)")]))
             }
         }
+    }
+
+    /// Reschedules everything when the system zone changed and the config names none.
+    func systemZoneMayHaveChanged() {
+        guard engine.configuration.timeZone == nil, let zone = try? ZoneDatabase.shared.systemZone(),
+            zone != engine.zone
+        else {
+            return
+        }
+        logger.info("the system time zone is now \(zone.identifier); recomputing fire times")
+        driver.reset()
+        engine.apply(engine.configuration, zone: zone)
     }
 
     private func handleSignals() {

@@ -62,3 +62,29 @@ final class ClockWatch: @unchecked Sendable {  // confined to the engine's queue
         _ = timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil)
     }
 }
+
+/// Notices when the system's time zone changes (`timedatectl set-timezone` replaces the
+/// `/etc/localtime` link): inotify on the link's directory, read from a Dispatch source.
+final class LocaltimeWatch: @unchecked Sendable {  // confined to the engine's queue
+    private let fd: Int32
+    private let source: DispatchSourceRead
+
+    init?(path: String, queue: DispatchQueue, changed: @escaping @Sendable () -> Void) {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        let mask = UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_CLOSE_WRITE)
+        guard inotify_add_watch(fd, directory.isEmpty ? "/" : directory, mask) >= 0 else {
+            close(fd)
+            return nil
+        }
+        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        let fd = self.fd
+        source.setEventHandler {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+            changed()
+        }
+        source.activate()
+    }
+}

@@ -55,7 +55,7 @@ public final class ZoneDatabase: Sendable {
             return try zone(named: tz)
         }
         if let name = ZoneDatabase.localtimeLinkName() { return try zone(named: name) }
-        if let rules = try? zone(file: "/etc/localtime", identifier: "localtime") { return rules }
+        if let rules = try? zone(file: ZoneDatabase.localtimePath, identifier: "localtime") { return rules }
         return .utc
     }
 
@@ -66,10 +66,21 @@ public final class ZoneDatabase: Sendable {
         }
     }
 
+    /// The system zone's link: `/etc/localtime`, or `$REMINDERD_LOCALTIME` (tests point it at a
+    /// link of their own).
+    public static var localtimePath: String {
+        ProcessInfoLite.environment("REMINDERD_LOCALTIME").flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/localtime"
+    }
+
+    /// Whether the zone comes from the system (no `$TZ` to override `/etc/localtime`).
+    public static var followsLocaltime: Bool {
+        ProcessInfoLite.environment("TZ").map(\.isEmpty) ?? true
+    }
+
     /// `Europe/Berlin` when `/etc/localtime` → `/usr/share/zoneinfo/Europe/Berlin`.
     static func localtimeLinkName() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
+        let n = readlink(localtimePath, &buffer, buffer.count - 1)
         guard n > 0 else { return nil }
         let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let parts = target.split(separator: "/", omittingEmptySubsequences: true)

@@ -413,3 +413,25 @@ def test_a_refused_pop_up_is_retried_with_back_off(server, daemon):
     server.gdbus("org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.Notifications", "Notify", "susssasa{sv}i", "u", "ret = 42")
     wait_for(lambda: any(e["event"] == "fired" for e in daemon.ctl_json("history")["entries"]), timeout=20, what="the retry")
     assert len(server.notifications()) == 2
+
+
+def test_a_change_of_the_system_time_zone_recomputes_fire_times(server, bus, tmp_path):
+    zones = tmp_path / "etc"
+    zones.mkdir()
+    link = zones / "localtime"
+    link.symlink_to("/usr/share/zoneinfo/America/New_York")
+    daemon = Daemon(tmp_path, bus, {"quietHours": None})
+    daemon.env.pop("TZ")
+    daemon.env["REMINDERD_LOCALTIME"] = str(link)
+    daemon.start()
+    try:
+        item_id = daemon.ctl_json("add", "fee", "Fee", "--due", "2027-06-01", "--lead", "1d")["id"]
+        assert daemon.ctl_json("status")["status"]["timeZone"] == "America/New_York"
+        assert daemon.ctl_json("show", item_id)["item"]["nextReminder"] == "2027-05-31T09:00:00-04:00"
+        replacement = zones / "localtime.new"
+        replacement.symlink_to("/usr/share/zoneinfo/Europe/Berlin")
+        os.replace(replacement, link)  # as timedatectl does
+        wait_for(lambda: daemon.ctl_json("status")["status"]["timeZone"] == "Europe/Berlin", what="the new zone")
+        assert daemon.ctl_json("show", item_id)["item"]["nextReminder"] == "2027-05-31T09:00:00+02:00"
+    finally:
+        daemon.stop()
