@@ -26,7 +26,7 @@ let package = Package(
         // SQLite through GRDB: items, per-occurrence state, fires, history.
         .target(
             name: "ReminderStore",
-            dependencies: ["ReminderCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ReminderCore", "ReminderPlatform", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Varlink framing, the io.reminderd.Reminders interface, and the client.
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderPlatform"]),

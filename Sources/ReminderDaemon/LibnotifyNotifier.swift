@@ -84,7 +84,7 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
         onGLibThread { [self] in
             guard let notification = shown[id] else { return }
             var error: UnsafeMutablePointer<GError>?
-            if notify_notification_close(notification, &error) == 0 { _ = LibnotifyNotifier.take(error) }
+            if notify_notification_close(notification, &error) == 0 { LibnotifyNotifier.take(error) }
         }
     }
 
@@ -130,11 +130,11 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
         var error: UnsafeMutablePointer<GError>?
         guard notify_notification_show(notification, &error) != 0 else {
             g_object_unref(UnsafeMutableRawPointer(notification))
-            let (domainIsDBus, message) = LibnotifyNotifier.take(error)
+            let message = LibnotifyNotifier.take(error)
             let absent = [
                 "ServiceUnknown", "NameHasNoOwner", "not provided by any .service", "autolaunch", "Could not connect",
             ]
-            if domainIsDBus && absent.contains(where: message.contains) || absent.contains(where: message.contains) {
+            if absent.contains(where: message.contains) {
                 info.withLock { $0 = nil }
                 return .failure(.noServer(reason: message))
             }
@@ -174,7 +174,7 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
     private func watchDoNotDisturb(_ me: UnsafeMutableRawPointer) {
         var error: UnsafeMutablePointer<GError>?
         connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
-        if error != nil { _ = LibnotifyNotifier.take(error) }
+        if error != nil { LibnotifyNotifier.take(error) }
         if let connection {
             g_dbus_connection_signal_subscribe(
                 connection, nil, "org.freedesktop.DBus.Properties", "PropertiesChanged",
@@ -224,7 +224,7 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
                 "org.freedesktop.DBus.Properties",
                 "Get", parameters, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 1000, nil, &error)
         else {
-            _ = LibnotifyNotifier.take(error)
+            LibnotifyNotifier.take(error)
             return nil
         }
         defer { g_variant_unref(reply) }
@@ -284,11 +284,11 @@ public final class LibnotifyNotifier: Notifier, @unchecked Sendable {
         Unmanaged<LibnotifyNotifier>.fromOpaque(data!).takeUnretainedValue()
     }
 
-    /// Frees a GError, returning whether it came from D-Bus and its message.
-    private static func take(_ error: UnsafeMutablePointer<GError>?) -> (Bool, String) {
-        guard let error else { return (false, "unknown error") }
+    /// Frees a GError, returning its message.
+    @discardableResult
+    private static func take(_ error: UnsafeMutablePointer<GError>?) -> String {
+        guard let error else { return "unknown error" }
         defer { g_error_free(error) }
-        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        return (error.pointee.domain == g_dbus_error_quark(), message)
+        return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
     }
 }

@@ -80,14 +80,9 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         }
         // The runtime directory may not exist outside a login session (no XDG_RUNTIME_DIR).
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            var current = ""
-            for component in path[..<slash].split(separator: "/") {
-                current += "/" + component
-                if mkdir(current, 0o700) != 0 && errno != EEXIST {
-                    close(fd)
-                    throw SocketServerError.cannotListen(
-                        path: path, reason: "cannot create \(current): \(errnoDescription())")
-                }
+            do { try makePrivateDirectories(String(path[..<slash])) } catch {
+                close(fd)
+                throw SocketServerError.cannotListen(path: path, reason: error.description)
             }
         }
         // A socket file left by a daemon that died is replaced; a live one is not.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import GRDB
 import ReminderCore
+import ReminderPlatform
 
 #if canImport(Glibc)
     import Glibc
@@ -28,7 +29,11 @@ public final class ReminderStore: Sendable {
     public init(path: String) throws(ReminderStoreError) {
         self.path = path
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !directory.isEmpty { try ReminderStore.makeDirectory(directory) }
+        if !directory.isEmpty {
+            do { try makePrivateDirectories(directory) } catch {
+                throw .cannotOpen(path: path, reason: error.description)
+            }
+        }
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -45,16 +50,6 @@ public final class ReminderStore: Sendable {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
         chmod(path, 0o600)
-    }
-
-    private static func makeDirectory(_ directory: String) throws(ReminderStoreError) {
-        var current = directory.hasPrefix("/") ? "" : "."
-        for component in directory.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o700) != 0, errno != EEXIST {
-                throw .cannotOpen(path: directory, reason: String(cString: strerror(errno)))
-            }
-        }
     }
 
     static var migrator: DatabaseMigrator {

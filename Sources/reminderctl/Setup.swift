@@ -190,7 +190,9 @@ struct Setup: ParsableCommand {
             }
         }
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !directory.isEmpty { _ = mkdirParents(directory) }
+        if !directory.isEmpty {
+            do { try makePrivateDirectories(directory) } catch { throw Refusal(message: error.description) }
+        }
         let temporary = path + ".tmp"
         guard FileManagerLite.write(Array(data) + [0x0A], to: temporary), rename(temporary, path) == 0 else {
             throw Refusal(message: "\(path): cannot write: \(errnoDescription())")
@@ -244,16 +246,6 @@ enum FileManagerLite {
         }
         return fsync(fd) == 0
     }
-}
-
-/// `mkdir -p` with mode 0700 for new directories.
-func mkdirParents(_ directory: String) -> Bool {
-    var current = directory.hasPrefix("/") ? "" : "."
-    for component in directory.split(separator: "/") {
-        current += "/" + component
-        if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
-    }
-    return true
 }
 
 extension String {
