@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-python3 -c "import pytest, varlink, pexpect, icalendar" 2>/dev/null \
-  || python3 -m pip install --quiet --disable-pip-version-check pytest varlink pexpect icalendar
+python3 -c "import pytest, varlink, pexpect, icalendar, recurring_ical_events" 2>/dev/null \
+  || python3 -m pip install --quiet --disable-pip-version-check pytest varlink pexpect icalendar recurring-ical-events
 swift build --build-tests
 swift test --skip-build "$@"
 python3 -m pytest -q Tests/EndToEnd

@@ -1,47 +1,97 @@
-/// Items as an RFC 5545 calendar: one VEVENT per occurrence in a range, each with one VALARM
-/// per reminder at exactly the instant `plan` gives (absolute triggers), so quiet hours, DST and
-/// creation times come out as reminderd applies them — which relative triggers on a repeating
-/// event could not express.
+/// Items as an RFC 5545 calendar. A repeating item is one event with an `RRULE` and one relative
+/// alarm per lead; an occurrence in the exported range whose reminders differ from what those
+/// triggers give (quiet hours moved one, a DST gap, one fell before the item was created, two
+/// collapsed) gets an override (`RECURRENCE-ID`) with absolute alarms at exactly the instants
+/// `plan` gives. A coupon or a rebuy is one event with absolute alarms.
 public enum CalendarExport {
-    /// The calendar for `entries` (from `Planner.plan`) of `items`, stamped at `now`.
-    public static func ics(items: [Item], entries: [Planner.Entry], now: Int64) -> String {
-        var occurrences: [(item: Int, occurrence: Occurrence, alarms: [Int64])] = []
-        var index: [String: Int] = [:]
-        for entry in entries {
-            let key = "\(entry.itemIndex)/\(entry.fire.occurrence.due)"
-            if let at = index[key] {
-                occurrences[at].alarms.append(entry.fire.fireAt)
-            } else {
-                index[key] = occurrences.count
-                occurrences.append((entry.itemIndex, entry.fire.occurrence, [entry.fire.fireAt]))
-            }
+    /// The calendar of `items` with the reminders `planner` gives in `[from, to)`, stamped at `from`.
+    public static func ics(items: [Item], planner: Planner, from: Int64, to: Int64) -> String {
+        var alarms: [OccurrenceKey: [Int64]] = [:]
+        for entry in planner.plan(items: items, from: from, to: to) {
+            alarms[OccurrenceKey(item: entry.itemIndex, due: entry.fire.occurrence.due), default: []].append(
+                entry.fire.fireAt)
         }
+        let zone = planner.rules.zone
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//reminderd//reminderctl export//EN", "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH",
         ]
-        for (itemIndex, occurrence, alarms) in occurrences.sorted(by: {
-            ($0.occurrence.due, $0.item) < ($1.occurrence.due, $1.item)
-        }) {
-            let item = items[itemIndex]
-            let id = item.id ?? String(itemIndex + 1)
-            let summary = "\(item.title) \(verb(item))"
+        // Floating times are meant in this zone; calendar programs that read the (widespread,
+        // non-standard) property show them there.
+        if zone.identifier.contains("/") || zone.identifier == "UTC" {
+            lines.append("X-WR-TIMEZONE:\(zone.identifier)")
+        }
+        for (index, item) in items.enumerated() {
+            let uid = "UID:\(item.id ?? String(index + 1))@reminderd"
+            var occurrences: [Occurrence] = []
+            planner.rules.forEachOccurrence(of: item, dueAfter: from, before: to) {
+                occurrences.append($0)
+                return true
+            }
+            let planned = { (occurrence: Occurrence) in
+                (alarms[OccurrenceKey(item: index, due: occurrence.due)] ?? []).sorted()
+            }
+            guard let first = planner.rules.firstOccurrence(of: item, dueAfter: from, where: { _ in true }),
+                let rule = CalendarRecurrence.rule(for: item, first: first.dueDate)
+            else {
+                for occurrence in occurrences {
+                    lines += ["BEGIN:VEVENT", uid, "DTSTAMP:\(utc(from))", "DTSTART:\(utc(occurrence.due))"]
+                    lines += details(item) + absoluteAlarms(planned(occurrence), item: item) + ["END:VEVENT"]
+                }
+                continue
+            }
+            var triggers: [CalendarRecurrence.Trigger] = []
+            for lead in planner.leads(for: item) {
+                let trigger = CalendarRecurrence.trigger(lead: lead, reminderTime: planner.rules.reminderTime)
+                if !triggers.contains(trigger) { triggers.append(trigger) }
+            }
             lines += [
-                "BEGIN:VEVENT", "UID:\(id)-\(occurrence.due)@reminderd", "DTSTAMP:\(utc(now))",
-                "DTSTART:\(utc(occurrence.due))",
-                "DURATION:PT1M", "SUMMARY:\(escape(summary))", "CATEGORIES:\(item.kind.rawValue.uppercased())",
+                "BEGIN:VEVENT", uid, "DTSTAMP:\(utc(from))", "DTSTART:\(floating(first.dueDate))", "RRULE:\(rule)",
             ]
-            if let description = description(item) { lines.append("DESCRIPTION:\(escape(description))") }
-            for alarm in alarms.sorted() {
+            lines += details(item)
+            for trigger in triggers {
                 lines += [
-                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(summary))",
-                    "TRIGGER;VALUE=DATE-TIME:\(utc(alarm))", "END:VALARM",
+                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(summary(item)))", "TRIGGER:\(trigger.text)",
+                    "END:VALARM",
                 ]
             }
             lines.append("END:VEVENT")
+            for occurrence in occurrences {
+                let start = LocalDateTime(date: occurrence.dueDate, time: FireTimeRules.endOfDay).localSeconds
+                let fromTriggers = Set(triggers.map { $0.instant(beforeLocal: start, in: zone) }).sorted()
+                guard fromTriggers != planned(occurrence) else { continue }
+                let local = floating(occurrence.dueDate)
+                lines += ["BEGIN:VEVENT", uid, "DTSTAMP:\(utc(from))", "RECURRENCE-ID:\(local)", "DTSTART:\(local)"]
+                lines += details(item) + absoluteAlarms(planned(occurrence), item: item) + ["END:VEVENT"]
+            }
         }
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    private struct OccurrenceKey: Hashable {
+        let item: Int
+        let due: Int64
+    }
+
+    private static func summary(_ item: Item) -> String { "\(item.title) \(verb(item))" }
+
+    /// The properties every event of `item` carries after its start.
+    private static func details(_ item: Item) -> [String] {
+        var lines = [
+            "DURATION:PT1M", "SUMMARY:\(escape(summary(item)))", "CATEGORIES:\(item.kind.rawValue.uppercased())",
+        ]
+        if let description = description(item) { lines.append("DESCRIPTION:\(escape(description))") }
+        return lines
+    }
+
+    private static func absoluteAlarms(_ instants: [Int64], item: Item) -> [String] {
+        instants.flatMap { instant in
+            [
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(summary(item)))",
+                "TRIGGER;VALUE=DATE-TIME:\(utc(instant))", "END:VALARM",
+            ]
+        }
     }
 
     static func verb(_ item: Item) -> String {
@@ -78,11 +128,16 @@ public enum CalendarExport {
     }
 
     /// `20261124T140000Z`.
-    static func utc(_ instant: Int64) -> String {
-        let local = LocalDateTime(localSeconds: instant)
-        let t = local.time
+    static func utc(_ instant: Int64) -> String { basic(LocalDateTime(localSeconds: instant)) + "Z" }
+
+    /// `20261130T235900`: 23:59 on `date`, on whatever wall clock the calendar shows.
+    static func floating(_ date: LocalDate) -> String { basic(LocalDateTime(date: date, time: FireTimeRules.endOfDay)) }
+
+    /// RFC 5545's basic date-time form.
+    private static func basic(_ local: LocalDateTime) -> String {
+        let (d, t) = (local.date, local.time)
         return
-            "\(pad(local.date.year, 4))\(pad(local.date.month, 2))\(pad(local.date.day, 2))T\(pad(t.hour, 2))\(pad(t.minute, 2))\(pad(t.second, 2))Z"
+            "\(pad(d.year, 4))\(pad(d.month, 2))\(pad(d.day, 2))T\(pad(t.hour, 2))\(pad(t.minute, 2))\(pad(t.second, 2))"
     }
 
     /// TEXT escaping (RFC 5545 §3.3.11).

@@ -209,9 +209,11 @@ struct Export: ParsableCommand {
             Examples:
               reminderctl export > items.json
               reminderctl export --ics --days 365 > reminders.ics
-            With --ics: one event per occurrence in the next --days days, with one alarm per
-            reminder at exactly the time reminderd (and `plan`) computes, in UTC. Done is not
-            taken into account, as with `plan`.
+            With --ics: a repeating item is one event with a recurrence rule (RRULE) and one
+            alarm per lead time; where, in the next --days days, reminderd would remind at other
+            times (quiet hours, a DST gap, a reminder before the item was added), that occurrence
+            gets its own alarms at exactly the times reminderd (and `plan`) computes. A coupon
+            or a rebuy item is one event. Done is not taken into account, as with `plan`.
             """)
     @Flag(help: "Write RFC 5545 iCalendar instead of JSON.") var ics = false
     @Option(help: "With --ics: how many days ahead (default 365).") var days: Int = 365
@@ -234,8 +236,9 @@ struct Export: ParsableCommand {
         }
         let now = Int64(time(nil))
         let planner = Planner(configuration: configuration, zone: zone)
-        let entries = planner.plan(items: items, from: now, to: now + Int64(days) * 86_400)
-        print(CalendarExport.ics(items: items, entries: entries, now: now), terminator: "")
+        print(
+            CalendarExport.ics(items: items, planner: planner, from: now, to: now + Int64(days) * 86_400),
+            terminator: "")
     }
 }
 

@@ -1,0 +1,63 @@
+import Testing
+
+@testable import ReminderCore
+
+@Suite struct CalendarExportTests {
+    let ny = Fixture.zone("America/New_York")
+
+    @Test func triggersCountDaysOnTheWallClockThenElapsedTime() {
+        let nine = LocalTime(hour: 9, minute: 0)
+        let text = { (lead: CalendarDuration, time: LocalTime) in
+            CalendarRecurrence.trigger(lead: lead, reminderTime: time).text
+        }
+        #expect(text(CalendarDuration(7, .days), nine) == "-P7DT14H59M")
+        #expect(text(CalendarDuration(2, .weeks), nine) == "-P14DT14H59M")
+        #expect(text(CalendarDuration(90, .minutes), nine) == "-PT1H30M")
+        #expect(text(CalendarDuration(0, .days), LocalTime(hour: 23, minute: 59)) == "-PT0S")
+    }
+
+    @Test func aDayLeadAcrossSpringForwardKeepsItsReminderTime() {
+        // Due 2027-03-16 23:59 EDT; the 7d reminder is 2027-03-09 09:00 EST: the DST change
+        // (2027-03-14) lies in the whole-day part, so the wall clock, not elapsed time, counts.
+        let trigger = CalendarRecurrence.trigger(
+            lead: CalendarDuration(7, .days), reminderTime: LocalTime(hour: 9, minute: 0))
+        let start = LocalDateTime(date: Fixture.date("2027-03-16"), time: FireTimeRules.endOfDay).localSeconds
+        #expect(trigger.instant(beforeLocal: start, in: ny) == Fixture.instant("2027-03-09T09:00:00-05:00"))
+    }
+
+    @Test func monthEndAnchorsClampLikeReminderdDoes() throws {
+        let netflix = try Fixture.item(#"{"kind":"subscription","title":"n","every":"1mo","next":"2027-01-30"}"#)
+        #expect(
+            CalendarRecurrence.rule(for: netflix, first: Fixture.date("2027-01-30"))
+                == "FREQ=MONTHLY;BYMONTHDAY=28,29,30;BYSETPOS=-1")
+        let fee = try Fixture.item(#"{"kind":"fee","title":"f","due":"2028-02-29"}"#)
+        #expect(
+            CalendarRecurrence.rule(for: fee, first: Fixture.date("2028-02-29"))
+                == "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1")
+        let quarterly = try Fixture.item(#"{"kind":"benefit","title":"b","period":"quarterly"}"#)
+        #expect(
+            CalendarRecurrence.rule(for: quarterly, first: Fixture.date("2026-12-31"))
+                == "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=-1")
+        let coupon = try Fixture.item(#"{"kind":"coupon","title":"c","expires":"2027-01-01"}"#)
+        #expect(CalendarRecurrence.rule(for: coupon, first: Fixture.date("2027-01-01")) == nil)
+    }
+
+    @Test func occurrencesWhoseRemindersMoveGetTheirOwnAlarms() throws {
+        // A 1h lead at 22:59 is in quiet hours (22:00-08:00) and moves to 21:59: an override.
+        let item = try Fixture.item(
+            #"{"id":"s","kind":"subscription","title":"Gym","every":"1mo","next":"2027-01-15","lead":["1d","1h"]}"#,
+            zone: ny)
+        let planner = Planner(configuration: Configuration(), zone: ny)
+        let ics = CalendarExport.ics(
+            items: [item], planner: planner, from: Fixture.instant("2027-01-01T00:00:00Z"),
+            to: Fixture.instant("2027-03-01T00:00:00Z"))
+        let lines = ics.split(separator: "\r\n")
+        #expect(lines.contains("RRULE:FREQ=MONTHLY;BYMONTHDAY=15"))
+        #expect(lines.contains("TRIGGER:-PT1H"))
+        #expect(
+            lines.filter { $0.hasPrefix("RECURRENCE-ID:") } == [
+                "RECURRENCE-ID:20270115T235900", "RECURRENCE-ID:20270215T235900",
+            ])
+        #expect(lines.contains("TRIGGER;VALUE=DATE-TIME:20270116T025900Z"))
+    }
+}
