@@ -435,3 +435,19 @@ def test_a_change_of_the_system_time_zone_recomputes_fire_times(server, bus, tmp
         assert daemon.ctl_json("show", item_id)["item"]["nextReminder"] == "2027-05-31T09:00:00+02:00"
     finally:
         daemon.stop()
+
+
+def test_gnomes_show_banners_off_holds_reminders_until_it_is_back_on(server, daemon, tmp_path):
+    # GSettings' keyfile backend is shared through a file that GLib watches, so `gsettings set`
+    # from this process reaches the running daemon as GNOME's settings daemon would.
+    settings = dict(os.environ, GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=str(tmp_path / "config"))
+    daemon.env.update(GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=settings["XDG_CONFIG_HOME"])
+    gsettings = lambda *args: subprocess.run(["gsettings", *args], env=settings, check=True, capture_output=True, text=True)
+    gsettings("set", "org.gnome.desktop.notifications", "show-banners", "false")
+    daemon.start()
+    daemon.ctl("add", "coupon", "Later deal", "--expires", local_in(2 * 86400 + 8), "--lead", "48h")
+    wait_for(lambda: any(e["event"] == "held" for e in daemon.ctl_json("history")["entries"]), timeout=20, what="the held reminder")
+    assert server.notifications() == []
+    gsettings("set", "org.gnome.desktop.notifications", "show-banners", "true")
+    wait_for(server.notifications, timeout=15, what="the held pop-up after banners came back")
+    assert "Later deal" in server.notifications()[0][1]
