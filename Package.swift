@@ -64,6 +64,11 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
+        // The parsers that read outside input, as fuzz targets, and their driver.
+        .target(name: "ReminderFuzzTargets", dependencies: ["ReminderCore", "ReminderPlatform", "ReminderProtocol"]),
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "reminder-fuzz", dependencies: ["ReminderFuzzTargets", "CFuzzerDriver"]),
+        .testTarget(name: "ReminderFuzzTargetsTests", dependencies: ["ReminderFuzzTargets"]),
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore", "ReminderPlatform"]),
         .testTarget(
             name: "ReminderStoreTests",

@@ -137,6 +137,8 @@ class Daemon:
                 self.notify_path.unlink()
             self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             self.notify.bind(str(self.notify_path))
+        self.read_messages(timeout=0)
+        self.messages = []  # a READY=1 from the last run must not count for this one
         self.log = open(self.tmp / "daemon.log", "a")
         self.process = subprocess.Popen([str(BIN / "reminderd")], env=self.env, stdout=self.log, stderr=self.log)
         if wait:

@@ -1,0 +1,75 @@
+import ReminderCore
+import ReminderPlatform
+import ReminderProtocol
+
+/// What the fuzzers feed arbitrary bytes to: the parsers that read input from outside the
+/// process. Each returns normally on any input — a refusal is an answer — and stops the process
+/// (a finding) only when a parser crashes or an invariant below breaks.
+public enum FuzzTargets {
+    public static let names = ["varlink", "config", "item"]
+
+    public static func run(_ name: String, _ bytes: [UInt8]) {
+        switch name {
+        case "varlink": varlink(bytes)
+        case "config": config(bytes)
+        case "item": item(bytes)
+        default: preconditionFailure("unknown fuzz target \(name)")
+        }
+    }
+
+    /// The socket's byte stream: framing must not depend on how reads split it, and a call that
+    /// decodes must survive its own encoding.
+    public static func varlink(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let stream = Array(bytes.dropFirst())
+        let whole = messages(of: [stream])
+        let chunk = Int(first % 16) + 1
+        let pieces = stride(from: 0, to: stream.count, by: chunk).map { Array(stream[$0..<min($0 + chunk, stream.count)]) }
+        precondition(messages(of: pieces) == whole, "framing depends on read boundaries")
+        for message in whole {
+            guard let call = try? VarlinkCall(bytes: message) else { continue }
+            let reframed = messages(of: [call.bytes])
+            precondition(reframed.count == 1, "an encoded call is not one message")
+            precondition((try? VarlinkCall(bytes: reframed[0])) == call, "a call does not survive its encoding")
+        }
+    }
+
+    private static func messages(of reads: [[UInt8]]) -> [[UInt8]] {
+        var framing = VarlinkFraming()
+        var found: [[UInt8]] = []
+        for read in reads {
+            framing.append(read)
+            while let message = try? framing.nextMessage() { found.append(message) }
+        }
+        return found
+    }
+
+    /// A config file's contents.
+    public static func config(_ bytes: [UInt8]) {
+        do {
+            _ = try Configuration(json: try JSONValue.parse(bytes, source: "config.json"))
+        } catch {
+            precondition(!"\(error)".isEmpty, "a refusal without a reason")
+        }
+    }
+
+    /// An item as `add`, `import` or the store hands it over: one that validates survives its own
+    /// JSON form unchanged, and planning it gives only reminders before their due instant.
+    public static func item(_ bytes: [UInt8]) {
+        let zone = (try? ZoneDatabase.shared.zone(named: "America/New_York")) ?? .utc
+        let item: Item
+        do {
+            item = try Item(json: try JSONValue.parse(bytes, source: "item"), context: .init(zone: zone))
+        } catch {
+            precondition(!"\(error)".isEmpty, "a refusal without a reason")
+            return
+        }
+        precondition((try? Item(json: item.json, context: .init(zone: zone))) == item, "an item changes on re-reading")
+        let from: Int64 = 1_795_000_000  // 2026-11-18
+        let entries = Planner(configuration: .defaults, zone: zone).plan(items: [item], from: from, to: from + 400 * 86_400)
+        for entry in entries {
+            precondition(entry.fire.fireAt < entry.fire.occurrence.due, "a reminder at or after its due instant")
+            precondition(entry.fire.fireAt >= from, "a reminder before the planned range")
+        }
+    }
+}
