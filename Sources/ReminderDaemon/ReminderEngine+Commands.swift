@@ -138,7 +138,7 @@ extension ReminderEngine {
     /// An id or unique id prefix.
     func resolve(_ text: String) throws -> String {
         if items[text] != nil { return text }
-        let matches = order.filter { $0.hasPrefix(text) }
+        let matches = text.isEmpty ? [] : sortedIds.starting(with: text)
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty || text.isEmpty {
             throw CommandError(
@@ -180,6 +180,11 @@ extension ReminderEngine {
                 }
             }
         } catch { throw CommandError.store(error) }
+        if added.count == 1 {
+            sortedIds.insert(added[0].id!)
+        } else {
+            sortedIds.insert(contentsOf: added.map { $0.id! })
+        }
         for item in added {
             items[item.id!] = item
             order.append(item.id!)
@@ -206,7 +211,7 @@ extension ReminderEngine {
         while true {
             for _ in 0..<20 {
                 let id = String((0..<length).map { _ in alphabet.randomElement()! })
-                if items[id] == nil, !order.contains(where: { $0.hasPrefix(id) || id.hasPrefix($0) }) { return id }
+                if !sortedIds.overlaps(id) { return id }
             }
             length += 1
         }
@@ -248,9 +253,10 @@ extension ReminderEngine {
             }
         } catch { throw CommandError.store(error) }
         items[id] = nil
-        order.removeAll { $0 == id }
+        if let at = order.firstIndex(of: id) { order.remove(at: at) }
+        sortedIds.remove(id)
         occurrences[id] = nil
-        fired = fired.filter { $0.itemId != id }
+        fired.removeAll(of: id)
         waiting.removeAll { $0.itemId == id }
         held.removeAll { $0.itemId == id }
         reschedule(id, now: now)

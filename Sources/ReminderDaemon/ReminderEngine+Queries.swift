@@ -122,7 +122,7 @@ extension ReminderEngine {
         }
         // A removed item's history is still there under its exact id.
         var itemId = item
-        if let item, items[item] != nil || order.contains(where: { $0.hasPrefix(item) }) { itemId = try resolve(item) }
+        if let item, items[item] != nil || !sortedIds.starting(with: item).isEmpty { itemId = try resolve(item) }
         let entries: [HistoryRecord]
         do { entries = try store.history(limit: limit, since: sinceInstant, itemId: itemId) } catch {
             throw CommandError.store(error)

@@ -20,7 +20,7 @@ extension ReminderEngine {
     func reschedule(_ id: String, now: Int64, lateSince: Int64? = nil) {
         for entry in scheduled.removeValue(forKey: id) ?? [] {
             wheel.cancel(entry.handle)
-            events[entry.token] = nil
+            if let event = events.removeValue(forKey: entry.token) { forget(event) }
         }
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else { return }
         var fires: [FireTime] = []
@@ -54,6 +54,12 @@ extension ReminderEngine {
         let handle = wheel.insert(deadline: instant, payload: token)
         events[token] = event
         scheduled[event.itemId, default: []].append((handle, token))
+        if earliestFireKnown, let at = event.reminderTime { earliestFire = min(earliestFire ?? at, at) }
+    }
+
+    /// Keeps `earliestFire` true when `event` leaves the wheel.
+    func forget(_ event: ScheduledEvent) {
+        if let at = event.reminderTime, at == earliestFire { earliestFireKnown = false }
     }
 
     /// Runs everything due by now: called by the driver when the wheel's deadline arrives, and
@@ -65,6 +71,7 @@ extension ReminderEngine {
         wheel.advance(to: now, into: &expired)
         for entry in expired {
             guard let event = events.removeValue(forKey: entry.payload) else { continue }
+            forget(event)
             scheduled[event.itemId]?.removeAll { $0.token == entry.payload }
             switch event {
             case .fire: deliver(event, now: now)

@@ -24,10 +24,11 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Items by id, and their ids in creation order for listing.
     var items: [String: Item] = [:]
     var order: [String] = []
+    var sortedIds = SortedIds()
     /// Stored occurrence state by item, then due instant.
     var occurrences: [String: [Int64: OccurrenceRecord]] = [:]
     /// Fires the server accepted: (item, due, fireAt).
-    var fired: Set<FireKey> = []
+    var fired = FiredSet()
 
     var wheel: TimerWheel
     /// What each wheel entry stands for, by payload token.
@@ -35,6 +36,11 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var nextToken: UInt64 = 1
     /// The wheel handles and pending fires of each item, so it can be rescheduled at once.
     var scheduled: [String: [(handle: TimerWheel.Handle, token: UInt64)]] = [:]
+    /// The earliest pending reminder (for Status and systemd's STATUS=), kept up to date as
+    /// reminders are scheduled; nil in `earliestFireKnown` after that one went, when the next
+    /// lookup searches `events` once.
+    var earliestFire: Int64?
+    var earliestFireKnown = true
     /// Fires that came due while no server could take them, or while paused.
     var waiting: [ScheduledEvent] = []
     var held: [ScheduledEvent] = []
@@ -68,6 +74,25 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         let fireAt: Int64
     }
 
+    /// Accepted fires grouped by item, so removing an item does not touch everyone else's.
+    struct FiredSet {
+        private struct Instants: Hashable {
+            let due: Int64
+            let fireAt: Int64
+        }
+        private var byItem: [String: Set<Instants>] = [:]
+
+        func contains(_ key: FireKey) -> Bool {
+            byItem[key.itemId]?.contains(Instants(due: key.due, fireAt: key.fireAt)) ?? false
+        }
+
+        mutating func insert(_ key: FireKey) {
+            byItem[key.itemId, default: []].insert(Instants(due: key.due, fireAt: key.fireAt))
+        }
+
+        mutating func removeAll(of itemId: String) { byItem[itemId] = nil }
+    }
+
     /// A wheel entry: a reminder to show, or the moment an occurrence passes.
     enum ScheduledEvent {
         /// `fireAts` are the scheduled times this pop-up stands for (several when late reminders
@@ -79,6 +104,12 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
             switch self {
             case .fire(let itemId, _, _, _, _), .pass(let itemId, _): return itemId
             }
+        }
+
+        /// When a reminder is shown for (the latest of its scheduled times); nil for a pass.
+        var reminderTime: Int64? {
+            if case .fire(_, _, let fireAts, _, _) = self { return fireAts.max() }
+            return nil
         }
     }
 
@@ -109,6 +140,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
             items[id] = item
             order.append(id)
         }
+        sortedIds = SortedIds(order)
         for record in try store.occurrences() { occurrences[record.itemId, default: [:]][record.due] = record }
         for record in try store.fires() {
             fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt))
@@ -168,14 +200,10 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
     /// The earliest pending reminder (not the pass events).
     func nextFireTime() -> Int64? {
-        var best: Int64?
-        for entries in scheduled.values {
-            for entry in entries {
-                if case .fire(_, _, let fireAts, _, _)? = events[entry.token], let at = fireAts.max() {
-                    best = min(best ?? at, at)
-                }
-            }
+        if !earliestFireKnown {
+            earliestFire = events.values.lazy.compactMap(\.reminderTime).min()
+            earliestFireKnown = true
         }
-        return best
+        return earliestFire
     }
 }

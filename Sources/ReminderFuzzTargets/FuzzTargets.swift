@@ -1,3 +1,4 @@
+import FoundationEssentials
 import ReminderCore
 import ReminderPlatform
 import ReminderProtocol
@@ -6,14 +7,46 @@ import ReminderProtocol
 /// process. Each returns normally on any input — a refusal is an answer — and stops the process
 /// (a finding) only when a parser crashes or an invariant below breaks.
 public enum FuzzTargets {
-    public static let names = ["varlink", "config", "item"]
+    public static let names = ["json", "varlink", "config", "item"]
 
     public static func run(_ name: String, _ bytes: [UInt8]) {
         switch name {
+        case "json": json(bytes)
         case "varlink": varlink(bytes)
         case "config": config(bytes)
         case "item": item(bytes)
         default: preconditionFailure("unknown fuzz target \(name)")
+        }
+    }
+
+    /// The hand-written JSON reader against Foundation's `JSONDecoder`: what it accepts,
+    /// Foundation accepts too, as the same value (it is stricter: no trailing commas, no
+    /// duplicate names); and what it reads, `serialized` writes so that it reads back the same.
+    public static func json(_ bytes: [UInt8]) {
+        guard let value = try? JSONValue.parse(bytes, source: "fuzz") else { return }
+        let foundation = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        precondition(
+            foundation.map { same($0, value) } == true,
+            "JSONDecoder reads \(String(describing: foundation)), parse reads \(value)")
+        for pretty in [false, true] {
+            precondition(
+                (try? JSONValue.parse(value.serialized(pretty: pretty), source: "again")) == value,
+                "\(value) does not survive serialized(pretty: \(pretty))")
+        }
+    }
+
+    /// Equal, numbers compared by value — within 1 beyond 2^53, because `JSONDecoder` truncates
+    /// a large fraction such as 9224407370955161.1 to an integer, where `parse` takes the
+    /// nearest double.
+    private static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.integer, .integer), (.integer, .number), (.number, .integer), (.number, .number):
+            guard a != b, let x = a.double, let y = b.double else { return a == b }
+            return max(abs(x), abs(y)) >= 0x1p53 ? abs(x - y) <= max(1, x.ulp) : x == y
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
+        default: return a == b
         }
     }
 
@@ -24,7 +57,9 @@ public enum FuzzTargets {
         let stream = Array(bytes.dropFirst())
         let whole = messages(of: [stream])
         let chunk = Int(first % 16) + 1
-        let pieces = stride(from: 0, to: stream.count, by: chunk).map { Array(stream[$0..<min($0 + chunk, stream.count)]) }
+        let pieces = stride(from: 0, to: stream.count, by: chunk).map {
+            Array(stream[$0..<min($0 + chunk, stream.count)])
+        }
         precondition(messages(of: pieces) == whole, "framing depends on read boundaries")
         for message in whole {
             guard let call = try? VarlinkCall(bytes: message) else { continue }
@@ -66,10 +101,21 @@ public enum FuzzTargets {
         }
         precondition((try? Item(json: item.json, context: .init(zone: zone))) == item, "an item changes on re-reading")
         let from: Int64 = 1_795_000_000  // 2026-11-18
-        let entries = Planner(configuration: .defaults, zone: zone).plan(items: [item], from: from, to: from + 400 * 86_400)
+        let entries = Planner(configuration: .defaults, zone: zone).plan(
+            items: [item], from: from, to: from + 400 * 86_400)
         for entry in entries {
             precondition(entry.fire.fireAt < entry.fire.occurrence.due, "a reminder at or after its due instant")
             precondition(entry.fire.fireAt >= from, "a reminder before the planned range")
+        }
+    }
+}
+
+extension JSONValue {
+    fileprivate var double: Double? {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .number(let d): return d
+        default: return nil
         }
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import ReminderCore
 
 /// A varlink method call: `{"method": "io.reminderd.Reminders.Add", "parameters": {…}}`.
@@ -99,14 +98,7 @@ public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// Compact JSON with sorted keys and unescaped slashes, ended by the varlink NUL.
+/// Compact JSON with sorted keys, ended by the varlink NUL.
 enum VarlinkJSON {
-    static func encode(_ value: JSONValue) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: it holds only JSON types (non-finite numbers aside,
-        // which no code path produces).
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Array(data) + [0]
-    }
+    static func encode(_ value: JSONValue) -> [UInt8] { value.serialized() + [0] }
 }

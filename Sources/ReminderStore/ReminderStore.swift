@@ -1,4 +1,3 @@
-import FoundationEssentials
 import GRDB
 import ReminderCore
 import ReminderPlatform
@@ -231,9 +230,5 @@ extension ReminderStore {
 
 extension Item {
     /// The item's §2 JSON as stored: compact, keys sorted.
-    public var jsonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(json)) ?? Data("{}".utf8), as: UTF8.self)
-    }
+    public var jsonText: String { json.text() }
 }

@@ -5,7 +5,7 @@
 //                                             fuzz (built by scripts/fuzz.sh with
 //                                             -sanitize=fuzzer,address -DFUZZING)
 //
-// TARGET is varlink, config or item.
+// TARGET is json, varlink, config or item.
 
 import ReminderFuzzTargets
 
@@ -20,7 +20,7 @@ import ReminderFuzzTargets
     enum Selected {
         static let target: String = {
             let name = getenv("REMINDERD_FUZZ_TARGET").map { String(cString: $0) } ?? ""
-            precondition(FuzzTargets.names.contains(name), "set REMINDERD_FUZZ_TARGET to varlink, config or item")
+            precondition(FuzzTargets.names.contains(name), "set REMINDERD_FUZZ_TARGET to json, varlink, config or item")
             return name
         }()
     }

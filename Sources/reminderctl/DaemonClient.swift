@@ -36,9 +36,7 @@ enum DaemonClient {
 enum Output {
     /// The reply as pretty JSON with sorted keys.
     static func json(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
+        value.text(pretty: true)
     }
 
     static func string(_ value: JSONValue?) -> String {

@@ -178,9 +178,7 @@ struct Setup: ParsableCommand {
     }
 
     func writeConfig(_ document: [String: JSONValue], to path: String, exists: Bool, interactive: Bool) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(JSONValue.object(document))
+        let data = JSONValue.object(document).serialized(pretty: true)
         if exists {
             let old = (try? FileReader.read(path)) ?? []
             if old != Array(data) + [0x0A] && !yes {
@@ -221,9 +219,7 @@ struct Setup: ParsableCommand {
         }
         if !items.isEmpty {
             let path = Catalog.userPath.replacingSuffix("cards.json", with: "setup-items.json")
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            _ = FileManagerLite.write(Array(try encoder.encode(JSONValue.array(items))), to: path)
+            _ = FileManagerLite.write(JSONValue.array(items).serialized(pretty: true), to: path)
             print("reminderd is not running, so the \(items.count) items of your cards were saved to \(path).")
             print("After starting it, add them with: reminderctl import \(path)")
         }

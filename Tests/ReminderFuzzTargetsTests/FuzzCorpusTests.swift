@@ -11,7 +11,8 @@ import Testing
     }()
 
     @Test(arguments: FuzzTargets.names) func corpusAndRegressionsPass(target: String) throws {
-        let count = try FuzzCorpus.replay(target, paths: ["\(Self.root)/corpus/\(target)", "\(Self.root)/regressions/\(target)"])
+        let count = try FuzzCorpus.replay(
+            target, paths: ["\(Self.root)/corpus/\(target)", "\(Self.root)/regressions/\(target)"])
         #expect(count >= 5, "the \(target) seed corpus is missing")
     }
 }
