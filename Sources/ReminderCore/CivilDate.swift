@@ -91,11 +91,12 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Parses `YYYY-MM-DD`, refusing dates that do not exist (`2026-02-30`) with the reason.
-    public static func parse(_ text: String) -> Result<LocalDate, DateParseError> {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) })
+    public static func parse(_ text: String) -> Result<LocalDate, DateParseError> { parse(utf8: Array(text.utf8)) }
+
+    static func parse(utf8 bytes: [UInt8]) -> Result<LocalDate, DateParseError> {
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = asciiNumber(bytes, 0..<4), let month = asciiNumber(bytes, 5..<7),
+            let day = asciiNumber(bytes, 8..<10)
         else { return .failure(.malformed("expected a date as YYYY-MM-DD")) }
         guard (1...12).contains(month) else { return .failure(.malformed("month \(month) does not exist")) }
         let length = daysInMonth(year: year, month: month)
@@ -131,6 +132,18 @@ extension Character {
 }
 
 /// Zero-pads a non-negative number to `width` digits.
+/// The number that the ASCII digits `bytes[range]` spell, or nil when one is not a digit.
+/// (Dates and times are read byte by byte: `Character` properties cost more than the rest of
+/// reading an item.)
+func asciiNumber(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+    var value = 0
+    for byte in bytes[range] {
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return value
+}
+
 func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits

@@ -140,6 +140,9 @@ extension Item {
     static func validateText(_ text: String, field: String, range: ClosedRange<Int>, multiline: Bool = false)
         throws(ReminderCoreError)
     {
+        // Printable ASCII (most titles) needs none of the Unicode checks below.
+        let printableASCII = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        if printableASCII, range.contains(text.utf8.count), text.utf8.contains(where: { $0 != 0x20 }) { return }
         let count = text.count
         if range.lowerBound > 0, text.allSatisfy(\.isWhitespace) {
             throw .invalidValue(field: field, reason: "must not be empty")

@@ -132,6 +132,17 @@ struct JSONReader {
     /// A string literal: escapes decoded, the UTF-8 validated, control characters refused.
     private mutating func string() throws(JSONSyntaxError) -> String {
         at += 1
+        // Most strings are plain ASCII without escapes: one scan, no copy.
+        var end = at
+        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\""),
+            bytes[end] != UInt8(ascii: "\\")
+        {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            defer { at = end + 1 }
+            return String(decoding: bytes[at..<end], as: UTF8.self)
+        }
         var utf8: [UInt8] = []
         var start = at
         while true {

@@ -59,7 +59,8 @@ public enum JSONValue: Hashable, Sendable, Codable {
 public struct FieldReader {
     public let path: String
     private let fields: [String: JSONValue]
-    private var read: Set<String> = []
+    /// The keys asked for — a dozen at most, so a list beats hashing into a set.
+    private var read: [String] = []
 
     public init(_ value: JSONValue, path: String) throws(ReminderCoreError) {
         guard case .object(let fields) = value else {
@@ -74,7 +75,7 @@ public struct FieldReader {
 
     /// The value of `key`; JSON `null` counts as absent.
     public mutating func value(_ key: String) -> JSONValue? {
-        read.insert(key)
+        if !read.contains(key) { read.append(key) }
         guard let value = fields[key], value != .null else { return nil }
         return value
     }

@@ -26,14 +26,18 @@ public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Parses `HH:MM` or `HH:MM:SS` on a 24-hour clock.
-    public static func parse(_ text: String) -> Result<LocalTime, DateParseError> {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
-            let hour = Int(parts[0]), let minute = Int(parts[1])
+    public static func parse(_ text: String) -> Result<LocalTime, DateParseError> { parse(utf8: Array(text.utf8)) }
+
+    static func parse(utf8 bytes: [UInt8]) -> Result<LocalTime, DateParseError> {
+        guard bytes.count == 5 || (bytes.count == 8 && bytes[5] == UInt8(ascii: ":")), bytes[2] == UInt8(ascii: ":"),
+            let hour = asciiNumber(bytes, 0..<2), let minute = asciiNumber(bytes, 3..<5)
         else { return .failure(.malformed("expected a time as HH:MM (24-hour clock)")) }
-        let second = parts.count == 3 ? Int(parts[2]) ?? 0 : 0
+        guard let second = bytes.count == 8 ? asciiNumber(bytes, 6..<8) : 0 else {
+            return .failure(.malformed("expected a time as HH:MM (24-hour clock)"))
+        }
         guard hour < 24, minute < 60, second < 60 else {
-            return .failure(.malformed("\(text) is not a time of day (00:00 to 23:59)"))
+            return .failure(
+                .malformed("\(String(decoding: bytes, as: UTF8.self)) is not a time of day (00:00 to 23:59)"))
         }
         return .success(LocalTime(hour: hour, minute: minute, second: second))
     }

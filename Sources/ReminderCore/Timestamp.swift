@@ -13,6 +13,23 @@ public enum Timestamp {
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; a fraction of a second is dropped.
     public static func parse(_ text: String) -> Result<Int64, DateParseError> {
+        // The forms reminderd itself writes (createdAt in every stored item: seconds, then Z or
+        // ±HH:MM) without the general path's string slicing.
+        let bytes = Array(text.utf8)
+        if bytes.count == 20 || bytes.count == 25, bytes[10] == UInt8(ascii: "T"),
+            case .success(let date) = LocalDate.parse(utf8: Array(bytes[0..<10])),
+            case .success(let time) = LocalTime.parse(utf8: Array(bytes[11..<19]))
+        {
+            let local = LocalDateTime(date: date, time: time).localSeconds
+            if bytes.count == 20, bytes[19] == UInt8(ascii: "Z") { return .success(local) }
+            if bytes.count == 25, bytes[19] == UInt8(ascii: "+") || bytes[19] == UInt8(ascii: "-"),
+                bytes[22] == UInt8(ascii: ":"), let hours = asciiNumber(bytes, 20..<22),
+                let minutes = asciiNumber(bytes, 23..<25), hours < 24, minutes < 60
+            {
+                let offset = Int64(hours * 3600 + minutes * 60)
+                return .success(bytes[19] == UInt8(ascii: "-") ? local + offset : local - offset)
+            }
+        }
         let expected = DateParseError.malformed("expected an RFC 3339 timestamp like 2026-11-21T09:00:00-05:00")
         var body = Substring(text)
         let offset: Int64

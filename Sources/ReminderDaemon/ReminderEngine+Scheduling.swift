@@ -20,41 +20,51 @@ extension ReminderEngine {
     func reschedule(_ id: String, now: Int64, lateSince: Int64? = nil) {
         for entry in scheduled.removeValue(forKey: id) ?? [] {
             wheel.cancel(entry.handle)
-            if let event = events.removeValue(forKey: entry.token) { forget(event) }
+            if let event = events.remove(entry.token) { forget(event) }
         }
-        guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else { return }
+        install(plannedEvents(of: id, now: now, lateSince: lateSince), for: id)
+    }
+
+    /// Puts an item's planned events on the wheel and files them under it.
+    func install(_ planned: [(event: ScheduledEvent, at: Int64)], for id: String) {
+        guard !planned.isEmpty else { return }
+        scheduled[id] = planned.map { schedule($0.event, at: $0.at) }
+    }
+
+    /// What `reschedule` puts on the wheel for one item. It only reads the engine's state, so
+    /// start-up works it out for every item on all cores at once.
+    func plannedEvents(of id: String, now: Int64, lateSince: Int64?) -> [(event: ScheduledEvent, at: Int64)] {
+        guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else { return [] }
         var fires: [FireTime] = []
         rules.fireTimes(of: occurrence, leads: leads(of: item), createdAt: item.createdAt, into: &fires)
+        let shown = fired.of(id)
         var pending = fires.map { (at: $0.fireAt, lead: $0.lead.description) }
-            .filter { !fired.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.at)) }
+            .filter { !shown.contains(due: occurrence.due, fireAt: $0.at) }
         if let snooze = occurrences[id]?[occurrence.due]?.snoozedUntil {
             // Lead reminders before the snooze's end are skipped.
             pending = pending.filter { $0.at > snooze }
-            if !fired.contains(FireKey(itemId: id, due: occurrence.due, fireAt: snooze)) {
-                pending.append((snooze, "snooze"))
-            }
+            if !shown.contains(due: occurrence.due, fireAt: snooze) { pending.append((snooze, "snooze")) }
         }
+        var planned: [(event: ScheduledEvent, at: Int64)] = []
         let late = pending.filter { $0.at <= now && $0.at > (lateSince ?? now) }.sorted { $0.at < $1.at }
         if let last = late.last {
-            schedule(
-                .fire(itemId: id, occurrence: occurrence, fireAts: late.map(\.at), lead: last.lead, late: true), at: now
-            )
+            planned.append(
+                (.fire(itemId: id, occurrence: occurrence, fireAts: late.map(\.at), lead: last.lead, late: true), now))
         }
         for fire in pending where fire.at > now {
-            schedule(
-                .fire(itemId: id, occurrence: occurrence, fireAts: [fire.at], lead: fire.lead, late: false), at: fire.at
-            )
+            planned.append(
+                (.fire(itemId: id, occurrence: occurrence, fireAts: [fire.at], lead: fire.lead, late: false), fire.at))
         }
-        schedule(.pass(itemId: id, occurrence: occurrence), at: occurrence.due)
+        planned.append((.pass(itemId: id, occurrence: occurrence), occurrence.due))
+        return planned
     }
 
-    func schedule(_ event: ScheduledEvent, at instant: Int64) {
-        let token = nextToken
-        nextToken += 1
+    /// Puts `event` on the wheel; the caller files the returned entry under the item.
+    func schedule(_ event: ScheduledEvent, at instant: Int64) -> (handle: TimerWheel.Handle, token: UInt64) {
+        let token = events.insert(event)
         let handle = wheel.insert(deadline: instant, payload: token)
-        events[token] = event
-        scheduled[event.itemId, default: []].append((handle, token))
         if earliestFireKnown, let at = event.reminderTime { earliestFire = min(earliestFire ?? at, at) }
+        return (handle, token)
     }
 
     /// Keeps `earliestFire` true when `event` leaves the wheel.
@@ -70,7 +80,7 @@ extension ReminderEngine {
         var expired: [TimerWheel.Expired] = []
         wheel.advance(to: now, into: &expired)
         for entry in expired {
-            guard let event = events.removeValue(forKey: entry.payload) else { continue }
+            guard let event = events.remove(entry.payload) else { continue }
             forget(event)
             scheduled[event.itemId]?.removeAll { $0.token == entry.payload }
             switch event {

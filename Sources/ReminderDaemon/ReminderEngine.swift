@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import ReminderCore
+import ReminderPlatform
 import ReminderStore
 
 /// The daemon's state and rules at run time: items and their occurrence state, the timer wheel of
@@ -32,8 +33,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
     var wheel: TimerWheel
     /// What each wheel entry stands for, by payload token.
-    var events: [UInt64: ScheduledEvent] = [:]
-    var nextToken: UInt64 = 1
+    var events = EventSlab<ScheduledEvent>()
     /// The wheel handles and pending fires of each item, so it can be rescheduled at once.
     var scheduled: [String: [(handle: TimerWheel.Handle, token: UInt64)]] = [:]
     /// The earliest pending reminder (for Status and systemd's STATUS=), kept up to date as
@@ -76,7 +76,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
     /// Accepted fires grouped by item, so removing an item does not touch everyone else's.
     struct FiredSet {
-        private struct Instants: Hashable {
+        fileprivate struct Instants: Hashable {
             let due: Int64
             let fireAt: Int64
         }
@@ -84,6 +84,17 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
         func contains(_ key: FireKey) -> Bool {
             byItem[key.itemId]?.contains(Instants(due: key.due, fireAt: key.fireAt)) ?? false
+        }
+
+        /// One item's accepted fires, looked up once for many questions.
+        func of(_ itemId: String) -> Shown { Shown(instants: byItem[itemId]) }
+
+        struct Shown {
+            fileprivate let instants: Set<Instants>?
+
+            func contains(due: Int64, fireAt: Int64) -> Bool {
+                instants?.contains(Instants(due: due, fireAt: fireAt)) ?? false
+            }
         }
 
         mutating func insert(_ key: FireKey) {
@@ -135,6 +146,12 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     public func start() throws(ReminderStoreError) {
         dispatchPrecondition(condition: .onQueue(queue))
         let loaded = try store.items(zone: zone)
+        // A few wheel entries per item (its reminders and the moment it passes): sized once.
+        items.reserveCapacity(loaded.count)
+        order.reserveCapacity(loaded.count)
+        scheduled.reserveCapacity(loaded.count)
+        events.reserveCapacity(loaded.count * 4)
+        wheel.reserveCapacity(loaded.count * 4)
         for item in loaded {
             guard let id = item.id else { continue }
             items[id] = item
@@ -150,7 +167,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         let now = clock()
         try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400)
         collectMissed(since: lastSeen, now: now)
-        for id in order { reschedule(id, now: now, lateSince: lastSeen ?? .min) }
+        let planned = order.concurrentMap { [self] id in plannedEvents(of: id, now: now, lateSince: lastSeen ?? .min) }
+        for (id, events) in zip(order, planned) { install(events, for: id) }
         try recordLastSeen(now)
         notifier.start { [weak self] event in
             guard let self else { return }

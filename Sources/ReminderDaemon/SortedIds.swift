@@ -14,13 +14,14 @@ struct SortedIds {
         return low
     }
 
+    /// From ids that are all different (the store's primary key).
     init(_ ids: some Sequence<String> = []) {
-        self.ids = Array(Set(ids)).sorted()
+        self.ids = ids.sorted()
     }
 
-    /// Adds many ids at once: one sort instead of a memmove per id.
+    /// Adds many new ids at once: one sort instead of a memmove per id.
     mutating func insert(contentsOf added: some Sequence<String>) {
-        ids = Array(Set(ids).union(added)).sorted()
+        ids = (ids + added).sorted()
     }
 
     mutating func insert(_ id: String) {
