@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "reminderd", targets: ["reminderd"]),
         .executable(name: "reminderctl", targets: ["reminderctl"]),
         .executable(name: "reminder-bench", targets: ["reminder-bench"]),
+        .executable(name: "reminder-load", targets: ["reminder-load"]),
         .library(name: "ReminderCore", targets: ["ReminderCore"]),
     ],
     dependencies: [
@@ -64,6 +65,8 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
+        // The socket load generator and raw echo baseline for scripts/bench-daemon.sh.
+        .executableTarget(name: "reminder-load", dependencies: ["ReminderCore", "ReminderProtocol"]),
         // The parsers that read outside input, as fuzz targets, and their driver.
         .target(name: "ReminderFuzzTargets", dependencies: ["ReminderCore", "ReminderPlatform", "ReminderProtocol"]),
         .target(name: "CFuzzerDriver"),

@@ -51,14 +51,18 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
             return "config: timeZone: \(error)"
         }
+        let queue = DispatchQueue(label: "reminderd.engine")
         let store: ReminderStore
-        do { store = try ReminderStore(path: options.storePath ?? ReminderStore.defaultPath()) } catch {
+        do {
+            store = try ReminderStore(path: options.storePath ?? ReminderStore.defaultPath(), groupCommit: queue)
+        } catch {
             return "\(error)"
         }
         notifier = LibnotifyNotifier()
         let clock: @Sendable () -> Int64 = { Int64(time(nil)) }
         engine = ReminderEngine(
-            store: store, notifier: notifier, configuration: configuration, zone: zone, clock: clock, logger: logger)
+            store: store, notifier: notifier, configuration: configuration, zone: zone, clock: clock, logger: logger,
+            queue: queue)
         let engine = self.engine!
         driver = TimerDriver(queue: engine.queue) { [weak self] in
             self?.driver.reset()
@@ -87,12 +91,12 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         do {
             server = try SocketServer(
                 listenFD: Systemd.listenFileDescriptors().first, path: socketPath, queue: engine.queue,
-                handler: { [weak self] call, reply in
+                handler: { [weak self] call in
                     // Already on the engine's queue.
-                    guard let self else { return }
+                    guard let self else { return .failure(VarlinkError(name: ReminderInterface.ErrorName.internal)) }
                     let method = String(call.method.split(separator: ".").last ?? "")
-                    reply(method == "Reload" ? self.reload() : engine.perform(method, call.parameters))
-                }, logger: logger)
+                    return method == "Reload" ? self.reload() : engine.perform(method, call.parameters)
+                }, afterDurable: { store.whenDurable($0) }, logger: logger)
         } catch {
             return "\(error)"
         }

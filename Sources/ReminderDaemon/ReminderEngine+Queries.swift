@@ -47,19 +47,19 @@ extension ReminderEngine {
     /// The item's pending pop-ups: (when, occurrence, lead, late).
     func scheduledFires(of id: String) -> [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] {
         (scheduled[id] ?? []).compactMap { entry in
-            guard case .fire(_, let occurrence, _, let lead, let late)? = events[entry.token],
-                let at = wheel.deadline(of: entry.handle)
+            guard let scheduled = events[entry.token],
+                case .fire(_, let occurrence, _, let lead, let late) = scheduled.event
             else { return nil }
-            return (at, occurrence, lead, late)
+            return (scheduled.at, occurrence, lead, late)
         }
     }
 
     func upcoming(days: Int, now: Int64) -> [JSONValue] {
         let limit = now + Int64(days) * 86_400
         var rows: [(at: Int64, id: String, occurrence: Occurrence, lead: String, late: Bool)] = []
-        for id in order {
-            for fire in scheduledFires(of: id) where fire.at <= limit {
-                rows.append((fire.at, id, fire.occurrence, fire.lead, fire.late))
+        events.forEach(dueBy: limit) { event, at in
+            if case .fire(let id, let occurrence, _, let lead, let late) = event {
+                rows.append((at, id, occurrence, lead, late))
             }
         }
         rows.sort { ($0.at, $0.id) < ($1.at, $1.id) }

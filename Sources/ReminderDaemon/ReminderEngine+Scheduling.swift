@@ -61,7 +61,7 @@ extension ReminderEngine {
 
     /// Puts `event` on the wheel; the caller files the returned entry under the item.
     func schedule(_ event: ScheduledEvent, at instant: Int64) -> (handle: TimerWheel.Handle, token: UInt64) {
-        let token = events.insert(event)
+        let token = events.insert(event, at: instant)
         let handle = wheel.insert(deadline: instant, payload: token)
         if earliestFireKnown, let at = event.reminderTime { earliestFire = min(earliestFire ?? at, at) }
         return (handle, token)

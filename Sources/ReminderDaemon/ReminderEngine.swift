@@ -126,9 +126,10 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
     public init(
         store: ReminderStore, notifier: Notifier, configuration: Configuration, zone: TimeZoneRules,
-        clock: @escaping @Sendable () -> Int64, logger: Logger
+        clock: @escaping @Sendable () -> Int64, logger: Logger,
+        queue: DispatchQueue = DispatchQueue(label: "reminderd.engine")
     ) {
-        self.queue = DispatchQueue(label: "reminderd.engine")
+        self.queue = queue
         self.store = store
         self.notifier = notifier
         self.configuration = configuration
@@ -219,7 +220,11 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// The earliest pending reminder (not the pass events).
     func nextFireTime() -> Int64? {
         if !earliestFireKnown {
-            earliestFire = events.values.lazy.compactMap(\.reminderTime).min()
+            var earliest: Int64?
+            events.forEach(dueBy: .max - 1) { event, _ in
+                if let at = event.reminderTime { earliest = min(earliest ?? at, at) }
+            }
+            earliestFire = earliest
             earliestFireKnown = true
         }
         return earliestFire

@@ -12,7 +12,8 @@ import ReminderProtocol
 /// A peer with another uid is refused; a message over 1 MiB closes its connection; a malformed
 /// one gets a varlink error. Calls on one connection are answered in order, one at a time.
 public final class SocketServer: @unchecked Sendable {  // all mutable state is confined to `queue`
-    public typealias Handler = @Sendable (VarlinkCall, @escaping @Sendable (VarlinkReply) -> Void) -> Void
+    /// Answers one call; runs on `queue`.
+    public typealias Handler = @Sendable (VarlinkCall) -> VarlinkReply
 
     /// The engine's queue: serving on it saves two thread hops per request, and every socket is
     /// non-blocking, so no client can hold it.
@@ -20,9 +21,14 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     private let listenFD: Int32
     private let path: String?
     private let handler: Handler
+    /// Runs its argument once the changes answered so far are on disk (the store's group
+    /// commit), with false if they could not be made so.
+    private let afterDurable: (@escaping @Sendable (Bool) -> Void) -> Void
     private let logger: Logger
     private var acceptSource: DispatchSourceRead?
     private var connections: [Int32: Connection] = [:]
+    /// What every connection reads into (they all run on `queue`, one at a time).
+    fileprivate var readBuffer = [UInt8](repeating: 0, count: 65_536)
 
     /// The most connections served at once; more wait in the listen backlog.
     static let maximumConnections = 512
@@ -30,10 +36,13 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     static let maximumPendingOutput = 8 << 20
 
     /// Serves on `listenFD` (socket activation) or binds `path` (mode 0600).
-    public init(listenFD: Int32?, path: String, queue: DispatchQueue, handler: @escaping Handler, logger: Logger) throws
-    {
+    public init(
+        listenFD: Int32?, path: String, queue: DispatchQueue, handler: @escaping Handler,
+        afterDurable: @escaping (@escaping @Sendable (Bool) -> Void) -> Void, logger: Logger
+    ) throws {
         self.queue = queue
         self.handler = handler
+        self.afterDurable = afterDurable
         self.logger = logger
         if let listenFD {
             self.listenFD = listenFD
@@ -138,44 +147,50 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         }
     }
 
+    /// Sends `connection`'s replies once what they acknowledge is on disk; if it cannot be,
+    /// hangs up instead of claiming success.
+    fileprivate func whenDurable(_ connection: Connection) {
+        afterDurable { [weak self, connection] durable in
+            if durable { return connection.flush() }
+            self?.logger.error("could not make changes durable; closing a client instead of answering")
+            connection.close()
+        }
+    }
+
     fileprivate func closed(_ connection: Connection) {
         connections[connection.fd] = nil
     }
 
     /// Answers `org.varlink.service` itself and hands the rest to the handler.
-    fileprivate func dispatch(_ call: VarlinkCall, reply: @escaping @Sendable (VarlinkReply) -> Void) {
+    fileprivate func dispatch(_ call: VarlinkCall) -> VarlinkReply {
         let service = ReminderInterface.Service.self
         switch call.method {
         case "\(service.name).GetInfo":
-            reply(
-                .success([
-                    "vendor": .string("reminderd"), "product": .string("reminderd"),
-                    "version": .string(ReminderDaemonVersion.current),
-                    "url": .string("https://github.com/reminderd/reminderd"),
-                    "interfaces": .array([.string(service.name), .string(ReminderInterface.name)]),
-                ]))
+            return .success([
+                "vendor": .string("reminderd"), "product": .string("reminderd"),
+                "version": .string(ReminderDaemonVersion.current),
+                "url": .string("https://github.com/reminderd/reminderd"),
+                "interfaces": .array([.string(service.name), .string(ReminderInterface.name)]),
+            ])
         case "\(service.name).GetInterfaceDescription":
             switch call.parameters["interface"] {
-            case .string(service.name)?: reply(.success(["description": .string(service.description)]))
+            case .string(service.name)?: return .success(["description": .string(service.description)])
             case .string(ReminderInterface.name)?:
-                reply(.success(["description": .string(ReminderInterface.description)]))
+                return .success(["description": .string(ReminderInterface.description)])
             case .string(let other)?:
-                reply(
-                    .failure(VarlinkError(name: service.interfaceNotFound, parameters: ["interface": .string(other)])))
+                return .failure(
+                    VarlinkError(name: service.interfaceNotFound, parameters: ["interface": .string(other)]))
             default:
-                reply(
-                    .failure(
-                        VarlinkError(name: service.invalidParameter, parameters: ["parameter": .string("interface")])))
+                return .failure(
+                    VarlinkError(name: service.invalidParameter, parameters: ["parameter": .string("interface")]))
             }
         default:
             let interface = call.method.split(separator: ".").dropLast().joined(separator: ".")
             guard interface == ReminderInterface.name else {
-                reply(
-                    .failure(
-                        VarlinkError(name: service.interfaceNotFound, parameters: ["interface": .string(interface)])))
-                return
+                return .failure(
+                    VarlinkError(name: service.interfaceNotFound, parameters: ["interface": .string(interface)]))
             }
-            handler(call, reply)
+            return handler(call)
         }
     }
 
@@ -206,8 +221,6 @@ private final class Connection: @unchecked Sendable {  // confined to the server
     private var readSource: DispatchSourceRead?
     private var writeSource: DispatchSourceWrite?
     private var output: [UInt8] = []
-    private var calls: [VarlinkCall] = []
-    private var busy = false
     private var closing = false
     private var isClosed = false
 
@@ -225,63 +238,50 @@ private final class Connection: @unchecked Sendable {  // confined to the server
 
     private func readAvailable() {
         guard !closing else { return }
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let count = server.readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK) {
             close()
             return
         }
         guard count > 0 else { return }
-        framing.append(chunk[0..<count])
+        framing.append(server.readBuffer[0..<count])
+        // Every call that arrived is answered in order, then the replies go out in one write.
         do {
             while let message = try framing.nextMessage() {
-                do {
-                    calls.append(try VarlinkCall(bytes: message))
-                } catch {
+                let call: VarlinkCall
+                do { call = try VarlinkCall(bytes: message) } catch {
                     // Not a call: say so, then hang up (the stream may be out of step).
-                    send(
+                    append(
                         .failure(
                             VarlinkError(
                                 name: ReminderInterface.Service.invalidParameter,
                                 parameters: ["parameter": .string("message"), "reason": .string(error.description)])))
-                    closeAfterWriting()
-                    return
+                    closing = true
+                    break
                 }
+                let reply = server.dispatch(call)
+                if !call.oneway { append(reply) }
+                guard !isClosed else { return }
             }
         } catch {
             server.log.warning("closing a connection: \(error)")
             close()
             return
         }
-        next()
+        server.whenDurable(self)
     }
 
-    /// Starts the next queued call when none is running.
-    private func next() {
-        guard !busy, !closing, !calls.isEmpty else { return }
-        let call = calls.removeFirst()
-        busy = true
-        server.dispatch(call) { [self] reply in
-            server.queue.async { [self] in
-                busy = false
-                if !call.oneway { send(reply) }
-                next()
-            }
-        }
-    }
-
-    private func send(_ reply: VarlinkReply) {
+    private func append(_ reply: VarlinkReply) {
         guard !isClosed else { return }
         output += reply.bytes
         if output.count > SocketServer.maximumPendingOutput {
             server.log.warning("dropping a client that does not read its replies")
             close()
-            return
         }
-        flush()
     }
 
-    private func flush() {
+    /// Writes what it can of the replies now, and the rest when the socket has room.
+    func flush() {
         while !output.isEmpty {
             let written = output.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written > 0 {
@@ -303,12 +303,6 @@ private final class Connection: @unchecked Sendable {  // confined to the server
         writeSource?.cancel()
         writeSource = nil
         if closing { close() }
-    }
-
-    /// Reads no more, and hangs up once the replies are out.
-    private func closeAfterWriting() {
-        closing = true
-        if output.isEmpty { close() }
     }
 
     /// Cancels the sources; the descriptor is closed once Dispatch has let go of it.

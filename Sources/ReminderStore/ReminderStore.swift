@@ -1,3 +1,4 @@
+import Dispatch
 import GRDB
 import ReminderCore
 import ReminderPlatform
@@ -11,10 +12,13 @@ import ReminderPlatform
 ///
 /// WAL with `synchronous = FULL`: a write that returned has reached the disk, so every change
 /// acknowledged to a client survives `kill -9` and power loss, and each change is one
-/// transaction, so none is half-applied. The file is created 0600 in a 0700 directory.
+/// transaction, so none is half-applied. With a group-commit queue (the daemon's), writes reach
+/// the disk together at the end of the queue's turn instead, and `whenDurable` says when.
+/// The file is created 0600 in a 0700 directory.
 public final class ReminderStore: Sendable {
     public let path: String
     private let database: DatabaseQueue
+    private let groupCommit: GroupCommit?
 
     /// `$XDG_DATA_HOME/reminderd/reminderd.sqlite` (`~/.local/share` when unset).
     public static func defaultPath() -> String {
@@ -25,7 +29,8 @@ public final class ReminderStore: Sendable {
         return dataHome + "/reminderd/reminderd.sqlite"
     }
 
-    public init(path: String) throws(ReminderStoreError) {
+    /// Opens (creating) the store; every write must then run on `groupCommit` when given.
+    public init(path: String, groupCommit queue: DispatchQueue? = nil) throws(ReminderStoreError) {
         self.path = path
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !directory.isEmpty {
@@ -34,8 +39,9 @@ public final class ReminderStore: Sendable {
             }
         }
         var configuration = Configuration()
+        let synchronous = queue == nil ? "FULL" : "NORMAL"
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
         let previousMask = umask(0o077)
         defer { umask(previousMask) }
@@ -49,6 +55,17 @@ public final class ReminderStore: Sendable {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
         chmod(path, 0o600)
+        let database = self.database
+        groupCommit = queue.map { queue in
+            GroupCommit(queue: queue, databasePath: path) {
+                (try? database.writeWithoutTransaction { try $0.checkpoint(.full) }) != nil
+            }
+        }
+    }
+
+    /// Runs `body` once every change written so far is on disk (false if making it so failed).
+    public func whenDurable(_ body: @escaping @Sendable (Bool) -> Void) {
+        if let groupCommit { groupCommit.whenDurable(body) } else { body(true) }
     }
 
     static var migrator: DatabaseMigrator {
@@ -115,6 +132,7 @@ public final class ReminderStore: Sendable {
 
     /// Runs `body` in one write transaction, mapping GRDB's errors to the store's.
     public func write<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
+        defer { groupCommit?.changed() }
         do { return try database.write(body) } catch let error as ReminderStoreError { throw error } catch {
             throw .database(reason: "\(error)")
         }
