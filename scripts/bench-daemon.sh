@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The daemon's load and cost figures beside same-run baselines (Tests/EndToEnd/bench_daemon.py):
+# 64 clients × 1,000 requests vs a raw socket echo, start-up to READY=1 with 0/10k/100k items,
+# RSS, idle context switches. Release binaries; --quick for a shorter run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+swift build -c release --product reminderd >&2
+swift build -c release --product reminderctl >&2
+swift build -c release --product reminder-load >&2
+REMINDERD_BIN="$PWD/.build/release" exec python3 Tests/EndToEnd/bench_daemon.py "$@"
