@@ -143,7 +143,8 @@ def run(quick=False):
 
 def print_table(figures, requests, idle):
     d, e = figures["reminderd"], figures["echo"]
-    print(f"\nLoad: 64 clients × {requests} mixed requests (70% reads; adds, edits, removes)")
+    print(f"\nBinaries: {BIN}")
+    print(f"Load: 64 clients × {requests} mixed requests (70% reads; adds, edits, removes)")
     print(f"  {'':10} {'req/s':>9} {'p50 µs':>9} {'p99 µs':>9} {'max µs':>9} {'errors':>7}")
     for name, f in (("reminderd", d), ("raw echo", e)):
         print(f"  {name:10} {f['perSecond']:9.0f} {f['p50Microseconds']:9.0f} {f['p99Microseconds']:9.0f} "
