@@ -52,6 +52,8 @@ extension ReminderEngine {
         switch result {
         case .success(let id):
             retryDelay = ReminderEngine.firstRetryDelay
+            // A pop-up shown again on a new server was fired already: history says so, once.
+            let shownAgain = fireAts.allSatisfy { fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0)) }
             do {
                 try store.write { db in
                     for fireAt in fireAts {
@@ -61,8 +63,10 @@ extension ReminderEngine {
                     }
                     try ReminderStore.appendHistory(
                         HistoryRecord(
-                            at: now, itemId: itemId, title: item.title, event: "fired",
-                            reason: late ? "lead \(lead), late" : "lead \(lead)"), db)
+                            at: now, itemId: itemId, title: item.title, event: shownAgain ? "reshown" : "fired",
+                            reason: shownAgain
+                                ? "open when the notification server went away; shown on the new one"
+                                : late ? "lead \(lead), late" : "lead \(lead)"), db)
                 }
             } catch {
                 logger.error(

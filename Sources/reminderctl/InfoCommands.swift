@@ -49,7 +49,7 @@ struct Explain: ParsableCommand {
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "What happened: fired, done, undone, snoozed, dismissed, missed, held.",
+        abstract: "What happened: fired, reshown, done, undone, snoozed, dismissed, missed, held.",
         discussion: "Examples: reminderctl history --limit 20   ·   reminderctl history --since 2026-11-01 --item k4s8")
     @Option(help: "How many entries (default 50).") var limit: Int = 50
     @Option(help: "Only entries since this date or time (2026-11-01, 2026-11-01T09:00, RFC 3339).") var since: String?

@@ -9,13 +9,13 @@ import time
 
 import pytest
 
-from conftest import Daemon, local_in, wait_for
+from conftest import Daemon, NotificationServer, local_in, wait_for
 
 pytestmark = pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("dunst")), reason="needs Xvfb and dunst")
 
 
-@pytest.fixture
-def desktop(bus, tmp_path):
+def start_desktop(bus, tmp_path):
+    """Xvfb and dunst on `bus`: (dunstctl runner, stop)."""
     display = f":{random.randint(200, 400)}"
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x200x24"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address)
@@ -26,12 +26,21 @@ def desktop(bus, tmp_path):
     def ctl(*args):
         return subprocess.run(["dunstctl", *args], env=env, capture_output=True, text=True, timeout=10)
 
+    def stop():
+        dunst.terminate()
+        xvfb.terminate()
+        dunst.wait(5)
+        xvfb.wait(5)
+
     wait_for(lambda: ctl("is-paused").returncode == 0, what="dunst on the bus")
+    return ctl, stop
+
+
+@pytest.fixture
+def desktop(bus, tmp_path):
+    ctl, stop = start_desktop(bus, tmp_path)
     yield ctl
-    dunst.terminate()
-    xvfb.terminate()
-    dunst.wait(5)
-    xvfb.wait(5)
+    stop()
 
 
 def shown(ctl):
@@ -62,5 +71,26 @@ def test_a_paused_dunst_holds_reminders_until_it_resumes(bus, desktop, tmp_path)
                  timeout=15, what="the held reminder")
         desktop("set-paused", "false")
         wait_for(lambda: shown(desktop)[0] == 1, timeout=10, what="the pop-up after the pause")
+    finally:
+        daemon.stop()
+
+
+def test_pop_ups_open_on_dbusmock_are_shown_once_on_dunst_when_it_takes_over(bus, tmp_path):
+    mock = NotificationServer(bus, tmp_path / "mock.log")
+    daemon = Daemon(tmp_path, bus).start()
+    try:
+        daemon.ctl("add", "coupon", "Tacos", "--expires", local_in(3606), "--lead", "1h")
+        wait_for(mock.notifications, timeout=15, what="the pop-up on dbusmock")
+        mock.stop()
+        ctl, stop = start_desktop(bus, tmp_path)
+        try:
+            wait_for(lambda: shown(ctl)[0] == 1, timeout=15, what="the pop-up shown again on dunst")
+            time.sleep(3)
+            assert shown(ctl)[0] == 1  # once, not once per server event
+            assert daemon.ctl_json("status")["status"]["notificationServer"]["name"] == "dunst"
+            events = [e["event"] for e in daemon.ctl_json("history")["entries"]]
+            assert events.count("fired") == 1 and events.count("reshown") == 1  # re-posting is not a second fire
+        finally:
+            stop()
     finally:
         daemon.stop()
