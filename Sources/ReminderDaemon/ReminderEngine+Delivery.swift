@@ -7,7 +7,7 @@ extension ReminderEngine {
     /// Shows a due reminder — or holds it while paused, or keeps it until a server appears. It is
     /// recorded as fired only once the server has accepted it, so it is shown at most once.
     func deliver(_ event: ScheduledEvent, now: Int64) {
-        guard case .fire(let itemId, let occurrence, _, let lead, let late) = event, let item = items[itemId] else {
+        guard case .fire(let itemId, let occurrence, _, let lead, _) = event, let item = items[itemId] else {
             return
         }
         let text = NotificationText(
@@ -19,7 +19,7 @@ extension ReminderEngine {
         }
         let server = notifier.serverInfo()
         let capabilities = Set(server?.capabilities ?? [])
-        var body = late ? text.body + " (late: due while reminderd was not running)" : text.body
+        var body = text.body + (lateness(of: event, now: now).map { " (late: \($0))" } ?? "")
         var actions: [(key: String, label: String)] = []
         if capabilities.contains("actions") {
             actions.append(("done", text.doneLabel))
@@ -47,13 +47,15 @@ extension ReminderEngine {
         _ event: ScheduledEvent, item: Item, lead: String, replaced: UInt32, result: Result<UInt32, NotifierError>
     ) {
         deliveryInFlight -= 1
-        guard case .fire(let itemId, let occurrence, let fireAts, _, let late) = event else { return }
+        guard case .fire(let itemId, let occurrence, let fireAts, _, _) = event else { return }
         let now = clock()
         switch result {
         case .success(let id):
             retryDelay = ReminderEngine.firstRetryDelay
             // A pop-up shown again on a new server was fired already: history says so, once.
-            let shownAgain = fireAts.allSatisfy { fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0)) }
+            let shownAgain = fireAts.allSatisfy {
+                fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0))
+            }
             do {
                 try store.write { db in
                     for fireAt in fireAts {
@@ -66,7 +68,7 @@ extension ReminderEngine {
                             at: now, itemId: itemId, title: item.title, event: shownAgain ? "reshown" : "fired",
                             reason: shownAgain
                                 ? "open when the notification server went away; shown on the new one"
-                                : late ? "lead \(lead), late" : "lead \(lead)"), db)
+                                : "lead \(lead)" + (lateness(of: event, now: now).map { ", late: \($0)" } ?? "")), db)
                 }
             } catch {
                 logger.error(
@@ -197,6 +199,17 @@ extension ReminderEngine {
             logger.error("cannot record history: \(error)")
         }
     }
+
+    /// Why a reminder goes out late, if it does: it came due while reminderd was not running,
+    /// or more than a minute ago while it ran (the machine slept, or the clock jumped forward).
+    func lateness(of event: ScheduledEvent, now: Int64) -> String? {
+        guard case .fire(_, _, let fireAts, _, let whileAway) = event, let due = fireAts.max() else { return nil }
+        if whileAway { return "was due \(shortTime(due)), while reminderd was not running" }
+        return now - due > ReminderEngine.lateAfter ? "was due \(shortTime(due))" : nil
+    }
+
+    /// How long after its time a reminder counts as late.
+    static let lateAfter: Int64 = 60
 
     static let firstRetryDelay = 10
     static let longestRetryDelay = 900

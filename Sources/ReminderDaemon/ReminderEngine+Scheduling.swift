@@ -79,15 +79,29 @@ extension ReminderEngine {
         let now = clock()
         var expired: [TimerWheel.Expired] = []
         wheel.advance(to: now, into: &expired)
+        // Reminders whose occurrence passed before they could be shown (the machine slept
+        // through both) are reported together, as after a restart (SPEC §3).
+        var missed: [(Item, Occurrence)] = []
+        var passes: [(String, Occurrence)] = []
+        expired.sort { $0.deadline < $1.deadline }
         for entry in expired {
             guard let event = events.remove(entry.payload) else { continue }
             forget(event)
             scheduled[event.itemId]?.removeAll { $0.token == entry.payload }
             switch event {
-            case .fire: deliver(event, now: now)
-            case .pass(let itemId, let occurrence): passed(itemId, occurrence, now: now)
+            case .fire(let itemId, let occurrence, _, _, _):
+                if occurrence.due <= now, let item = items[itemId] {
+                    if !missed.contains(where: { $0.0.id == itemId && $0.1 == occurrence }) {
+                        missed.append((item, occurrence))
+                    }
+                } else {
+                    deliver(event, now: now)
+                }
+            case .pass(let itemId, let occurrence): passes.append((itemId, occurrence))
             }
         }
+        reportMissed(missed, now: now, reason: "passed while the computer was asleep or the clock was changed")
+        for (itemId, occurrence) in passes { passed(itemId, occurrence, now: now) }
         if pausedUntil.map({ $0 <= now }) == true { resume(now: now) }
         do { try recordLastSeen(now) } catch { logger.error("cannot record the time: \(error)") }
         publish()
@@ -135,6 +149,12 @@ extension ReminderEngine {
                 return true
             }
         }
+        reportMissed(missed, now: now, reason: "passed while reminderd was not running")
+    }
+
+    /// Records `missed` occurrences as passed and `missed` in history, and shows them in one
+    /// "While You Were Away" pop-up.
+    func reportMissed(_ missed: [(Item, Occurrence)], now: Int64, reason: String) {
         guard !missed.isEmpty else { return }
         do {
             try store.write { db in
@@ -146,9 +166,7 @@ extension ReminderEngine {
                     try ReminderStore.appendHistory(
                         HistoryRecord(
                             at: now, itemId: id, title: item.title, event: "missed",
-                            reason:
-                                "due \(Timestamp.format(occurrence.due, in: zone)) passed while reminderd was not running"
-                        ), db)
+                            reason: "due \(Timestamp.format(occurrence.due, in: zone)) \(reason)"), db)
                 }
             }
             for (item, occurrence) in missed {

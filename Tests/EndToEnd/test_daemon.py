@@ -451,3 +451,20 @@ def test_gnomes_show_banners_off_holds_reminders_until_it_is_back_on(server, dae
     gsettings("set", "org.gnome.desktop.notifications", "show-banners", "true")
     wait_for(server.notifications, timeout=15, what="the held pop-up after banners came back")
     assert "Later deal" in server.notifications()[0][1]
+
+
+def test_after_a_freeze_like_suspend_the_due_reminder_fires_within_a_second_of_resuming(server, daemon):
+    # SIGSTOP freezes the daemon as suspend does (its timers run on); SIGCONT is the resume.
+    daemon.start()
+    daemon.ctl("add", "coupon", "Frozen deal", "--expires", local_in(64), "--lead", "1m")
+    daemon.process.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(8)  # the reminder came due 4 s ago
+        assert server.notifications() == []
+    finally:
+        daemon.process.send_signal(signal.SIGCONT)
+    resumed = time.monotonic()
+    wait_for(server.notifications, timeout=5, interval=0.02, what="the pop-up after resuming")
+    assert time.monotonic() - resumed < 1.0
+    time.sleep(2)
+    assert len(server.notifications()) == 1

@@ -89,6 +89,7 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // `shown` and `
         clock.set(start + 5 * 3600)  // the clock jumps past the first reminder
         advance(engine)
         #expect(notifier.requests.count == 1)
+        #expect(notifier.requests.first?.body.contains("(late: was due") == true)
         advance(engine)
         #expect(notifier.requests.count == 1)
         clock.set(start + 3600)  // and back: nothing fires early, nothing twice
@@ -97,6 +98,31 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // `shown` and `
         clock.set(start + 8 * 3600)
         advance(engine)
         #expect(notifier.requests.count == 2)
+        #expect(notifier.requests.last?.body.contains("(late") == false)
+    }
+
+    @Test func aResumeAfterTheOccurrencePassedReportsItMissedInOnePopUp() throws {
+        let clock = ManualClock(start)
+        let notifier = RecordingNotifier()
+        let engine = try engine(clock: clock, notifier: notifier)
+        let first = add(engine, coupon(expiresIn: 2 * 3600, leads: ["1h", "30m"]))
+        _ = add(engine, coupon(expiresIn: 3 * 3600, leads: ["1h"]))
+        _ = add(engine, coupon(expiresIn: 9 * 3600, leads: ["6h"]))  // its reminder, at +3 h, is still ahead of its due time
+        clock.set(start + 4 * 3600)  // the machine slept through two reminders and due times
+        advance(engine)
+        #expect(notifier.requests.map(\.summary).sorted() == ["Coupon Expiring", "While You Were Away"])
+        #expect(notifier.requests.contains { $0.body.contains("(late: was due") })
+        let history = engine.queue.sync { engine.perform("History", ["item": .string(first)]) }
+        guard case .success(let parameters) = history, case .array(let entries)? = parameters["entries"] else {
+            Issue.record("history failed: \(history)")
+            return
+        }
+        let events = entries.compactMap { entry -> String? in
+            if case .object(let fields) = entry, case .string(let event)? = fields["event"] { return event }
+            return nil
+        }
+        #expect(events.filter { $0 == "missed" }.count == 1)
+        #expect(!events.contains("expired") && !events.contains("fired"))
     }
 
     @Test func aRestartAfterTheDueTimeReportsItMissedOnce() throws {
