@@ -130,7 +130,7 @@ def run(quick=False):
             import_items(daemon, seed_items(size))
             figures["ready"][size] = ready_seconds(daemon)
             if size == 10_000:
-                time.sleep(1)
+                time.sleep(5)  # past start-up's one-off work (GSettings' dconf worker settles)
                 figures["idle"] = idle_switches(daemon.process.pid, idle)
     finally:
         echo.kill()
