@@ -26,12 +26,14 @@ for target in "${targets[@]}"; do
   findings=".build-fuzz/findings/$target"
   rm -rf "$work" && mkdir -p "$work" "$findings"
   cp Fuzz/corpus/"$target"/* "$work"/
+  inputs=("$work")  # git keeps no empty directory: a target may have no regressions yet
+  [ -d "Fuzz/regressions/$target" ] && inputs+=("Fuzz/regressions/$target")
   echo "fuzz: $target for ${seconds}s from $(ls "$work" | wc -l) seeds" >&2
   if ! REMINDERD_FUZZ_TARGET="$target" "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-      -print_final_stats=1 -artifact_prefix="$findings/" "$work" Fuzz/regressions/"$target" \
+      -print_final_stats=1 -artifact_prefix="$findings/" "${inputs[@]}" \
       2> ".build-fuzz/$target.log"; then
     tail -40 ".build-fuzz/$target.log" >&2
-    echo "fuzz: $target found a crash; the input is in $findings/" >&2
+    echo "fuzz: $target failed (a crash leaves its input in $findings/)" >&2
     exit 1
   fi
   grep -E "stat::number_of_executed_units|cov: " ".build-fuzz/$target.log" | tail -2 | sed "s/^/fuzz: $target: /" >&2
