@@ -5,4 +5,5 @@
 #include <sys/uio.h>
 #include <sys/timerfd.h>
 #include <sys/inotify.h>
+#include <sys/epoll.h>
 #endif

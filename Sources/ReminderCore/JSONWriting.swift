@@ -30,12 +30,12 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.newline(&out, pretty: pretty, indent: indent + 1)
-                JSONValue.writeString(key, to: &out)
-                out += pretty ? Array(" : ".utf8) : [UInt8(ascii: ":")]
-                members[key]!.write(to: &out, pretty: pretty, indent: indent + 1)
+                JSONValue.writeString(member.key, to: &out)
+                if pretty { out += Array(" : ".utf8) } else { out.append(UInt8(ascii: ":")) }
+                member.value.write(to: &out, pretty: pretty, indent: indent + 1)
             }
             if !members.isEmpty { JSONValue.newline(&out, pretty: pretty, indent: indent) }
             out.append(UInt8(ascii: "}"))
@@ -50,6 +50,12 @@ extension JSONValue {
 
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         let hex = Array("0123456789abcdef".utf8)
         for byte in text.utf8 {
             switch byte {

@@ -1,3 +1,4 @@
+internal import CSystemd
 import Dispatch
 import Glibc
 import Logging
@@ -7,8 +8,11 @@ import ReminderProtocol
 
 /// The varlink server on a Unix stream socket (SPEC §6).
 ///
-/// Everything here runs on one serial queue (the engine's) with non-blocking sockets: each connection has its
-/// own read source and write buffer, so a slow, silent or broken client never holds up another.
+/// Everything here runs on one serial queue (the engine's) with non-blocking sockets and a write
+/// buffer per connection, so a slow, silent or broken client never holds up another. The
+/// connections sit in one epoll set of the server's own, watched by a single Dispatch source:
+/// one wake-up serves every connection that is ready, where a source per connection cost two
+/// thread wake-ups per request under load.
 /// A peer with another uid is refused; a message over 1 MiB closes its connection; a malformed
 /// one gets a varlink error. Calls on one connection are answered in order, one at a time.
 public final class SocketServer: @unchecked Sendable {  // all mutable state is confined to `queue`
@@ -26,6 +30,9 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     private let afterDurable: (@escaping @Sendable (Bool) -> Void) -> Void
     private let logger: Logger
     private var acceptSource: DispatchSourceRead?
+    /// The connections' epoll set, and the source that says it has events.
+    private let readyFD: Int32
+    private var readySource: DispatchSourceRead?
     private var connections: [Int32: Connection] = [:]
     /// What every connection reads into (they all run on `queue`, one at a time).
     fileprivate var readBuffer = [UInt8](repeating: 0, count: 65_536)
@@ -43,6 +50,10 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         self.queue = queue
         self.handler = handler
         self.afterDurable = afterDurable
+        readyFD = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard readyFD >= 0 else {
+            throw SocketServerError.cannotListen(path: path, reason: "epoll: \(errnoDescription())")
+        }
         self.logger = logger
         if let listenFD {
             self.listenFD = listenFD
@@ -59,6 +70,28 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         source.setEventHandler { [weak self] in self?.acceptAll() }
         acceptSource = source
         source.activate()
+        let ready = DispatchSource.makeReadSource(fileDescriptor: readyFD, queue: queue)
+        ready.setEventHandler { [weak self] in self?.serveReady() }
+        readySource = ready
+        ready.activate()
+    }
+
+    /// Reads from every connection with data waiting (level-triggered: what one pass leaves is
+    /// reported again).
+    private func serveReady() {
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        let count = epoll_wait(readyFD, &events, Int32(events.count), 0)
+        for event in events.prefix(Int(max(count, 0))) {
+            connections[Int32(truncatingIfNeeded: event.data.fd)]?.readAvailable()
+        }
+    }
+
+    /// Adds or removes a connection's descriptor from the epoll set.
+    fileprivate func watch(_ fd: Int32, _ on: Bool) {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+        event.data.fd = fd
+        _ = epoll_ctl(readyFD, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd, &event)
     }
 
     /// Stops listening, closes every connection and removes the socket file it created.
@@ -66,6 +99,8 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         queue.sync {
             acceptSource?.cancel()
             acceptSource = nil
+            readySource?.cancel()
+            readySource = nil
             for connection in connections.values { connection.close() }
             connections.removeAll()
             close(listenFD)
@@ -218,7 +253,6 @@ private final class Connection: @unchecked Sendable {  // confined to the server
     let fd: Int32
     private unowned let server: SocketServer
     private var framing = VarlinkFraming()
-    private var readSource: DispatchSourceRead?
     private var writeSource: DispatchSourceWrite?
     private var output: [UInt8] = []
     private var closing = false
@@ -229,14 +263,9 @@ private final class Connection: @unchecked Sendable {  // confined to the server
         self.server = server
     }
 
-    func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: server.queue)
-        source.setEventHandler { [self] in readAvailable() }
-        readSource = source
-        source.activate()
-    }
+    func start() { server.watch(fd, true) }
 
-    private func readAvailable() {
+    func readAvailable() {
         guard !closing else { return }
         let count = server.readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK) {
@@ -305,20 +334,20 @@ private final class Connection: @unchecked Sendable {  // confined to the server
         if closing { close() }
     }
 
-    /// Cancels the sources; the descriptor is closed once Dispatch has let go of it.
+    /// Leaves the epoll set; the descriptor is closed once Dispatch has let go of it (when it
+    /// was waiting to write).
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        writeSource?.cancel()
-        writeSource = nil
+        server.watch(fd, false)
         let fd = self.fd
-        if let readSource {
-            readSource.setCancelHandler { Glibc.close(fd) }
-            readSource.cancel()
+        if let writeSource {
+            writeSource.setCancelHandler { Glibc.close(fd) }
+            writeSource.cancel()
         } else {
             Glibc.close(fd)
         }
-        readSource = nil
+        writeSource = nil
         server.closed(self)
     }
 }
