@@ -180,27 +180,30 @@ extension ReminderStore {
 
     public static func insertItem(_ item: Item, _ db: Database) throws {
         guard let id = item.id, let createdAt = item.createdAt else { return }
-        try db.execute(
-            sql: "INSERT INTO item (id, json, createdAt) VALUES (?, ?, ?)", arguments: [id, item.jsonText, createdAt])
+        try db.cachedStatement(sql: "INSERT INTO item (id, json, createdAt) VALUES (?, ?, ?)").execute(
+            arguments: [id, item.jsonText, createdAt])
     }
 
     public static func updateItem(_ item: Item, _ db: Database) throws {
         guard let id = item.id else { return }
-        try db.execute(sql: "UPDATE item SET json = ? WHERE id = ?", arguments: [item.jsonText, id])
+        try db.cachedStatement(sql: "UPDATE item SET json = ? WHERE id = ?").execute(arguments: [item.jsonText, id])
     }
 
     public static func deleteItem(id: String, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id])
     }
 
+    /// One history line. (A cached statement: every change writes one, and encoding the record
+    /// through `Codable` cost more than the insert.)
     public static func appendHistory(_ entry: HistoryRecord, _ db: Database) throws {
-        var entry = entry
-        try entry.insert(db)
+        try db.cachedStatement(sql: "INSERT INTO history (at, itemId, title, event, reason) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [entry.at, entry.itemId, entry.title, entry.event, entry.reason])
     }
 
     public static func setSetting(_ key: String, _ value: String?, _ db: Database) throws {
         if let value {
-            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)").execute(
+                arguments: [key, value])
         } else {
             try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
         }
