@@ -181,7 +181,8 @@ struct JSONReader {
         return text
     }
 
-    /// The UTF-8 of a `\uXXXX` escape (after the `u`), a surrogate pair taking two.
+    /// The UTF-8 of a `\u` escape and its four hex digits (read after the `u`); a surrogate pair
+    /// takes two escapes.
     private mutating func unicodeEscape() throws(JSONSyntaxError) -> [UInt8] {
         var scalar = try hex4()
         if (0xD800...0xDBFF).contains(scalar) {
