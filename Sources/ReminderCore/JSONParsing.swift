@@ -67,21 +67,15 @@ struct JSONReader {
     private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let count = word.utf8CodeUnitCount
         guard at + count <= bytes.count,
-            word.withUTF8Buffer({ Array($0) == Array(bytes[at..<at + count]) })
+            word.withUTF8Buffer({ $0.elementsEqual(bytes[at..<at + count]) })
         else { throw failure("unexpected character") }
         at += count
     }
 
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        guard depth <= JSONValue.maximumDepth else { throw failure("nested too deeply") }
-        at += 1
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
-            at += 1
-            return .object(members)
-        }
-        while true {
+        guard try enter(depth: depth, closer: UInt8(ascii: "}")) else { return .object(members) }
+        repeat {
             skipWhitespace()
             guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw failure("expected a member name") }
             let key = try string()
@@ -91,41 +85,44 @@ struct JSONReader {
             skipWhitespace()
             guard members[key] == nil else { throw failure("duplicate member \"\(key)\"") }
             members[key] = try value(depth: depth)
-            skipWhitespace()
-            guard at < bytes.count else { throw failure("unexpected end") }
-            at += 1
-            switch bytes[at - 1] {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "}"): return .object(members)
-            default:
-                at -= 1
-                throw failure("expected ',' or '}'")
-            }
-        }
+        } while try !closes(UInt8(ascii: "}"))
+        return .object(members)
     }
 
     private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        guard depth <= JSONValue.maximumDepth else { throw failure("nested too deeply") }
-        at += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
-            at += 1
-            return .array(elements)
-        }
-        while true {
+        guard try enter(depth: depth, closer: UInt8(ascii: "]")) else { return .array(elements) }
+        repeat {
             skipWhitespace()
             elements.append(try value(depth: depth))
-            skipWhitespace()
-            guard at < bytes.count else { throw failure("unexpected end") }
+        } while try !closes(UInt8(ascii: "]"))
+        return .array(elements)
+    }
+
+    /// Steps past a container's opening bracket; false when the container is empty (and its
+    /// closing bracket is stepped past too).
+    private mutating func enter(depth: Int, closer: UInt8) throws(JSONSyntaxError) -> Bool {
+        guard depth <= JSONValue.maximumDepth else { throw failure("nested too deeply") }
+        at += 1
+        skipWhitespace()
+        guard at < bytes.count, bytes[at] == closer else { return true }
+        at += 1
+        return false
+    }
+
+    /// After a member or an element: true at the closing bracket, false at a comma (either is
+    /// stepped past).
+    private mutating func closes(_ closer: UInt8) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard at < bytes.count else { throw failure("unexpected end") }
+        switch bytes[at] {
+        case UInt8(ascii: ","):
             at += 1
-            switch bytes[at - 1] {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "]"): return .array(elements)
-            default:
-                at -= 1
-                throw failure("expected ',' or ']'")
-            }
+            return false
+        case closer:
+            at += 1
+            return true
+        default: throw failure("expected ',' or '\(Character(Unicode.Scalar(closer)))'")
         }
     }
 

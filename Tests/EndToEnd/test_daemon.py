@@ -402,15 +402,19 @@ def test_a_new_notification_server_gets_the_open_pop_ups_once_and_its_own_ids(bu
         second.stop()
 
 
+def answer_notify(server, code):
+    """Replaces dbusmock's Notify with `code` (Python run for each call; `ret` is the id)."""
+    server.gdbus("org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.Notifications", "Notify", "susssasa{sv}i", "u", code)
+
+
 def test_a_refused_pop_up_is_retried_with_back_off(server, daemon):
-    server.gdbus("org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.Notifications", "Notify", "susssasa{sv}i", "u",
-                 "raise dbus.exceptions.DBusException('too many pop-ups', name='org.freedesktop.DBus.Error.LimitsExceeded')")
+    answer_notify(server, "raise dbus.exceptions.DBusException('too many pop-ups', name='org.freedesktop.DBus.Error.LimitsExceeded')")
     daemon.start()
     daemon.ctl("add", "coupon", "Retry deal", "--expires", local_in(64), "--lead", "1m")
     wait_for(server.notifications, timeout=15, what="the refused Notify call")
     assert not any(e["event"] == "fired" for e in daemon.ctl_json("history")["entries"])
     assert daemon.ctl_json("status")["status"]["waiting"] == 1
-    server.gdbus("org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.Notifications", "Notify", "susssasa{sv}i", "u", "ret = 42")
+    answer_notify(server, "ret = 42")
     wait_for(lambda: any(e["event"] == "fired" for e in daemon.ctl_json("history")["entries"]), timeout=20, what="the retry")
     assert len(server.notifications()) == 2
 
@@ -472,8 +476,7 @@ def test_after_a_freeze_like_suspend_the_due_reminder_fires_within_a_second_of_r
 
 def test_a_notify_call_that_times_out_is_retried_and_the_daemon_stays_responsive(server, daemon):
     # The server takes 30 s to answer: D-Bus gives up after 25 s, the reminder waits for a retry.
-    server.gdbus("org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.Notifications", "Notify", "susssasa{sv}i", "u",
-                 "import time; time.sleep(30); ret = 7")
+    answer_notify(server, "import time; time.sleep(30); ret = 7")
     daemon.start()
     daemon.ctl("add", "coupon", "Slow deal", "--expires", local_in(64), "--lead", "1m")
     wait_for(server.notifications, timeout=15, what="the Notify call that hangs")
@@ -484,5 +487,5 @@ def test_a_notify_call_that_times_out_is_retried_and_the_daemon_stays_responsive
         time.sleep(1)
     wait_for(lambda: daemon.ctl_json("status")["status"]["waiting"] == 1, timeout=25, what="the timed-out call")
     assert not any(e["event"] == "fired" for e in daemon.ctl_json("history")["entries"])
-    server.gdbus("org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.Notifications", "Notify", "susssasa{sv}i", "u", "ret = 42")
+    answer_notify(server, "ret = 42")
     wait_for(lambda: any(e["event"] == "fired" for e in daemon.ctl_json("history")["entries"]), timeout=30, what="the retry")
