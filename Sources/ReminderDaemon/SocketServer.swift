@@ -285,7 +285,10 @@ private final class Connection: @unchecked Sendable {  // confined to the server
                             VarlinkError(
                                 name: ReminderInterface.Service.invalidParameter,
                                 parameters: ["parameter": .string("message"), "reason": .string(error.description)])))
+                    // Reads no more: left in the (level-triggered) set, a client that keeps
+                    // sending without reading would wake the queue over and over.
                     closing = true
+                    server.watch(fd, false)
                     break
                 }
                 let reply = server.dispatch(call)
