@@ -27,6 +27,23 @@ def wait_for(predicate, timeout=10.0, interval=0.05, what="condition"):
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
+def fired_once_and_settled(daemon, item_id, event="fired"):
+    """Waits until the item's pop-up is recorded in history and nothing more is pending for it
+    (no reminder scheduled or waiting for a server), then returns how often history says it was
+    shown: with nothing pending, a count of 1 cannot become 2 later."""
+    def settled():
+        events = [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]]
+        if event not in events:
+            return None
+        if daemon.ctl_json("show", item_id)["item"]["nextReminder"] is not None:
+            return None
+        if daemon.ctl_json("status")["status"]["waiting"] != 0:
+            return None
+        return events
+    events = wait_for(settled, timeout=20, what=f"{item_id}'s {event} entry and nothing else pending")
+    return events.count(event)
+
+
 BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>

@@ -7,11 +7,12 @@ import sqlite3
 import subprocess
 import threading
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
-from conftest import BIN, Daemon, NotificationServer, local_in, wait_for
+from conftest import BIN, Daemon, NotificationServer, fired_once_and_settled, local_in, wait_for
 
 
 def test_ready_arrives_with_a_status_line(server, daemon):
@@ -24,8 +25,9 @@ def test_an_item_due_within_seconds_pops_up_once_with_text_urgency_and_actions(s
     daemon.start()
     added = daemon.ctl("add", "coupon", "Pizza <2 for 1>", "--expires", local_in(66), "--lead", "1m", "--code", "P2")
     assert added.stdout.startswith("Added ")
+    item_id = added.stdout.split()[1].rstrip(":")
     shown = wait_for(server.notifications, timeout=15, what="the pop-up")
-    time.sleep(2)
+    assert fired_once_and_settled(daemon, item_id) == 1
     assert len(server.notifications()) == 1
     summary, body, line = shown[0]
     assert summary == "Coupon Expiring"
@@ -63,9 +65,11 @@ def test_a_snooze_button_fires_again_after_the_snooze(server, bus, tmp_path):
         assert '"snooze-1m", "Snooze 1m"' in server.notifications()[0][2]
         server.invoke(1, "snooze-1m")
         wait_for(lambda: any(e["event"] == "snoozed" for e in daemon.ctl_json("history")["entries"]), what="the snooze")
-        time.sleep(30)
-        assert len(server.notifications()) == 1
-        wait_for(lambda: len(server.notifications()) == 2, timeout=45, what="the snoozed pop-up")
+        item = daemon.ctl_json("list")["items"][0]
+        until = datetime.fromisoformat(item["nextReminder"])  # the snooze's end, a minute from the press
+        wait_for(lambda: len(server.notifications()) == 2, timeout=75, what="the snoozed pop-up")
+        assert datetime.now(timezone.utc) >= until  # not before its time
+        assert fired_once_and_settled(daemon, item["id"]) == 2
     finally:
         daemon.stop()
 
@@ -83,7 +87,8 @@ def test_kill_9_after_acknowledged_adds_loses_nothing_and_shows_nothing_twice(se
     daemon.start()
     listed = {item["id"] for item in daemon.ctl_json("list", "--all")["items"]}
     assert set(ids) <= listed and len(listed) == 21
-    time.sleep(3)
+    coupon = next(item["id"] for item in daemon.ctl_json("list", "--all")["items"] if item["title"] == "Shown once")
+    assert fired_once_and_settled(daemon, coupon) == 1
     assert len(server.notifications()) == 1
 
 
@@ -150,14 +155,12 @@ def test_bad_requests_get_an_error_or_a_closed_connection_and_the_next_client_is
 
 def test_no_server_then_one_appears_the_reminder_goes_out_exactly_once(bus, daemon, tmp_path):
     daemon.start()
-    daemon.ctl("add", "coupon", "Waiting", "--expires", local_in(64), "--lead", "1m")
-    wait_for(lambda: any(e["event"] == "added" for e in daemon.ctl_json("history")["entries"]), what="the add")
-    time.sleep(7)
-    assert daemon.ctl_json("status")["status"]["waiting"] == 1
+    item_id = daemon.ctl_json("add", "coupon", "Waiting", "--expires", local_in(64), "--lead", "1m")["id"]
+    wait_for(lambda: daemon.ctl_json("status")["status"]["waiting"] == 1, timeout=15, what="the reminder waiting")
     server = NotificationServer(bus, tmp_path / "late.log")
     try:
         wait_for(server.notifications, timeout=10, what="the waiting pop-up")
-        time.sleep(2)
+        assert fired_once_and_settled(daemon, item_id) == 1
         assert [n[0] for n in server.notifications()] == ["Coupon Expiring"]
     finally:
         server.stop()
@@ -234,24 +237,36 @@ def test_many_concurrent_clients_are_all_served(server, daemon):
 
 def test_a_reminder_due_while_the_daemon_was_stopped_fires_once_late(server, daemon):
     daemon.start()
-    daemon.ctl("add", "coupon", "Missed", "--expires", local_in(72), "--lead", "1m")
+    item_id = daemon.ctl_json("add", "coupon", "Missed", "--expires", local_in(72), "--lead", "1m")["id"]
     assert daemon.kill(signal.SIGTERM) == 0
-    time.sleep(14)
+    time.sleep(14)  # the reminder's time passes while the daemon is stopped
     assert server.notifications() == []
     daemon.stop()
     daemon.start()
     shown = wait_for(server.notifications, timeout=10, what="the late pop-up")
-    time.sleep(2)
+    assert fired_once_and_settled(daemon, item_id) == 1
     assert len(server.notifications()) == 1
     assert "(late" in shown[0][1]
 
 
-def test_an_edit_does_not_fire_reminders_whose_time_already_passed(server, daemon):
+def test_an_edit_does_not_fire_reminders_whose_time_already_passed(server, daemon, tmp_path):
     daemon.start()
-    item_id = daemon.ctl_json("add", "coupon", "Later", "--expires", local_in(3 * 86400))["id"]
+    # Created three days ago and expiring tomorrow: after the edit its 2d reminder (yesterday) is a
+    # reminder of this item whose time passed while the daemon ran — the edit must not show it.
+    created = (datetime.now(timezone.utc) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    items = tmp_path / "items.json"
+    items.write_text(json.dumps([{"kind": "coupon", "title": "Later", "expires": local_in(86400), "lead": ["1h"],
+                                  "createdAt": created}]))
+    item_id = daemon.ctl_json("import", str(items))["ids"][0]
     daemon.ctl("edit", item_id, "--lead", "2d,1m")
-    time.sleep(2)
-    assert server.notifications() == []
+    two_days = next(s for s in daemon.ctl_json("explain", item_id)["steps"] if s["lead"] == "2d")
+    assert two_days["result"] == "kept" and datetime.fromisoformat(two_days["fireAt"]) < datetime.now(timezone.utc)
+    # A marker due in seconds: once it is shown, anything the edit had put on the wheel for "now"
+    # would have been shown before it.
+    marker = daemon.ctl_json("add", "coupon", "Marker", "--expires", local_in(63), "--lead", "1m")["id"]
+    assert fired_once_and_settled(daemon, marker) == 1
+    assert [n[1].split(" expires")[0] for n in server.notifications()] == ["Marker"]
+    assert "fired" not in [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]]
 
 
 def test_the_units_verify_and_are_hardened(tmp_path):
@@ -389,11 +404,10 @@ def test_a_new_notification_server_gets_the_open_pop_ups_once_and_its_own_ids(bu
     wait_for(first.notifications, timeout=15, what="the pop-up on the first server")
     daemon.ctl("add", "fee", "Quiet fee", "--due", "2027-06-01")
     first.stop()
-    time.sleep(1)
     second = NotificationServer(bus, tmp_path / "second.log")
     try:
         shown = wait_for(second.notifications, timeout=10, what="the pop-up again on the second server")
-        time.sleep(2)
+        assert fired_once_and_settled(daemon, item_id, event="reshown") == 1
         assert [n[1].split(" expires")[0] for n in second.notifications()] == ["Churn deal"]
         second.invoke(1, "done")  # the new server numbers from 1 again
         wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", what="Done from the new server")
@@ -460,7 +474,7 @@ def test_gnomes_show_banners_off_holds_reminders_until_it_is_back_on(server, dae
 def test_after_a_freeze_like_suspend_the_due_reminder_fires_within_a_second_of_resuming(server, daemon):
     # SIGSTOP freezes the daemon as suspend does (its timers run on); SIGCONT is the resume.
     daemon.start()
-    daemon.ctl("add", "coupon", "Frozen deal", "--expires", local_in(64), "--lead", "1m")
+    item_id = daemon.ctl_json("add", "coupon", "Frozen deal", "--expires", local_in(64), "--lead", "1m")["id"]
     daemon.process.send_signal(signal.SIGSTOP)
     try:
         time.sleep(8)  # the reminder came due 4 s ago
@@ -470,7 +484,7 @@ def test_after_a_freeze_like_suspend_the_due_reminder_fires_within_a_second_of_r
     resumed = time.monotonic()
     wait_for(server.notifications, timeout=5, interval=0.02, what="the pop-up after resuming")
     assert time.monotonic() - resumed < 1.0
-    time.sleep(2)
+    assert fired_once_and_settled(daemon, item_id) == 1
     assert len(server.notifications()) == 1
 
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import Daemon, NotificationServer, local_in, wait_for
+from conftest import Daemon, NotificationServer, fired_once_and_settled, local_in, wait_for
 
 pytestmark = pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("dunst")), reason="needs Xvfb and dunst")
 
@@ -79,13 +79,13 @@ def test_pop_ups_open_on_dbusmock_are_shown_once_on_dunst_when_it_takes_over(bus
     mock = NotificationServer(bus, tmp_path / "mock.log")
     daemon = Daemon(tmp_path, bus).start()
     try:
-        daemon.ctl("add", "coupon", "Tacos", "--expires", local_in(3606), "--lead", "1h")
+        item_id = daemon.ctl_json("add", "coupon", "Tacos", "--expires", local_in(3606), "--lead", "1h")["id"]
         wait_for(mock.notifications, timeout=15, what="the pop-up on dbusmock")
         mock.stop()
         ctl, stop = start_desktop(bus, tmp_path)
         try:
             wait_for(lambda: shown(ctl)[0] == 1, timeout=15, what="the pop-up shown again on dunst")
-            time.sleep(3)
+            assert fired_once_and_settled(daemon, item_id, event="reshown") == 1
             assert shown(ctl)[0] == 1  # once, not once per server event
             assert daemon.ctl_json("status")["status"]["notificationServer"]["name"] == "dunst"
             events = [e["event"] for e in daemon.ctl_json("history")["entries"]]
