@@ -6,9 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-python3 -c "import pytest, varlink, pexpect, icalendar, recurring_ical_events" 2>/dev/null \
-  || python3 -m pip install --quiet --disable-pip-version-check pytest varlink pexpect icalendar recurring-ical-events
+# The end-to-end tests' Python packages live in a virtual environment of the tests' own, so the
+# system's Python is left as it was (dbusmock itself is Debian's python3-dbusmock).
+python=.build-venv/bin/python3
+[ -x "$python" ] || python3 -m venv .build-venv
+"$python" -c "import pytest, varlink, pexpect, icalendar, recurring_ical_events" 2>/dev/null \
+  || "$python" -m pip install --quiet --disable-pip-version-check pytest varlink pexpect icalendar recurring-ical-events
 swift build --build-tests
 swift test --skip-build "$@"
 scripts/fuzz.sh  # FUZZ_SECONDS (default 20) per target
-python3 -m pytest -q Tests/EndToEnd
+"$python" -m pytest -q Tests/EndToEnd
