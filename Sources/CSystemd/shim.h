@@ -6,5 +6,4 @@
 #include <sys/timerfd.h>
 #include <sys/inotify.h>
 #include <sys/epoll.h>
-#include <malloc.h>
 #endif

@@ -55,8 +55,6 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     private var loggedConnectionLimit = false
     private var loggedAcceptFailure = false
     private var loggedInputBudget = false
-    /// A connection holding a large buffer closed: give the memory back once the rest is small.
-    private var trimPending = false
 
     /// The most connections served at once, whatever the descriptor limit.
     static let maximumConnections = 512
@@ -147,7 +145,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     public func stop() {
         queue.sync {
             // A suspended source must be resumed before it goes.
-            if acceptPaused { acceptSource?.resume() }
+            resumeAccepting()
             acceptSource?.cancel()
             acceptSource = nil
             readySource?.cancel()
@@ -297,28 +295,12 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         }
     }
 
-    fileprivate func closed(_ connection: Connection, releasedInput: Int, heldLargeBuffer: Bool) {
+    fileprivate func closed(_ connection: Connection, releasedInput: Int) {
         connections[connection.id] = nil
         bufferedInput -= releasedInput
         // Said again only after the crowd has thinned out, not after each connection it closed.
         if connections.count <= connectionLimit / 2 { loggedConnectionLimit = false }
         resumeAccepting()
-        // The buffers are freed, but glibc keeps freed memory in the arena of the worker thread
-        // that used it: 300 clients of 1 MiB each left 200 MB resident after they left.
-        trimPending = trimPending || heldLargeBuffer
-        if trimPending && bufferedInput < 1 << 20 {
-            trimPending = false
-            malloc_trim(0)
-        }
-    }
-
-    /// Reply bytes a connection sent or dropped were large: memory to give back.
-    fileprivate func releasedLargeOutput() {
-        trimPending = true
-        if bufferedInput < 1 << 20 {
-            trimPending = false
-            malloc_trim(0)
-        }
     }
 
     /// Answers `org.varlink.service` itself and hands the rest to the handler.
@@ -528,7 +510,6 @@ private final class Connection: @unchecked Sendable {  // confined to the server
             return close()
         }
         lastActive = .now()
-        if output.capacity > 1 << 20 { server.releasedLargeOutput() }
         output.removeAll(keepingCapacity: output.capacity <= 65_536)
         sent = 0
         writeSource?.cancel()
@@ -554,12 +535,11 @@ private final class Connection: @unchecked Sendable {  // confined to the server
         }
         writeSource = nil
         let releasedInput = bufferedInput
-        let heldLargeBuffer = releasedInput >= 1 << 20 || output.capacity >= 1 << 20
         bufferedInput = 0
         framing = VarlinkFraming()
         output = []
         sent = 0
         replies = ReplyQueue()
-        server.closed(self, releasedInput: releasedInput, heldLargeBuffer: heldLargeBuffer)
+        server.closed(self, releasedInput: releasedInput)
     }
 }
