@@ -23,7 +23,8 @@ enum ImportBatches {
         for (index, item) in items.enumerated() {
             let itemSize = item.serialized().count + 1  // and its comma
             guard itemSize + envelope <= limit else {
-                throw Refusal(message: "items[\(index)] is \(itemSize) bytes, over the daemon's request limit of \(limit)")
+                throw Refusal(
+                    message: "items[\(index)] is \(itemSize) bytes, over the daemon's request limit of \(limit)")
             }
             if size + itemSize + envelope > limit {
                 ranges.append(start..<index)
@@ -50,7 +51,9 @@ enum ImportBatches {
             case .failure(let error):
                 let reason = shifted(error.description, by: range.lowerBound)
                 guard range.lowerBound > 0 else { throw Refusal(message: reason) }
-                print("Imported \(ids.count) items (items[0] to items[\(range.lowerBound - 1)]): \(ids.joined(separator: " "))")
+                print(
+                    "Imported \(ids.count) items (items[0] to items[\(range.lowerBound - 1)]): \(ids.joined(separator: " "))"
+                )
                 let rest = "items[\(range.lowerBound)] to items[\(items.count - 1)]"
                 if error.name == ReminderInterface.ErrorName.notDurable {
                     throw Refusal(

@@ -95,7 +95,8 @@ import Testing
         held.waitForStart()
         held.release(nil)
         outcomes.waitFor(count: 3)
-        #expect(outcomes.all.map(\.1) == [.notConfirmed(reason: "disk gone"), .notConfirmed(reason: "disk gone"), .onDisk])
+        #expect(
+            outcomes.all.map(\.1) == [.notConfirmed(reason: "disk gone"), .notConfirmed(reason: "disk gone"), .onDisk])
     }
 
     @Test func changesMadeWhileAFlushRunsShareTheNextOne() {
