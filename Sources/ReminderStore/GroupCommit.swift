@@ -1,5 +1,4 @@
 import Dispatch
-import GRDB
 import ReminderPlatform
 
 #if canImport(Glibc)
