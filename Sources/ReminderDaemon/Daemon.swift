@@ -32,11 +32,12 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
     var localtimeWatch: LocaltimeWatch?
     var signalSources: [DispatchSourceSignal] = []
     var watchdog: DispatchSourceTimer?
-    lazy var statusReporter = StatusReporter(logger: logger)
+    let managerNotifier: ManagerNotifier
 
     public init(options: DaemonOptions, logger: Logger) {
         self.options = options
         self.logger = logger
+        managerNotifier = ManagerNotifier(logger: logger)
     }
 
     /// Starts everything, reports READY=1, and serves until SIGTERM. Returns only on a start-up
@@ -81,7 +82,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         let driver = self.driver!
         let startFailure: String? = engine.queue.sync {
             engine.deadlineChanged = { deadline in driver.arm(deadline) }
-            engine.statusChanged = { [statusReporter] status in statusReporter.report(status) }
+            engine.statusChanged = { [managerNotifier] status in managerNotifier.status(status) }
             do { try engine.start() } catch { return "\(error)" }
             return nil
         }
@@ -90,13 +91,13 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         let socketPath = options.socketPath ?? SocketPath.resolve(configured: configuration.socketPath)
         do {
             server = try SocketServer(
-                listenFD: Systemd.listenFileDescriptors().first, path: socketPath, queue: engine.queue,
+                listenFD: Systemd.listenFileDescriptors().first, path: socketPath, queue: engine.queue, store: store,
                 handler: { [weak self] call in
                     // Already on the engine's queue.
                     guard let self else { return .failure(VarlinkError(name: ReminderInterface.ErrorName.internal)) }
                     let method = String(call.method.split(separator: ".").last ?? "")
                     return method == "Reload" ? self.reload() : engine.perform(method, call.parameters)
-                }, afterDurable: { store.whenDurable($0) }, logger: logger)
+                }, logger: logger)
         } catch {
             return "\(error)"
         }
@@ -104,15 +105,16 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         handleSignals()
         startWatchdog()
         let status = engine.queue.sync { engine.statusLine() }
-        do { try Systemd.notify("READY=1\nSTATUS=\(status)") } catch { logger.warning("\(error)") }
+        managerNotifier.send("READY=1\nSTATUS=\(status)")
         logger.info("reminderd \(ReminderDaemonVersion.current) ready: \(status); socket \(socketPath)")
         dispatchMain()
     }
 
     /// Re-reads the config: RELOADING=1, then READY=1; a bad config is refused and the old one kept.
+    /// Runs on the engine's queue, so the notifications only go to their own queue.
     func reload() -> VarlinkReply {
-        try? Systemd.notify("RELOADING=1")
-        defer { try? Systemd.notify("READY=1") }
+        managerNotifier.send("RELOADING=1")
+        defer { managerNotifier.send("READY=1") }
         switch ConfigFile.load(explicitPath: options.configPath) {
         case .failure(let error):
             logger.error("reload refused, keeping the old config: \(error)")
@@ -165,15 +167,16 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         }
     }
 
-    /// STOPPING=1, then a prompt, clean exit.
+    /// STOPPING=1, then a prompt, clean exit (waiting at most a second for a slow manager).
     private func stop() -> Never {
-        try? Systemd.notify("STOPPING=1")
+        managerNotifier.send("STOPPING=1")
         logger.info("stopping")
         server.stop()
         engine.queue.sync {
             do { try engine.recordLastSeen(Int64(time(nil))) } catch { logger.error("\(error)") }
         }
         notifier.stop()
+        managerNotifier.drain(timeout: .seconds(1))
         exit(0)
     }
 
@@ -183,7 +186,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         let timer = DispatchSource.makeTimerSource(queue: engine.queue)
         let interval = DispatchTimeInterval.microseconds(Int(usec / 2))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { try? Systemd.notify("WATCHDOG=1") }
+        timer.setEventHandler { [managerNotifier] in managerNotifier.send("WATCHDOG=1") }
         timer.activate()
         watchdog = timer
     }
@@ -202,23 +205,5 @@ extension ReminderEngine {
         }
         for id in order { reschedule(id, now: now) }
         publish()
-    }
-}
-
-/// Sends `STATUS=` lines to systemd from its own queue, only when the line changes, so that a
-/// slow reader of `NOTIFY_SOCKET` never holds up the engine.
-final class StatusReporter: @unchecked Sendable {  // `last` is confined to `queue`
-    private let queue = DispatchQueue(label: "reminderd.status")
-    private let logger: Logger
-    private var last: String?
-
-    init(logger: Logger) { self.logger = logger }
-
-    func report(_ status: String) {
-        queue.async { [self] in
-            guard status != last else { return }
-            last = status
-            do { try Systemd.notify("STATUS=\(status)") } catch { logger.warning("\(error)") }
-        }
     }
 }

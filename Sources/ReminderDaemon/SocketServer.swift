@@ -5,6 +5,7 @@ import Logging
 import ReminderCore
 import ReminderPlatform
 import ReminderProtocol
+import ReminderStore
 
 /// The varlink server on a Unix stream socket (SPEC §6).
 ///
@@ -12,9 +13,17 @@ import ReminderProtocol
 /// buffer per connection, so a slow, silent or broken client never holds up another. The
 /// connections sit in one epoll set of the server's own, watched by a single Dispatch source:
 /// one wake-up serves every connection that is ready, where a source per connection cost two
-/// thread wake-ups per request under load.
-/// A peer with another uid is refused; a message over 1 MiB closes its connection; a malformed
-/// one gets a varlink error. Calls on one connection are answered in order, one at a time.
+/// thread wake-ups per request under load. The epoll set names a connection by a serial number,
+/// never by its descriptor, whose number the kernel hands to the next client once it is closed.
+///
+/// A peer with another uid is refused; a request over 1 MiB gets a `RequestTooLarge` error; a
+/// malformed one gets a varlink error and the connection is closed. Calls on one connection are
+/// answered in order, each reply once the group commit settled what it shows or acknowledges.
+///
+/// Limits keep the daemon's own work safe from its clients: at most `connectionLimit` connections
+/// (from RLIMIT_NOFILE, leaving descriptors to GLib, D-Bus and SQLite), the longest-idle one
+/// closed to make room, accepting paused while none is idle or the kernel refuses descriptors;
+/// and at most `maximumBufferedInput` bytes of unfinished requests over all connections.
 public final class SocketServer: @unchecked Sendable {  // all mutable state is confined to `queue`
     /// Answers one call; runs on `queue`.
     public typealias Handler = @Sendable (VarlinkCall) -> VarlinkReply
@@ -25,31 +34,48 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     private let listenFD: Int32
     private let path: String?
     private let handler: Handler
-    /// Runs its argument once the changes answered so far are on disk (the store's group
-    /// commit), with false if they could not be made so.
-    private let afterDurable: (@escaping @Sendable (Bool) -> Void) -> Void
+    /// Its commit count says whether a call changed something, and its group commit when a
+    /// reply may go out.
+    fileprivate let store: ReminderStore
     private let logger: Logger
     private var acceptSource: DispatchSourceRead?
+    private var acceptPaused = false
     /// The connections' epoll set, and the source that says it has events.
     private let readyFD: Int32
     private var readySource: DispatchSourceRead?
-    private var connections: [Int32: Connection] = [:]
+    private var connections: [UInt64: Connection] = [:]
+    private var nextConnectionID: UInt64 = 1
     /// What every connection reads into (they all run on `queue`, one at a time).
     fileprivate var readBuffer = [UInt8](repeating: 0, count: 65_536)
+    /// The most connections served at once.
+    let connectionLimit: Int
+    /// Bytes of unfinished requests held over all connections.
+    private var bufferedInput = 0
+    /// Each trouble is logged once when it starts, not once per client or per wake-up.
+    private var loggedConnectionLimit = false
+    private var loggedAcceptFailure = false
+    private var loggedInputBudget = false
 
-    /// The most connections served at once; more wait in the listen backlog.
+    /// The most connections served at once, whatever the descriptor limit.
     static let maximumConnections = 512
-    /// A connection whose unsent replies exceed this is dropped.
+    /// Descriptors kept free for everything but clients (GLib's D-Bus connection and wake-up
+    /// descriptors, SQLite's database, WAL and shared memory, the flush's WAL descriptor,
+    /// inotify, timerfd, journal): the daemon's own work must never meet EMFILE.
+    static let reservedDescriptors = 32
+    /// Unfinished requests held over all connections; past it the largest is dropped.
+    static let maximumBufferedInput = 32 << 20
+    /// A connection whose unsent replies exceed this when another is added is dropped (one
+    /// reply, however large, always goes out).
     static let maximumPendingOutput = 8 << 20
 
     /// Serves on `listenFD` (socket activation) or binds `path` (mode 0600).
     public init(
-        listenFD: Int32?, path: String, queue: DispatchQueue, handler: @escaping Handler,
-        afterDurable: @escaping (@escaping @Sendable (Bool) -> Void) -> Void, logger: Logger
+        listenFD: Int32?, path: String, queue: DispatchQueue, store: ReminderStore, handler: @escaping Handler,
+        logger: Logger
     ) throws {
         self.queue = queue
         self.handler = handler
-        self.afterDurable = afterDurable
+        self.store = store
         readyFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard readyFD >= 0 else {
             throw SocketServerError.cannotListen(path: path, reason: "epoll: \(errnoDescription())")
@@ -63,6 +89,27 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
             self.path = path
         }
         _ = fcntl(self.listenFD, F_SETFL, fcntl(self.listenFD, F_GETFL) | O_NONBLOCK)
+        connectionLimit = SocketServer.connectionLimit()
+    }
+
+    /// `maximumConnections`, or fewer when RLIMIT_NOFILE leaves less room beside the descriptors
+    /// open now and the reserve.
+    static func connectionLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max
+        else { return maximumConnections }
+        return max(1, min(maximumConnections, Int(limit.rlim_cur) - openDescriptorCount() - reservedDescriptors))
+    }
+
+    /// How many descriptors the process has open (the entries of /proc/self/fd).
+    static func openDescriptorCount() -> Int {
+        guard let directory = opendir("/proc/self/fd") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
+        }
+        return count - 1  // the directory's own descriptor
     }
 
     public func start() {
@@ -82,21 +129,23 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         let count = epoll_wait(readyFD, &events, Int32(events.count), 0)
         for event in events.prefix(Int(max(count, 0))) {
-            connections[Int32(truncatingIfNeeded: event.data.fd)]?.readAvailable()
+            connections[event.data.u64]?.readAvailable()
         }
     }
 
     /// Adds or removes a connection's descriptor from the epoll set.
-    fileprivate func watch(_ fd: Int32, _ on: Bool) {
+    fileprivate func watch(_ connection: Connection, _ on: Bool) {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
-        event.data.fd = fd
-        _ = epoll_ctl(readyFD, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, fd, &event)
+        event.data.u64 = connection.id
+        _ = epoll_ctl(readyFD, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, connection.fd, &event)
     }
 
     /// Stops listening, closes every connection and removes the socket file it created.
     public func stop() {
         queue.sync {
+            // A suspended source must be resumed before it goes.
+            resumeAccepting()
             acceptSource?.cancel()
             acceptSource = nil
             readySource?.cancel()
@@ -153,11 +202,33 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
 
     private func acceptAll() {
         while true {
+            if connections.count >= connectionLimit && !closeLongestIdle() {
+                // Every connection is busy: the next waits in the listen backlog until one closes.
+                pauseAccepting()
+                return
+            }
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { logger.warning("accept failed: \(errnoDescription())") }
-                return
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EAGAIN, EWOULDBLOCK: return
+                default:
+                    // EMFILE, ENFILE, ENOBUFS: the pending client stays readable, so retrying now
+                    // would spin. Wait for a connection to close or a second to pass.
+                    if !loggedAcceptFailure {
+                        loggedAcceptFailure = true
+                        logger.error(
+                            "cannot accept clients: \(errnoDescription()); pausing new connections, serving the \(connections.count) open ones"
+                        )
+                    }
+                    pauseAccepting()
+                    queue.asyncAfter(deadline: .now() + 1) { [weak self] in self?.resumeAccepting() }
+                    return
+                }
+            }
+            if loggedAcceptFailure {
+                loggedAcceptFailure = false
+                logger.info("accepting clients again")
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -171,29 +242,65 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
                 close(fd)
                 continue
             }
-            guard connections.count < SocketServer.maximumConnections else {
-                logger.warning("too many clients; closing a new connection")
-                close(fd)
-                continue
-            }
-            let connection = Connection(fd: fd, server: self)
-            connections[fd] = connection
+            let connection = Connection(id: nextConnectionID, fd: fd, server: self)
+            nextConnectionID += 1
+            connections[connection.id] = connection
             connection.start()
         }
     }
 
-    /// Sends `connection`'s replies once what they acknowledge is on disk; if it cannot be,
-    /// hangs up instead of claiming success.
-    fileprivate func whenDurable(_ connection: Connection) {
-        afterDurable { [weak self, connection] durable in
-            if durable { return connection.flush() }
-            self?.logger.error("could not make changes durable; closing a client instead of answering")
-            connection.close()
+    /// Closes the connection that has waited longest without a call in progress; false when
+    /// every connection is busy.
+    private func closeLongestIdle() -> Bool {
+        guard let idle = connections.values.filter(\.isIdle).min(by: { $0.lastActive < $1.lastActive }) else {
+            return false
+        }
+        if !loggedConnectionLimit {
+            loggedConnectionLimit = true
+            logger.warning(
+                "\(connectionLimit) clients connected, the most served at once (RLIMIT_NOFILE); closing the longest-idle connections to serve new ones"
+            )
+        }
+        idle.close()
+        return true
+    }
+
+    private func pauseAccepting() {
+        guard !acceptPaused, let acceptSource else { return }
+        acceptPaused = true
+        acceptSource.suspend()
+    }
+
+    private func resumeAccepting() {
+        guard acceptPaused, let acceptSource else { return }
+        acceptPaused = false
+        acceptSource.resume()
+    }
+
+    /// A connection's unfinished input changed by `delta` bytes: past the budget, the connections
+    /// holding the most are dropped until it fits.
+    fileprivate func inputChanged(by delta: Int) {
+        bufferedInput += delta
+        if bufferedInput <= SocketServer.maximumBufferedInput / 2 { loggedInputBudget = false }
+        while bufferedInput > SocketServer.maximumBufferedInput,
+            let largest = connections.values.max(by: { $0.bufferedInput < $1.bufferedInput })
+        {
+            if !loggedInputBudget {
+                loggedInputBudget = true
+                logger.warning(
+                    "clients hold over \(SocketServer.maximumBufferedInput >> 20) MiB of unfinished requests; dropping those that hold the most"
+                )
+            }
+            largest.close()
         }
     }
 
-    fileprivate func closed(_ connection: Connection) {
-        connections[connection.fd] = nil
+    fileprivate func closed(_ connection: Connection, releasedInput: Int) {
+        connections[connection.id] = nil
+        bufferedInput -= releasedInput
+        // Said again only after the crowd has thinned out, not after each connection it closed.
+        if connections.count <= connectionLimit / 2 { loggedConnectionLimit = false }
+        resumeAccepting()
     }
 
     /// Answers `org.varlink.service` itself and hands the rest to the handler.
@@ -250,20 +357,39 @@ public enum SocketServerError: Error, CustomStringConvertible {
 
 /// One client: reads framed calls, answers them in order, writes without blocking.
 private final class Connection: @unchecked Sendable {  // confined to the server's queue
+    let id: UInt64
     let fd: Int32
     private unowned let server: SocketServer
     private var framing = VarlinkFraming()
-    private var writeSource: DispatchSourceWrite?
+    /// Replies waiting for the group commit, then the bytes of those that may go out.
+    private var replies = ReplyQueue()
     private var output: [UInt8] = []
+    private var sent = 0
+    private var writeSource: DispatchSourceWrite?
+    /// When it last read or finished writing (for closing the longest-idle one).
+    private(set) var lastActive = DispatchTime.now()
+    /// The unfinished input counted in the server's budget.
+    private(set) var bufferedInput = 0
+    /// Calls are being answered: settled replies wait to go out in one write.
+    private var answering = false
+    /// Reads no more and closes once its replies are out (after a malformed message).
     private var closing = false
+    /// After an oversized request: input is read and dropped until the client hangs up, so the
+    /// error reply is not lost to a reset by unread data.
+    private var discarding = false
+    private var discarded = 0
     private var isClosed = false
 
-    init(fd: Int32, server: SocketServer) {
+    init(id: UInt64, fd: Int32, server: SocketServer) {
+        self.id = id
         self.fd = fd
         self.server = server
     }
 
-    func start() { server.watch(fd, true) }
+    func start() { server.watch(self, true) }
+
+    /// Nothing in progress: no partial call, no reply waiting or unsent.
+    var isIdle: Bool { bufferedInput == 0 && replies.isEmpty && sent == output.count }
 
     func readAvailable() {
         guard !closing else { return }
@@ -273,76 +399,133 @@ private final class Connection: @unchecked Sendable {  // confined to the server
             return
         }
         guard count > 0 else { return }
+        lastActive = .now()
+        if discarding {
+            discarded += count
+            if discarded > 16 * VarlinkFraming.maximumMessageSize { close() }
+            return
+        }
         framing.append(server.readBuffer[0..<count])
-        // Every call that arrived is answered in order, then the replies go out in one write.
+        answering = true
         do {
             while let message = try framing.nextMessage() {
                 let call: VarlinkCall
                 do { call = try VarlinkCall(bytes: message) } catch {
                     // Not a call: say so, then hang up (the stream may be out of step).
-                    append(
+                    enqueue(
                         .failure(
                             VarlinkError(
                                 name: ReminderInterface.Service.invalidParameter,
-                                parameters: ["parameter": .string("message"), "reason": .string(error.description)])))
+                                parameters: ["parameter": .string("message"), "reason": .string(error.description)])),
+                        acknowledgesChange: false)
                     // Reads no more: left in the (level-triggered) set, a client that keeps
                     // sending without reading would wake the queue over and over.
                     closing = true
-                    server.watch(fd, false)
+                    server.watch(self, false)
                     break
                 }
-                let reply = server.dispatch(call)
-                if !call.oneway { append(reply) }
-                guard !isClosed else { return }
+                answer(call)
             }
         } catch {
-            server.log.warning("closing a connection: \(error)")
-            close()
-            return
+            let limit = VarlinkFraming.maximumMessageSize
+            server.log.warning("refused a request larger than \(limit) bytes")
+            enqueue(
+                .failure(
+                    VarlinkError(
+                        name: ReminderInterface.ErrorName.requestTooLarge,
+                        parameters: [
+                            "limit": .integer(Int64(limit)),
+                            "reason": .string(
+                                "request larger than the limit of \(limit) bytes (1 MiB); send it in smaller parts"),
+                        ])),
+                acknowledgesChange: false)
+            discarding = true
+            framing = VarlinkFraming()
         }
-        server.whenDurable(self)
+        answering = false
+        let delta = framing.pendingByteCount - bufferedInput
+        bufferedInput = framing.pendingByteCount
+        server.inputChanged(by: delta)  // may close this connection
+        sendReady()
     }
 
-    private func append(_ reply: VarlinkReply) {
-        guard !isClosed else { return }
-        output += reply.bytes
-        if output.count > SocketServer.maximumPendingOutput {
-            server.log.warning("dropping a client that does not read its replies")
-            close()
+    /// Answers `call`; the reply waits for the flush covering every change made so far, and
+    /// it acknowledges a change when the call made one.
+    private func answer(_ call: VarlinkCall) {
+        let before = server.store.commitCount
+        let reply = server.dispatch(call)
+        guard !call.oneway else { return }
+        enqueue(reply, acknowledgesChange: server.store.commitCount > before)
+    }
+
+    private func enqueue(_ reply: VarlinkReply, acknowledgesChange: Bool) {
+        let number = replies.add(reply, acknowledgesChange: acknowledgesChange)
+        // Bound to this object, not to its descriptor: once closed, nothing more is written.
+        server.store.whenDurable(through: server.store.commitCount) { [weak self] durability in
+            self?.settled(number, durability)
         }
+    }
+
+    private func settled(_ number: Int, _ durability: Durability) {
+        guard !isClosed else { return }
+        if replies.settle(number, durability), case .notConfirmed(let reason) = durability {
+            server.log.error("a change is saved but not confirmed on disk (\(reason)); told the client so")
+        }
+        if !answering { sendReady() }
+    }
+
+    /// Moves the replies that may go out into the output and writes.
+    private func sendReady() {
+        guard !isClosed else { return }
+        for reply in replies.takeReady() {
+            if output.count - sent > SocketServer.maximumPendingOutput {
+                server.log.warning("dropping a client that does not read its replies")
+                return close()
+            }
+            output += reply.bytes
+        }
+        flush()
     }
 
     /// Writes what it can of the replies now, and the rest when the socket has room.
     func flush() {
-        while !output.isEmpty {
-            let written = output.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard !isClosed else { return }
+        while sent < output.count {
+            let written = output[sent...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written > 0 {
-                output.removeFirst(written)
+                sent += written
                 continue
             }
             if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
                 if writeSource == nil {
                     let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: server.queue)
-                    source.setEventHandler { [self] in flush() }
+                    source.setEventHandler { [weak self] in self?.flush() }
                     writeSource = source
                     source.activate()
                 }
                 return
             }
-            close()
-            return
+            return close()
         }
+        lastActive = .now()
+        output.removeAll(keepingCapacity: output.capacity <= 65_536)
+        sent = 0
         writeSource?.cancel()
         writeSource = nil
+        guard replies.isEmpty else { return }
         if closing { close() }
+        // Told why; the client sees the end of the replies and hangs up.
+        if discarding { shutdown(fd, Int32(SHUT_WR)) }
     }
 
-    /// Leaves the epoll set; the descriptor is closed once Dispatch has let go of it (when it
-    /// was waiting to write).
+    /// Leaves the epoll set and lets go of its buffers; the descriptor is closed once Dispatch
+    /// has let go of it (when it was waiting to write).
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        server.watch(fd, false)
+        server.watch(self, false)
         let fd = self.fd
         if let writeSource {
             writeSource.setCancelHandler { Glibc.close(fd) }
@@ -351,6 +534,12 @@ private final class Connection: @unchecked Sendable {  // confined to the server
             Glibc.close(fd)
         }
         writeSource = nil
-        server.closed(self)
+        let releasedInput = bufferedInput
+        bufferedInput = 0
+        framing = VarlinkFraming()
+        output = []
+        sent = 0
+        replies = ReplyQueue()
+        server.closed(self, releasedInput: releasedInput)
     }
 }

@@ -68,6 +68,9 @@ public enum ReminderInterface {
         error NothingToUndo (id: string)
         error NotApplicable (id: string, reason: string)
         error Internal (reason: string)
+        # The change was applied and kept, but the disk did not confirm it: do not retry blindly.
+        error NotDurable (reason: string)
+        error RequestTooLarge (limit: int, reason: string)
 
         """
 
@@ -85,6 +88,8 @@ public enum ReminderInterface {
         public static let nothingToUndo = "io.reminderd.Reminders.NothingToUndo"
         public static let notApplicable = "io.reminderd.Reminders.NotApplicable"
         public static let `internal` = "io.reminderd.Reminders.Internal"
+        public static let notDurable = "io.reminderd.Reminders.NotDurable"
+        public static let requestTooLarge = "io.reminderd.Reminders.RequestTooLarge"
     }
 
     /// The standard service interface every varlink server offers.

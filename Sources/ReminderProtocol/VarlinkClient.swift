@@ -6,10 +6,11 @@ import ReminderPlatform
 #endif
 
 /// A blocking varlink client over a Unix stream socket: one call at a time, as `reminderctl`
-/// needs.
+/// needs. Requests are held to the daemon's 1 MiB limit; replies may be far larger (`List` and
+/// `Export` of 100k items).
 public final class VarlinkClient {
     private let fd: Int32
-    private var framing = VarlinkFraming()
+    private var framing = VarlinkFraming(limit: VarlinkFraming.maximumReplySize)
 
     /// Connects to `path`; `timeoutSeconds` bounds every later send and receive.
     public init(path: String, timeoutSeconds: Int = 30) throws(ReminderProtocolError) {
@@ -48,7 +49,12 @@ public final class VarlinkClient {
     public func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws(ReminderProtocolError)
         -> VarlinkReply
     {
-        try send(VarlinkCall(method: method, parameters: parameters).bytes)
+        let request = VarlinkCall(method: method, parameters: parameters).bytes
+        // Refused here with the limit named: the daemon would close the connection mid-send.
+        guard request.count - 1 <= VarlinkFraming.maximumMessageSize else {
+            throw .requestTooLarge(size: request.count - 1, limit: VarlinkFraming.maximumMessageSize)
+        }
+        try send(request)
         return try VarlinkReply(bytes: receive())
     }
 

@@ -1,39 +1,71 @@
 import Dispatch
-import GRDB
+import ReminderPlatform
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
+/// What became of the changes a reply shows or acknowledges.
+public enum Durability: Sendable, Equatable {
+    case onDisk
+    /// The flush that should have covered them failed: they are in the database, visible to
+    /// every later read, but a power cut may lose them.
+    case notConfirmed(reason: String)
+}
+
 /// Group commit: the store's transactions commit with `synchronous = NORMAL` (into the WAL, not
 /// yet forced to disk), and one `fdatasync` of the WAL makes every change committed before it
-/// durable at once. Replies that acknowledge a change wait for it (`whenDurable`), so an
-/// acknowledged change has still reached the disk — but the changes of many clients share one
-/// disk flush, and the flush runs on its own thread while `queue` goes on serving.
+/// durable at once. The changes of many clients share one disk flush, and the flush runs on its
+/// own thread while `queue` goes on serving.
+///
+/// Transactions are numbered as they commit; a reply notes the count at the moment it was made
+/// (`commitCount`) and waits for the flush covering exactly that count (`whenDurable(through:)`),
+/// so a change committed after a flush began is never acknowledged by it. A failed flush settles
+/// its range too (`notConfirmed`): nothing waits for a flush that will not come.
 ///
 /// SQLite's NORMAL mode syncs the WAL before each checkpoint and the database after it, so the
 /// WAL this flushes is the only place a committed change can be waiting.
 final class GroupCommit: @unchecked Sendable {  // all mutable state is confined to `queue`
     let queue: DispatchQueue
     private let flushQueue = DispatchQueue(label: "reminderd.store.flush")
-    private let walPath: String
-    private let checkpoint: @Sendable () -> Bool
-    /// Transactions committed so far, and how many of them are known to be on disk.
-    private var committed = 0
-    private var durable = 0
+    /// Forces the committed transactions to disk; nil when it worked, else why not. Runs on
+    /// `flushQueue`.
+    private let flush: @Sendable () -> String?
+    /// Transactions committed so far.
+    private(set) var commitCount = 0
+    /// The count the last finished flush covered, whether it worked or not.
+    private var settled = 0
+    /// The range (after, through] of the last flush that failed, and why.
+    private var lastFailure: (after: Int, through: Int, reason: String)?
     private var flushing = false
-    private var waiters: [(upTo: Int, body: @Sendable (Bool) -> Void)] = []
+    private var waiters: [(through: Int, body: @Sendable (Durability) -> Void)] = []
 
-    init(queue: DispatchQueue, databasePath: String, checkpoint: @escaping @Sendable () -> Bool) {
+    init(queue: DispatchQueue, flush: @escaping @Sendable () -> String?) {
         self.queue = queue
-        self.walPath = databasePath + "-wal"
-        self.checkpoint = checkpoint
+        self.flush = flush
+    }
+
+    /// Syncs the WAL beside `databasePath`; without one, `checkpoint` (a full checkpoint) does.
+    static func walFlush(databasePath: String, checkpoint: @escaping @Sendable () -> Bool) -> @Sendable () -> String? {
+        let walPath = databasePath + "-wal"
+        return {
+            let fd = open(walPath, O_RDONLY | O_CLOEXEC)
+            // No WAL file would mean the changes went elsewhere: a full checkpoint syncs everything.
+            guard fd >= 0 else {
+                return checkpoint() ? nil : "no WAL at \(walPath) and a full checkpoint of the database failed"
+            }
+            defer { close(fd) }
+            while fdatasync(fd) != 0 {
+                if errno != EINTR { return "fdatasync of \(walPath) failed: \(errnoDescription())" }
+            }
+            return nil
+        }
     }
 
     /// A transaction just committed.
     func changed() {
         dispatchPrecondition(condition: .onQueue(queue))
-        committed += 1
+        commitCount += 1
         // Queued behind the work already waiting, so that work's changes join this flush.
         if !flushing {
             flushing = true
@@ -41,42 +73,42 @@ final class GroupCommit: @unchecked Sendable {  // all mutable state is confined
         }
     }
 
-    /// Runs `body` once every change committed so far is on disk: now, or after a flush (false
-    /// if the flush failed).
-    func whenDurable(_ body: @escaping @Sendable (Bool) -> Void) {
+    /// Runs `body` once the first `count` transactions are settled: at once when they are,
+    /// else after the flush that covers them. (Invariant: while no flush is under way, every
+    /// committed transaction is settled.)
+    func whenDurable(through count: Int, _ body: @escaping @Sendable (Durability) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
-        if durable >= committed { body(true) } else { waiters.append((committed, body)) }
+        if count <= settled { body(outcome(count)) } else { waiters.append((count, body)) }
+    }
+
+    /// The fate of transaction number `count`, once settled. Only the last failure is kept: a
+    /// change registers before its flush finishes, so only replies that acknowledge nothing of
+    /// their own (reads) ask about a count settled earlier.
+    private func outcome(_ count: Int) -> Durability {
+        if let failure = lastFailure, count > failure.after, count <= failure.through {
+            return .notConfirmed(reason: failure.reason)
+        }
+        return .onDisk
     }
 
     private func startFlush() {
-        let covering = committed
+        let covering = commitCount
         flushQueue.async { [self] in
-            let ok = flushWAL()
-            queue.async { [self] in finished(covering: covering, ok: ok) }
+            let failure = flush()
+            queue.async { [self] in finished(covering: covering, failure: failure) }
         }
     }
 
-    private func finished(covering: Int, ok: Bool) {
-        if ok { durable = covering }
-        let ready = waiters.filter { $0.upTo <= covering }
-        waiters.removeAll { $0.upTo <= covering }
-        for waiter in ready { waiter.body(ok) }
-        if committed > covering {
+    private func finished(covering: Int, failure: String?) {
+        if let failure { lastFailure = (settled, covering, failure) }
+        settled = covering
+        let ready = waiters.filter { $0.through <= covering }
+        waiters.removeAll { $0.through <= covering }
+        for waiter in ready { waiter.body(outcome(waiter.through)) }
+        if commitCount > covering {
             startFlush()
         } else {
             flushing = false
         }
-    }
-
-    /// Runs on `flushQueue`.
-    private func flushWAL() -> Bool {
-        let fd = open(walPath, O_RDONLY | O_CLOEXEC)
-        // No WAL file would mean the changes went elsewhere: a full checkpoint syncs everything.
-        guard fd >= 0 else { return checkpoint() }
-        defer { close(fd) }
-        while fdatasync(fd) != 0 {
-            if errno != EINTR { return false }
-        }
-        return true
     }
 }

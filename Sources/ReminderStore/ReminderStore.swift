@@ -57,15 +57,21 @@ public final class ReminderStore: Sendable {
         chmod(path, 0o600)
         let database = self.database
         groupCommit = queue.map { queue in
-            GroupCommit(queue: queue, databasePath: path) {
-                (try? database.writeWithoutTransaction { try $0.checkpoint(.full) }) != nil
-            }
+            GroupCommit(
+                queue: queue,
+                flush: GroupCommit.walFlush(databasePath: path) {
+                    (try? database.writeWithoutTransaction { try $0.checkpoint(.full) }) != nil
+                })
         }
     }
 
-    /// Runs `body` once every change written so far is on disk (false if making it so failed).
-    public func whenDurable(_ body: @escaping @Sendable (Bool) -> Void) {
-        if let groupCommit { groupCommit.whenDurable(body) } else { body(true) }
+    /// How many changes have been written so far. A reply made now shows or acknowledges them,
+    /// so it waits for `whenDurable(through:)` of this count.
+    public var commitCount: Int { groupCommit?.commitCount ?? 0 }
+
+    /// Runs `body` once the first `count` changes are on disk, or their flush failed.
+    public func whenDurable(through count: Int, _ body: @escaping @Sendable (Durability) -> Void) {
+        if let groupCommit { groupCommit.whenDurable(through: count, body) } else { body(.onDisk) }
     }
 
     static var migrator: DatabaseMigrator {
@@ -132,10 +138,13 @@ public final class ReminderStore: Sendable {
 
     /// Runs `body` in one write transaction, mapping GRDB's errors to the store's.
     public func write<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
-        defer { groupCommit?.changed() }
-        do { return try database.write(body) } catch let error as ReminderStoreError { throw error } catch {
+        let result: T
+        do { result = try database.write(body) } catch let error as ReminderStoreError { throw error } catch {
             throw .database(reason: "\(error)")
         }
+        // Only a transaction that committed waits for a flush (a rolled-back one left nothing).
+        groupCommit?.changed()
+        return result
     }
 
     public func read<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {

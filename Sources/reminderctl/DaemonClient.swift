@@ -14,20 +14,28 @@ enum DaemonClient {
     /// Calls `io.reminderd.Reminders.<method>`; a refusal exits 1 with the daemon's reason, an
     /// unreachable daemon exits 69 with the hint to start it.
     static func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
+        switch try reply(method, parameters) {
+        case .success(let parameters): return parameters
+        case .failure(let error) where error.name == ReminderInterface.ErrorName.notDurable:
+            throw Refusal(
+                message: "\(error)\nhint: the change is applied; check it (reminderctl list) before repeating it")
+        case .failure(let error): throw Refusal(message: error.description)
+        }
+    }
+
+    /// The daemon's reply, success or varlink error; only a failed connection throws (exit 69).
+    static func reply(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> VarlinkReply {
         let path = socketPath
-        let reply: VarlinkReply
         do throws(ReminderProtocolError) {
             let client = try VarlinkClient(path: path)
-            reply = try client.call("\(ReminderInterface.name).\(method)", parameters)
+            return try client.call("\(ReminderInterface.name).\(method)", parameters)
         } catch {
-            if case .unreachable = error {
+            switch error {
+            case .unreachable:
                 throw Refusal(message: "\(error)\nhint: systemctl --user start reminderd", exitCode: 69)
+            case .requestTooLarge: throw Refusal(message: error.description)
+            default: throw Refusal(message: error.description, exitCode: 69)
             }
-            throw Refusal(message: error.description, exitCode: 69)
-        }
-        switch reply {
-        case .success(let parameters): return parameters
-        case .failure(let error): throw Refusal(message: error.description)
         }
     }
 }

@@ -186,7 +186,13 @@ struct Show: ParsableCommand {
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add the items of a JSON file, all or none.", discussion: "Example: reminderctl import items.json")
+        abstract: "Add the items of a JSON file, all or none.",
+        discussion: """
+            Example: reminderctl import items.json
+            A file over 1 MiB (the daemon's limit for one request) goes in batches, each all or
+            none, after every item is checked. If the daemon refuses a batch, the items before it
+            stay imported and are listed; nothing of that batch or after it is added.
+            """)
     @Argument(help: "A JSON array of items (the export format).") var file: String
     @OptionGroup var output: OutputOptions
 
@@ -194,8 +200,8 @@ struct Import: ParsableCommand {
         guard case .array(let items) = try readJSON(file) else {
             throw Refusal(message: "\(file): expected a JSON array of items")
         }
-        guard let reply = try output.call("Import", ["items": .array(items)]) else { return }
-        let ids = reply["ids"]?.elements.map { Output.string($0) } ?? []
+        let ids = try ImportBatches.run(items, file: file)
+        if output.json { return print(Output.json(.object(["ids": .array(ids.map { .string($0) })]))) }
         print(
             "Imported \(ids.count) item\(ids.count == 1 ? "" : "s")\(ids.isEmpty ? "" : ": " + ids.joined(separator: " "))"
         )

@@ -224,3 +224,60 @@ def daemon(bus, tmp_path):
     daemon = Daemon(tmp_path, bus)
     yield daemon
     daemon.stop()
+
+
+class FaultDaemon(Daemon):
+    """reminderd with extra environment (an LD_PRELOAD shim) and a command prefix that execs it
+    (`prlimit --nofile=64 --`), so the test's PID is the daemon's."""
+
+    def __init__(self, tmp, bus, extra_env=None, prefix=(), config=None):
+        super().__init__(tmp, bus, config)
+        self.env.update(extra_env or {})
+        self.prefix = list(prefix)
+
+    def start(self, wait=True):
+        if self.notify is None:
+            if self.notify_path.exists():
+                self.notify_path.unlink()
+            self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self.notify.bind(str(self.notify_path))
+        self.read_messages(timeout=0)
+        self.messages = []
+        self.log = open(self.tmp / "daemon.log", "a")
+        self.process = subprocess.Popen(
+            [*self.prefix, str(BIN / "reminderd")], env=self.env, stdout=self.log, stderr=self.log)
+        if wait:
+            self.wait_for_message("READY=1")
+        return self
+
+
+class FsyncFault:
+    """Tests/EndToEnd/fsync_fault.c compiled, and its control file: slows or fails the daemon's
+    fdatasync calls by their process-wide number."""
+
+    def __init__(self, directory):
+        directory = Path(directory)
+        self.library = directory / "fsync_fault.so"
+        subprocess.run(["cc", "-shared", "-fPIC", "-o", str(self.library),
+                        str(Path(__file__).with_name("fsync_fault.c")), "-ldl"], check=True)
+        self.control = directory / "fsync_fault.control"
+        self.control.write_text("")
+        self.env = {"LD_PRELOAD": str(self.library), "FSYNC_FAULT_CONTROL": str(self.control)}
+
+    def calls(self):
+        """How many fdatasync calls have started."""
+        try:
+            return int(Path(str(self.control) + ".count").read_text())
+        except (FileNotFoundError, ValueError):
+            return 0
+
+    def set(self, delay_ms=0, fail=None):
+        """Delays every later call by delay_ms; `fail` = (first, last) call numbers to fail."""
+        text = f"delay_ms={delay_ms}"
+        if fail:
+            text += f" fail={fail[0]}-{fail[1]}"
+        self.control.write_text(text + "\n")
+
+    def fail_next(self, count=1, delay_ms=0):
+        first = self.calls() + 1
+        self.set(delay_ms, (first, first + count - 1))

@@ -55,3 +55,19 @@ import Testing
         }
     }
 }
+
+@Suite struct VarlinkFramingLimitTests {
+    @Test func aClientFramingTakesRepliesOverOneMebibyte() throws {
+        var framing = VarlinkFraming(limit: VarlinkFraming.maximumReplySize)
+        let reply = [UInt8](repeating: 0x20, count: 3 << 20)
+        framing.append(reply + [0])
+        #expect(try framing.nextMessage() == reply)
+        #expect(framing.pendingByteCount == 0)
+    }
+
+    @Test func aCallOverTheLimitIsRefusedBeforeItIsSentWithSizeAndLimit() {
+        #expect(
+            ReminderProtocolError.requestTooLarge(size: 2_000_000, limit: 1 << 20).description
+                == "request of 2000000 bytes is larger than the daemon's limit of 1048576 bytes (1 MiB)")
+    }
+}
