@@ -25,30 +25,44 @@ public enum Durability: Sendable, Equatable {
 ///
 /// SQLite's NORMAL mode syncs the WAL before each checkpoint and the database after it, so the
 /// WAL this flushes is the only place a committed change can be waiting.
+///
+/// After a failed flush a later `fdatasync` of the WAL proves nothing: Linux reports a
+/// write-back error once, and SQLite's WAL recovery stops at the first frame whose checksum
+/// fails, which would take later, "flushed" transactions with it. So once a flush failed, the
+/// next ones are full checkpoints — every committed page copied into the database file and that
+/// file synced — until one works.
 final class GroupCommit: @unchecked Sendable {  // all mutable state is confined to `queue`
     let queue: DispatchQueue
     private let flushQueue = DispatchQueue(label: "reminderd.store.flush")
-    /// Forces the committed transactions to disk; nil when it worked, else why not. Runs on
-    /// `flushQueue`.
-    private let flush: @Sendable () -> String?
+    /// Forces the committed transactions to disk; nil when it worked, else why not. Its argument
+    /// says a flush failed since the last that worked. Runs on `flushQueue`.
+    private let flush: @Sendable (_ afterFailure: Bool) -> String?
     /// Transactions committed so far.
     private(set) var commitCount = 0
     /// The count the last finished flush covered, whether it worked or not.
     private var settled = 0
     /// The range (after, through] of the last flush that failed, and why.
     private var lastFailure: (after: Int, through: Int, reason: String)?
+    /// A flush failed and none has worked since.
+    private var failedSinceLastSuccess = false
     private var flushing = false
     private var waiters: [(through: Int, body: @Sendable (Durability) -> Void)] = []
 
-    init(queue: DispatchQueue, flush: @escaping @Sendable () -> String?) {
+    init(queue: DispatchQueue, flush: @escaping @Sendable (_ afterFailure: Bool) -> String?) {
         self.queue = queue
         self.flush = flush
     }
 
-    /// Syncs the WAL beside `databasePath`; without one, `checkpoint` (a full checkpoint) does.
-    static func walFlush(databasePath: String, checkpoint: @escaping @Sendable () -> Bool) -> @Sendable () -> String? {
+    /// Syncs the WAL beside `databasePath`; without one, or after a failed flush, `checkpoint`
+    /// (a full checkpoint, which syncs the database file) does.
+    static func walFlush(
+        databasePath: String, checkpoint: @escaping @Sendable () -> Bool
+    ) -> @Sendable (_ afterFailure: Bool) -> String? {
         let walPath = databasePath + "-wal"
-        return {
+        return { afterFailure in
+            if afterFailure {
+                return checkpoint() ? nil : "a full checkpoint into \(databasePath) failed after a failed flush"
+            }
             let fd = open(walPath, O_RDONLY | O_CLOEXEC)
             // No WAL file would mean the changes went elsewhere: a full checkpoint syncs everything.
             guard fd >= 0 else {
@@ -93,14 +107,16 @@ final class GroupCommit: @unchecked Sendable {  // all mutable state is confined
 
     private func startFlush() {
         let covering = commitCount
+        let afterFailure = failedSinceLastSuccess
         flushQueue.async { [self] in
-            let failure = flush()
+            let failure = flush(afterFailure)
             queue.async { [self] in finished(covering: covering, failure: failure) }
         }
     }
 
     private func finished(covering: Int, failure: String?) {
         if let failure { lastFailure = (settled, covering, failure) }
+        failedSinceLastSuccess = failure != nil
         settled = covering
         let ready = waiters.filter { $0.through <= covering }
         waiters.removeAll { $0.through <= covering }

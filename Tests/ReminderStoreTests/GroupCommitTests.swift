@@ -7,13 +7,18 @@ import Testing
 /// GroupCommit with a flush the test holds and decides: each flush waits for `release(_:)`,
 /// which says whether it worked.
 @Suite struct GroupCommitTests {
-    final class HeldFlush: @unchecked Sendable {  // `outcomes` behind `lock`
+    final class HeldFlush: @unchecked Sendable {  // `outcomes` and `kinds` behind `lock`
         private let lock = NSLock()
         private let started = DispatchSemaphore(value: 0)
         private let gate = DispatchSemaphore(value: 0)
         private var outcomes: [String?] = []
+        private var kinds: [Bool] = []
 
-        func flush() -> String? {
+        /// For each flush so far, whether it was asked for after a failed one.
+        var afterFailure: [Bool] { lock.withLock { kinds } }
+
+        func flush(_ afterFailure: Bool) -> String? {
+            lock.withLock { kinds.append(afterFailure) }
             started.signal()
             gate.wait()
             return lock.withLock { outcomes.removeFirst() }
@@ -45,7 +50,7 @@ import Testing
 
     func make() -> GroupCommit {
         let held = self.held
-        return GroupCommit(queue: queue) { held.flush() }
+        return GroupCommit(queue: queue) { held.flush($0) }
     }
 
     /// Registers a waiter for the commits made so far, as a reply made now does.
@@ -97,6 +102,12 @@ import Testing
         outcomes.waitFor(count: 3)
         #expect(
             outcomes.all.map(\.1) == [.notConfirmed(reason: "disk gone"), .notConfirmed(reason: "disk gone"), .onDisk])
+        // The flush after the failure was a recovery (a full checkpoint), the one after that a
+        // plain WAL sync again.
+        queue.sync { commit.changed() }
+        held.waitForStart()
+        held.release(nil)
+        #expect(held.afterFailure == [false, true, false])
     }
 
     @Test func changesMadeWhileAFlushRunsShareTheNextOne() {
