@@ -64,8 +64,10 @@ struct Setup: ParsableCommand {
             }
             pickCards(catalog, into: &cards, dueDates: &dueDates)
         }
-        for id in dueDates.keys.sorted() where !cards.contains(where: { $0.id == id }) {
-            cards.append(try Catalog.card(id, in: catalog))
+        // A fee date is for a card you hold: it never adds a card by itself.
+        if let stray = dueDates.keys.sorted().first(where: { id in !cards.contains { $0.id == id } }) {
+            throw Refusal.usage(
+                "--fee-due \(stray)=\(dueDates[stray]!): \(stray) is not among your cards; name it with --card \(stray)")
         }
         document["reminderTime"] = .string(settings.reminderTime)
         guard case .success(let leads) = Setup.leads(settings.leadTimes) else {
@@ -208,10 +210,17 @@ struct Setup: ParsableCommand {
         let reachable = (try? DaemonClient.call("Status")) != nil
         if reachable {
             _ = try? DaemonClient.call("Reload")
-            if !items.isEmpty {
-                _ = try DaemonClient.call("Import", ["items": .array(items)])
+            // Setup run again adds only what is not tracked yet.
+            let (fresh, tracked) = Catalog.untracked(items, existing: try Catalog.trackedItems())
+            if !fresh.isEmpty { _ = try DaemonClient.call("Import", ["items": .array(fresh)]) }
+            let fees = fresh.filter { $0["kind"] == .string("fee") }.count
+            if tracked.isEmpty, !fresh.isEmpty {
                 print(
-                    "Tracking \(items.count - dueDates.count) benefits worth \(usd(value))/year on \(cards.count) card\(cards.count == 1 ? "" : "s")\(dueDates.isEmpty ? "" : " and \(dueDates.count) annual fee\(dueDates.count == 1 ? "" : "s")")."
+                    "Tracking \(fresh.count - fees) benefits worth \(usd(value))/year on \(cards.count) card\(cards.count == 1 ? "" : "s")\(fees == 0 ? "" : " and \(fees) annual fee\(fees == 1 ? "" : "s")")."
+                )
+            } else if !tracked.isEmpty {
+                print(
+                    "Added \(fresh.count) new item\(fresh.count == 1 ? "" : "s"); \(tracked.count) of your cards' items were tracked already and were skipped."
                 )
             }
             print("reminderd is running; see what needs attention with: reminderctl summary")
