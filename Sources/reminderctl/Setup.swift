@@ -27,7 +27,7 @@ struct Setup: ParsableCommand {
     @Option(name: .customLong("lead-times"), help: "Default lead times, e.g. 7d,1d,0d.") var leadTimes: String?
     @Option(name: .customLong("quiet-hours"), help: "START-END (22:00-08:00) or none.") var quietHours: String?
     @Option(help: "A card you hold, by catalog id (repeatable).") var card: [String] = []
-    @Option(name: .customLong("fee-due"), help: "A card's next annual fee date, ID=YYYY-MM-DD (repeatable).")
+    @Option(name: .customLong("fee-due"), help: "A --card's next annual fee date, ID=YYYY-MM-DD (repeatable).")
     var feeDue: [String] = []
     @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") var config: String?
     @Flag(help: "Update an existing config file without asking.") var yes = false
