@@ -84,7 +84,8 @@ extension ReminderEngine {
             case "Remove": result = try remove(resolve(p.string("id"), quarantinedToo: true), now: now)
             case "Done":
                 result = try markDone(
-                    resolve(p.string("id")), amount: p.optionalString("amount"), early: p.optionalBool("early") ?? false,
+                    resolve(p.string("id")), amount: p.optionalString("amount"),
+                    early: p.optionalBool("early") ?? false,
                     now: now)
             case "Undo": result = try undo(resolve(p.string("id")), now: now)
             case "Snooze":
@@ -132,7 +133,8 @@ extension ReminderEngine {
     /// The parameters each method takes (the interface description's).
     static let parameterNames: [String: Set<String>] = [
         "Add": ["item"], "List": ["kind", "all"], "Get": ["id"], "Edit": ["id", "changes"], "Remove": ["id"],
-        "Done": ["id", "amount", "early"], "Undo": ["id"], "Snooze": ["id", "duration"], "Upcoming": ["days"], "Explain": ["id"],
+        "Done": ["id", "amount", "early"], "Undo": ["id"], "Snooze": ["id", "duration"], "Upcoming": ["days"],
+        "Explain": ["id"],
         "History": ["limit", "since", "item"], "Summary": [], "Status": [], "Pause": ["duration"], "Resume": [],
         "Reload": [],
         "Import": ["items"], "Export": [],

@@ -134,7 +134,8 @@ extension ReminderEngine {
         }
         var restored: Item
         do {
-            restored = try Item(json: JSONValue.parse(Array(step.json.utf8), source: "undo"), context: .init(zone: zone))
+            restored = try Item(
+                json: JSONValue.parse(Array(step.json.utf8), source: "undo"), context: .init(zone: zone))
         } catch {
             throw CommandError(
                 error: VarlinkError(

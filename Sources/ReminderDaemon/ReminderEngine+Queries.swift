@@ -44,7 +44,8 @@ extension ReminderEngine {
         }
         // Unreadable items have no kind to filter by: listed whenever the kind is not, to be removed.
         guard kind == nil else { return readable }
-        return readable + quarantined.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(quarantinedView)
+        return readable
+            + quarantined.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(quarantinedView)
     }
 
     /// The item's pending pop-ups: (when, occurrence, lead, late).

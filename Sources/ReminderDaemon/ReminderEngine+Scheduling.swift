@@ -71,7 +71,11 @@ extension ReminderEngine {
             !fired.of(id).containsAny(due: occurrence.due)
         else { return [] }
         return [
-            (.fire(itemId: id, occurrence: occurrence, fireAts: [now], lead: ReminderEngine.overdueLead, late: false), now)
+            (
+                .fire(
+                    itemId: id, occurrence: occurrence, fireAts: [now], lead: ReminderEngine.overdueLead, late: false),
+                now
+            )
         ]
     }
 

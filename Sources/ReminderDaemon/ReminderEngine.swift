@@ -158,7 +158,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         for item in try store.quarantinedItems() {
             quarantined[item.id] = item
             logger.error(
-                "stored item \(item.id) is unreadable and set aside: \(item.reason)", metadata: ["ITEM_ID": "\(item.id)"])
+                "stored item \(item.id) is unreadable and set aside: \(item.reason)",
+                metadata: ["ITEM_ID": "\(item.id)"])
         }
         // A few wheel entries per item (its reminders and the moment it passes): sized once.
         items.reserveCapacity(loaded.count)
@@ -212,7 +213,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     func statusLine() -> String {
         var line = "\(items.count) item\(items.count == 1 ? "" : "s")"
         if let paused = pausedUntil {
-            line += paused == ReminderEngine.untilResumed ? ", paused until resumed" : ", paused until \(shortTime(paused))"
+            line +=
+                paused == ReminderEngine.untilResumed ? ", paused until resumed" : ", paused until \(shortTime(paused))"
         }
         if let next = nextFireTime() {
             line += ", next reminder \(shortTime(next))"

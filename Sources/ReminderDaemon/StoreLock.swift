@@ -19,7 +19,9 @@ final class StoreLock: Sendable {
             }
         }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreLockError(message: "cannot open the lock file \(path): \(StoreLock.errnoText())") }
+        guard fd >= 0 else {
+            throw StoreLockError(message: "cannot open the lock file \(path): \(StoreLock.errnoText())")
+        }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno == EWOULDBLOCK ? nil : StoreLock.errnoText()
             let owner = StoreLock.readPid(fd)

@@ -22,7 +22,9 @@ extension ReminderStore {
                     HistoryRecord(
                         at: now, itemId: row.id, title: ReminderStore.title(in: row.json) ?? "(unreadable)",
                         event: "quarantined",
-                        reason: "stored item is unreadable (\(row.reason)); set aside, remove it with: reminderctl remove \(row.id)"),
+                        reason:
+                            "stored item is unreadable (\(row.reason)); set aside, remove it with: reminderctl remove \(row.id)"
+                    ),
                     db)
             }
         }
@@ -32,7 +34,9 @@ extension ReminderStore {
     public func quarantinedItems() throws(ReminderStoreError) -> [QuarantinedItem] {
         try read { db in
             try Row.fetchAll(
-                db, sql: "SELECT id, json, unreadable, createdAt FROM item WHERE unreadable IS NOT NULL ORDER BY createdAt, id"
+                db,
+                sql:
+                    "SELECT id, json, unreadable, createdAt FROM item WHERE unreadable IS NOT NULL ORDER BY createdAt, id"
             ).map { row in
                 QuarantinedItem(
                     id: row["id"], title: ReminderStore.title(in: row["json"]), reason: row["unreadable"],

@@ -145,7 +145,9 @@ public final class ReminderStore: Sendable {
                 t.column("doneAt", .integer).notNull()
             }
             try db.execute(
-                sql: "INSERT INTO undoStep (itemId, itemJSON, due, doneAt) SELECT itemId, itemJSON, due, doneAt FROM undo")
+                sql:
+                    "INSERT INTO undoStep (itemId, itemJSON, due, doneAt) SELECT itemId, itemJSON, due, doneAt FROM undo"
+            )
             try db.drop(table: "undo")
             try db.alter(table: "item") { t in t.add(column: "unreadable", .text) }
         }

@@ -67,7 +67,8 @@ struct Setup: ParsableCommand {
         // A fee date is for a card you hold: it never adds a card by itself.
         if let stray = dueDates.keys.sorted().first(where: { id in !cards.contains { $0.id == id } }) {
             throw Refusal.usage(
-                "--fee-due \(stray)=\(dueDates[stray]!): \(stray) is not among your cards; name it with --card \(stray)")
+                "--fee-due \(stray)=\(dueDates[stray]!): \(stray) is not among your cards; name it with --card \(stray)"
+            )
         }
         document["reminderTime"] = .string(settings.reminderTime)
         guard case .success(let leads) = Setup.leads(settings.leadTimes) else {

@@ -2,10 +2,11 @@ import Foundation
 import GRDB
 import Logging
 import ReminderCore
-@testable import ReminderDaemon
 import ReminderProtocol
 import ReminderStore
 import Testing
+
+@testable import ReminderDaemon
 
 /// The engine's state under repeated commands, failed writes and restarts: Done and Undo, an
 /// overdue rebuy, pause and resume, and an unreadable stored item.
@@ -30,7 +31,8 @@ import Testing
     }
 
     @discardableResult
-    func ok(_ engine: ReminderEngine, _ method: String, _ parameters: [String: JSONValue] = [:]) -> [String: JSONValue] {
+    func ok(_ engine: ReminderEngine, _ method: String, _ parameters: [String: JSONValue] = [:]) -> [String: JSONValue]
+    {
         let reply = call(engine, method, parameters)
         guard case .success(let result) = reply else {
             Issue.record("\(method) failed: \(reply)")
@@ -73,7 +75,8 @@ import Testing
     func failWrites(trigger: String) throws {
         let database = try DatabaseQueue(path: storePath)
         try database.write { db in
-            try db.execute(sql: "CREATE TRIGGER fail \(trigger) BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
+            try db.execute(
+                sql: "CREATE TRIGGER fail \(trigger) BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
         }
     }
 
@@ -206,13 +209,16 @@ import Testing
         }
         let database = try DatabaseQueue(path: storePath)
         try database.write { db in
-            try db.execute(sql: "UPDATE item SET json = '{\"kind\": \"fee\", \"title\": \"Card fee\"' WHERE id = ?", arguments: [id])
+            try db.execute(
+                sql: "UPDATE item SET json = '{\"kind\": \"fee\", \"title\": \"Card fee\"' WHERE id = ?",
+                arguments: [id])
         }
         let engine = try engine(clock: clock)  // starts: the rest works
         guard case .array(let listed)? = ok(engine, "List")["items"] else { return }
         #expect(listed.compactMap { $0.field("id") } == [.string(keep), .string(id)])
         #expect(listed.last?.field("status") == .string("unreadable"))
-        #expect(history(engine).contains { $0.event == "quarantined" && $0.reason.contains("reminderctl remove \(id)") })
+        #expect(
+            history(engine).contains { $0.event == "quarantined" && $0.reason.contains("reminderctl remove \(id)") })
         guard case .failure(let refused) = call(engine, "Done", ["id": .string(id)]) else {
             Issue.record("Done on an unreadable item was accepted")
             return
