@@ -136,7 +136,11 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
                 return .failure(
                     VarlinkError(
                         name: ReminderInterface.ErrorName.invalidConfig,
-                        parameters: ["field": .string("timeZone"), "reason": .string("\(error)")]))
+                        parameters: [
+                            // With no zone in the config, it came from $TZ.
+                            "field": .string(configuration.timeZone == nil ? "TZ" : "timeZone"),
+                            "reason": .string("\(error)"),
+                        ]))
             }
         }
     }
