@@ -102,6 +102,33 @@ import Testing
         #expect(history(engine).filter { $0.event == "done" }.count == 1)
     }
 
+    @Test func aRebuyDoneTwiceTheSameDayIsRefusedAndOneUndoRestoresIt() throws {
+        let engine = try engine(clock: ManualClock(start))
+        let id = add(
+            engine,
+            [
+                "kind": .string("rebuy"), "title": .string("Coffee"), "everyDays": .integer(30),
+                "lastPurchased": .string("2026-11-01"),
+            ])
+        ok(engine, "Done", ["id": .string(id)])
+        guard case .failure(let error) = call(engine, "Done", ["id": .string(id)]) else {
+            Issue.record("a second rebuy on the same day was accepted")
+            return
+        }
+        #expect(text(of: error.parameters["reason"]).contains("already rebought today"))
+        ok(engine, "Undo", ["id": .string(id)])
+        #expect(ok(engine, "Get", ["id": .string(id)])["item"]?.field("lastPurchased") == .string("2026-11-01"))
+    }
+
+    @Test func aPauseStoredByAnOlderVersionAsAFarInstantReadsUntilResumed() throws {
+        try ReminderStore(path: storePath).write { db in
+            try ReminderStore.setSetting("pausedUntil", String(Int64(Int32.max) * 4), db)
+        }
+        let engine = try engine(clock: ManualClock(start))
+        #expect(status(engine)["paused"] == .string("until resumed"))
+        #expect(engine.queue.sync { engine.wheel.nextDeadline() } == nil)
+    }
+
     @Test func doneEarlyAcknowledgesTheNextAndUndoWalksBackEveryDone() throws {
         let engine = try engine(clock: ManualClock(start))
         let id = add(engine, fee)
