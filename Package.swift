@@ -85,6 +85,8 @@ let package = Package(
             dependencies: [
                 "ReminderDaemon", "ReminderCore", "ReminderStore", "ReminderProtocol", "ReminderPlatform",
                 .product(name: "Logging", package: "swift-log"),
+                // To make the store fail on purpose (a trigger standing in for a full disk).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

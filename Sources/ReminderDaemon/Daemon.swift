@@ -25,6 +25,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
     let options: DaemonOptions
     let logger: Logger
     var engine: ReminderEngine!
+    var storeLock: StoreLock?
     var server: SocketServer!
     var notifier: LibnotifyNotifier!
     var driver: TimerDriver!
@@ -50,15 +51,17 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         }
         let zone: TimeZoneRules
         do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
+            // With no zone in the config, it came from the environment: name that.
+            if configuration.timeZone == nil, let tz = getenv("TZ").map({ String(cString: $0) }), !tz.isEmpty {
+                return "TZ=\"\(tz)\" (the environment's time zone; the config names none): \(error)"
+            }
             return "config: timeZone: \(error)"
         }
         let queue = DispatchQueue(label: "reminderd.engine")
+        let storePath = options.storePath ?? ReminderStore.defaultPath()
+        do { storeLock = try StoreLock(storePath: storePath) } catch { return "\(error)" }
         let store: ReminderStore
-        do {
-            store = try ReminderStore(path: options.storePath ?? ReminderStore.defaultPath(), groupCommit: queue)
-        } catch {
-            return "\(error)"
-        }
+        do { store = try ReminderStore(path: storePath, groupCommit: queue) } catch { return "\(error)" }
         notifier = LibnotifyNotifier()
         let clock: @Sendable () -> Int64 = { Int64(time(nil)) }
         engine = ReminderEngine(
@@ -83,7 +86,9 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         let startFailure: String? = engine.queue.sync {
             engine.deadlineChanged = { deadline in driver.arm(deadline) }
             engine.statusChanged = { [managerNotifier] status in managerNotifier.status(status) }
-            do { try engine.start() } catch { return "\(error)" }
+            do { try engine.start() } catch {
+                return ReminderStore.diskFull(at: store.path).map { "\($0): \(error)" } ?? "\(error)"
+            }
             return nil
         }
         if let startFailure { return startFailure }
@@ -133,7 +138,11 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
                 return .failure(
                     VarlinkError(
                         name: ReminderInterface.ErrorName.invalidConfig,
-                        parameters: ["field": .string("timeZone"), "reason": .string("\(error)")]))
+                        parameters: [
+                            // With no zone in the config, it came from $TZ.
+                            "field": .string(configuration.timeZone == nil ? "TZ" : "timeZone"),
+                            "reason": .string("\(error)"),
+                        ]))
             }
         }
     }

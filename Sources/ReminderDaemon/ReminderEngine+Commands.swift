@@ -77,10 +77,16 @@ extension ReminderEngine {
                     "items": .array(
                         try list(kind: p.optionalString("kind"), all: p.optionalBool("all") ?? false, now: now))
                 ]
-            case "Get": result = ["item": view(try resolve(p.string("id")), now: now)]
+            case "Get":
+                let id = try resolve(p.string("id"), quarantinedToo: true)
+                result = ["item": quarantined[id].map(quarantinedView) ?? view(id, now: now)]
             case "Edit": result = try edit(resolve(p.string("id")), changes: p.object("changes"), now: now)
-            case "Remove": result = try remove(resolve(p.string("id")), now: now)
-            case "Done": result = try markDone(resolve(p.string("id")), amount: p.optionalString("amount"), now: now)
+            case "Remove": result = try remove(resolve(p.string("id"), quarantinedToo: true), now: now)
+            case "Done":
+                result = try markDone(
+                    resolve(p.string("id")), amount: p.optionalString("amount"),
+                    early: p.optionalBool("early") ?? false,
+                    now: now)
             case "Undo": result = try undo(resolve(p.string("id")), now: now)
             case "Snooze":
                 let id = try resolve(p.string("id"))
@@ -101,9 +107,7 @@ extension ReminderEngine {
             case "Summary": result = ["summary": try summary(now: now)]
             case "Status": result = ["status": status(now: now)]
             case "Pause": result = try pause(p.optionalString("duration"), now: now)
-            case "Resume":
-                resume(now: now)
-                result = [:]
+            case "Resume": result = try resumeCommand(now: now)
             case "Import": result = try importItems(p.array("items"), now: now)
             case "Export": result = ["items": .array(order.compactMap { items[$0]?.json })]
             default:
@@ -129,15 +133,23 @@ extension ReminderEngine {
     /// The parameters each method takes (the interface description's).
     static let parameterNames: [String: Set<String>] = [
         "Add": ["item"], "List": ["kind", "all"], "Get": ["id"], "Edit": ["id", "changes"], "Remove": ["id"],
-        "Done": ["id", "amount"], "Undo": ["id"], "Snooze": ["id", "duration"], "Upcoming": ["days"], "Explain": ["id"],
+        "Done": ["id", "amount", "early"], "Undo": ["id"], "Snooze": ["id", "duration"], "Upcoming": ["days"],
+        "Explain": ["id"],
         "History": ["limit", "since", "item"], "Summary": [], "Status": [], "Pause": ["duration"], "Resume": [],
         "Reload": [],
         "Import": ["items"], "Export": [],
     ]
 
-    /// An id or unique id prefix.
-    func resolve(_ text: String) throws -> String {
+    /// An id or unique id prefix. An item set aside as unreadable is found by its full id, for
+    /// the commands that can act on it (`quarantinedToo`: Get, Remove); the others refuse.
+    func resolve(_ text: String, quarantinedToo: Bool = false) throws -> String {
         if items[text] != nil { return text }
+        if quarantined[text] != nil {
+            guard quarantinedToo else {
+                throw CommandError.notApplicable(text, "its stored data is unreadable; it can only be removed")
+            }
+            return text
+        }
         let matches = text.isEmpty ? [] : sortedIds.starting(with: text)
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty || text.isEmpty {
@@ -211,7 +223,7 @@ extension ReminderEngine {
         while true {
             for _ in 0..<20 {
                 let id = String((0..<length).map { _ in alphabet.randomElement()! })
-                if !sortedIds.overlaps(id) { return id }
+                if !sortedIds.overlaps(id), quarantined[id] == nil { return id }
             }
             length += 1
         }
@@ -244,6 +256,7 @@ extension ReminderEngine {
     }
 
     func remove(_ id: String, now: Int64) throws -> [String: JSONValue] {
+        if let unreadable = quarantined[id] { return try removeQuarantined(unreadable, now: now) }
         guard let item = items[id] else { return ["id": .string(id)] }
         do {
             try store.write { db in
@@ -271,127 +284,6 @@ extension ReminderEngine {
         }
     }
 
-    /// Done (SPEC §2): the current occurrence is used / acknowledged; a rebuy starts a new cycle
-    /// today; a partial amount on a benefit is recorded and reminders go on for the rest.
-    func markDone(_ id: String, amount: String?, now: Int64) throws -> [String: JSONValue] {
-        guard var item = items[id] else { return [:] }
-        let previous = item
-        let today = zone.localDateTime(at: now).date
-        var doneOccurrence: Occurrence?
-        var reason = "done"
-        /// What this Done redeemed of a benefit, for the card's fee return.
-        var redeemed: Money?
-        switch item.schedule {
-        case .rebuy(var rebuy):
-            rebuy.lastPurchased = today
-            item.schedule = .rebuy(rebuy)
-            reason = "rebought on \(today)"
-        case .benefit(var benefit):
-            guard let occurrence = currentOccurrence(of: item, now: now) else {
-                throw CommandError.notApplicable(id, "nothing is due")
-            }
-            if let amount {
-                guard case .success(let used) = Money.parse(amount), used > .zero else {
-                    throw CommandError.invalidParameter("amount", "\"\(amount)\" is not a positive decimal amount")
-                }
-                let before = benefit.amountUsed ?? .zero
-                let total = before + used
-                redeemed = benefit.amount.map { min(used, $0 - before) } ?? used
-                if let full = benefit.amount, total < full {
-                    benefit.amountUsed = total
-                    item.schedule = .benefit(benefit)
-                    reason = "\(total) of \(full) used"
-                } else {
-                    benefit.amountUsed = nil
-                    item.schedule = .benefit(benefit)
-                    doneOccurrence = occurrence
-                }
-            } else {
-                redeemed = benefit.amount.map { $0 - (benefit.amountUsed ?? .zero) }
-                benefit.amountUsed = nil
-                item.schedule = .benefit(benefit)
-                doneOccurrence = occurrence
-            }
-        default:
-            if amount != nil { throw CommandError.invalidParameter("amount", "only a benefit records a partial use") }
-            guard let occurrence = currentOccurrence(of: item, now: now) else {
-                throw CommandError.notApplicable(id, "nothing is due")
-            }
-            doneOccurrence = occurrence
-        }
-        var record: OccurrenceRecord?
-        if let occurrence = doneOccurrence {
-            var r = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
-            r.doneAt = now
-            record = r
-        }
-        do {
-            try store.write { db in
-                try ReminderStore.updateItem(item, db)
-                try record?.save(db)
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO undo (itemId, itemJSON, due, doneAt) VALUES (?, ?, ?, ?)",
-                    arguments: [id, previous.jsonText, doneOccurrence?.due ?? 0, now])
-                if let redeemed, redeemed > .zero, case .benefit(let benefit) = item.schedule {
-                    try db.execute(
-                        sql: "INSERT INTO redemption (itemId, card, at, amount) VALUES (?, ?, ?, ?)",
-                        arguments: [id, benefit.card ?? "", now, redeemed.description])
-                }
-                try ReminderStore.appendHistory(
-                    HistoryRecord(at: now, itemId: id, title: item.title, event: "done", reason: reason), db)
-            }
-        } catch { throw CommandError.store(error) }
-        items[id] = item
-        if let record { occurrences[id, default: [:]][record.due] = record }
-        closePopUps(of: id)
-        reschedule(id, now: now)
-        return ["item": view(id, now: now)]
-    }
-
-    func undo(_ id: String, now: Int64) throws -> [String: JSONValue] {
-        let row: (json: String, due: Int64)?
-        do {
-            row = try store.read { db in
-                try Row.fetchOne(db, sql: "SELECT itemJSON, due FROM undo WHERE itemId = ?", arguments: [id]).map {
-                    ($0["itemJSON"], $0["due"])
-                }
-            }
-        } catch { throw CommandError.store(error) }
-        guard let row else {
-            throw CommandError(
-                error: VarlinkError(name: ReminderInterface.ErrorName.nothingToUndo, parameters: ["id": .string(id)]))
-        }
-        var restored: Item
-        do {
-            restored = try Item(json: JSONValue.parse(Array(row.json.utf8), source: "undo"), context: .init(zone: zone))
-        } catch {
-            throw CommandError(
-                error: VarlinkError(
-                    name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
-        }
-        restored.id = id
-        var record = occurrences[id]?[row.due]
-        record?.doneAt = nil
-        do {
-            try store.write { db in
-                try ReminderStore.updateItem(restored, db)
-                try record?.save(db)
-                try db.execute(
-                    sql: "DELETE FROM redemption WHERE itemId = ? AND at = (SELECT doneAt FROM undo WHERE itemId = ?)",
-                    arguments: [id, id])
-                try db.execute(sql: "DELETE FROM undo WHERE itemId = ?", arguments: [id])
-                try ReminderStore.appendHistory(
-                    HistoryRecord(
-                        at: now, itemId: id, title: restored.title, event: "undone", reason: "restored as before Done"),
-                    db)
-            }
-        } catch { throw CommandError.store(error) }
-        items[id] = restored
-        if let record { occurrences[id]?[row.due] = record }
-        reschedule(id, now: now)
-        return ["item": view(id, now: now)]
-    }
-
     func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws -> [String: JSONValue] {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else {
             throw CommandError.notApplicable(id, "nothing is due")
@@ -417,35 +309,9 @@ extension ReminderEngine {
         return ["until": .string(Timestamp.format(end, in: zone))]
     }
 
-    func pause(_ durationText: String?, now: Int64) throws -> [String: JSONValue] {
-        var until = Int64(Int32.max) * 4  // "until resume"
-        if let durationText {
-            guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
-                throw CommandError.invalidParameter("duration", "\"\(durationText)\" is not a duration like 2h or 1d")
-            }
-            until = now + duration.nominalSeconds
-        }
-        do { try store.write { db in try ReminderStore.setSetting("pausedUntil", String(until), db) } } catch {
-            throw CommandError.store(error)
-        }
-        pausedUntil = until
-        if durationText != nil { schedulePauseEnd(until) }
-        return ["until": durationText == nil ? .null : .string(Timestamp.format(until, in: zone))]
-    }
-
-    /// Wakes the engine when a timed pause ends.
-    func schedulePauseEnd(_ until: Int64) {
-        let delay = max(0, until - clock())
-        queue.asyncAfter(deadline: DispatchTime.now() + .seconds(Int(min(delay, Int64(Int32.max))))) { [weak self] in
-            guard let self, let paused = self.pausedUntil, paused <= self.clock() else { return }
-            self.resume(now: self.clock())
-            self.publish()
-        }
-    }
-
     func importItems(_ elements: [JSONValue], now: Int64) throws -> [String: JSONValue] {
         var added: [Item] = []
-        var ids = Set(order)
+        var ids = Set(order).union(quarantined.keys)
         for (index, element) in elements.enumerated() {
             var item = try decodeItem(element, path: "items[\(index)]", defaultCreatedAt: now)
             if let id = item.id, ids.contains(id) {

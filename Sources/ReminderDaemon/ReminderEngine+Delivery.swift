@@ -14,7 +14,7 @@ extension ReminderEngine {
             item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
         if let paused = pausedUntil, paused > now, text.urgency != NotificationText.Urgency.critical {
             held.append(event)
-            appendHistory(itemId, item.title, "held", "paused until \(Timestamp.format(paused, in: zone))", now: now)
+            appendHistory(itemId, item.title, "held", "paused \(pauseDescription(paused))", now: now)
             return
         }
         let server = notifier.serverInfo()
@@ -248,52 +248,6 @@ extension ReminderEngine {
             self.queue.async {
                 self.resume(now: self.clock())
                 self.publish()
-            }
-        }
-    }
-
-    /// Ends do-not-disturb and shows what was held as one digest.
-    func resume(now: Int64) {
-        pausedUntil = nil
-        do { try store.write { db in try ReminderStore.setSetting("pausedUntil", nil, db) } } catch {
-            logger.error("cannot record resume: \(error)")
-        }
-        let digest = held
-        held.removeAll()
-        guard !digest.isEmpty else { return }
-        if digest.count == 1 {
-            deliver(digest[0], now: now)
-            return
-        }
-        let titles = digest.compactMap { items[$0.itemId]?.title }
-        let body =
-            "\(digest.count) reminders while you were busy: " + titles.prefix(5).joined(separator: ", ")
-            + (titles.count > 5 ? ", …" : "")
-        notifier.show(
-            NotificationRequest(summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest")
-        ) { [weak self] result in
-            guard let self else { return }
-            self.queue.async {
-                switch result {
-                case .success(let id):
-                    do {
-                        try self.store.write { db in
-                            for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
-                                for fireAt in fireAts {
-                                    try FireRecord(
-                                        itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now,
-                                        notificationId: Int64(id)
-                                    ).insert(db, onConflict: .ignore)
-                                    self.fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt))
-                                }
-                            }
-                        }
-                    } catch {
-                        self.logger.error("digest shown but not recorded: \(error)")
-                    }
-                case .failure:
-                    self.waiting.append(contentsOf: digest)
-                }
             }
         }
     }

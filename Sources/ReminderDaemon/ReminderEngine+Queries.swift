@@ -36,12 +36,16 @@ extension ReminderEngine {
             throw CommandError.invalidParameter(
                 "kind", "\"\(kind)\" is not a kind; use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        return order.compactMap { id -> JSONValue? in
+        let readable = order.compactMap { id -> JSONValue? in
             guard let item = items[id], kind == nil || item.kind.rawValue == kind else { return nil }
             let status = status(of: item, now: now).status
             if !all, item.kind == .coupon, status == "used" || status == "expired" { return nil }
             return view(id, now: now)
         }
+        // Unreadable items have no kind to filter by: listed whenever the kind is not, to be removed.
+        guard kind == nil else { return readable }
+        return readable
+            + quarantined.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(quarantinedView)
     }
 
     /// The item's pending pop-ups: (when, occurrence, lead, late).
@@ -271,7 +275,7 @@ extension ReminderEngine {
             "nextReminder": nextFireTime().map { .string(Timestamp.format($0, in: zone)) } ?? .null,
             "notificationServer": server,
             "paused": pausedUntil.map {
-                $0 > Int64(Int32.max) * 2 ? .string("until resumed") : .string(Timestamp.format($0, in: zone))
+                $0 == ReminderEngine.untilResumed ? .string("until resumed") : .string(Timestamp.format($0, in: zone))
             } ?? .null,
             "waiting": .integer(Int64(waiting.count)), "timeZone": .string(zone.identifier),
             "store": .string(store.path),

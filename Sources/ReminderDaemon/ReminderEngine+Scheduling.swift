@@ -34,7 +34,8 @@ extension ReminderEngine {
     /// What `reschedule` puts on the wheel for one item. It only reads the engine's state, so
     /// start-up works it out for every item on all cores at once.
     func plannedEvents(of id: String, now: Int64, lateSince: Int64?) -> [(event: ScheduledEvent, at: Int64)] {
-        guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else { return [] }
+        guard let item = items[id] else { return [] }
+        guard let occurrence = currentOccurrence(of: item, now: now) else { return overdueReminder(of: item, now: now) }
         var fires: [FireTime] = []
         rules.fireTimes(of: occurrence, leads: leads(of: item), createdAt: item.createdAt, into: &fires)
         let shown = fired.of(id)
@@ -58,6 +59,28 @@ extension ReminderEngine {
         planned.append((.pass(itemId: id, occurrence: occurrence), occurrence.due))
         return planned
     }
+
+    /// A rebuy whose run-out date passed before any of its reminders could be shown (it was added
+    /// overdue, or its lead reminders fell before it was added) reminds once, now; Done starts
+    /// the next cycle, reminded as usual.
+    func overdueReminder(of item: Item, now: Int64) -> [(event: ScheduledEvent, at: Int64)] {
+        guard let id = item.id, case .rebuy(let rebuy) = item.schedule else { return [] }
+        let occurrence = rules.occurrence(dueOn: rebuy.runsOut)
+        let record = occurrences[id]?[occurrence.due]
+        guard occurrence.due <= now, record?.doneAt == nil, record?.passedAt == nil,
+            !fired.of(id).containsAny(due: occurrence.due)
+        else { return [] }
+        return [
+            (
+                .fire(
+                    itemId: id, occurrence: occurrence, fireAts: [now], lead: ReminderEngine.overdueLead, late: false),
+                now
+            )
+        ]
+    }
+
+    /// The lead of an overdue rebuy's reminder (its occurrence is due already, yet it is shown).
+    static let overdueLead = "overdue"
 
     /// Puts `event` on the wheel; the caller files the returned entry under the item.
     func schedule(_ event: ScheduledEvent, at instant: Int64) -> (handle: TimerWheel.Handle, token: UInt64) {
@@ -89,8 +112,8 @@ extension ReminderEngine {
             forget(event)
             scheduled[event.itemId]?.removeAll { $0.token == entry.payload }
             switch event {
-            case .fire(let itemId, let occurrence, _, _, _):
-                if occurrence.due <= now, let item = items[itemId] {
+            case .fire(let itemId, let occurrence, _, let lead, _):
+                if occurrence.due <= now, lead != ReminderEngine.overdueLead, let item = items[itemId] {
                     if !missed.contains(where: { $0.0.id == itemId && $0.1 == occurrence }) {
                         missed.append((item, occurrence))
                     }

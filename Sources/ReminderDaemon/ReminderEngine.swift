@@ -50,7 +50,12 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var repost: [ScheduledEvent] = []
     /// "Done" confirmations on screen with an Undo button: server id → item.
     var undoOffers: [UInt32: String] = [:]
+    /// When the pause ends: nil when not paused, `untilResumed` for a pause without an end.
     var pausedUntil: Int64?
+    /// The wheel entry that ends a timed pause.
+    var pauseEnd: TimerWheel.Handle?
+    /// Stored items that cannot be read, by id: listed and removable, nothing else.
+    var quarantined: [String: QuarantinedItem] = [:]
     /// Back-off for reminders the server refused.
     var retryDelay = ReminderEngine.firstRetryDelay
     var retryPending = false
@@ -95,6 +100,9 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
             func contains(due: Int64, fireAt: Int64) -> Bool {
                 instants?.contains(Instants(due: due, fireAt: fireAt)) ?? false
             }
+
+            /// Whether any reminder of the occurrence due at `due` was shown.
+            func containsAny(due: Int64) -> Bool { instants?.contains { $0.due == due } ?? false }
         }
 
         mutating func insert(_ key: FireKey) {
@@ -146,7 +154,13 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// `queue`.
     public func start() throws(ReminderStoreError) {
         dispatchPrecondition(condition: .onQueue(queue))
-        let loaded = try store.items(zone: zone)
+        let loaded = try store.items(zone: zone, now: clock())
+        for item in try store.quarantinedItems() {
+            quarantined[item.id] = item
+            logger.error(
+                "stored item \(item.id) is unreadable and set aside: \(item.reason)",
+                metadata: ["ITEM_ID": "\(item.id)"])
+        }
         // A few wheel entries per item (its reminders and the moment it passes): sized once.
         items.reserveCapacity(loaded.count)
         order.reserveCapacity(loaded.count)
@@ -163,7 +177,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         for record in try store.fires() {
             fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt))
         }
-        if let paused = try store.setting("pausedUntil").flatMap(Int64.init) { pausedUntil = paused }
+        pausedUntil = ReminderEngine.pause(stored: try store.setting("pausedUntil"))
+        armPauseEnd()
         let lastSeen = try store.setting("lastSeen").flatMap(Int64.init)
         let now = clock()
         try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400)
@@ -198,7 +213,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     func statusLine() -> String {
         var line = "\(items.count) item\(items.count == 1 ? "" : "s")"
         if let paused = pausedUntil {
-            line += ", paused until \(shortTime(paused))"
+            line +=
+                paused == ReminderEngine.untilResumed ? ", paused until resumed" : ", paused until \(shortTime(paused))"
         }
         if let next = nextFireTime() {
             line += ", next reminder \(shortTime(next))"

@@ -25,10 +25,11 @@ public enum ReminderInterface {
 
         method Remove(id: string) -> (id: string)
 
-        # Marks the current occurrence done (used, rebought, acknowledged).
-        method Done(id: string, amount: ?string) -> (item: object)
+        # Marks the current occurrence done (used, rebought, acknowledged). When it is done
+        # already, NotApplicable and nothing changes; early: true acknowledges the next one.
+        method Done(id: string, amount: ?string, early: ?bool) -> (item: object)
 
-        # Restores the item as it was before its last Done.
+        # Restores the item as it was before its latest Done; repeated, before each earlier one.
         method Undo(id: string) -> (item: object)
 
         # The next reminder of the current occurrence fires after duration (1h, 1d, 1w).

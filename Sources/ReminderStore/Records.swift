@@ -52,7 +52,8 @@ public struct HistoryRecord: Codable, Sendable, Equatable, FetchableRecord, Muta
     public var at: Int64
     public var itemId: String
     public var title: String
-    /// fired, done, undone, snoozed, dismissed, missed, held, expired, added, edited, removed.
+    /// fired, done, undone, snoozed, dismissed, missed, held, expired, added, edited, removed,
+    /// quarantined.
     public var event: String
     public var reason: String
 

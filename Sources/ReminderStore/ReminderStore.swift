@@ -39,6 +39,8 @@ public final class ReminderStore: Sendable {
             }
         }
         var configuration = Configuration()
+        // Another process (a backup, `sqlite3`) holding the file for a moment is waited for.
+        configuration.busyMode = .timeout(ReminderStore.lockWait)
         let synchronous = queue == nil ? "FULL" : "NORMAL"
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
@@ -47,12 +49,16 @@ public final class ReminderStore: Sendable {
         defer { umask(previousMask) }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
+            // Before anything writes: a file that is not ours, or is newer, stays as it is.
+            try database.read { db in try ReminderStore.refuseForeignOrNewer(db) }
             try database.writeWithoutTransaction { db in
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
             }
             try ReminderStore.migrator.migrate(database)
+        } catch let error as ReminderStoreError {
+            throw .cannotOpen(path: path, reason: error.description)
         } catch {
-            throw .cannotOpen(path: path, reason: "\(error)")
+            throw .cannotOpen(path: path, reason: ReminderStore.describeOpenFailure(error, path: path))
         }
         chmod(path, 0o600)
         let database = self.database
@@ -133,6 +139,24 @@ public final class ReminderStore: Sendable {
         migrator.registerMigration("v3") { db in
             try db.create(index: "item_order", on: "item", columns: ["createdAt", "id"])
         }
+        // v5-state: every Done can be undone, newest first (one slot lost the older ones), and an
+        // item whose stored JSON cannot be read is set aside with the reason instead of stopping
+        // the daemon.
+        migrator.registerMigration("v5-state") { db in
+            try db.create(table: "undoStep") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("itemId", .text).notNull().indexed().references("item", onDelete: .cascade)
+                t.column("itemJSON", .text).notNull()
+                t.column("due", .integer).notNull()
+                t.column("doneAt", .integer).notNull()
+            }
+            try db.execute(
+                sql:
+                    "INSERT INTO undoStep (itemId, itemJSON, due, doneAt) SELECT itemId, itemJSON, due, doneAt FROM undo"
+            )
+            try db.drop(table: "undo")
+            try db.alter(table: "item") { t in t.add(column: "unreadable", .text) }
+        }
         return migrator
     }
 
@@ -162,11 +186,13 @@ public final class ReminderStore: Sendable {
 // MARK: - Items
 
 extension ReminderStore {
-    /// Every stored item, oldest first.
-    public func items(zone: TimeZoneRules) throws(ReminderStoreError) -> [Item] {
+    /// Every readable stored item, oldest first. One whose JSON cannot be read is quarantined
+    /// (set aside with the reason, and a history line) rather than stopping everything else.
+    public func items(zone: TimeZoneRules, now: Int64) throws(ReminderStoreError) -> [Item] {
         let rows = try read { db in
             // A cursor reuses one Row; fetchAll would build 100k of them.
-            let cursor = try Row.fetchCursor(db, sql: "SELECT id, json FROM item ORDER BY createdAt, id")
+            let cursor = try Row.fetchCursor(
+                db, sql: "SELECT id, json FROM item WHERE unreadable IS NULL ORDER BY createdAt, id")
             var rows: [(id: String, json: String)] = []
             while let row = try cursor.next() { rows.append((row[0], row[1])) }
             return rows
@@ -177,13 +203,15 @@ extension ReminderStore {
             }
         }
         var items: [Item] = []
+        var unreadable: [(id: String, json: String, reason: String)] = []
         items.reserveCapacity(decoded.count)
         for (row, result) in zip(rows, decoded) {
             switch result {
             case .success(let item): items.append(item)
-            case .failure(let error): throw .corruptItem(id: row.id, reason: error.description)
+            case .failure(let error): unreadable.append((row.id, row.json, error.description))
             }
         }
+        if !unreadable.isEmpty { try quarantine(unreadable, now: now) }
         return items
     }
 

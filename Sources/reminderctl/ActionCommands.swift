@@ -5,14 +5,20 @@ import ReminderPlatform
 struct Done: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Mark the current occurrence done: used, rebought or acknowledged.",
-        discussion: "Examples: reminderctl done ufhq   ·   reminderctl done ufhq --amount 7.50 (part of a benefit)")
+        discussion: """
+            Examples: reminderctl done ufhq   ·   reminderctl done ufhq --amount 7.50 (part of a benefit)
+            When the current occurrence is done already, nothing changes; --early acknowledges the
+            next one ahead of time. Each Done can be undone, newest first, with reminderctl undo.
+            """)
     @Argument(help: "Item id or unique prefix.") var id: String
     @Option(help: "For a benefit: the part used, as a decimal.") var amount: String?
+    @Flag(help: "When the current occurrence is done already, mark the next one done early.") var early = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         var parameters: [String: JSONValue] = ["id": .string(id)]
         if let amount { parameters["amount"] = .string(amount) }
+        if early { parameters["early"] = .bool(true) }
         guard let reply = try output.call("Done", parameters) else { return }
         let item = reply["item"] ?? .null
         if case .string(let used)? = item["amountUsed"], case .string(let total)? = item["amount"],
@@ -31,7 +37,8 @@ struct Done: ParsableCommand {
 
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Restore an item as it was before its last Done.", discussion: "Example: reminderctl undo ufhq")
+        abstract: "Restore an item as it was before its latest Done; again for each earlier one.",
+        discussion: "Example: reminderctl undo ufhq")
     @Argument(help: "Item id or unique prefix.") var id: String
     @OptionGroup var output: OutputOptions
 

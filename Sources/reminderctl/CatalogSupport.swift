@@ -62,6 +62,30 @@ enum Catalog {
         return items
     }
 
+    /// Splits a card's `items` into those not tracked yet and those already tracked — an item of
+    /// the same kind and title on the same card name (case aside) — so adding a card again, or
+    /// running setup again, never duplicates a credit or a fee.
+    static func untracked(_ items: [JSONValue], existing: [JSONValue]) -> (new: [JSONValue], tracked: [JSONValue]) {
+        func key(_ item: JSONValue) -> [String] {
+            ["kind", "card", "title"].map { field in
+                if case .object(let fields) = item, case .string(let text)? = fields[field] { return text.lowercased() }
+                return ""
+            }
+        }
+        let known = Set(existing.map(key))
+        var result: (new: [JSONValue], tracked: [JSONValue]) = ([], [])
+        for item in items {
+            if known.contains(key(item)) { result.tracked.append(item) } else { result.new.append(item) }
+        }
+        return result
+    }
+
+    /// Every item the daemon tracks, for `untracked`.
+    static func trackedItems() throws -> [JSONValue] {
+        guard case .array(let items)? = try DaemonClient.call("List", ["all": .bool(true)])["items"] else { return [] }
+        return items
+    }
+
     /// The yearly value of `card`'s credits less `skip`.
     static func trackedValue(_ card: CardCatalog.Card, skip: [String]) -> Money {
         card.credits.filter { !skip.contains($0.id) }.reduce(Money.zero) { $0 + $1.annualValue }

@@ -59,21 +59,41 @@ struct Add: ParsableCommand {
         )
     }
 
-    /// One benefit per catalog credit and, with --fee-due, the annual fee — all or nothing.
+    /// One benefit per catalog credit and, with --fee-due, the annual fee — all or nothing. What
+    /// is tracked already (the same card added before) is skipped, and said so; a card tracked in
+    /// full is refused.
     func addCard() throws {
         guard let id = title else { throw Refusal.usage("add card: give the card's catalog id (reminderctl cards)") }
         if item.fields.count > 0 || template != nil {
             throw Refusal.usage("add card takes --nickname, --fee-due and --skip only")
         }
         let card = try Catalog.card(id, in: Catalog.load())
-        let items = try Catalog.items(for: card, nickname: nickname, feeDue: feeDue, skip: skip)
+        let name = nickname ?? card.name
+        let wanted = try Catalog.items(for: card, nickname: nickname, feeDue: feeDue, skip: skip)
+        let (items, tracked) = Catalog.untracked(wanted, existing: try Catalog.trackedItems())
+        if items.isEmpty {
+            throw Refusal(
+                message:
+                    "\(name) is already tracked (\(tracked.count) item\(tracked.count == 1 ? "" : "s")); nothing added. "
+                    + "To start over: reminderctl remove --card \"\(name)\"")
+        }
         guard let reply = try output.call("Import", ["items": .array(items)]) else { return }
         let ids = reply["ids"]?.elements.map { Output.string($0) } ?? []
-        let benefits = items.count - (feeDue == nil ? 0 : 1)
-        print(
-            "Tracking \(benefits) benefit\(benefits == 1 ? "" : "s") worth \(usd(Catalog.trackedValue(card, skip: skip)))/year on \(nickname ?? card.name)"
-        )
-        if let feeDue { print("and its \(usd(card.annualFee)) annual fee, due \(feeDue)") }
+        let addsFee = items.contains { $0["kind"] == .string("fee") }
+        let benefits = items.count - (addsFee ? 1 : 0)
+        if tracked.isEmpty {
+            print(
+                "Tracking \(benefits) benefit\(benefits == 1 ? "" : "s") worth \(usd(Catalog.trackedValue(card, skip: skip)))/year on \(name)"
+            )
+        } else {
+            print(
+                "\(name) was tracked already: added \(benefits) missing benefit\(benefits == 1 ? "" : "s"), skipped \(tracked.count) already there (\(tracked.map { Output.string($0["title"]) }.joined(separator: ", ")))"
+            )
+        }
+        if addsFee, let feeDue { print("and its \(usd(card.annualFee)) annual fee, due \(feeDue)") }
+        if !addsFee, feeDue != nil {
+            print("Its annual fee is tracked already; change its date with: reminderctl edit ID --due YYYY-MM-DD")
+        }
         print("Ids: \(ids.joined(separator: " "))")
     }
 }

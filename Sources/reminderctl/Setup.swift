@@ -27,7 +27,7 @@ struct Setup: ParsableCommand {
     @Option(name: .customLong("lead-times"), help: "Default lead times, e.g. 7d,1d,0d.") var leadTimes: String?
     @Option(name: .customLong("quiet-hours"), help: "START-END (22:00-08:00) or none.") var quietHours: String?
     @Option(help: "A card you hold, by catalog id (repeatable).") var card: [String] = []
-    @Option(name: .customLong("fee-due"), help: "A card's next annual fee date, ID=YYYY-MM-DD (repeatable).")
+    @Option(name: .customLong("fee-due"), help: "A --card's next annual fee date, ID=YYYY-MM-DD (repeatable).")
     var feeDue: [String] = []
     @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") var config: String?
     @Flag(help: "Update an existing config file without asking.") var yes = false
@@ -64,8 +64,11 @@ struct Setup: ParsableCommand {
             }
             pickCards(catalog, into: &cards, dueDates: &dueDates)
         }
-        for id in dueDates.keys.sorted() where !cards.contains(where: { $0.id == id }) {
-            cards.append(try Catalog.card(id, in: catalog))
+        // A fee date is for a card you hold: it never adds a card by itself.
+        if let stray = dueDates.keys.sorted().first(where: { id in !cards.contains { $0.id == id } }) {
+            throw Refusal.usage(
+                "--fee-due \(stray)=\(dueDates[stray]!): \(stray) is not among your cards; name it with --card \(stray)"
+            )
         }
         document["reminderTime"] = .string(settings.reminderTime)
         guard case .success(let leads) = Setup.leads(settings.leadTimes) else {
@@ -208,10 +211,17 @@ struct Setup: ParsableCommand {
         let reachable = (try? DaemonClient.call("Status")) != nil
         if reachable {
             _ = try? DaemonClient.call("Reload")
-            if !items.isEmpty {
-                _ = try DaemonClient.call("Import", ["items": .array(items)])
+            // Setup run again adds only what is not tracked yet.
+            let (fresh, tracked) = Catalog.untracked(items, existing: try Catalog.trackedItems())
+            if !fresh.isEmpty { _ = try DaemonClient.call("Import", ["items": .array(fresh)]) }
+            let fees = fresh.filter { $0["kind"] == .string("fee") }.count
+            if tracked.isEmpty, !fresh.isEmpty {
                 print(
-                    "Tracking \(items.count - dueDates.count) benefits worth \(usd(value))/year on \(cards.count) card\(cards.count == 1 ? "" : "s")\(dueDates.isEmpty ? "" : " and \(dueDates.count) annual fee\(dueDates.count == 1 ? "" : "s")")."
+                    "Tracking \(fresh.count - fees) benefits worth \(usd(value))/year on \(cards.count) card\(cards.count == 1 ? "" : "s")\(fees == 0 ? "" : " and \(fees) annual fee\(fees == 1 ? "" : "s")")."
+                )
+            } else if !tracked.isEmpty {
+                print(
+                    "Added \(fresh.count) new item\(fresh.count == 1 ? "" : "s"); \(tracked.count) of your cards' items were tracked already and were skipped."
                 )
             }
             print("reminderd is running; see what needs attention with: reminderctl summary")

@@ -1,6 +1,7 @@
 """Real parts for the end-to-end tests: a private D-Bus session bus, the python3-dbusmock
 notification server, a NOTIFY_SOCKET that reads what reminderd tells systemd, and the real
 reminderd and reminderctl binaries."""
+import contextlib
 import json
 import os
 import signal
@@ -281,3 +282,39 @@ class FsyncFault:
     def fail_next(self, count=1, delay_ms=0):
         first = self.calls() + 1
         self.set(delay_ms, (first, first + count - 1))
+
+
+@contextlib.contextmanager
+def tmpfs(path, size):
+    """A small tmpfs mounted at `path` (to fill it up); the test is skipped where mounting is
+    not allowed (not root, no mount namespace)."""
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(path)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs to fill up: {mounted.stderr.strip()}")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+@contextlib.contextmanager
+def fill(path):
+    """Fills the file system holding `path` until ENOSPC; frees the space afterwards."""
+    filler = Path(path) / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for block in (65536, 512, 1):  # then the last partial blocks
+            try:
+                while True:
+                    os.write(fd, b"\0" * block)
+            except OSError:
+                pass
+    finally:
+        os.close(fd)
+    try:
+        yield filler
+    finally:
+        filler.unlink()

@@ -78,7 +78,9 @@ def test_kill_9_after_acknowledged_adds_loses_nothing_and_shows_nothing_twice(se
     daemon.start()
     daemon.ctl("add", "coupon", "Shown once", "--expires", local_in(63), "--lead", "1m")
     wait_for(server.notifications, timeout=15, what="the pop-up")
-    ids = [daemon.ctl_json("add", "rebuy", f"Item {n}", "--every-days", "30", "--last-purchased", "2026-01-01")["id"] for n in range(20)]
+    # Bought today, so none is overdue (an overdue rebuy reminds at once).
+    today = local_in(0)[:10]
+    ids = [daemon.ctl_json("add", "rebuy", f"Item {n}", "--every-days", "30", "--last-purchased", today)["id"] for n in range(20)]
     assert daemon.kill(signal.SIGKILL) == -signal.SIGKILL
     database = daemon.tmp / "data" / "reminderd" / "reminderd.sqlite"
     with sqlite3.connect(database) as connection:

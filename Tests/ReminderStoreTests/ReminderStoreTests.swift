@@ -24,7 +24,7 @@ import Testing
             }
         }
         let reopened = try ReminderStore(path: path)
-        #expect(try reopened.items(zone: .utc).map(\.id) == ["abcd", "efgh"])
+        #expect(try reopened.items(zone: .utc, now: 0).map(\.id) == ["abcd", "efgh"])
         #expect(try reopened.integrityCheck() == "ok")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
@@ -40,7 +40,7 @@ import Testing
                 try ReminderStore.insertItem(item("abcd"), db)  // duplicate key: the whole change fails
             }
         }
-        #expect(try store.items(zone: .utc).isEmpty)
+        #expect(try store.items(zone: .utc, now: 0).isEmpty)
     }
 
     @Test func removingAnItemRemovesItsOccurrencesAndFires() throws {

@@ -1,0 +1,167 @@
+import GRDB
+import ReminderCore
+import ReminderProtocol
+import ReminderStore
+
+extension ReminderEngine {
+    /// Done (SPEC §2): the current occurrence is used / acknowledged; a rebuy starts a new cycle
+    /// today; a partial amount on a benefit is recorded and reminders go on for the rest.
+    ///
+    /// Done acts on the current occurrence only. When that one is done already it refuses and
+    /// changes nothing — a repeated `done` (or a second click) must not quietly acknowledge next
+    /// year's fee — unless `early` asks to acknowledge the next occurrence not yet done.
+    /// Every Done is kept as an undo step, so Undo can walk back all of them.
+    func markDone(_ id: String, amount: String?, early: Bool = false, now: Int64) throws -> [String: JSONValue] {
+        guard var item = items[id] else { throw CommandError.notApplicable(id, "no such item") }
+        let previous = item
+        let today = zone.localDateTime(at: now).date
+        var doneOccurrence: Occurrence?
+        var reason = "done"
+        /// What this Done redeemed of a benefit, for the card's fee return.
+        var redeemed: Money?
+        switch item.schedule {
+        case .rebuy(var rebuy):
+            if rebuy.lastPurchased == today {
+                throw CommandError.notApplicable(id, "already rebought today (\(today)); nothing changed")
+            }
+            rebuy.lastPurchased = today
+            item.schedule = .rebuy(rebuy)
+            reason = "rebought on \(today)"
+        case .benefit(var benefit):
+            let occurrence = try doneTarget(of: item, early: early, now: now)
+            if let amount {
+                guard case .success(let used) = Money.parse(amount), used > .zero else {
+                    throw CommandError.invalidParameter("amount", "\"\(amount)\" is not a positive decimal amount")
+                }
+                if occurrence != currentPeriod(of: item, now: now) {
+                    throw CommandError.invalidParameter("amount", "a partial use counts for the current period only")
+                }
+                let before = benefit.amountUsed ?? .zero
+                let total = before + used
+                redeemed = benefit.amount.map { min(used, $0 - before) } ?? used
+                if let full = benefit.amount, total < full {
+                    benefit.amountUsed = total
+                    item.schedule = .benefit(benefit)
+                    reason = "\(total) of \(full) used"
+                } else {
+                    benefit.amountUsed = nil
+                    item.schedule = .benefit(benefit)
+                    doneOccurrence = occurrence
+                }
+            } else {
+                redeemed = benefit.amount.map { $0 - (benefit.amountUsed ?? .zero) }
+                benefit.amountUsed = nil
+                item.schedule = .benefit(benefit)
+                doneOccurrence = occurrence
+            }
+        default:
+            if amount != nil { throw CommandError.invalidParameter("amount", "only a benefit records a partial use") }
+            doneOccurrence = try doneTarget(of: item, early: early, now: now)
+        }
+        if let doneOccurrence, doneOccurrence != currentPeriod(of: item, now: now) {
+            reason = "done early, for the occurrence due \(Timestamp.format(doneOccurrence.due, in: zone))"
+        }
+        var record: OccurrenceRecord?
+        if let occurrence = doneOccurrence {
+            var r = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
+            r.doneAt = now
+            record = r
+        }
+        do {
+            try store.write { db in
+                try ReminderStore.updateItem(item, db)
+                try record?.save(db)
+                try db.execute(
+                    sql: "INSERT INTO undoStep (itemId, itemJSON, due, doneAt) VALUES (?, ?, ?, ?)",
+                    arguments: [id, previous.jsonText, doneOccurrence?.due ?? 0, now])
+                if let redeemed, redeemed > .zero, case .benefit(let benefit) = item.schedule {
+                    try db.execute(
+                        sql: "INSERT INTO redemption (itemId, card, at, amount) VALUES (?, ?, ?, ?)",
+                        arguments: [id, benefit.card ?? "", now, redeemed.description])
+                }
+                try ReminderStore.appendHistory(
+                    HistoryRecord(at: now, itemId: id, title: item.title, event: "done", reason: reason), db)
+            }
+        } catch { throw CommandError.store(error) }
+        items[id] = item
+        if let record { occurrences[id, default: [:]][record.due] = record }
+        closePopUps(of: id)
+        reschedule(id, now: now)
+        return ["item": view(id, now: now)]
+    }
+
+    /// The occurrence due next, done or not: the one Done means.
+    func currentPeriod(of item: Item, now: Int64) -> Occurrence? {
+        rules.firstOccurrence(of: item, dueAfter: now) { _ in true }
+    }
+
+    /// The occurrence a Done acts on: the current one; when that is done already, the next one
+    /// not done with `early`, else a refusal that says what is done and what `early` would do.
+    func doneTarget(of item: Item, early: Bool, now: Int64) throws -> Occurrence {
+        let id = item.id ?? ""
+        guard let current = currentPeriod(of: item, now: now) else {
+            throw CommandError.notApplicable(id, "nothing is due")
+        }
+        guard occurrences[id]?[current.due]?.doneAt != nil else { return current }
+        guard early else {
+            let next = currentOccurrence(of: item, now: now).map {
+                "; to acknowledge the next one (due \(Timestamp.format($0.due, in: zone))) early, use --early"
+            }
+            throw CommandError.notApplicable(
+                id, "already done for the occurrence due \(Timestamp.format(current.due, in: zone))\(next ?? "")")
+        }
+        guard let next = currentOccurrence(of: item, now: now) else {
+            throw CommandError.notApplicable(id, "every occurrence ahead is done already")
+        }
+        return next
+    }
+
+    /// Restores the item as it was before its latest Done not yet undone; repeated, it walks back
+    /// through every Done.
+    func undo(_ id: String, now: Int64) throws -> [String: JSONValue] {
+        let step: (id: Int64, json: String, due: Int64, doneAt: Int64)?
+        do {
+            step = try store.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT id, itemJSON, due, doneAt FROM undoStep WHERE itemId = ? ORDER BY id DESC LIMIT 1",
+                    arguments: [id]
+                ).map { ($0["id"], $0["itemJSON"], $0["due"], $0["doneAt"]) }
+            }
+        } catch { throw CommandError.store(error) }
+        guard let step else {
+            throw CommandError(
+                error: VarlinkError(name: ReminderInterface.ErrorName.nothingToUndo, parameters: ["id": .string(id)]))
+        }
+        var restored: Item
+        do {
+            restored = try Item(
+                json: JSONValue.parse(Array(step.json.utf8), source: "undo"), context: .init(zone: zone))
+        } catch {
+            throw CommandError(
+                error: VarlinkError(
+                    name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
+        }
+        restored.id = id
+        var record = occurrences[id]?[step.due]
+        record?.doneAt = nil
+        do {
+            try store.write { db in
+                try ReminderStore.updateItem(restored, db)
+                try record?.save(db)
+                try db.execute(
+                    sql: """
+                        DELETE FROM redemption WHERE id = (SELECT max(id) FROM redemption WHERE itemId = ? AND at = ?)
+                        """, arguments: [id, step.doneAt])
+                try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [step.id])
+                try ReminderStore.appendHistory(
+                    HistoryRecord(
+                        at: now, itemId: id, title: restored.title, event: "undone", reason: "restored as before Done"),
+                    db)
+            }
+        } catch { throw CommandError.store(error) }
+        items[id] = restored
+        if let record { occurrences[id]?[step.due] = record }
+        reschedule(id, now: now)
+        return ["item": view(id, now: now)]
+    }
+}

@@ -1,0 +1,126 @@
+import Dispatch
+import GRDB
+import ReminderCore
+import ReminderStore
+
+extension ReminderEngine {
+    /// `pausedUntil` of a pause without an end: never reached, and never shown as a date.
+    static let untilResumed = Int64.max
+
+    /// The wheel payload of a timed pause's end. Event tokens carry a slot number below 2^32 - 1
+    /// in their low bits, so this one never names a scheduled event: `advance` finds no event
+    /// for it and, the pause having ended by then, resumes.
+    static let pauseEndToken = UInt64.max
+
+    /// The pause as stored (setting `pausedUntil`): Unix seconds, or "untilResumed".
+    static func storedPause(_ until: Int64) -> String { until == untilResumed ? "untilResumed" : String(until) }
+
+    /// The stored pause; nil when not paused.
+    static func pause(stored text: String?) -> Int64? {
+        guard let text else { return nil }
+        if text == "untilResumed" { return untilResumed }
+        guard let instant = Int64(text) else { return nil }
+        // Before 0.3 a pause without an end was stored as this far-away instant.
+        return instant > Int64(Int32.max) * 2 ? untilResumed : instant
+    }
+
+    /// "until resumed" or "until 2026-11-22T15:00:00Z", for history, status and systemd.
+    func pauseDescription(_ until: Int64) -> String {
+        until == ReminderEngine.untilResumed ? "until resumed" : "until \(Timestamp.format(until, in: zone))"
+    }
+
+    func pause(_ durationText: String?, now: Int64) throws -> [String: JSONValue] {
+        var until = ReminderEngine.untilResumed
+        if let durationText {
+            guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
+                throw CommandError.invalidParameter("duration", "\"\(durationText)\" is not a duration like 2h or 1d")
+            }
+            until = now + duration.nominalSeconds
+        }
+        do {
+            try store.write { db in
+                try ReminderStore.setSetting("pausedUntil", ReminderEngine.storedPause(until), db)
+            }
+        } catch { throw CommandError.store(error) }
+        pausedUntil = until
+        armPauseEnd()
+        return ["until": durationText == nil ? .null : .string(Timestamp.format(until, in: zone))]
+    }
+
+    /// Puts the end of a timed pause on the timer wheel, replacing an earlier one. The wheel runs
+    /// on wall-clock deadlines, so the end comes on time after a suspend, and `start` re-arms it
+    /// after a restart.
+    func armPauseEnd() {
+        if let handle = pauseEnd { wheel.cancel(handle) }
+        pauseEnd = nil
+        guard let until = pausedUntil, until != ReminderEngine.untilResumed else { return }
+        pauseEnd = wheel.insert(deadline: until, payload: ReminderEngine.pauseEndToken)
+    }
+
+    /// The Resume command: answered only once the end of the pause is stored.
+    func resumeCommand(now: Int64) throws -> [String: JSONValue] {
+        do { try store.write { db in try ReminderStore.setSetting("pausedUntil", nil, db) } } catch {
+            throw CommandError.store(error)
+        }
+        pausedUntil = nil
+        armPauseEnd()
+        releaseHeld(now: now)
+        return [:]
+    }
+
+    /// Ends the pause when its time came (or the desktop's do-not-disturb ended) and shows what
+    /// was held. Should storing that fail, nothing is lost: the stored end has passed, so the
+    /// next start ends the pause too.
+    func resume(now: Int64) {
+        if pausedUntil != nil {
+            do { try store.write { db in try ReminderStore.setSetting("pausedUntil", nil, db) } } catch {
+                logger.error("cannot record the end of the pause: \(error)")
+            }
+        }
+        pausedUntil = nil
+        armPauseEnd()
+        releaseHeld(now: now)
+    }
+
+    /// Shows the held reminders: one as itself, several as one digest.
+    func releaseHeld(now: Int64) {
+        let digest = held
+        held.removeAll()
+        guard !digest.isEmpty else { return }
+        if digest.count == 1 {
+            deliver(digest[0], now: now)
+            return
+        }
+        let titles = digest.compactMap { items[$0.itemId]?.title }
+        let body =
+            "\(digest.count) reminders while you were busy: " + titles.prefix(5).joined(separator: ", ")
+            + (titles.count > 5 ? ", …" : "")
+        notifier.show(
+            NotificationRequest(summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest")
+        ) { [weak self] result in
+            guard let self else { return }
+            self.queue.async {
+                switch result {
+                case .success(let id):
+                    do {
+                        try self.store.write { db in
+                            for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
+                                for fireAt in fireAts {
+                                    try FireRecord(
+                                        itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now,
+                                        notificationId: Int64(id)
+                                    ).insert(db, onConflict: .ignore)
+                                    self.fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt))
+                                }
+                            }
+                        }
+                    } catch {
+                        self.logger.error("digest shown but not recorded: \(error)")
+                    }
+                case .failure:
+                    self.waiting.append(contentsOf: digest)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ReminderCore
+import ReminderStore
+
+extension ReminderEngine {
+    /// How `list` and `show` present an item whose stored data cannot be read: status
+    /// "unreadable", the reason, and the way out.
+    func quarantinedView(_ item: QuarantinedItem) -> JSONValue {
+        .object([
+            "id": .string(item.id), "kind": .string("?"), "title": .string(item.title ?? "(unreadable)"),
+            "status": .string("unreadable"), "reason": .string(item.reason),
+            "hint": .string("reminderctl remove \(item.id)"),
+        ])
+    }
+
+    /// Deletes an unreadable item, stored first, with a history line.
+    func removeQuarantined(_ item: QuarantinedItem, now: Int64) throws -> [String: JSONValue] {
+        do {
+            try store.write { db in
+                try ReminderStore.deleteItem(id: item.id, db)
+                try ReminderStore.appendHistory(
+                    HistoryRecord(
+                        at: now, itemId: item.id, title: item.title ?? "(unreadable)", event: "removed",
+                        reason: "was unreadable"), db)
+            }
+        } catch { throw CommandError.store(error) }
+        quarantined[item.id] = nil
+        occurrences[item.id] = nil
+        fired.removeAll(of: item.id)
+        return ["id": .string(item.id)]
+    }
+}
