@@ -26,7 +26,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
     let logger: Logger
     var engine: ReminderEngine!
     var server: SocketServer!
-    var notifier: LibnotifyNotifier!
+    var notifier: DBusNotifier!
     var driver: TimerDriver!
     var clockWatch: ClockWatch?
     var localtimeWatch: LocaltimeWatch?
@@ -58,7 +58,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         } catch {
             return "\(error)"
         }
-        notifier = LibnotifyNotifier()
+        notifier = DBusNotifier(logger: logger)
         let clock: @Sendable () -> Int64 = { Int64(time(nil)) }
         engine = ReminderEngine(
             store: store, notifier: notifier, configuration: configuration, zone: zone, clock: clock, logger: logger,

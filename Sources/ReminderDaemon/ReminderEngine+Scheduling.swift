@@ -46,7 +46,10 @@ extension ReminderEngine {
             if !shown.contains(due: occurrence.due, fireAt: snooze) { pending.append((snooze, "snooze")) }
         }
         var planned: [(event: ScheduledEvent, at: Int64)] = []
-        let late = pending.filter { $0.at <= now && $0.at > (lateSince ?? now) }.sorted { $0.at < $1.at }
+        let late = pending.filter {
+            $0.at <= now
+                && ($0.at > (lateSince ?? now) || owed.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.at)))
+        }.sorted { $0.at < $1.at }
         if let last = late.last {
             planned.append(
                 (.fire(itemId: id, occurrence: occurrence, fireAts: late.map(\.at), lead: last.lead, late: true), now))
@@ -102,6 +105,7 @@ extension ReminderEngine {
         }
         reportMissed(missed, now: now, reason: "passed while the computer was asleep or the clock was changed")
         for (itemId, occurrence) in passes { passed(itemId, occurrence, now: now) }
+        retryIfDue(now: now)
         if pausedUntil.map({ $0 <= now }) == true { resume(now: now) }
         do { try recordLastSeen(now) } catch { logger.error("cannot record the time: \(error)") }
         publish()
@@ -110,6 +114,7 @@ extension ReminderEngine {
     /// An occurrence's due moment came without Done: note it, then schedule the next one.
     func passed(_ itemId: String, _ occurrence: Occurrence, now: Int64) {
         guard let item = items[itemId] else { return }
+        closePopUps(of: itemId, due: occurrence.due)
         var record = occurrences[itemId]?[occurrence.due] ?? OccurrenceRecord(itemId: itemId, due: occurrence.due)
         if record.doneAt == nil, record.passedAt == nil {
             record.passedAt = now
@@ -156,6 +161,7 @@ extension ReminderEngine {
     /// "While You Were Away" pop-up.
     func reportMissed(_ missed: [(Item, Occurrence)], now: Int64, reason: String) {
         guard !missed.isEmpty else { return }
+        for (item, occurrence) in missed { if let id = item.id { closePopUps(of: id, due: occurrence.due) } }
         do {
             try store.write { db in
                 for (item, occurrence) in missed {

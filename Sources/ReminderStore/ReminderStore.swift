@@ -127,6 +127,7 @@ public final class ReminderStore: Sendable {
         migrator.registerMigration("v3") { db in
             try db.create(index: "item_order", on: "item", columns: ["createdAt", "id"])
         }
+        registerDeliveries(&migrator)
         return migrator
     }
 
