@@ -47,6 +47,8 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
     private var generation = 0
     /// GNOME's notification settings, when its schema is installed.
     private var gnomeSettings: UnsafeMutablePointer<GSettings>?
+    /// GLib's shared session-bus connection, held so it stays set not to exit on close.
+    private var sharedConnection: OpaquePointer?
     private let info = Mutex<ServerInfo?>(nil)
 
     public init(applicationName: String = "reminderd", logger: Logger) {
@@ -370,6 +372,16 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
             let schema = g_settings_schema_source_lookup(source, "org.gnome.desktop.notifications", 1)
         else { return }
         g_settings_schema_unref(schema)
+        // GSettings' dconf backend talks over GLib's shared session-bus connection, which by
+        // default raises SIGTERM when the bus closes: reminderd would stop (and exit 0, so
+        // systemd would not restart it). Its own connection reconnects instead.
+        var error: UnsafeMutablePointer<GError>?
+        if let shared = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) {
+            g_dbus_connection_set_exit_on_close(shared, 0)
+            sharedConnection = shared
+        } else {
+            DBusNotifier.take(error)
+        }
         gnomeSettings = g_settings_new("org.gnome.desktop.notifications")
         let changed: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, _, data in
             DBusNotifier.from(data).events?(.doNotDisturbChanged)
