@@ -232,7 +232,8 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
                 if let list = g_variant_get_child_value(reply, 0) {
                     defer { g_variant_unref(list) }
                     for index in 0..<g_variant_n_children(list) {
-                        capabilities.append(DBusNotifier.child(list, index) { String(cString: g_variant_get_string($0, nil)) })
+                        capabilities.append(
+                            DBusNotifier.child(list, index) { String(cString: g_variant_get_string($0, nil)) })
                     }
                 }
             case .failure(let error):
@@ -342,7 +343,8 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
         }
         let hints = DBusNotifier.builder("a{sv}")
         func hint(_ key: String, _ value: OpaquePointer?) {
-            g_variant_builder_add_value(hints, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value)))
+            g_variant_builder_add_value(
+                hints, g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value)))
         }
         let urgency: UInt8
         switch request.urgency {

@@ -48,7 +48,8 @@ extension ReminderEngine {
         var planned: [(event: ScheduledEvent, at: Int64)] = []
         let late = pending.filter {
             $0.at <= now
-                && ($0.at > (lateSince ?? now) || owed.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.at)))
+                && ($0.at > (lateSince ?? now)
+                    || owed.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.at)))
         }.sorted { $0.at < $1.at }
         if let last = late.last {
             planned.append(

@@ -74,15 +74,16 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
 
     /// Answers the oldest held `show`: accepted (with a new id) or failed.
     func completeStalled(_ answer: Answer) {
-        let (completion, result): ((@Sendable (Result<UInt32, NotifierError>) -> Void)?, Result<UInt32, NotifierError>) =
-            lock.withLock {
-                guard !held.isEmpty else { return (nil, .failure(.refused(reason: "nothing held"))) }
-                let completion = held.removeFirst()
-                switch answer {
-                case .accept, .stall: return (completion, .success(issueId()))
-                case .fail(let error): return (completion, .failure(error))
+        let (completion, result):
+            ((@Sendable (Result<UInt32, NotifierError>) -> Void)?, Result<UInt32, NotifierError>) =
+                lock.withLock {
+                    guard !held.isEmpty else { return (nil, .failure(.refused(reason: "nothing held"))) }
+                    let completion = held.removeFirst()
+                    switch answer {
+                    case .accept, .stall: return (completion, .success(issueId()))
+                    case .fail(let error): return (completion, .failure(error))
+                    }
                 }
-            }
         completion?(result)
     }
 
@@ -127,7 +128,8 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
 final class EngineHarness {
     static let start: Int64 = 1_795_000_000  // 2026-11-18T08:26:40Z
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reminderd-engine-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reminderd-engine-\(UUID().uuidString)")
     let clock: ManualClock
     private(set) var notifier: RecordingNotifier
     private(set) var engine: ReminderEngine
