@@ -206,7 +206,8 @@ extension ReminderEngine {
         let title = items[popUp.itemId]?.title ?? popUp.itemId
         notifier.show(
             NotificationRequest(
-                summary: "Not done", body: "\(title): \(reason)", urgency: .normal, category: "x-reminderd.refused",
+                summary: button == "done" ? "Not done" : "Not snoozed", body: "\(title): \(reason)", urgency: .normal,
+                category: "x-reminderd.refused",
                 timeoutMilliseconds: 10_000)
         ) { _ in }
         return false

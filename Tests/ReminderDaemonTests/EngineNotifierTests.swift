@@ -84,6 +84,18 @@ import Testing
         #expect(harness.notifier.requests.count == 2)
     }
 
+    @Test func aSnoozePressedAfterTheDueTimeIsRefusedAndSaysSo() throws {
+        let harness = try EngineHarness()
+        let item = harness.addCoupon(expiresIn: 24 * 3600, leads: ["3h"])
+        harness.advance(to: 21 * 3600)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        harness.clock.set(EngineHarness.start + 24 * 3600 + 30)
+        harness.notifier.press("snooze-1h", on: popUp)
+        harness.settle()
+        #expect(!harness.history(item).contains("snoozed"))
+        #expect(harness.notifier.requests.last?.summary == "Not snoozed")
+    }
+
     @Test func aPopUpOpenWhenTheServerVanishedIsShownOnceOnTheNextOne() throws {
         let harness = try EngineHarness()
         let item = dueInTwoHours(harness)
