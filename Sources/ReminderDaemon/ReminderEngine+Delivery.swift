@@ -158,8 +158,11 @@ extension ReminderEngine {
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
             let pending = waiting + repost
+            let pendingNotices = notices
             waiting.removeAll()
             repost.removeAll()
+            notices.removeAll()
+            for notice in pendingNotices { showNotice(notice) }
             for event in pending where stillDue(event, now: now) { deliver(event, now: now) }
             releaseHeldIfDesktopAllows()
         case .doNotDisturbChanged:

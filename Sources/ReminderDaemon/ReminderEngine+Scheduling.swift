@@ -190,13 +190,22 @@ extension ReminderEngine {
             titles.count == 1
             ? "\(titles[0]) passed while you were away"
             : "\(titles.count) deadlines passed while you were away: \(titles.prefix(5).joined(separator: ", "))\(titles.count > 5 ? ", …" : "")"
-        notifier.show(
+        showNotice(
             NotificationRequest(
-                summary: "While You Were Away", body: body, urgency: .normal, category: "x-reminderd.missed")
-        ) { [weak self] result in
-            if case .failure(let error) = result {
-                self?.logger.warning("could not show the missed-reminders pop-up: \(error)")
-            }
+                summary: "While You Were Away", body: body, urgency: .normal, category: "x-reminderd.missed"))
+    }
+
+    /// Shows a pop-up that is no reminder (the missed ones' summary) — or keeps it until a server
+    /// is known: at start it is composed before the server has said what it can do.
+    func showNotice(_ request: NotificationRequest) {
+        guard notifier.serverInfo() != nil else {
+            notices.append(request)
+            return
+        }
+        notifier.show(request) { [weak self] result in
+            guard let self, case .failure(let error) = result else { return }
+            self.logger.warning("could not show the \(request.summary) pop-up: \(error)")
+            if case .noServer = error { self.queue.async { self.notices.append(request) } }
         }
     }
 }

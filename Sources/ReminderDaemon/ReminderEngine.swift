@@ -48,6 +48,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var onScreen: [UInt32: PopUp] = [:]
     /// Pop-ups that were on screen when the server went away: shown again, once, on the next.
     var repost: [ScheduledEvent] = []
+    /// Pop-ups that are no reminders (the missed ones' summary) waiting for a server.
+    var notices: [NotificationRequest] = []
     /// "Done" confirmations on screen with an Undo button: server id → item.
     var undoOffers: [UInt32: String] = [:]
     var pausedUntil: Int64?

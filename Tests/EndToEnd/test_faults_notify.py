@@ -1,9 +1,11 @@
 """reminderd's notification promises under faults: a Notify that hangs or is killed mid-call,
 a server slow to say what it can do, a session bus that goes away, and a bus that could start a
 notification server on demand."""
+import json
 import signal
 import subprocess
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from conftest import BUS_CONFIG, Bus, Daemon, NotificationServer, local_in, wait_for
@@ -162,3 +164,21 @@ def test_reminderd_never_asks_the_bus_to_start_a_notification_server(tmp_path):
         if server:
             server.stop()
         bus.stop()
+
+
+def test_the_missed_reminders_pop_up_at_start_waits_for_the_servers_capabilities(server, daemon, tmp_path):
+    daemon.start()
+    # Created three days ago, expiring in 3 s, its 1h reminder already past: missed once it expires.
+    created = (datetime.now(timezone.utc) - timedelta(days=3)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    items = tmp_path / "items.json"
+    items.write_text(json.dumps([{"kind": "coupon", "title": "Gone", "expires": local_in(3), "lead": ["1h"],
+                                  "createdAt": created}]))
+    daemon.ctl_json("import", str(items))
+    daemon.stop()
+    due = time.time() + 4
+    wait_for(lambda: time.time() > due, timeout=10, what="the due time, while stopped")
+    answer(server, "GetCapabilities", "", "as", "import time; time.sleep(1); ret = ['body', 'actions']")
+    daemon.start()
+    shown = wait_for(server.notifications, timeout=15, what="the While You Were Away pop-up")
+    assert [n[0] for n in shown] == ["While You Were Away"]
+    assert len(history(daemon, "missed")) == 1

@@ -191,6 +191,18 @@ import Testing
         #expect(harness.notifier.requests.first?.actions.map(\.key).contains("done") == true)
     }
 
+    @Test func theMissedRemindersPopUpAtStartWaitsForTheServer() throws {
+        let harness = try EngineHarness()
+        _ = dueInTwoHours(harness)
+        harness.clock.set(EngineHarness.start + 3 * 3600)  // away past the reminder and the due time
+        try harness.restart(notifier: RecordingNotifier(capabilities: nil))
+        harness.advance(to: 3 * 3600)
+        #expect(harness.notifier.requests.isEmpty)
+        harness.notifier.appear()
+        harness.settle()
+        #expect(harness.notifier.requests.map(\.summary) == ["While You Were Away"])
+    }
+
     @Test func aReminderInFlightWhenTheDaemonDiedIsShownOnceAfterTheRestart() throws {
         let harness = try EngineHarness()
         let item = dueInTwoHours(harness)
