@@ -179,6 +179,17 @@ import Testing
         #expect(harness.history(item).last == "expired")
     }
 
+    @Test func thePopUpOfAnOccurrenceMissedDuringASleepIsClosed() throws {
+        let harness = try EngineHarness()
+        let item = harness.addCoupon(expiresIn: 2 * 3600, leads: ["1h", "30m"])
+        harness.advance(to: 3600)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        harness.advance(to: 3 * 3600)  // asleep through the 30m reminder and the due time
+        #expect(harness.notifier.closed == [popUp])
+        #expect(harness.notifier.requests.last?.summary == "While You Were Away")
+        #expect(harness.history(item).last == "missed")
+    }
+
     @Test func aReminderWaitsUntilTheServersCapabilitiesAreKnown() throws {
         let harness = try EngineHarness(notifier: RecordingNotifier(capabilities: nil))
         _ = dueInTwoHours(harness)
