@@ -32,7 +32,7 @@ let package = Package(
         // Varlink framing, the io.reminderd.Reminders interface, and the client.
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CNotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        .systemLibrary(name: "CNotify", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // The runtime: scheduler, notifier, socket server, systemd integration.
         .target(
             name: "ReminderDaemon",

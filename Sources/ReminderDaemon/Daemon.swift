@@ -27,7 +27,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
     var engine: ReminderEngine!
     var storeLock: StoreLock?
     var server: SocketServer!
-    var notifier: LibnotifyNotifier!
+    var notifier: DBusNotifier!
     var driver: TimerDriver!
     var clockWatch: ClockWatch?
     var localtimeWatch: LocaltimeWatch?
@@ -62,7 +62,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         do { storeLock = try StoreLock(storePath: storePath) } catch { return "\(error)" }
         let store: ReminderStore
         do { store = try ReminderStore(path: storePath, groupCommit: queue) } catch { return "\(error)" }
-        notifier = LibnotifyNotifier()
+        notifier = DBusNotifier(logger: logger)
         let clock: @Sendable () -> Int64 = { Int64(time(nil)) }
         engine = ReminderEngine(
             store: store, notifier: notifier, configuration: configuration, zone: zone, clock: clock, logger: logger,

@@ -75,12 +75,16 @@ public enum NotifierError: Error, Sendable, Equatable, CustomStringConvertible {
     case refused(reason: String)
     /// The desktop is in do-not-disturb; the pop-up was not sent.
     case inhibited(reason: String)
+    /// The call got no answer in time: the server may show the pop-up (or already did), so it
+    /// must not be sent to the same server again.
+    case timedOut(reason: String)
 
     public var description: String {
         switch self {
         case .inhibited(let reason): return "the desktop is in do-not-disturb (\(reason))"
         case .noServer(let reason): return "no notification server: \(reason)"
         case .refused(let reason): return "the notification server refused: \(reason)"
+        case .timedOut(let reason): return "the notification server did not answer: \(reason)"
         }
     }
 }

@@ -7,7 +7,7 @@ extension ReminderEngine {
     /// Shows a due reminder — or holds it while paused, or keeps it until a server appears. It is
     /// recorded as fired only once the server has accepted it, so it is shown at most once.
     func deliver(_ event: ScheduledEvent, now: Int64) {
-        guard case .fire(let itemId, let occurrence, _, let lead, _) = event, let item = items[itemId] else {
+        guard case .fire(let itemId, let occurrence, let fireAts, let lead, _) = event, let item = items[itemId] else {
             return
         }
         let text = NotificationText(
@@ -17,8 +17,14 @@ extension ReminderEngine {
             appendHistory(itemId, item.title, "held", "paused \(pauseDescription(paused))", now: now)
             return
         }
-        let server = notifier.serverInfo()
-        let capabilities = Set(server?.capabilities ?? [])
+        guard let server = notifier.serverInfo() else {
+            // No server on the bus, or one whose capabilities are still being asked (at start):
+            // the reminder goes out when it is known, with the buttons it offers.
+            logger.info("reminder waits for a notification server", metadata: ["ITEM_ID": "\(itemId)"])
+            waiting.append(event)
+            return
+        }
+        let capabilities = Set(server.capabilities)
         var body = text.body + (lateness(of: event, now: now).map { " (late: \($0))" } ?? "")
         var actions: [(key: String, label: String)] = []
         if capabilities.contains("actions") {
@@ -36,6 +42,7 @@ extension ReminderEngine {
             summary: text.summary, body: body, urgency: text.urgency, category: text.category, actions: actions,
             replacesId: replaces, resident: capabilities.contains("persistence"),
             bypassDoNotDisturb: text.urgency == NotificationText.Urgency.critical)
+        beginDelivery(itemId, due: occurrence.due, fireAts: fireAts, now: now)
         deliveryInFlight += 1
         notifier.show(request) { [weak self] result in
             guard let self else { return }
@@ -59,6 +66,7 @@ extension ReminderEngine {
             do {
                 try store.write { db in
                     for fireAt in fireAts {
+                        try ReminderStore.endDelivery(itemId: itemId, due: occurrence.due, fireAt: fireAt, db)
                         try FireRecord(
                             itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now, notificationId: Int64(id)
                         ).insert(db, onConflict: .ignore)
@@ -89,12 +97,36 @@ extension ReminderEngine {
             logger.warning(
                 "the notification server refused a reminder, retrying: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
             waiting.append(event)
-            scheduleRetry()
+            scheduleRetry(now: now)
+        case .failure(.timedOut(let reason)):
+            // The server may still show it: sending it again to the same server could show it
+            // twice. It is shown again only on the next server (as if it had been on screen).
+            logger.warning(
+                "the notification server did not answer (\(reason)); the reminder may be on screen, so it is shown again only on the next server",
+                metadata: ["ITEM_ID": "\(itemId)"])
+            repost.append(event)
         case .failure(let error):
             logger.warning("reminder waits: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
             if items[itemId] != nil { waiting.append(event) }
         }
-        statusChanged?(statusLine())
+        publish()
+    }
+
+    /// Notes before the `Notify` call that the reminder is being handed over, so a restart after
+    /// a crash before its outcome is recorded shows it once more (see `DeliveryRecord`).
+    func beginDelivery(_ itemId: String, due: Int64, fireAts: [Int64], now: Int64) {
+        do {
+            try store.write { db in
+                for fireAt in fireAts {
+                    try ReminderStore.beginDelivery(
+                        DeliveryRecord(itemId: itemId, due: due, fireAt: fireAt, startedAt: now), db)
+                }
+            }
+        } catch {
+            logger.error(
+                "cannot note a reminder as being shown (a crash before it is recorded could lose it): \(error)",
+                metadata: ["ITEM_ID": "\(itemId)"])
+        }
     }
 
     func handle(_ event: NotifierEvent) {
@@ -106,14 +138,16 @@ extension ReminderEngine {
                 notifier.close(id: id)
                 break
             }
-            guard let itemId = onScreen[id]?.itemId else { return }
+            guard let popUp = onScreen[id] else { return }
+            let itemId = popUp.itemId
             if action == "done" {
-                perform(button: "done", itemId) { try markDone(itemId, amount: nil, now: now) }
-                offerUndo(itemId, now: now)
+                if press("done", on: popUp, now: now, { try markDone(itemId, amount: nil, now: now) }) {
+                    offerUndo(itemId, now: now)
+                }
             } else if action.hasPrefix("snooze-"),
                 case .success(let duration) = CalendarDuration.parse(String(action.dropFirst(7)), rules: .snooze)
             {
-                perform(button: action, itemId) { try snooze(itemId, duration, now: now) }
+                press(action, on: popUp, now: now) { try snooze(itemId, duration, now: now) }
             }
         case .closed(let id, let reason):
             undoOffers[id] = nil
@@ -124,8 +158,11 @@ extension ReminderEngine {
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
             let pending = waiting + repost
+            let pendingNotices = notices
             waiting.removeAll()
             repost.removeAll()
+            notices.removeAll()
+            for notice in pendingNotices { showNotice(notice) }
             for event in pending where stillDue(event, now: now) { deliver(event, now: now) }
             releaseHeldIfDesktopAllows()
         case .doNotDisturbChanged:
@@ -145,6 +182,46 @@ extension ReminderEngine {
             logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
         } catch {
             logger.error("button \(button) failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
+        }
+    }
+
+    /// Runs the command of a button on a reminder's pop-up, only while that pop-up's occurrence is
+    /// still the one due (else Done would land on the next one); a refusal is logged and shown.
+    /// Returns whether it succeeded.
+    @discardableResult
+    func press(_ button: String, on popUp: PopUp, now: Int64, _ command: () throws -> [String: JSONValue]) -> Bool {
+        let reason: String
+        if popUp.due <= now {
+            reason = "its due time \(Timestamp.format(popUp.due, in: zone)) has passed"
+        } else if occurrences[popUp.itemId]?[popUp.due]?.doneAt != nil {
+            reason = "it is already done"
+        } else {
+            do {
+                _ = try command()
+                return true
+            } catch let error as CommandError {
+                reason = error.error.description
+            } catch {
+                reason = "\(error)"
+            }
+        }
+        logger.warning("button \(button) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
+        let title = items[popUp.itemId]?.title ?? popUp.itemId
+        notifier.show(
+            NotificationRequest(
+                summary: button == "done" ? "Not done" : "Not snoozed", body: "\(title): \(reason)", urgency: .normal,
+                category: "x-reminderd.refused",
+                timeoutMilliseconds: 10_000)
+        ) { _ in }
+        return false
+    }
+
+    /// Closes the pop-ups of an occurrence that passed or was missed: their countdown and buttons
+    /// mean nothing any more.
+    func closePopUps(of itemId: String, due: Int64) {
+        for (id, popUp) in onScreen where popUp.itemId == itemId && popUp.due == due {
+            onScreen[id] = nil
+            notifier.close(id: id)
         }
     }
 
@@ -215,21 +292,21 @@ extension ReminderEngine {
     static let longestRetryDelay = 900
 
     /// Tries the waiting reminders again after `retryDelay` seconds, doubling it each time up to
-    /// 15 minutes; a success resets it.
-    func scheduleRetry() {
-        guard !retryPending else { return }
-        retryPending = true
-        let delay = retryDelay
+    /// 15 minutes; a success resets it. The retry is a deadline on the engine's clock, beside the
+    /// wheel's (see `publish`), so the driver wakes for it and tests move it with their clock.
+    func scheduleRetry(now: Int64) {
+        guard retryAt == nil else { return }
+        retryAt = now + Int64(retryDelay)
         retryDelay = min(retryDelay * 2, ReminderEngine.longestRetryDelay)
-        queue.asyncAfter(deadline: DispatchTime.now() + .seconds(delay)) { [weak self] in
-            guard let self else { return }
-            self.retryPending = false
-            let now = self.clock()
-            let pending = self.waiting
-            self.waiting.removeAll()
-            for event in pending where self.stillDue(event, now: now) { self.deliver(event, now: now) }
-            self.publish()
-        }
+    }
+
+    /// Sends the waiting reminders again when the retry's time has come.
+    func retryIfDue(now: Int64) {
+        guard let at = retryAt, at <= now else { return }
+        retryAt = nil
+        let pending = waiting
+        waiting.removeAll()
+        for event in pending where stillDue(event, now: now) { deliver(event, now: now) }
     }
 
     /// Whether a reminder is still worth showing: its item exists and its occurrence is neither

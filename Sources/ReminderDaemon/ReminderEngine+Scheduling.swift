@@ -47,7 +47,11 @@ extension ReminderEngine {
             if !shown.contains(due: occurrence.due, fireAt: snooze) { pending.append((snooze, "snooze")) }
         }
         var planned: [(event: ScheduledEvent, at: Int64)] = []
-        let late = pending.filter { $0.at <= now && $0.at > (lateSince ?? now) }.sorted { $0.at < $1.at }
+        let late = pending.filter {
+            $0.at <= now
+                && ($0.at > (lateSince ?? now)
+                    || owed.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.at)))
+        }.sorted { $0.at < $1.at }
         if let last = late.last {
             planned.append(
                 (.fire(itemId: id, occurrence: occurrence, fireAts: late.map(\.at), lead: last.lead, late: true), now))
@@ -125,6 +129,7 @@ extension ReminderEngine {
         }
         reportMissed(missed, now: now, reason: "passed while the computer was asleep or the clock was changed")
         for (itemId, occurrence) in passes { passed(itemId, occurrence, now: now) }
+        retryIfDue(now: now)
         if pausedUntil.map({ $0 <= now }) == true { resume(now: now) }
         do { try recordLastSeen(now) } catch { logger.error("cannot record the time: \(error)") }
         publish()
@@ -133,6 +138,7 @@ extension ReminderEngine {
     /// An occurrence's due moment came without Done: note it, then schedule the next one.
     func passed(_ itemId: String, _ occurrence: Occurrence, now: Int64) {
         guard let item = items[itemId] else { return }
+        closePopUps(of: itemId, due: occurrence.due)
         var record = occurrences[itemId]?[occurrence.due] ?? OccurrenceRecord(itemId: itemId, due: occurrence.due)
         if record.doneAt == nil, record.passedAt == nil {
             record.passedAt = now
@@ -179,6 +185,7 @@ extension ReminderEngine {
     /// "While You Were Away" pop-up.
     func reportMissed(_ missed: [(Item, Occurrence)], now: Int64, reason: String) {
         guard !missed.isEmpty else { return }
+        for (item, occurrence) in missed { if let id = item.id { closePopUps(of: id, due: occurrence.due) } }
         do {
             try store.write { db in
                 for (item, occurrence) in missed {
@@ -206,13 +213,22 @@ extension ReminderEngine {
             titles.count == 1
             ? "\(titles[0]) passed while you were away"
             : "\(titles.count) deadlines passed while you were away: \(titles.prefix(5).joined(separator: ", "))\(titles.count > 5 ? ", …" : "")"
-        notifier.show(
+        showNotice(
             NotificationRequest(
-                summary: "While You Were Away", body: body, urgency: .normal, category: "x-reminderd.missed")
-        ) { [weak self] result in
-            if case .failure(let error) = result {
-                self?.logger.warning("could not show the missed-reminders pop-up: \(error)")
-            }
+                summary: "While You Were Away", body: body, urgency: .normal, category: "x-reminderd.missed"))
+    }
+
+    /// Shows a pop-up that is no reminder (the missed ones' summary) — or keeps it until a server
+    /// is known: at start it is composed before the server has said what it can do.
+    func showNotice(_ request: NotificationRequest) {
+        guard notifier.serverInfo() != nil else {
+            notices.append(request)
+            return
+        }
+        notifier.show(request) { [weak self] result in
+            guard let self, case .failure(let error) = result else { return }
+            self.logger.warning("could not show the \(request.summary) pop-up: \(error)")
+            if case .noServer = error { self.queue.async { self.notices.append(request) } }
         }
     }
 }

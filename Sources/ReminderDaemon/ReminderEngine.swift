@@ -48,6 +48,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var onScreen: [UInt32: PopUp] = [:]
     /// Pop-ups that were on screen when the server went away: shown again, once, on the next.
     var repost: [ScheduledEvent] = []
+    /// Pop-ups that are no reminders (the missed ones' summary) waiting for a server.
+    var notices: [NotificationRequest] = []
     /// "Done" confirmations on screen with an Undo button: server id → item.
     var undoOffers: [UInt32: String] = [:]
     /// When the pause ends: nil when not paused, `untilResumed` for a pause without an end.
@@ -58,7 +60,11 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var quarantined: [String: QuarantinedItem] = [:]
     /// Back-off for reminders the server refused.
     var retryDelay = ReminderEngine.firstRetryDelay
-    var retryPending = false
+    /// When the waiting reminders are tried again after a refusal, if they are to be.
+    var retryAt: Int64?
+    /// At start, the reminders a previous run handed to the server without recording the
+    /// outcome: they are shown once more, as late ones (see `DeliveryRecord`).
+    var owed: Set<FireKey> = []
     var deliveryInFlight = 0
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
@@ -177,6 +183,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         for record in try store.fires() {
             fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt))
         }
+        try collectInterruptedDeliveries()
         pausedUntil = ReminderEngine.pause(stored: try store.setting("pausedUntil"))
         armPauseEnd()
         let lastSeen = try store.setting("lastSeen").flatMap(Int64.init)
@@ -185,12 +192,36 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         collectMissed(since: lastSeen, now: now)
         let planned = order.concurrentMap { [self] id in plannedEvents(of: id, now: now, lateSince: lastSeen ?? .min) }
         for (id, events) in zip(order, planned) { install(events, for: id) }
+        owed.removeAll()
         try recordLastSeen(now)
         notifier.start { [weak self] event in
             guard let self else { return }
             self.queue.async { self.handle(event) }
         }
         publish()
+    }
+
+    /// Reads the deliveries a previous run left without an outcome. Those of an occurrence still
+    /// ahead and not done become `owed` (shown late, once); an occurrence that passed meanwhile
+    /// is reported missed by `collectMissed`, as `lastSeen` never passed its due time. The rest
+    /// (shown after all, done, gone) are forgotten.
+    func collectInterruptedDeliveries() throws(ReminderStoreError) {
+        let now = clock()
+        var settled: [DeliveryRecord] = []
+        for record in try store.deliveries() {
+            let key = FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt)
+            if record.due > now, !fired.contains(key), occurrences[record.itemId]?[record.due]?.doneAt == nil {
+                owed.insert(key)
+            } else {
+                settled.append(record)
+            }
+        }
+        guard !settled.isEmpty else { return }
+        try store.write { db in
+            for record in settled {
+                try ReminderStore.endDelivery(itemId: record.itemId, due: record.due, fireAt: record.fireAt, db)
+            }
+        }
     }
 
     /// Remembers up to when every due reminder was shown, held or deliberately skipped — never
@@ -203,9 +234,11 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         try store.write { db in try ReminderStore.setSetting("lastSeen", String(seen), db) }
     }
 
-    /// Tells the driver and systemd what changed.
+    /// Tells the driver (the wheel's next deadline, or a retry's if sooner) and systemd what
+    /// changed.
     func publish() {
-        deadlineChanged?(wheel.nextDeadline())
+        let deadline = wheel.nextDeadline()
+        deadlineChanged?(retryAt.map { min($0, deadline ?? $0) } ?? deadline)
         statusChanged?(statusLine())
     }
 

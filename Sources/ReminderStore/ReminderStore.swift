@@ -139,6 +139,7 @@ public final class ReminderStore: Sendable {
         migrator.registerMigration("v3") { db in
             try db.create(index: "item_order", on: "item", columns: ["createdAt", "id"])
         }
+        registerDeliveries(&migrator)
         // v5-state: every Done can be undone, newest first (one slot lost the older ones), and an
         // item whose stored JSON cannot be read is set aside with the reason instead of stopping
         // the daemon.

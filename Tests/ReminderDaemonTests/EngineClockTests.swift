@@ -8,37 +8,6 @@ import ReminderStore
 import Synchronization
 import Testing
 
-/// A clock the test sets: the engine reads time only through it.
-final class ManualClock: Sendable {
-    private let value: Mutex<Int64>
-    init(_ now: Int64) { value = Mutex(now) }
-    var now: Int64 { value.withLock { $0 } }
-    func set(_ now: Int64) { value.withLock { $0 = now } }
-}
-
-/// Records what would have popped up; answers with increasing ids.
-final class RecordingNotifier: Notifier, @unchecked Sendable {  // `shown` and `next` behind `lock`
-    private let lock = NSLock()
-    private var shown: [NotificationRequest] = []
-    private var next: UInt32 = 1
-
-    var requests: [NotificationRequest] { lock.withLock { shown } }
-
-    func start(events: @escaping @Sendable (NotifierEvent) -> Void) {}
-    func show(_ request: NotificationRequest, completion: @escaping @Sendable (Result<UInt32, NotifierError>) -> Void) {
-        let id = lock.withLock {
-            shown.append(request)
-            defer { next += 1 }
-            return next
-        }
-        completion(.success(id))
-    }
-    func close(id: UInt32) {}
-    func serverInfo() -> ServerInfo? { ServerInfo(name: "test", vendor: "", version: "", capabilities: ["actions"]) }
-    func doNotDisturb(completion: @escaping @Sendable (String?) -> Void) { completion(nil) }
-    func stop() {}
-}
-
 /// The scheduler's re-evaluation path (`advance()`, as the timer and the clock watch call it)
 /// under clock jumps and restarts, with an injected clock.
 @Suite struct EngineClockTests {

@@ -1,0 +1,248 @@
+import ReminderCore
+import ReminderDaemon
+import Testing
+
+/// The engine's side of the notification server: pop-ups, buttons, server churn, refusals,
+/// stalls and crashes, with `RecordingNotifier` and a manual clock.
+@Suite struct EngineNotifierTests {
+    /// A coupon due at +2 h with one reminder at +1 h.
+    func dueInTwoHours(_ harness: EngineHarness) -> String {
+        harness.addCoupon(expiresIn: 2 * 3600, leads: ["1h"])
+    }
+
+    @Test func aDueReminderIsShownWithButtonsAndRecorded() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.advance(to: 3599)
+        #expect(harness.notifier.requests.isEmpty)
+        harness.advance(to: 3600)
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.notifier.requests.first?.actions.map(\.key).contains("done") == true)
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+    }
+
+    @Test func doneFromTheButtonMarksItDoneAndOffersUndo() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.advance(to: 3600)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        harness.notifier.press("done", on: popUp)
+        harness.settle()
+        #expect(harness.history(item).last == "done")
+        let confirmation = try #require(harness.notifier.requests.last)
+        #expect(confirmation.summary == "Done")
+        #expect(confirmation.actions.map(\.key) == ["undo"])
+        harness.notifier.press("undo", on: try #require(harness.notifier.acceptedIds.last))
+        harness.settle()
+        #expect(harness.history(item).last == "undone")
+    }
+
+    @Test func doneOnAPopUpWhoseOccurrencePassedIsRefusedAndNotConfirmed() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.advance(to: 3600)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        harness.clock.set(EngineHarness.start + 2 * 3600 + 30)  // pressed just after the due time
+        harness.notifier.press("done", on: popUp)
+        harness.settle()
+        #expect(!harness.history(item).contains("done"))
+        #expect(!harness.notifier.requests.contains { $0.summary == "Done" })
+        let refusal = try #require(harness.notifier.requests.last)
+        #expect(refusal.summary == "Not done")
+        #expect(refusal.body.contains("has passed"))
+    }
+
+    @Test func doneFromTheCommandLineClosesThePopUpAndALatePressIsIgnored() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.advance(to: 3600)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        guard case .success = harness.perform("Done", ["id": .string(item)]) else {
+            Issue.record("Done failed")
+            return
+        }
+        #expect(harness.notifier.closed == [popUp])
+        harness.notifier.press("done", on: popUp)
+        harness.settle()
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.history(item).filter { $0 == "done" }.count == 1)
+    }
+
+    @Test func theSnoozeButtonSnoozesAndTheReminderComesBack() throws {
+        let harness = try EngineHarness()
+        let item = harness.addCoupon(expiresIn: 24 * 3600, leads: ["3h"])  // reminder at +21 h
+        harness.advance(to: 21 * 3600)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        let snooze = try #require(harness.notifier.requests.first?.actions.map(\.key).first { $0.hasPrefix("snooze-") })
+        #expect(snooze == "snooze-1h")
+        harness.notifier.press(snooze, on: popUp)
+        harness.settle()
+        #expect(harness.history(item).last == "snoozed")
+        harness.advance(to: 22 * 3600 - 1)
+        #expect(harness.notifier.requests.count == 1)
+        harness.advance(to: 22 * 3600)
+        #expect(harness.notifier.requests.count == 2)
+    }
+
+    @Test func aSnoozePressedAfterTheDueTimeIsRefusedAndSaysSo() throws {
+        let harness = try EngineHarness()
+        let item = harness.addCoupon(expiresIn: 24 * 3600, leads: ["3h"])
+        harness.advance(to: 21 * 3600)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        harness.clock.set(EngineHarness.start + 24 * 3600 + 30)
+        harness.notifier.press("snooze-1h", on: popUp)
+        harness.settle()
+        #expect(!harness.history(item).contains("snoozed"))
+        #expect(harness.notifier.requests.last?.summary == "Not snoozed")
+    }
+
+    @Test func aPopUpOpenWhenTheServerVanishedIsShownOnceOnTheNextOne() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.advance(to: 3600)
+        harness.notifier.vanish()
+        harness.settle()
+        harness.notifier.appear()
+        harness.settle()
+        #expect(harness.notifier.requests.count == 2)
+        #expect(harness.notifier.requests[1].summary == harness.notifier.requests[0].summary)
+        harness.emit(.serverAppeared)  // a second announcement of the same server adds nothing
+        harness.advance(to: 3700)
+        #expect(harness.notifier.requests.count == 2)
+        #expect(harness.history(item).filter { $0 == "fired" || $0 == "reshown" } == ["fired", "reshown"])
+    }
+
+    @Test func aRefusedPopUpIsRetriedWithBackOffOnTheEnginesClock() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.notifier.answer = .fail(.refused(reason: "too many pop-ups"))
+        harness.advance(to: 3600)
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.status("waiting") == .integer(1))
+        harness.advance(to: 3609)
+        #expect(harness.notifier.requests.count == 1)
+        harness.advance(to: 3610)  // first retry after 10 s
+        #expect(harness.notifier.requests.count == 2)
+        harness.advance(to: 3629)
+        #expect(harness.notifier.requests.count == 2)
+        harness.advance(to: 3630)  // then after 20 s
+        #expect(harness.notifier.requests.count == 3)
+        harness.notifier.answer = .accept
+        harness.advance(to: 3669)
+        #expect(harness.notifier.requests.count == 3)
+        harness.advance(to: 3670)  // then after 40 s, accepted
+        #expect(harness.notifier.requests.count == 4)
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+        #expect(harness.status("waiting") == .integer(0))
+    }
+
+    @Test func aStalledNotifyIsNeverSentAgainAndCountsWhenItsAnswerComes() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)
+        #expect(harness.notifier.stalled == 1)
+        for later in [3630, 3700, 4000, 5000] as [Int64] { harness.advance(to: later) }
+        #expect(harness.notifier.requests.count == 1)
+        harness.notifier.completeStalled(.accept)
+        harness.settle()
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+        #expect(harness.notifier.requests.count == 1)
+    }
+
+    @Test func aNotifyWithoutAnswerIsShownAgainOnlyOnTheNextServer() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)
+        harness.notifier.answer = .accept
+        harness.notifier.completeStalled(.fail(.timedOut(reason: "Timeout was reached")))
+        harness.settle()
+        for later in [3630, 3700, 4000, 5000] as [Int64] { harness.advance(to: later) }
+        #expect(harness.notifier.requests.count == 1)  // it may be on this server's screen
+        harness.notifier.vanish()
+        harness.settle()
+        harness.notifier.appear()
+        harness.settle()
+        #expect(harness.notifier.requests.count == 2)
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+    }
+
+    @Test func thePopUpOfAnOccurrenceThatPassedIsClosed() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.advance(to: 3600)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        #expect(harness.notifier.closed.isEmpty)
+        harness.advance(to: 2 * 3600)
+        #expect(harness.notifier.closed == [popUp])
+        #expect(harness.history(item).last == "expired")
+    }
+
+    @Test func thePopUpOfAnOccurrenceMissedDuringASleepIsClosed() throws {
+        let harness = try EngineHarness()
+        let item = harness.addCoupon(expiresIn: 2 * 3600, leads: ["1h", "30m"])
+        harness.advance(to: 3600)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        harness.advance(to: 3 * 3600)  // asleep through the 30m reminder and the due time
+        #expect(harness.notifier.closed == [popUp])
+        #expect(harness.notifier.requests.last?.summary == "While You Were Away")
+        #expect(harness.history(item).last == "missed")
+    }
+
+    @Test func aReminderWaitsUntilTheServersCapabilitiesAreKnown() throws {
+        let harness = try EngineHarness(notifier: RecordingNotifier(capabilities: nil))
+        _ = dueInTwoHours(harness)
+        harness.advance(to: 3600)
+        #expect(harness.notifier.requests.isEmpty)
+        #expect(harness.status("waiting") == .integer(1))
+        harness.notifier.appear(capabilities: ["actions", "body"])
+        harness.settle()
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.notifier.requests.first?.actions.map(\.key).contains("done") == true)
+    }
+
+    @Test func theMissedRemindersPopUpAtStartWaitsForTheServer() throws {
+        let harness = try EngineHarness()
+        _ = dueInTwoHours(harness)
+        harness.clock.set(EngineHarness.start + 3 * 3600)  // away past the reminder and the due time
+        try harness.restart(notifier: RecordingNotifier(capabilities: nil))
+        harness.advance(to: 3 * 3600)
+        #expect(harness.notifier.requests.isEmpty)
+        harness.notifier.appear()
+        harness.settle()
+        #expect(harness.notifier.requests.map(\.summary) == ["While You Were Away"])
+    }
+
+    @Test func aReminderInFlightWhenTheDaemonDiedIsShownOnceAfterTheRestart() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)
+        #expect(harness.notifier.stalled == 1)
+        harness.clock.set(EngineHarness.start + 3660)  // killed; back a minute later
+        try harness.restart()
+        harness.advance(to: 3660)
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.notifier.requests.first?.body.contains("(late") == true)
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+        try harness.restart()
+        harness.advance(to: 3700)
+        #expect(harness.notifier.requests.isEmpty)
+    }
+
+    @Test func aReminderInFlightWhenTheDaemonDiedIsReportedMissedOnceItsOccurrencePassed() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)
+        harness.clock.set(EngineHarness.start + 3 * 3600)  // back only after the due time
+        try harness.restart()
+        harness.advance(to: 3 * 3600)
+        #expect(harness.notifier.requests.map(\.summary) == ["While You Were Away"])
+        #expect(harness.history(item).filter { $0 == "missed" }.count == 1)
+        try harness.restart()
+        harness.advance(to: 3 * 3600 + 60)
+        #expect(harness.notifier.requests.isEmpty)
+    }
+}
