@@ -21,6 +21,19 @@ import Testing
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
     }
 
+    @Test func aLateReminderPlannedAtStartIsNotLostWhenTheDaemonDiesBeforeSendingIt() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.clock.set(EngineHarness.start + 3700)  // its reminder came due while the daemon was away
+        try harness.restart()  // plans it as late, then dies before the timer ran it
+        #expect(harness.notifier.requests.isEmpty)
+        try harness.restart()
+        harness.advance(to: 3701)
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.notifier.requests.first?.body.contains("late") == true)
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+    }
+
     @Test func doneFromTheButtonMarksItDoneAndOffersUndo() throws {
         let harness = try EngineHarness()
         let item = dueInTwoHours(harness)
