@@ -310,10 +310,11 @@ extension ReminderEngine {
     }
 
     /// Whether a reminder is still worth showing: its item exists and its occurrence is neither
-    /// done nor past.
+    /// done nor past — except an overdue rebuy's, whose occurrence is past by definition.
     func stillDue(_ event: ScheduledEvent, now: Int64) -> Bool {
-        guard case .fire(let itemId, let occurrence, _, _, _) = event, items[itemId] != nil else { return false }
-        return occurrence.due > now && occurrences[itemId]?[occurrence.due]?.doneAt == nil
+        guard case .fire(let itemId, let occurrence, _, let lead, _) = event, items[itemId] != nil else { return false }
+        let ahead = occurrence.due > now || lead == ReminderEngine.overdueLead
+        return ahead && occurrences[itemId]?[occurrence.due]?.doneAt == nil
     }
 
     /// After the desktop's do-not-disturb may have ended: the held reminders go out as one

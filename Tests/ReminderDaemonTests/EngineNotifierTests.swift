@@ -34,6 +34,29 @@ import Testing
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
     }
 
+    @Test func anOverdueRebuyAddedWhileNoServerIsThereIsShownWhenOneAppears() throws {
+        let harness = try EngineHarness(notifier: RecordingNotifier(capabilities: nil))
+        let reply = harness.perform(
+            "Add",
+            [
+                "item": .object([
+                    "kind": .string("rebuy"), "title": .string("Coffee"), "everyDays": .integer(30),
+                    "lastPurchased": .string("2026-10-01"),  // ran out on 2026-10-31
+                ])
+            ])
+        guard case .success(let added) = reply, case .string(let item)? = added["id"] else {
+            Issue.record("add failed: \(reply)")
+            return
+        }
+        harness.advance(to: 1)
+        #expect(harness.notifier.requests.isEmpty)
+        harness.clock.set(EngineHarness.start + 600)
+        harness.notifier.appear()
+        harness.settle()
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+    }
+
     @Test func doneFromTheButtonMarksItDoneAndOffersUndo() throws {
         let harness = try EngineHarness()
         let item = dueInTwoHours(harness)
