@@ -191,7 +191,9 @@ extension ReminderEngine {
     @discardableResult
     func press(_ button: String, on popUp: PopUp, now: Int64, _ command: () throws -> [String: JSONValue]) -> Bool {
         let reason: String
-        if popUp.due <= now {
+        // A rebuy's Done means "bought it today", as good after its run-out date as before.
+        let isRebuy = items[popUp.itemId].map { if case .rebuy = $0.schedule { true } else { false } } ?? false
+        if popUp.due <= now && !(isRebuy && button == "done") {
             reason = "its due time \(Timestamp.format(popUp.due, in: zone)) has passed"
         } else if occurrences[popUp.itemId]?[popUp.due]?.doneAt != nil {
             reason = "it is already done"

@@ -55,6 +55,11 @@ import Testing
         harness.settle()
         #expect(harness.notifier.requests.count == 1)
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+        // Its Done button means "rebought today": taken although the run-out date has passed.
+        harness.notifier.press("done", on: try #require(harness.notifier.acceptedIds.first))
+        harness.settle()
+        #expect(harness.history(item).last == "done")
+        #expect(harness.notifier.requests.last?.actions.map(\.key) == ["undo"])
     }
 
     @Test func doneFromTheButtonMarksItDoneAndOffersUndo() throws {
