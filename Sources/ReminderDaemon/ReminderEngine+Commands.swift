@@ -96,7 +96,12 @@ extension ReminderEngine {
                 }
                 result = try snooze(id, duration, now: now)
             case "Upcoming": result = ["reminders": .array(upcoming(days: try p.optionalInt("days") ?? 7, now: now))]
-            case "Explain": result = ["steps": .array(try explain(resolve(p.string("id")), now: now))]
+            case "Explain":
+                let id = try resolve(p.string("id"))
+                result = [
+                    "steps": .array(try explain(id, now: now)),
+                    "snoozedUntil": snoozedUntil(id, now: now).map { .string(Timestamp.format($0, in: zone)) } ?? .null,
+                ]
             case "History":
                 result = [
                     "entries": .array(

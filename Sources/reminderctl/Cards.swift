@@ -14,11 +14,12 @@ struct Cards: ParsableCommand {
             Your own cards or corrections go in ~/.config/reminderd/cards.json (same format, by id).
             """)
 
-    @Argument(help: "Search words, or `show ID`.") var words: [String] = []
+    @Argument(help: "Search words, or `show ID`.", completion: .custom(Completions.cardIds)) var words: [String] = []
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let catalog = try Catalog.load()
+        Catalog.warnIfOld(catalog)
         if words.first == "show" {
             guard words.count == 2 else { throw Refusal.usage("usage: reminderctl cards show ID") }
             return try show(Catalog.card(words[1], in: catalog), catalog: catalog)

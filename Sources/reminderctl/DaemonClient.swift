@@ -18,8 +18,10 @@ enum DaemonClient {
         case .success(let parameters): return parameters
         case .failure(let error) where error.name == ReminderInterface.ErrorName.notDurable:
             throw Refusal(
-                message: "\(error)\nhint: the change is applied; check it (reminderctl list) before repeating it")
-        case .failure(let error): throw Refusal(message: error.description)
+                message:
+                    "\(ErrorWording.message(error))\nhint: the change is applied; check it (reminderctl list) before repeating it"
+            )
+        case .failure(let error): throw Refusal(message: ErrorWording.message(error))
         }
     }
 
@@ -45,6 +47,12 @@ enum Output {
     /// The reply as pretty JSON with sorted keys.
     static func json(_ value: JSONValue) -> String {
         value.text(pretty: true)
+    }
+
+    /// A line about the command's input (a date it resolved): on stdout, or on stderr under
+    /// `--json` so the JSON stays the only thing on stdout.
+    static func note(_ text: String, json: Bool) {
+        if json { printError(text) } else { print(text) }
     }
 
     static func string(_ value: JSONValue?) -> String {

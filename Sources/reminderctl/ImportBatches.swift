@@ -49,7 +49,7 @@ enum ImportBatches {
             case .success(let parameters):
                 ids += parameters["ids"]?.elements.map { Output.string($0) } ?? []
             case .failure(let error):
-                let reason = shifted(error.description, by: range.lowerBound)
+                let reason = shifted(ErrorWording.message(error), by: range.lowerBound)
                 guard range.lowerBound > 0 else { throw Refusal(message: reason) }
                 print(
                     "Imported \(ids.count) items (items[0] to items[\(range.lowerBound - 1)]): \(ids.joined(separator: " "))"

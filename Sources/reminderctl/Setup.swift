@@ -26,7 +26,8 @@ struct Setup: ParsableCommand {
     @Option(name: .customLong("reminder-time"), help: "When day reminders fire, HH:MM.") var reminderTime: String?
     @Option(name: .customLong("lead-times"), help: "Default lead times, e.g. 7d,1d,0d.") var leadTimes: String?
     @Option(name: .customLong("quiet-hours"), help: "START-END (22:00-08:00) or none.") var quietHours: String?
-    @Option(help: "A card you hold, by catalog id (repeatable).") var card: [String] = []
+    @Option(help: "A card you hold, by catalog id (repeatable).", completion: .custom(Completions.cardIds))
+    var card: [String] = []
     @Option(name: .customLong("fee-due"), help: "A --card's next annual fee date, ID=YYYY-MM-DD (repeatable).")
     var feeDue: [String] = []
     @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") var config: String?
@@ -46,6 +47,7 @@ struct Setup: ParsableCommand {
         }
         let current = try currentConfiguration(document, path: path)
         let catalog = try Catalog.load()
+        Catalog.warnIfOld(catalog)
         var settings = Answers(
             reminderTime: current.reminderTime.description,
             leadTimes: current.leadTimes.map(\.description).joined(separator: ","),
