@@ -34,7 +34,7 @@ struct Explain: ParsableCommand {
         guard let reply = try output.call("Explain", ["id": .string(id)]) else { return }
         let steps = reply["steps"]?.elements ?? []
         if let snoozed = reply["snoozedUntil"], snoozed != .null {
-            print("Snoozed until \(Output.when(snoozed)): the reminders below wait until then")
+            print("Snoozed until \(Output.when(snoozed)): no reminder before then")
         }
         if steps.isEmpty { return print("Nothing is due for this item.") }
         var table = TextTable(headers: ["LEAD", "RULE", "COMPUTED", "DST GAP", "QUIET HOURS", "FIRES", "RESULT"])
