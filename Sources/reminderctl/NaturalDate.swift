@@ -9,11 +9,12 @@ enum NaturalDate {
     /// time; `nil` when `text` is a plain date already (nothing to echo back).
     static func resolve(_ text: String, today: LocalDate) -> Result<LocalDate?, DateParseError> {
         let trimmed = text.trimmingCharacters().lowercased()
-        if case .success = LocalDate.parse(trimmed) { return .success(nil) }
-        if trimmed.count > 10, case .success = LocalDate.parse(String(trimmed.prefix(10))),
-            trimmed.dropFirst(10).first == "t"
+        // YYYY-MM-… (a date, or a local date-time): the daemon reads it, and says what is wrong
+        // with one that does not exist ("February 2026 has 28 days").
+        if trimmed.prefix(5).allSatisfy({ $0.isNumber || $0 == "-" }), trimmed.dropFirst(4).first == "-",
+            trimmed.prefix(4).allSatisfy(\.isNumber)
         {
-            return .success(nil)  // a local date-time: the daemon reads it
+            return .success(nil)
         }
         return parse(trimmed, today: today).map { Optional($0) }
     }
