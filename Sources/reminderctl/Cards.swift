@@ -12,6 +12,7 @@ struct Cards: ParsableCommand {
               reminderctl cards sapphire        cards whose name, issuer or id match
               reminderctl cards show amex-platinum
             Your own cards or corrections go in ~/.config/reminderd/cards.json (same format, by id).
+            The cards you hold, with what is left on each this period: reminderctl wallet
             """)
 
     @Argument(help: "Search words, or `show ID`.", completion: .custom(Completions.cardIds)) var words: [String] = []

@@ -27,7 +27,10 @@ struct ResolvedDate {
     let date: LocalDate
 
     /// "--expires fri: Fri 2026-11-27", so the user sees which day a natural form meant.
-    var echo: String { "\(option) \(typed): \(HumanTime.weekdays[date.weekday]) \(date)" }
+    var echo: String { "\(option) \(typed): \(ResolvedDate.full(date))" }
+
+    /// "Fri 2026-11-27".
+    static func full(_ date: LocalDate) -> String { "\(HumanTime.weekdays[date.weekday]) \(date)" }
 }
 
 extension ItemOptions {

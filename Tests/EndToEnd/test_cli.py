@@ -327,3 +327,10 @@ def test_the_readme_walk_through_runs_as_written(daemon):
         result = subprocess.run(["bash", "-c", line], env=env, capture_output=True, text=True, timeout=30)
         assert result.returncode == 0, f"{line}: {result.stderr}"
     assert len(daemon.ctl_json("list")["items"]) >= 15
+
+
+def test_setup_takes_a_natural_fee_date_too(daemon, tmp_path):
+    daemon.start()
+    result = daemon.ctl("setup", "--no-input", "--yes", "--card", "amex-gold", "--fee-due", "amex-gold=+3mo")
+    fee = [i for i in daemon.ctl_json("list")["items"] if i["kind"] == "fee"][0]
+    assert f"--fee-due amex-gold=+3mo: {datetime.fromisoformat(fee['due'][:10]).strftime('%a')} {fee['due'][:10]}" in result.stdout
