@@ -24,7 +24,8 @@ extension ReminderEngine {
         do {
             try store.read { db in
                 state["redemptions"] = .array(
-                    try Row.fetchAll(db, sql: "SELECT itemId, card, at, amount FROM redemption ORDER BY id").map { row in
+                    try Row.fetchAll(db, sql: "SELECT itemId, card, at, amount FROM redemption ORDER BY id").map {
+                        row in
                         .object([
                             "item": .string(row["itemId"]), "card": .string(row["card"]), "at": time(row["at"]),
                             "amount": .string(row["amount"]),
@@ -71,7 +72,8 @@ extension ReminderEngine {
         guard let state, state != .null else { return result }
         result.restoring = true
         guard case .object(let sections) = state else {
-            throw CommandError.invalidParameter("state", "expected an object of occurrences, redemptions, undo, history")
+            throw CommandError.invalidParameter(
+                "state", "expected an object of occurrences, redemptions, undo, history")
         }
         if let unknown = sections.keys.filter({ !["occurrences", "redemptions", "undo", "history"].contains($0) })
             .sorted().first

@@ -336,7 +336,9 @@ extension ReminderEngine {
 
     /// Adds items, all or none, with a backup's state; `replace` restores items over those of
     /// the same ids (an unreadable item's id is never replaced: remove it first).
-    func importItems(_ elements: [JSONValue], state: JSONValue?, replace: Bool, now: Int64) throws -> [String: JSONValue] {
+    func importItems(_ elements: [JSONValue], state: JSONValue?, replace: Bool, now: Int64) throws -> [String:
+        JSONValue]
+    {
         var added: [Item] = []
         var ids = Set(quarantined.keys).union(replace ? [] : order)
         var replacing: [String] = []
@@ -346,7 +348,8 @@ extension ReminderEngine {
                 throw CommandError.invalidItem(
                     .invalidValue(
                         field: "items[\(index)].id",
-                        reason: "\"\(id)\" is already in use\(replace || quarantined[id] != nil ? "" : " (to restore a backup over the items it has, import with replace)")"
+                        reason:
+                            "\"\(id)\" is already in use\(replace || quarantined[id] != nil ? "" : " (to restore a backup over the items it has, import with replace)")"
                     ))
             }
             if let id = item.id, items[id] != nil { replacing.append(id) }

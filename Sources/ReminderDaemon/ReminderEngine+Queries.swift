@@ -295,10 +295,16 @@ extension ReminderEngine {
             "store": .string(store.path),
             // Reminders held back by the desktop's do-not-disturb, and the latest reason given.
             "held": .integer(Int64(held.count)),
-            "heldReason": held.isEmpty ? .null : ((try? store.history(limit: 1, event: "held"))?.first?.reason).map {
-                .string($0)
-            } ?? .null,
+            "heldReason": heldReason(),
         ])
+    }
+
+    /// Why reminders are held, while some are: the reason the latest `held` entry recorded.
+    func heldReason() -> JSONValue {
+        guard !held.isEmpty, let reason = (try? store.history(limit: 1, event: "held"))?.first?.reason else {
+            return .null
+        }
+        return .string(reason)
     }
 }
 

@@ -16,7 +16,8 @@ enum ItemCard {
 
     static func render(_ item: JSONValue) -> String {
         guard case .object(let values) = item else { return "" }
-        var out = "\(Output.string(values["title"]))  (\(Output.string(values["id"])), \(Output.string(values["kind"])))\n"
+        var out =
+            "\(Output.string(values["title"]))  (\(Output.string(values["id"])), \(Output.string(values["kind"])))\n"
         var rows: [(String, String)] = []
         var known: Set<String> = ["title", "id", "kind"]
         for (key, label) in fields {

@@ -28,7 +28,8 @@ struct Add: ParsableCommand {
         completion: .custom(Completions.templates))
     var template: String?
     @Option(help: "Card: the name to show instead of the catalog's.") var nickname: String?
-    @Option(name: .customLong("fee-due"), help: "Card: the annual fee's next due date (as for --next).") var feeDue: String?
+    @Option(name: .customLong("fee-due"), help: "Card: the annual fee's next due date (as for --next).") var feeDue:
+        String?
     @Option(help: "Card: a credit id not to track (repeatable).") var skip: [String] = []
     @Flag(help: "Add a coupon even though its expiry date is past.") var force = false
     @OptionGroup var output: OutputOptions
@@ -76,7 +77,9 @@ struct Add: ParsableCommand {
         guard case .string(let typed)? = typed, case .string(let stored)? = stored, !stored.hasPrefix(typed) else {
             return
         }
-        print("\(typed) is past; the next one is due \(Output.when(.string(stored)).prefix(14)), and that is what is stored")
+        print(
+            "\(typed) is past; the next one is due \(Output.when(.string(stored)).prefix(14)), and that is what is stored"
+        )
     }
 
     /// One benefit per catalog credit and, with --fee-due, the annual fee — all or nothing. What
@@ -195,7 +198,9 @@ struct Remove: ParsableCommand {
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw Refusal(
-                    message: "remove --card asks before removing and this is not a terminal; add --yes to remove without asking")
+                    message:
+                        "remove --card asks before removing and this is not a terminal; add --yes to remove without asking"
+                )
             }
             if !own.isEmpty {
                 for item in own { print(Remove.line(item)) }
@@ -333,7 +338,8 @@ struct Export: ParsableCommand {
     @Flag(help: "Write RFC 5545 iCalendar instead of JSON.") var ics = false
     @Option(help: "With --ics: how many days ahead (default 365).") var days: Int = 365
     @Flag(help: "Include the history in the backup.") var history = false
-    @Flag(name: .customLong("items-only"), help: "Only the items, as a JSON array (no Done state).") var itemsOnly = false
+    @Flag(name: .customLong("items-only"), help: "Only the items, as a JSON array (no Done state).") var itemsOnly =
+        false
     @OptionGroup var output: OutputOptions
 
     func run() throws {

@@ -38,7 +38,8 @@ struct TextTable {
             for (column, cell) in cells.enumerated() {
                 let last = column == cells.count - 1
                 let shown = column == flexible ? DisplayWidth.truncate(cell, to: widths[column]) : cell
-                text += last ? shown : shown + String(repeating: " ", count: widths[column] - DisplayWidth.of(shown) + 2)
+                text +=
+                    last ? shown : shown + String(repeating: " ", count: widths[column] - DisplayWidth.of(shown) + 2)
             }
             while text.hasSuffix(" ") { text.removeLast() }
             return text + "\n"

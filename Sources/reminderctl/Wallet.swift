@@ -111,11 +111,14 @@ struct WalletCard {
             let parts = expiring.sorted { ($0.daysLeft ?? 0) < ($1.daysLeft ?? 0) }.map { credit in
                 "\(credit.title) \(money(credit.left)) (\(WalletCard.days(credit.daysLeft ?? 0)))"
             }
-            out += "  " + Colour.paint("Expires within 7 days:", "31", colour) + " " + parts.joined(separator: ", ")
+            out +=
+                "  " + Colour.paint("Expires within 7 days:", "31", colour) + " " + parts.joined(separator: ", ")
                 + "\n"
         }
         var table = TextTable(headers: ["  LEFT", "OF", "CREDIT", "PERIOD", "STATUS", "RESETS"], flexible: 2)
-        for credit in credits.sorted(by: { ($0.left > .zero ? 0 : 1, $0.daysLeft ?? .max) < ($1.left > .zero ? 0 : 1, $1.daysLeft ?? .max) }) {
+        // What is left first, soonest to reset first; what is used up below.
+        func order(_ credit: Credit) -> (Int, Int64) { (credit.left > .zero ? 0 : 1, credit.daysLeft ?? .max) }
+        for credit in credits.sorted(by: { order($0) < order($1) }) {
             table.add([
                 "  " + money(credit.left), money(credit.amount), credit.title, credit.period, credit.status,
                 credit.daysLeft.map(WalletCard.days) ?? "",
@@ -126,9 +129,12 @@ struct WalletCard {
         return out
     }
 
-    /// "Annual fee $695 due Mon 2027-03-15 (in 113 days); $235 back this card year, $460 to go to break even".
+    /// "Annual fee $695 due Mon 2027-03-15 (in 113 days); $235 back this card year, $460 more to
+    /// break even".
     func feeLine() -> String {
-        guard let fee else { return "No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)" }
+        guard let fee else {
+            return "No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)"
+        }
         var line = "Annual fee \(money(fee["amount"])) due \(Output.when(fee["due"]).prefix(14))"
         if case .integer(let days)? = fee["daysLeft"] { line += " (\(WalletCard.days(days)))" }
         if let feeReturn {

@@ -30,7 +30,8 @@ import Testing
             VarlinkError(name: names.internal), VarlinkError(name: names.notDurable),
             VarlinkError(name: "io.reminderd.Reminders.SomethingNew", parameters: ["id": .string("ab")]),
             VarlinkError(name: ReminderInterface.Service.methodNotFound, parameters: ["method": .string("X.Y")]),
-            VarlinkError(name: names.notApplicable, parameters: ["id": .string("ab"), "reason": .string("nothing is due")]),
+            VarlinkError(
+                name: names.notApplicable, parameters: ["id": .string("ab"), "reason": .string("nothing is due")]),
         ]
         for error in errors {
             let message = ErrorWording.message(error)

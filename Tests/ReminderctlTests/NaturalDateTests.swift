@@ -53,6 +53,7 @@ import Testing
         #expect(NaturalDate.resolve("2026-12-05", today: today) == .success(nil))
         #expect(NaturalDate.resolve("2026-12-05T18:00", today: today) == .success(nil))
         #expect(NaturalDate.resolve("2026-02-30", today: today) == .success(nil))  // the daemon says why not
-        #expect(NaturalDate.resolve("fri", today: today) == .success(LocalDate(uncheckedYear: 2026, month: 11, day: 27)))
+        #expect(
+            NaturalDate.resolve("fri", today: today) == .success(LocalDate(uncheckedYear: 2026, month: 11, day: 27)))
     }
 }

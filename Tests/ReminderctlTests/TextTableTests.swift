@@ -19,7 +19,9 @@ import Testing
         table.add(["b", "🍕 Pizza", "Sat"])
         table.add(["c", "Plain", "Sun"])
         let lines = table.render(maxWidth: nil).split(separator: "\n").map(String.init)
-        let dueColumns = lines.map { line in DisplayWidth.of(String(line[..<line.range(of: line.hasPrefix("ID") ? "DUE" : line.suffix(3))!.lowerBound])) }
+        let dueColumns = lines.map { line in
+            DisplayWidth.of(String(line[..<line.range(of: line.hasPrefix("ID") ? "DUE" : line.suffix(3))!.lowerBound]))
+        }
         #expect(Set(dueColumns).count == 1, "DUE starts at the same column on every line: \(lines)")
     }
 

@@ -48,7 +48,8 @@ import Testing
             feeReturns: [item(["card": .string("Big Card"), "redeemed": .string("235"), "net": .string("-460")])])
         #expect(
             stack[0].feeLine()
-                == "Annual fee $695 due Mon 2027-03-15 (in 113 days); $235 back this card year, $460 more to break even")
+                == "Annual fee $695 due Mon 2027-03-15 (in 113 days); $235 back this card year, $460 more to break even"
+        )
     }
 
     @Test func showLaysAnItemOutForAPerson() {
@@ -56,7 +57,8 @@ import Testing
             item([
                 "id": .string("ufhq"), "kind": .string("benefit"), "title": .string("Uber Cash"),
                 "card": .string("Amex Platinum"), "amount": .string("15"), "amountUsed": .string("5"),
-                "status": .string("available"), "nextReminder": .null, "createdAt": .string("2026-11-01T10:00:00+00:00"),
+                "status": .string("available"), "nextReminder": .null,
+                "createdAt": .string("2026-11-01T10:00:00+00:00"),
             ]))
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines[0] == "Uber Cash  (ufhq, benefit)")
