@@ -66,6 +66,19 @@ enum Output {
         }
     }
 
+    /// `2026-11-24T09:00:00-05:00` → `2026-11-24 09:00`, for tables short of room.
+    static func compact(_ value: JSONValue?) -> String {
+        let full = when(value)
+        return full.count == 20 ? String(full.dropFirst(4)) : full
+    }
+
+    /// A due time as its date, with the time only when it is not the end of the day (23:59, the
+    /// due time of anything due "on" a date): `2026-12-31`, `2026-12-31 20:00`.
+    static func day(_ value: JSONValue?) -> String {
+        let short = compact(value)
+        return short.hasSuffix(" 23:59") ? String(short.dropLast(6)) : short
+    }
+
     /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables.
     static func when(_ value: JSONValue?) -> String {
         guard case .string(let text)? = value, case .success(let instant) = Timestamp.parse(text) else {

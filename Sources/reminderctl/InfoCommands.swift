@@ -13,11 +13,12 @@ struct Upcoming: ParsableCommand {
         guard let reply = try output.call("Upcoming", ["days": .integer(Int64(days))]) else { return }
         let rows = reply["reminders"]?.elements ?? []
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
-        var table = TextTable(headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: 2)
+        var table = TextTable(
+            headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
         for row in rows {
             table.add([
                 Output.when(row["fireAt"]), Output.string(row["item"]), Output.string(row["title"]),
-                Output.string(row["card"]), Output.amount(row), Output.string(row["lead"]), Output.when(row["due"]),
+                Output.string(row["card"]), Output.amount(row), Output.string(row["lead"]), Output.day(row["due"]),
             ])
         }
         print(table.render(), terminator: "")
@@ -67,7 +68,7 @@ struct History: ParsableCommand {
         guard let reply = try output.call("History", parameters) else { return }
         let entries = reply["entries"]?.elements ?? []
         if entries.isEmpty { return print("No history yet.") }
-        var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: 3)
+        var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
         for entry in entries {
             table.add([
                 Output.when(entry["at"]), Output.string(entry["event"]), Output.string(entry["item"]),

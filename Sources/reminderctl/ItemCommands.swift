@@ -257,13 +257,16 @@ struct List: ParsableCommand {
         }
         if output.json { return print(Output.json(.object(["items": .array(items)]))) }
         if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
+        // Nine columns on a 100-column terminal: the dates without their weekday, the title and
+        // the card cut to fit.
         var table = TextTable(
-            headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "DAYS", "NEXT REMINDER"], flexible: 2)
+            headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "DAYS", "NEXT REMINDER"],
+            flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([
                 Output.string(item["id"]), Output.string(item["kind"]), Output.string(item["title"]),
                 Output.string(item["card"]), Output.amount(item), Output.string(item["status"]),
-                Output.when(item["due"]), Output.string(item["daysLeft"]), Output.when(item["nextReminder"]),
+                Output.day(item["due"]), Output.string(item["daysLeft"]), Output.compact(item["nextReminder"]),
             ])
         }
         print(table.render(), terminator: "")

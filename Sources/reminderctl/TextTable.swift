@@ -3,15 +3,17 @@
 #endif
 
 /// Columns padded to their widest cell, for the human forms of list-like output. Widths are
-/// display widths (DisplayWidth); when a `flexible` column is named, it is truncated so that no
-/// line is wider than `maxWidth` (the terminal's) — a wrapped table cannot be read.
+/// display widths (DisplayWidth); the `flexible` columns (a title, a card name) are truncated
+/// with "…" so that no line is wider than `maxWidth` (the terminal's) — a wrapped table cannot
+/// be read.
 struct TextTable {
     let headers: [String]
     private var rows: [[String]] = []
-    /// The column that gives up room when the table is too wide (a title).
-    var flexible: Int?
+    /// The columns that give up room when the table is too wide, with how much each one is
+    /// worth keeping: the one with the most width per weight is cut first, a column at a time.
+    var flexible: [(column: Int, weight: Int)] = []
 
-    init(headers: [String], flexible: Int? = nil) {
+    init(headers: [String], flexible: [(column: Int, weight: Int)] = []) {
         self.headers = headers
         self.flexible = flexible
     }
@@ -28,16 +30,24 @@ struct TextTable {
                 widths[column] = max(widths[column], DisplayWidth.of(cell))
             }
         }
-        if let flexible, let maxWidth, flexible < widths.count {
-            let others = widths.enumerated().filter { $0.offset != flexible }.map(\.element).reduce(0, +)
-            let room = maxWidth - others - 2 * (widths.count - 1)
-            widths[flexible] = min(widths[flexible], max(room, 8, DisplayWidth.of(headers[flexible])))
+        if let maxWidth {
+            var overflow = widths.reduce(0, +) + 2 * (widths.count - 1) - maxWidth
+            // A column is cut no shorter than its header or 6 columns, whichever is wider.
+            let minimum = { (column: Int) in max(DisplayWidth.of(self.headers[column]), 6) }
+            while overflow > 0 {
+                let cuttable = flexible.filter { widths[$0.column] > minimum($0.column) }
+                guard let cut = cuttable.max(by: { widths[$0.column] * $1.weight < widths[$1.column] * $0.weight })
+                else { break }
+                widths[cut.column] -= 1
+                overflow -= 1
+            }
         }
+        let cut = Set(flexible.map(\.column))
         func line(_ cells: [String]) -> String {
             var text = ""
             for (column, cell) in cells.enumerated() {
                 let last = column == cells.count - 1
-                let shown = column == flexible ? DisplayWidth.truncate(cell, to: widths[column]) : cell
+                let shown = cut.contains(column) ? DisplayWidth.truncate(cell, to: widths[column]) : cell
                 text +=
                     last ? shown : shown + String(repeating: " ", count: widths[column] - DisplayWidth.of(shown) + 2)
             }

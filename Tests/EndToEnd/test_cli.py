@@ -180,6 +180,8 @@ def test_answering_no_to_remove_card_removes_nothing_and_gives_no_yes_hint(daemo
 
 def test_tables_align_wide_titles_and_fit_the_terminal(daemon):
     daemon.start()
+    daemon.ctl("add", "card", "amex-platinum")  # long titles on a long card name
+    daemon.ctl("add", "subscription", "--template", "netflix", "--next", "+20d")  # the longest kind
     expires = (today() + timedelta(days=20)).isoformat()
     for title in ("寿司 night", "🍕 Pizza", "Plain", "A very long coupon title " * 4):
         daemon.ctl("add", "coupon", title.strip(), "--expires", expires)
@@ -193,8 +195,9 @@ def test_tables_align_wide_titles_and_fit_the_terminal(daemon):
 
     assert all(width(line) <= 100 for line in lines), lines
     assert any("…" in line for line in lines)
-    status_columns = {width(line[: line.index("expiring" if "expiring" in line else "available")]) for line in lines[1:]}
+    status_columns = {width(line[: re.search(r" (available|expiring) ", line).start()]) for line in lines[1:]}
     assert len(status_columns) == 1, lines
+    assert any(line.split()[2].startswith("寿司") for line in lines)
 
 
 def test_show_is_laid_out_for_a_person_and_json_with_json(daemon):

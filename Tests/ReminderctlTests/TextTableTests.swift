@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func theTitleIsTruncatedToFitTheTerminal() {
-        var table = TextTable(headers: ["ID", "TITLE", "STATUS"], flexible: 1)
+        var table = TextTable(headers: ["ID", "TITLE", "STATUS"], flexible: [(1, 1)])
         table.add(["ab12", String(repeating: "Hotel credit ", count: 10), "available"])
         table.add(["cd34", "短い" + String(repeating: "長", count: 60), "used"])
         let text = table.render(maxWidth: 60)
@@ -39,5 +39,14 @@ import Testing
         #expect(DisplayWidth.truncate("short", to: 10) == "short")
         #expect(DisplayWidth.truncate("寿司寿司", to: 5) == "寿司…")
         #expect(DisplayWidth.of(DisplayWidth.truncate("寿司寿司", to: 5)) <= 5)
+    }
+
+    @Test func theTitleKeepsTwiceTheRoomOfTheCard() {
+        var table = TextTable(headers: ["TITLE", "CARD", "STATUS"], flexible: [(0, 2), (1, 1)])
+        table.add([String(repeating: "t", count: 60), String(repeating: "c", count: 30), "available"])
+        let line = table.render(maxWidth: 50).split(separator: "\n")[1]
+        let cells = line.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(DisplayWidth.of(String(line)) <= 50)
+        #expect(cells[0].count == 2 * cells[1].count || cells[0].count == 2 * cells[1].count + 1, "\(cells)")
     }
 }
