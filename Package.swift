@@ -78,7 +78,9 @@ let package = Package(
             dependencies: ["ReminderStore", "ReminderCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore"]),
-        .testTarget(name: "ReminderctlTests", dependencies: ["ReminderCore", "ReminderPlatform"]),
+        .testTarget(
+            name: "ReminderctlTests",
+            dependencies: ["ReminderCore", "ReminderPlatform", "reminderctl", "ReminderProtocol"]),
         .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore"]),
         .testTarget(
             name: "ReminderDaemonTests",

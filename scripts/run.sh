@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-swift build -c release --product reminderd >&2
-swift build -c release --product reminderctl >&2
+swift_build -c release --product reminderd >&2
+swift_build -c release --product reminderctl >&2
 echo "reminderd starting; in another terminal: $(pwd)/.build/release/reminderctl status" >&2
 exec .build/release/reminderd "$@"

@@ -19,3 +19,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# `swift build` without the one line every build prints, "warning: prohibited flag(s): -pthread":
+# glib's gio-2.0.pc asks for -pthread, which SwiftPM does not pass on from a .pc file. It is
+# harmless — glibc has the threads library built in (2.34+), and Swift links it anyway.
+swift_build() {
+  swift build "$@" 2>&1 | { grep -v '^warning: prohibited flag(s): -pthread$' || true; }
+  return "${PIPESTATUS[0]}"
+}

@@ -12,7 +12,7 @@ python=.build-venv/bin/python3
 [ -x "$python" ] || python3 -m venv .build-venv
 "$python" -c "import pytest, varlink, pexpect, icalendar, recurring_ical_events" 2>/dev/null \
   || "$python" -m pip install --quiet --disable-pip-version-check pytest varlink pexpect icalendar recurring-ical-events
-swift build --build-tests
+swift_build --build-tests
 swift test --skip-build "$@"
 scripts/fuzz.sh  # FUZZ_SECONDS (default 20) per target
 "$python" -m pytest -q Tests/EndToEnd

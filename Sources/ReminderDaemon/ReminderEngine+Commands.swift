@@ -96,7 +96,12 @@ extension ReminderEngine {
                 }
                 result = try snooze(id, duration, now: now)
             case "Upcoming": result = ["reminders": .array(upcoming(days: try p.optionalInt("days") ?? 7, now: now))]
-            case "Explain": result = ["steps": .array(try explain(resolve(p.string("id")), now: now))]
+            case "Explain":
+                let id = try resolve(p.string("id"))
+                result = [
+                    "steps": .array(try explain(id, now: now)),
+                    "snoozedUntil": snoozedUntil(id, now: now).map { .string(Timestamp.format($0, in: zone)) } ?? .null,
+                ]
             case "History":
                 result = [
                     "entries": .array(
@@ -108,8 +113,14 @@ extension ReminderEngine {
             case "Status": result = ["status": status(now: now)]
             case "Pause": result = try pause(p.optionalString("duration"), now: now)
             case "Resume": result = try resumeCommand(now: now)
-            case "Import": result = try importItems(p.array("items"), now: now)
-            case "Export": result = ["items": .array(order.compactMap { items[$0]?.json })]
+            case "Import":
+                result = try importItems(
+                    p.array("items"), state: p.value("state"), replace: p.optionalBool("replace") ?? false, now: now)
+            case "Export":
+                result = [
+                    "items": .array(order.compactMap { items[$0]?.json }),
+                    "state": try exportState(history: p.optionalBool("history") ?? false),
+                ]
             default:
                 return .failure(
                     VarlinkError(
@@ -137,7 +148,7 @@ extension ReminderEngine {
         "Explain": ["id"],
         "History": ["limit", "since", "item"], "Summary": [], "Status": [], "Pause": ["duration"], "Resume": [],
         "Reload": [],
-        "Import": ["items"], "Export": [],
+        "Import": ["items", "state", "replace"], "Export": ["history"],
     ]
 
     /// An id or unique id prefix. An item set aside as unreadable is found by its full id, for
@@ -180,9 +191,15 @@ extension ReminderEngine {
         return ["id": .string(item.id!), "item": view(item.id!, now: now)]
     }
 
-    func insert(_ added: [Item], now: Int64) throws {
+    /// Adds `added` in one transaction; for a restore, first deletes the items of the same ids
+    /// (`replacing`, with their state) and writes the backup's `state` in the same transaction.
+    func insert(_ added: [Item], now: Int64, replacing: [String] = [], state: ImportedState = ImportedState()) throws {
         do {
             try store.write { db in
+                for id in replacing { try ReminderStore.deleteItem(id: id, db) }
+                for id in state.restoring ? added.map({ $0.id! }) : [] {
+                    try db.execute(sql: "DELETE FROM redemption WHERE itemId = ?", arguments: [id])
+                }
                 for item in added {
                     try ReminderStore.insertItem(item, db)
                     try ReminderStore.appendHistory(
@@ -190,8 +207,11 @@ extension ReminderEngine {
                             at: now, itemId: item.id!, title: item.title, event: "added", reason: item.kind.rawValue),
                         db)
                 }
+                try ReminderEngine.writeState(state, db)
             }
         } catch { throw CommandError.store(error) }
+        for id in replacing { dropFromMemory(id) }
+        for record in state.occurrences { occurrences[record.itemId, default: [:]][record.due] = record }
         if added.count == 1 {
             sortedIds.insert(added[0].id!)
         } else {
@@ -265,6 +285,13 @@ extension ReminderEngine {
                     HistoryRecord(at: now, itemId: id, title: item.title, event: "removed", reason: ""), db)
             }
         } catch { throw CommandError.store(error) }
+        dropFromMemory(id)
+        reschedule(id, now: now)
+        return ["id": .string(id)]
+    }
+
+    /// Drops a deleted item from memory: its state, pending reminders and pop-ups.
+    func dropFromMemory(_ id: String) {
         items[id] = nil
         if let at = order.firstIndex(of: id) { order.remove(at: at) }
         sortedIds.remove(id)
@@ -272,9 +299,7 @@ extension ReminderEngine {
         fired.removeAll(of: id)
         waiting.removeAll { $0.itemId == id }
         held.removeAll { $0.itemId == id }
-        reschedule(id, now: now)
         closePopUps(of: id)
-        return ["id": .string(id)]
     }
 
     func closePopUps(of id: String) {
@@ -309,15 +334,25 @@ extension ReminderEngine {
         return ["until": .string(Timestamp.format(end, in: zone))]
     }
 
-    func importItems(_ elements: [JSONValue], now: Int64) throws -> [String: JSONValue] {
+    /// Adds items, all or none, with a backup's state; `replace` restores items over those of
+    /// the same ids (an unreadable item's id is never replaced: remove it first).
+    func importItems(_ elements: [JSONValue], state: JSONValue?, replace: Bool, now: Int64) throws -> [String:
+        JSONValue]
+    {
         var added: [Item] = []
-        var ids = Set(order).union(quarantined.keys)
+        var ids = Set(quarantined.keys).union(replace ? [] : order)
+        var replacing: [String] = []
         for (index, element) in elements.enumerated() {
             var item = try decodeItem(element, path: "items[\(index)]", defaultCreatedAt: now)
             if let id = item.id, ids.contains(id) {
                 throw CommandError.invalidItem(
-                    .invalidValue(field: "items[\(index)].id", reason: "\"\(id)\" is already in use"))
+                    .invalidValue(
+                        field: "items[\(index)].id",
+                        reason:
+                            "\"\(id)\" is already in use\(replace || quarantined[id] != nil ? "" : " (to restore a backup over the items it has, import with replace)")"
+                    ))
             }
+            if let id = item.id, items[id] != nil { replacing.append(id) }
             if item.id == nil {
                 var id = newID()
                 while ids.contains(id) { id = newID() }
@@ -327,7 +362,9 @@ extension ReminderEngine {
             ids.insert(item.id!)
             added.append(item)
         }
-        try insert(added, now: now)
+        let restored = try decodeState(state, ids: Set(added.map { $0.id! }))
+        try insert(added, now: now, replacing: replacing, state: restored)
+        // A replaced item's old reminders were dropped with it; its new ones were scheduled above.
         return ["ids": .array(added.map { .string($0.id!) })]
     }
 }

@@ -116,6 +116,22 @@ extension ReminderEngine {
         return next
     }
 
+    /// The latest Dones still in effect, newest first: a Done that was undone no longer has its
+    /// undo step (Undo deletes it), so it is not "used" any more.
+    func usedRecently(limit: Int) throws -> [HistoryRecord] {
+        do {
+            return try store.read { db in
+                try HistoryRecord.fetchAll(
+                    db,
+                    sql: """
+                        SELECT * FROM history h WHERE event = 'done'
+                        AND EXISTS (SELECT 1 FROM undoStep u WHERE u.itemId = h.itemId AND u.doneAt = h.at)
+                        ORDER BY at DESC, id DESC LIMIT ?
+                        """, arguments: [limit])
+            }
+        } catch { throw CommandError.store(error) }
+    }
+
     /// Restores the item as it was before its latest Done not yet undone; repeated, it walks back
     /// through every Done.
     func undo(_ id: String, now: Int64) throws -> [String: JSONValue] {

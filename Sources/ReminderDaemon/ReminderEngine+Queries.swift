@@ -68,12 +68,19 @@ extension ReminderEngine {
         }
         rows.sort { ($0.at, $0.id) < ($1.at, $1.id) }
         return rows.map { row in
-            .object([
+            var fields: [String: JSONValue] = [
                 "item": .string(row.id), "title": .string(items[row.id]?.title ?? ""),
                 "fireAt": .string(Timestamp.format(row.at, in: zone)),
                 "due": .string(Timestamp.format(row.occurrence.due, in: zone)), "lead": .string(row.lead),
                 "late": .bool(row.late),
-            ])
+            ]
+            // Which card and how much, so two "Uber Cash" rows of two cards can be told apart.
+            if case .object(let itemFields)? = items[row.id]?.json {
+                for key in ["card", "amount", "value", "currency"] where itemFields[key] != nil {
+                    fields[key] = itemFields[key]
+                }
+            }
+            return .object(fields)
         }
     }
 
@@ -114,6 +121,14 @@ extension ReminderEngine {
             steps.append(.object(step))
         }
         return steps
+    }
+
+    /// When the current occurrence's reminders are snoozed to, or nil.
+    func snoozedUntil(_ id: String, now: Int64) -> Int64? {
+        guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now),
+            let until = occurrences[id]?[occurrence.due]?.snoozedUntil, until > now
+        else { return nil }
+        return until
     }
 
     func history(limit: Int, since: String?, item: String?) throws -> [JSONValue] {
@@ -220,8 +235,7 @@ extension ReminderEngine {
             }
             cards.append(.object(entry))
         }
-        let used: [HistoryRecord]
-        do { used = try store.history(limit: 3, event: "done") } catch { throw CommandError.store(error) }
+        let used = try usedRecently(limit: 3)
         return .object([
             "currency": .string(configuration.currency),
             "benefits": .object([
@@ -279,7 +293,18 @@ extension ReminderEngine {
             } ?? .null,
             "waiting": .integer(Int64(waiting.count)), "timeZone": .string(zone.identifier),
             "store": .string(store.path),
+            // Reminders held back by the desktop's do-not-disturb, and the latest reason given.
+            "held": .integer(Int64(held.count)),
+            "heldReason": heldReason(),
         ])
+    }
+
+    /// Why reminders are held, while some are: the reason the latest `held` entry recorded.
+    func heldReason() -> JSONValue {
+        guard !held.isEmpty, let reason = (try? store.history(limit: 1, event: "held"))?.first?.reason else {
+            return .null
+        }
+        return .string(reason)
     }
 }
 

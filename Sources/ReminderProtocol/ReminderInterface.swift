@@ -56,10 +56,12 @@ public enum ReminderInterface {
         # Re-reads the config file; a bad one is refused and the old one kept.
         method Reload() -> ()
 
-        # Adds items, all or none.
-        method Import(items: []object) -> (ids: []string)
+        # Adds items, all or none, with a backup's state (occurrences, redemptions, undo,
+        # history) in the same transaction; replace: true restores over items of the same ids.
+        method Import(items: []object, state: ?object, replace: ?bool) -> (ids: []string)
 
-        method Export() -> (items: []object)
+        # Every item, and their state for a backup; history: true adds the history.
+        method Export(history: ?bool) -> (items: []object, state: object)
 
         error InvalidItem (field: string, reason: string)
         error InvalidParameter (parameter: string, reason: string)

@@ -10,7 +10,7 @@ struct Done: ParsableCommand {
             When the current occurrence is done already, nothing changes; --early acknowledges the
             next one ahead of time. Each Done can be undone, newest first, with reminderctl undo.
             """)
-    @Argument(help: "Item id or unique prefix.") var id: String
+    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
     @Option(help: "For a benefit: the part used, as a decimal.") var amount: String?
     @Flag(help: "When the current occurrence is done already, mark the next one done early.") var early = false
     @OptionGroup var output: OutputOptions
@@ -39,7 +39,7 @@ struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Restore an item as it was before its latest Done; again for each earlier one.",
         discussion: "Example: reminderctl undo ufhq")
-    @Argument(help: "Item id or unique prefix.") var id: String
+    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -53,8 +53,8 @@ struct Snooze: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Remind again after a while (quiet hours applied, never past the due time).",
         discussion: "Example: reminderctl snooze ufhq 1h")
-    @Argument(help: "Item id or unique prefix.") var id: String
-    @Argument(help: "How long: 30m, 1h, 1d, 1w.") var duration: String
+    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(help: "How long: 30m, 1h, 1d, 1w.", completion: .list(Completions.durations)) var duration: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -67,7 +67,8 @@ struct Pause: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hold pop-ups (do not disturb); held ones come as one digest on resume.",
         discussion: "Examples: reminderctl pause 2h   ·   reminderctl pause (until resume)")
-    @Argument(help: "How long, e.g. 2h; until `resume` when omitted.") var duration: String?
+    @Argument(help: "How long, e.g. 2h; until `resume` when omitted.", completion: .list(Completions.durations))
+    var duration: String?
     @OptionGroup var output: OutputOptions
 
     func run() throws {

@@ -12,13 +12,15 @@ struct Cards: ParsableCommand {
               reminderctl cards sapphire        cards whose name, issuer or id match
               reminderctl cards show amex-platinum
             Your own cards or corrections go in ~/.config/reminderd/cards.json (same format, by id).
+            The cards you hold, with what is left on each this period: reminderctl wallet
             """)
 
-    @Argument(help: "Search words, or `show ID`.") var words: [String] = []
+    @Argument(help: "Search words, or `show ID`.", completion: .custom(Completions.cardIds)) var words: [String] = []
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let catalog = try Catalog.load()
+        Catalog.warnIfOld(catalog)
         if words.first == "show" {
             guard words.count == 2 else { throw Refusal.usage("usage: reminderctl cards show ID") }
             return try show(Catalog.card(words[1], in: catalog), catalog: catalog)

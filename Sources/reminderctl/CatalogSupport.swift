@@ -100,3 +100,25 @@ func confirm(_ question: String) -> Bool {
     guard let answer = readLine() else { return false }
     return ["y", "yes"].contains(answer.lowercased())
 }
+
+extension Catalog {
+    /// Issuers change credits every few months; past this age the catalog's amounts may be wrong.
+    static let staleAfterMonths = 6
+
+    /// The warning for a catalog older than `staleAfterMonths`, with how to update or override it.
+    static func staleness(_ catalog: CardCatalog, today: LocalDate) -> String? {
+        let months = catalog.updated.months(until: today) - (today.day < catalog.updated.day ? 1 : 0)
+        guard months >= staleAfterMonths else { return nil }
+        return """
+            warning: the card catalog was last updated \(catalog.updated), \(months) months ago; issuers change \
+            credits often, so check the amounts. Update reminderd for a newer catalog, or correct a card in \
+            \(userPath) (same format, by id; see reminderctl cards show ID)
+            """
+    }
+
+    /// Prints `staleness` on stderr, where it does not disturb `--json` or a table read by a script.
+    /// (A config that cannot be read is the command's own business to report, not this warning's.)
+    static func warnIfOld(_ catalog: CardCatalog, today: LocalDate? = try? ConfiguredZone.today()) {
+        if let today, let warning = staleness(catalog, today: today) { printError(warning) }
+    }
+}

@@ -18,8 +18,10 @@ enum DaemonClient {
         case .success(let parameters): return parameters
         case .failure(let error) where error.name == ReminderInterface.ErrorName.notDurable:
             throw Refusal(
-                message: "\(error)\nhint: the change is applied; check it (reminderctl list) before repeating it")
-        case .failure(let error): throw Refusal(message: error.description)
+                message:
+                    "\(ErrorWording.message(error))\nhint: the change is applied; check it (reminderctl list) before repeating it"
+            )
+        case .failure(let error): throw Refusal(message: ErrorWording.message(error))
         }
     }
 
@@ -47,6 +49,12 @@ enum Output {
         value.text(pretty: true)
     }
 
+    /// A line about the command's input (a date it resolved): on stdout, or on stderr under
+    /// `--json` so the JSON stays the only thing on stdout.
+    static func note(_ text: String, json: Bool) {
+        if json { printError(text) } else { print(text) }
+    }
+
     static func string(_ value: JSONValue?) -> String {
         switch value {
         case .string(let text)?: return text
@@ -56,6 +64,19 @@ enum Output {
         case .array(let elements)?: return elements.map { string($0) }.joined(separator: ", ")
         default: return ""
         }
+    }
+
+    /// `2026-11-24T09:00:00-05:00` → `2026-11-24 09:00`, for tables short of room.
+    static func compact(_ value: JSONValue?) -> String {
+        let full = when(value)
+        return full.count == 20 ? String(full.dropFirst(4)) : full
+    }
+
+    /// A due time as its date, with the time only when it is not the end of the day (23:59, the
+    /// due time of anything due "on" a date): `2026-12-31`, `2026-12-31 20:00`.
+    static func day(_ value: JSONValue?) -> String {
+        let short = compact(value)
+        return short.hasSuffix(" 23:59") ? String(short.dropLast(6)) : short
     }
 
     /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables.

@@ -10,18 +10,23 @@ import ReminderProtocol
 /// of consecutive items. Each call is all or none, but the whole is not: so every item is first
 /// checked here, as the daemon would, and when a batch is still refused (an id already in use, a
 /// full disk) the user is told exactly which items were imported and that nothing of the failing
-/// batch was applied.
+/// batch was applied. A backup's state travels with its items: each entry in the batch of the
+/// item it names (history of items no longer there, in the first), so an item and its state are
+/// always written in one transaction.
 enum ImportBatches {
-    /// Room left in a request for everything but the items.
-    static let envelope = 256
+    /// Room left in a request for everything but the items and their state.
+    static let envelope = 512
 
-    /// Consecutive ranges of `items` whose `Import` request fits in one message.
-    static func ranges(_ items: [JSONValue], limit: Int = VarlinkFraming.maximumMessageSize) throws -> [Range<Int>] {
+    /// Consecutive ranges of `items` whose `Import` request fits in one message; `extra[i]` is
+    /// the size of item i's state.
+    static func ranges(_ items: [JSONValue], extra: [Int] = [], limit: Int = VarlinkFraming.maximumMessageSize) throws
+        -> [Range<Int>]
+    {
         var ranges: [Range<Int>] = []
         var start = 0
         var size = 0
         for (index, item) in items.enumerated() {
-            let itemSize = item.serialized().count + 1  // and its comma
+            let itemSize = item.serialized().count + 1 + (index < extra.count ? extra[index] : 0)  // and its comma
             guard itemSize + envelope <= limit else {
                 throw Refusal(
                     message: "items[\(index)] is \(itemSize) bytes, over the daemon's request limit of \(limit)")
@@ -37,19 +42,56 @@ enum ImportBatches {
         return ranges
     }
 
-    /// Imports `items` (read from `file`) and returns their ids; on a refused batch, prints what
-    /// was imported and throws what was not.
-    static func run(_ items: [JSONValue], file: String) throws -> [String] {
-        let ranges = try ranges(items)
+    static let sections = ["occurrences", "redemptions", "undo", "history"]
+
+    /// Which item (index) each state entry goes with: the one it names, else the first.
+    static func owners(_ items: [JSONValue], state: JSONValue?) -> [String: [Int]] {
+        var index: [String: Int] = [:]
+        for (position, item) in items.enumerated() { index[Output.string(item["id"])] = position }
+        var owners: [String: [Int]] = [:]
+        for section in sections {
+            owners[section] = (state?[section]?.elements ?? []).map { index[Output.string($0["item"])] ?? 0 }
+        }
+        return owners
+    }
+
+    /// The part of `state` for the items in `range`.
+    static func slice(_ state: JSONValue?, owners: [String: [Int]], range: Range<Int>) -> JSONValue? {
+        guard let state, state != .null else { return nil }
+        var fields: [String: JSONValue] = [:]
+        for section in sections {
+            let entries = state[section]?.elements ?? []
+            let owner = owners[section] ?? []
+            fields[section] = .array(entries.indices.filter { range.contains(owner[$0]) }.map { entries[$0] })
+        }
+        return .object(fields)
+    }
+
+    /// Imports `items` with `state` (read from `file`) and returns their ids; on a refused batch,
+    /// prints what was imported and throws what was not.
+    static func run(_ items: [JSONValue], state: JSONValue? = nil, replace: Bool = false, file: String) throws
+        -> [String]
+    {
+        let owners = owners(items, state: state)
+        var extra = [Int](repeating: 0, count: items.count)
+        for section in sections {
+            for (entry, owner) in zip(state?[section]?.elements ?? [], owners[section] ?? []) {
+                extra[owner] += entry.serialized().count + 1
+            }
+        }
+        let ranges = try ranges(items, extra: extra)
         if ranges.count > 1 { try validate(file: file) }
         var ids: [String] = []
         for range in ranges {
-            let reply = try DaemonClient.reply("Import", ["items": .array(Array(items[range]))])
+            var parameters: [String: JSONValue] = ["items": .array(Array(items[range]))]
+            if let part = slice(state, owners: owners, range: range) { parameters["state"] = part }
+            if replace { parameters["replace"] = .bool(true) }
+            let reply = try DaemonClient.reply("Import", parameters)
             switch reply {
             case .success(let parameters):
                 ids += parameters["ids"]?.elements.map { Output.string($0) } ?? []
             case .failure(let error):
-                let reason = shifted(error.description, by: range.lowerBound)
+                let reason = shifted(ErrorWording.message(error), by: range.lowerBound)
                 guard range.lowerBound > 0 else { throw Refusal(message: reason) }
                 print(
                     "Imported \(ids.count) items (items[0] to items[\(range.lowerBound - 1)]): \(ids.joined(separator: " "))"

@@ -13,11 +13,12 @@ struct Upcoming: ParsableCommand {
         guard let reply = try output.call("Upcoming", ["days": .integer(Int64(days))]) else { return }
         let rows = reply["reminders"]?.elements ?? []
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
-        var table = TextTable(headers: ["WHEN", "ITEM", "TITLE", "LEAD", "DUE"])
+        var table = TextTable(
+            headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
         for row in rows {
             table.add([
                 Output.when(row["fireAt"]), Output.string(row["item"]), Output.string(row["title"]),
-                Output.string(row["lead"]), Output.when(row["due"]),
+                Output.string(row["card"]), Output.amount(row), Output.string(row["lead"]), Output.day(row["due"]),
             ])
         }
         print(table.render(), terminator: "")
@@ -27,12 +28,15 @@ struct Upcoming: ParsableCommand {
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Why each fire time of an item is what it is.", discussion: "Example: reminderctl explain ufhq")
-    @Argument(help: "Item id or unique prefix.") var id: String
+    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         guard let reply = try output.call("Explain", ["id": .string(id)]) else { return }
         let steps = reply["steps"]?.elements ?? []
+        if let snoozed = reply["snoozedUntil"], snoozed != .null {
+            print("Snoozed until \(Output.when(snoozed)): no reminder before then")
+        }
         if steps.isEmpty { return print("Nothing is due for this item.") }
         var table = TextTable(headers: ["LEAD", "RULE", "COMPUTED", "DST GAP", "QUIET HOURS", "FIRES", "RESULT"])
         for step in steps {
@@ -53,7 +57,7 @@ struct History: ParsableCommand {
         discussion: "Examples: reminderctl history --limit 20   ·   reminderctl history --since 2026-11-01 --item k4s8")
     @Option(help: "How many entries (default 50).") var limit: Int = 50
     @Option(help: "Only entries since this date or time (2026-11-01, 2026-11-01T09:00, RFC 3339).") var since: String?
-    @Option(help: "Only this item (id or unique prefix).") var item: String?
+    @Option(help: "Only this item (id or unique prefix).", completion: .custom(Completions.itemIds)) var item: String?
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -64,7 +68,7 @@ struct History: ParsableCommand {
         guard let reply = try output.call("History", parameters) else { return }
         let entries = reply["entries"]?.elements ?? []
         if entries.isEmpty { return print("No history yet.") }
-        var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"])
+        var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
         for entry in entries {
             table.add([
                 Output.when(entry["at"]), Output.string(entry["event"]), Output.string(entry["item"]),
@@ -224,9 +228,21 @@ struct Status: ParsableCommand {
             ("Version", Output.string(status["version"])), ("Uptime", "\(Output.string(status["uptimeSeconds"])) s"),
             ("Items", Output.string(status["items"])), ("Next reminder", next.isEmpty ? "none pending" : next),
             ("Notification server", serverText),
-            ("Paused", status["paused"] == .null ? "no" : Output.when(status["paused"])),
+            ("Paused", Status.paused(status)),
             ("Time zone", Output.string(status["timeZone"])), ("Store", Output.string(status["store"])),
         ]
         for (label, value) in lines { print("\(label + ":")".padding(21) + value) }
+    }
+
+    /// reminderd's own pause, or what else is holding reminders back: the desktop's
+    /// do-not-disturb (the daemon holds them and sends one digest when it ends).
+    static func paused(_ status: JSONValue) -> String {
+        if let paused = status["paused"], paused != .null {
+            return Output.string(paused) == "until resumed" ? "until you run: reminderctl resume" : Output.when(paused)
+        }
+        guard case .integer(let held)? = status["held"], held > 0 else { return "no" }
+        let reason = Output.string(status["heldReason"])
+        return
+            "no, but \(held) reminder\(held == 1 ? " is" : "s are") held by \(reason.isEmpty ? "the desktop's do-not-disturb" : reason); they come as one digest when it ends"
     }
 }

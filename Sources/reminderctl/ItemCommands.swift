@@ -17,22 +17,32 @@ struct Add: ParsableCommand {
               reminderctl add card amex-platinum --fee-due 2027-03-15 --skip equinox --skip oura
             """)
 
-    @Argument(help: "benefit, subscription, coupon, fee, rebuy — or card.") var kind: String
-    @Argument(help: "What it is, 1-100 characters (for `card`: the catalog id).") var title: String?
+    @Argument(help: "benefit, subscription, coupon, fee, rebuy — or card.", completion: .list(Completions.addKinds))
+    var kind: String
+    @Argument(
+        help: "What it is, 1-100 characters (for `card`: the catalog id).", completion: .custom(Completions.addTitle))
+    var title: String?
     @OptionGroup var item: ItemOptions
-    @Option(help: "Subscription: fill title, amount and interval from a template (reminderctl cards --help).")
+    @Option(
+        help: "Subscription: fill title, amount and interval from a template (reminderctl cards --help).",
+        completion: .custom(Completions.templates))
     var template: String?
     @Option(help: "Card: the name to show instead of the catalog's.") var nickname: String?
-    @Option(name: .customLong("fee-due"), help: "Card: the annual fee's next due date, YYYY-MM-DD.") var feeDue: String?
+    @Option(name: .customLong("fee-due"), help: "Card: the annual fee's next due date (as for --next).") var feeDue:
+        String?
     @Option(help: "Card: a credit id not to track (repeatable).") var skip: [String] = []
+    @Flag(help: "Add a coupon even though its expiry date is past.") var force = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        if kind == "card" { return try addCard() }
+        let today = try ConfiguredZone.today()
+        if kind == "card" { return try addCard(today: today) }
         if nickname != nil || feeDue != nil || !skip.isEmpty {
             throw Refusal.usage("--nickname, --fee-due and --skip go with `add card ID`")
         }
-        var fields = item.fields.filter { $0.value != .null }
+        let (resolved, dates) = try item.resolvedFields(today: today)
+        var fields = resolved.filter { $0.value != .null }
+        try ItemOptions.refusePastExpiry(fields, today: today, force: force)
         if let template {
             guard kind == "subscription" else { throw Refusal.usage("--template goes with `add subscription`") }
             let catalog = try Catalog.load()
@@ -51,24 +61,49 @@ struct Add: ParsableCommand {
             fields["title"] = .string(title)
         }
         fields["kind"] = .string(kind)
+        for date in dates { Output.note(date.echo, json: output.json) }
         guard let reply = try output.call("Add", ["item": .object(fields)]) else { return }
         let added = reply["item"] ?? .null
         let next = Output.when(added["nextReminder"])
         print(
             "Added \(Output.string(reply["id"])): \(Output.string(added["title"])) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
         )
+        Add.sayStoredDue(typed: fields["due"] ?? fields["next"], stored: added["due"])
+    }
+
+    /// A fee or renewal date already past is stored as the next one ahead: say so, with the
+    /// date kept, rather than leave the user believing the date typed.
+    static func sayStoredDue(typed: JSONValue?, stored: JSONValue?) {
+        guard case .string(let typed)? = typed, case .string(let stored)? = stored, !stored.hasPrefix(typed) else {
+            return
+        }
+        print(
+            "\(typed) is past; the next one is due \(Output.when(.string(stored)).prefix(14)), and that is what is stored"
+        )
     }
 
     /// One benefit per catalog credit and, with --fee-due, the annual fee — all or nothing. What
     /// is tracked already (the same card added before) is skipped, and said so; a card tracked in
     /// full is refused.
-    func addCard() throws {
+    func addCard(today: LocalDate) throws {
         guard let id = title else { throw Refusal.usage("add card: give the card's catalog id (reminderctl cards)") }
         if item.fields.count > 0 || template != nil {
             throw Refusal.usage("add card takes --nickname, --fee-due and --skip only")
         }
-        let card = try Catalog.card(id, in: Catalog.load())
+        let catalog = try Catalog.load()
+        Catalog.warnIfOld(catalog, today: today)
+        let card = try Catalog.card(id, in: catalog)
         let name = nickname ?? card.name
+        var feeDue = self.feeDue
+        if let typed = feeDue {
+            switch NaturalDate.resolve(typed, today: today) {
+            case .success(let date?):
+                feeDue = date.description
+                Output.note(ResolvedDate(option: "--fee-due", typed: typed, date: date).echo, json: output.json)
+            case .success(nil): break
+            case .failure(let error): throw Refusal.usage("--fee-due \(error.reason)")
+            }
+        }
         let wanted = try Catalog.items(for: card, nickname: nickname, feeDue: feeDue, skip: skip)
         let (items, tracked) = Catalog.untracked(wanted, existing: try Catalog.trackedItems())
         if items.isEmpty {
@@ -90,7 +125,12 @@ struct Add: ParsableCommand {
                 "\(name) was tracked already: added \(benefits) missing benefit\(benefits == 1 ? "" : "s"), skipped \(tracked.count) already there (\(tracked.map { Output.string($0["title"]) }.joined(separator: ", ")))"
             )
         }
-        if addsFee, let feeDue { print("and its \(usd(card.annualFee)) annual fee, due \(feeDue)") }
+        if addsFee, let feeDue, let feeId = ids.last {
+            // The daemon keeps the next fee date ahead: a past one moves on a year. Say what is stored.
+            let stored = try DaemonClient.call("Get", ["id": .string(feeId)])["item"]?["due"]
+            print("and its \(usd(card.annualFee)) annual fee, due \(Output.when(stored).prefix(14))")
+            Add.sayStoredDue(typed: .string(feeDue), stored: stored)
+        }
         if !addsFee, feeDue != nil {
             print("Its annual fee is tracked already; change its date with: reminderctl edit ID --due YYYY-MM-DD")
         }
@@ -103,17 +143,21 @@ struct Edit: ParsableCommand {
         abstract: "Change an item's fields; its reminders are rescheduled at once.",
         discussion: "Example: reminderctl edit ufhq --amount 17.99 --lead 3d,0d   (an empty value clears a field)")
 
-    @Argument(help: "Item id or unique prefix.") var id: String
+    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
     @Option(help: "New title.") var title: String?
     @OptionGroup var item: ItemOptions
+    @Flag(help: "Set a coupon's expiry even though the date is past.") var force = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        var changes = item.fields
+        let today = try ConfiguredZone.today()
+        var (changes, dates) = try item.resolvedFields(today: today)
         if let title { changes["title"] = .string(title) }
         guard !changes.isEmpty else {
             throw Refusal.usage("edit: give at least one field to change, e.g. --amount 17.99")
         }
+        try ItemOptions.refusePastExpiry(changes, today: today, force: force)
+        for date in dates { Output.note(date.echo, json: output.json) }
         guard let reply = try output.call("Edit", ["id": .string(id), "changes": .object(changes)]) else { return }
         let edited = reply["item"] ?? .null
         print(
@@ -126,8 +170,11 @@ struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Delete an item (or every item of a card) and cancel its reminders.",
         discussion: "Examples: reminderctl remove ufhq   ·   reminderctl remove --card \"Amex Platinum\" --yes")
-    @Argument(help: "Item id or unique prefix.") var id: String?
-    @Option(help: "Remove every item whose card is this name, after a confirmation.") var card: String?
+    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String?
+    @Option(
+        help: "Remove the card's credits and fee (this card name), after a confirmation.",
+        completion: .custom(Completions.cardNames))
+    var card: String?
     @Flag(help: "With --card: do not ask.") var yes = false
     @OptionGroup var output: OutputOptions
 
@@ -138,89 +185,135 @@ struct Remove: ParsableCommand {
         print("Removed \(Output.string(reply["id"]))")
     }
 
+    /// Removes the card's own items — its credits and its annual fee. Subscriptions or coupons
+    /// merely paid with the card are not the card's: they are listed and asked about separately
+    /// (kept under --yes, and when not on a terminal).
     func removeCard(_ name: String) throws {
         let items = try DaemonClient.call("List", ["all": .bool(true)])["items"]?.elements ?? []
-        let matching = items.filter { Output.string($0["card"]).lowercased() == name.lowercased() }
-        guard !matching.isEmpty else { throw Refusal(message: "no items have the card \"\(name)\"") }
+        let onCard = items.filter { Output.string($0["card"]).lowercased() == name.lowercased() }
+        guard !onCard.isEmpty else { throw Refusal(message: "no items have the card \"\(name)\"") }
+        let own = onCard.filter { ["benefit", "fee"].contains(Output.string($0["kind"])) }
+        let paidWith = onCard.filter { !["benefit", "fee"].contains(Output.string($0["kind"])) }
+        var doomed = own
         if !yes {
-            for item in matching {
-                print("  \(Output.string(item["id"]))  \(Output.string(item["kind"]))  \(Output.string(item["title"]))")
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw Refusal(
+                    message:
+                        "remove --card asks before removing and this is not a terminal; add --yes to remove without asking"
+                )
             }
-            guard confirm("Remove these \(matching.count) items of \(name)?") else {
-                throw Refusal(message: "nothing removed (add --yes to remove without asking)")
+            if !own.isEmpty {
+                for item in own { print(Remove.line(item)) }
+                guard confirm("Remove these \(own.count) credits and fees of \(name)?") else {
+                    return print("Nothing removed.")
+                }
+            }
+            if !paidWith.isEmpty {
+                for item in paidWith { print(Remove.line(item)) }
+                if confirm("These are paid with \(name) but are not its own; remove them too?") { doomed += paidWith }
             }
         }
         var removed: [JSONValue] = []
-        for item in matching {
+        for item in doomed {
             removed.append(try DaemonClient.call("Remove", ["id": item["id"] ?? .null])["id"] ?? .null)
         }
-        if output.json { return print(Output.json(.object(["ids": .array(removed)]))) }
-        print("Removed \(removed.count) items of \(name)")
+        let kept = paidWith.filter { item in !doomed.contains { $0["id"] == item["id"] } }
+        if output.json {
+            return print(
+                Output.json(.object(["ids": .array(removed), "kept": .array(kept.map { $0["id"] ?? .null })])))
+        }
+        print("Removed \(removed.count) item\(removed.count == 1 ? "" : "s") of \(name)")
+        if !kept.isEmpty {
+            print(
+                "Kept \(kept.count) paid with it: \(kept.map { "\(Output.string($0["title"])) (\(Output.string($0["id"])))" }.joined(separator: ", ")); remove one with: reminderctl remove ID"
+            )
+        }
+    }
+
+    static func line(_ item: JSONValue) -> String {
+        "  \(Output.string(item["id"]))  \(Output.string(item["kind"]))  \(Output.string(item["title"]))"
     }
 }
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Items with status, days left and next reminder.",
-        discussion: "Example: reminderctl list --kind benefit")
-    @Option(help: "Only this kind.") var kind: String?
+        abstract: "Items with card, amount, status, days left and next reminder.",
+        discussion: "Examples: reminderctl list --kind benefit   ·   reminderctl list --card \"Amex Platinum\"")
+    @Option(help: ArgumentHelp("Only this kind.", valueName: "kind"), completion: .list(Completions.kinds))
+    var kind: String?
+    @Option(help: "Only the items of this card (its name, case aside).", completion: .custom(Completions.cardNames))
+    var card: String?
     @Flag(help: "Include used and expired coupons.") var all = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         var parameters: [String: JSONValue] = ["all": .bool(all)]
         if let kind { parameters["kind"] = .string(kind) }
-        guard let reply = try output.call("List", parameters) else { return }
-        let items = reply["items"]?.elements ?? []
+        let reply = try DaemonClient.call("List", parameters)
+        var items = reply["items"]?.elements ?? []
+        if let card {
+            items = items.filter { Output.string($0["card"]).lowercased() == card.lowercased() }
+            if items.isEmpty { throw Refusal(message: List.noCard(card, among: reply["items"]?.elements ?? [])) }
+        }
+        if output.json { return print(Output.json(.object(["items": .array(items)]))) }
         if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
-        var table = TextTable(headers: ["ID", "KIND", "TITLE", "STATUS", "DUE", "DAYS", "NEXT REMINDER"])
+        // Nine columns on a 100-column terminal: the dates without their weekday, the title and
+        // the card cut to fit.
+        var table = TextTable(
+            headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "DAYS", "NEXT REMINDER"],
+            flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([
                 Output.string(item["id"]), Output.string(item["kind"]), Output.string(item["title"]),
-                Output.string(item["status"]),
-                Output.when(item["due"]), Output.string(item["daysLeft"]), Output.when(item["nextReminder"]),
+                Output.string(item["card"]), Output.amount(item), Output.string(item["status"]),
+                Output.day(item["due"]), Output.string(item["daysLeft"]), Output.compact(item["nextReminder"]),
             ])
         }
         print(table.render(), terminator: "")
+    }
+
+    /// "no items have the card "Amex Plat"; the cards are Amex Gold, Amex Platinum".
+    static func noCard(_ card: String, among items: [JSONValue]) -> String {
+        let names = Set(items.map { Output.string($0["card"]) }.filter { !$0.isEmpty }).sorted()
+        return "no items have the card \"\(card)\""
+            + (names.isEmpty ? "" : "; the cards are \(names.joined(separator: ", "))")
     }
 }
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "One item in full.", discussion: "Example: reminderctl show ufhq")
-    @Argument(help: "Item id or unique prefix.") var id: String
+        abstract: "One item in full.", discussion: "Example: reminderctl show ufhq   ·   reminderctl show ufhq --json")
+    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         guard let reply = try output.call("Get", ["id": .string(id)]) else { return }
-        guard case .object(let fields)? = reply["item"] else { return }
-        let width = fields.keys.map(\.count).max() ?? 0
-        for key in fields.keys.sorted() {
-            let value =
-                ["due", "nextReminder", "createdAt"].contains(key)
-                ? Output.when(fields[key]) : Output.string(fields[key])
-            print("\(key.padding(width)) \(value)")
-        }
+        print(ItemCard.render(reply["item"] ?? .null), terminator: "")
     }
 }
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add the items of a JSON file, all or none.",
+        abstract: "Add the items of a JSON file or restore a backup, all or none.",
         discussion: """
-            Example: reminderctl import items.json
+            Examples:
+              reminderctl import items.json            a JSON array of items
+              reminderctl import backup.json           a backup from reminderctl export: the items
+                                                       with their Done, snoozes and fee return
+              reminderctl import --replace backup.json restore over the items it has already
+            A backup's state is restored in the same transaction as its items.
             A file over 1 MiB (the daemon's limit for one request) goes in batches, each all or
             none, after every item is checked. If the daemon refuses a batch, the items before it
             stay imported and are listed; nothing of that batch or after it is added.
             """)
-    @Argument(help: "A JSON array of items (the export format).") var file: String
+    @Argument(help: "A backup (reminderctl export) or a JSON array of items.", completion: .file(extensions: ["json"]))
+    var file: String
+    @Flag(help: "Restore over items of the same ids (their state is replaced by the file's).") var replace = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard case .array(let items) = try readJSON(file) else {
-            throw Refusal(message: "\(file): expected a JSON array of items")
-        }
-        let ids = try ImportBatches.run(items, file: file)
+        let (items, state) = try ItemsFile.parts(readJSON(file), path: file)
+        let ids = try ImportBatches.run(items, state: state, replace: replace, file: file)
         if output.json { return print(Output.json(.object(["ids": .array(ids.map { .string($0) })]))) }
         print(
             "Imported \(ids.count) item\(ids.count == 1 ? "" : "s")\(ids.isEmpty ? "" : ": " + ids.joined(separator: " "))"
@@ -230,11 +323,15 @@ struct Import: ParsableCommand {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print every item as JSON (the import format), or as an iCalendar file.",
+        abstract: "Print a backup of every item and its state as JSON (the import format), or iCalendar.",
         discussion: """
             Examples:
-              reminderctl export > items.json
+              reminderctl export > backup.json             items, Done and snoozes, fee return, undo
+              reminderctl export --history > backup.json   and the history
+              reminderctl export --items-only > items.json a plain JSON array of the items
               reminderctl export --ics --days 365 > reminders.ics
+            reminderctl import backup.json restores a backup exactly (into an empty daemon, or
+            with --replace over the same items).
             With --ics: a repeating item is one event with a recurrence rule (RRULE) and one
             alarm per lead time; where, in the next --days days, reminderd would remind at other
             times (quiet hours, a DST gap, a reminder before the item was added), that occurrence
@@ -243,11 +340,18 @@ struct Export: ParsableCommand {
             """)
     @Flag(help: "Write RFC 5545 iCalendar instead of JSON.") var ics = false
     @Option(help: "With --ics: how many days ahead (default 365).") var days: Int = 365
+    @Flag(help: "Include the history in the backup.") var history = false
+    @Flag(name: .customLong("items-only"), help: "Only the items, as a JSON array (no Done state).") var itemsOnly =
+        false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Export")
-        guard ics else { return print(Output.json(reply["items"] ?? .array([]))) }
+        let reply = try DaemonClient.call("Export", history ? ["history": .bool(true)] : [:])
+        if itemsOnly { return print(Output.json(reply["items"] ?? .array([]))) }
+        guard ics else {
+            return print(
+                Output.json(.object(["items": reply["items"] ?? .array([]), "state": reply["state"] ?? .object([:])])))
+        }
         guard (1...3660).contains(days) else { throw Refusal.usage("--days must be between 1 and 3660") }
         let configuration = try ConfigLoader.load(path: ConfigFile.defaultPathIfPresent())
         let zone: TimeZoneRules

@@ -25,14 +25,14 @@ struct ItemOptions: ParsableArguments {
     @Option(help: "ISO 4217 currency, e.g. EUR (the config's by default).") var currency: String?
     @Option(help: "Benefit period: monthly, quarterly, semiannual or annual.") var period: String?
     @Option(help: "Subscription interval, e.g. 1mo, 1y, 1w.") var every: String?
-    @Option(help: "Next renewal date, YYYY-MM-DD.") var next: String?
-    @Option(help: "Coupon expiry: a date or YYYY-MM-DDTHH:MM.") var expires: String?
+    @Option(help: "Next renewal date: YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next fri, dec 5.") var next: String?
+    @Option(help: "Coupon expiry: a date (as for --next) or YYYY-MM-DDTHH:MM.") var expires: String?
     @Option(help: "Coupon code.") var code: String?
     @Option(help: "Coupon value as a decimal.") var value: String?
     @Option(help: "Category (coupon, rebuy).") var category: String?
-    @Option(help: "Fee due date, YYYY-MM-DD.") var due: String?
+    @Option(help: "Fee due date (as for --next).") var due: String?
     @Option(name: .customLong("every-days"), help: "Rebuy interval in days, 1-365.") var everyDays: Int?
-    @Option(name: .customLong("last-purchased"), help: "Rebuy: last bought, YYYY-MM-DD.") var lastPurchased: String?
+    @Option(name: .customLong("last-purchased"), help: "Rebuy: last bought (as for --next).") var lastPurchased: String?
     @Option(help: "Notes, up to 500 characters.") var notes: String?
     @Option(help: "Lead times overriding the config's, e.g. 7d,1d or 2h.") var lead: String?
 

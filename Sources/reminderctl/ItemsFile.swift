@@ -1,11 +1,23 @@
 import ReminderCore
 
-/// An items file: a JSON array of items in the §2 format, all valid or none taken.
+/// An items file: a JSON array of items in the §2 format, or a backup (`reminderctl export`):
+/// an object with that array as `items` and their `state`. All valid or none taken.
 enum ItemsFile {
-    static func load(path: String, zone: TimeZoneRules, defaultCreatedAt: Int64?) throws -> [Item] {
-        guard case .array(let elements) = try readJSON(path) else {
-            throw Refusal(message: "\(path): expected a JSON array of items")
+    /// The items and the state (nil for a plain array) of a file's JSON.
+    static func parts(_ document: JSONValue, path: String) throws -> (items: [JSONValue], state: JSONValue?) {
+        switch document {
+        case .array(let items): return (items, nil)
+        case .object(let fields):
+            guard case .array(let items)? = fields["items"] else {
+                throw Refusal(message: "\(path): expected a JSON array of items, or a backup with an \"items\" array")
+            }
+            return (items, fields["state"])
+        default: throw Refusal(message: "\(path): expected a JSON array of items, or a backup with an \"items\" array")
         }
+    }
+
+    static func load(path: String, zone: TimeZoneRules, defaultCreatedAt: Int64?) throws -> [Item] {
+        let elements = try parts(readJSON(path), path: path).items
         let context = Item.DecodingContext(zone: zone, defaultCreatedAt: defaultCreatedAt)
         var items: [Item] = []
         var seen: [String: Int] = [:]

@@ -14,7 +14,7 @@ struct Reminderctl: ParsableCommand {
         subcommands: [
             Add.self, List.self, Show.self, Edit.self, Remove.self, Done.self, Undo.self, Snooze.self, Upcoming.self,
             Explain.self, History.self, Summary.self, Status.self, Pause.self, Resume.self, Reload.self, Import.self,
-            Export.self, Plan.self, Cards.self, Setup.self,
+            Export.self, Plan.self, Cards.self, Wallet.self, Setup.self,
         ]
     )
 
@@ -22,6 +22,7 @@ struct Reminderctl: ParsableCommand {
     /// reachable. (swift-argument-parser alone would use 64 for usage errors.)
     static func main() {
         do {
+            try refuseNegativeValues(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()
         } catch let refusal as Refusal {
@@ -35,6 +36,19 @@ struct Reminderctl: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+}
+
+/// `pause -1h` would otherwise read as the short flags `-1` and `-h` and print the help with
+/// exit 0, as if it had worked. No value of reminderctl is negative, so a word that starts with
+/// `-` and a digit is refused as a usage error that says why.
+func refuseNegativeValues(_ arguments: [String]) throws {
+    for argument in arguments.prefix(while: { $0 != "--" }) {
+        guard argument.count > 1, argument.hasPrefix("-"), argument.dropFirst().first?.isNumber == true else {
+            continue
+        }
+        throw Refusal.usage(
+            "\"\(argument)\": durations, amounts and counts cannot be negative; give e.g. \(argument.dropFirst())")
     }
 }
 

@@ -26,8 +26,9 @@ struct Setup: ParsableCommand {
     @Option(name: .customLong("reminder-time"), help: "When day reminders fire, HH:MM.") var reminderTime: String?
     @Option(name: .customLong("lead-times"), help: "Default lead times, e.g. 7d,1d,0d.") var leadTimes: String?
     @Option(name: .customLong("quiet-hours"), help: "START-END (22:00-08:00) or none.") var quietHours: String?
-    @Option(help: "A card you hold, by catalog id (repeatable).") var card: [String] = []
-    @Option(name: .customLong("fee-due"), help: "A --card's next annual fee date, ID=YYYY-MM-DD (repeatable).")
+    @Option(help: "A card you hold, by catalog id (repeatable).", completion: .custom(Completions.cardIds))
+    var card: [String] = []
+    @Option(name: .customLong("fee-due"), help: "A --card's next annual fee date, ID=DATE (as for add; repeatable).")
     var feeDue: [String] = []
     @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") var config: String?
     @Flag(help: "Update an existing config file without asking.") var yes = false
@@ -46,6 +47,7 @@ struct Setup: ParsableCommand {
         }
         let current = try currentConfiguration(document, path: path)
         let catalog = try Catalog.load()
+        Catalog.warnIfOld(catalog)
         var settings = Answers(
             reminderTime: current.reminderTime.description,
             leadTimes: current.leadTimes.map(\.description).joined(separator: ","),
@@ -95,14 +97,24 @@ struct Setup: ParsableCommand {
         do { return try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
     }
 
+    /// `ID=DATE` pairs; the date as for `add` (`2027-03-15`, `+3mo`, `mar 15`), echoed back when
+    /// it was not given as YYYY-MM-DD.
     func parseFeeDue() throws -> [String: String] {
         var result: [String: String] = [:]
         for entry in feeDue {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, case .success = LocalDate.parse(parts[1]) else {
-                throw Refusal.usage("--fee-due \"\(entry)\": expected CARD-ID=YYYY-MM-DD")
+            guard parts.count == 2 else { throw Refusal.usage("--fee-due \"\(entry)\": expected CARD-ID=YYYY-MM-DD") }
+            switch NaturalDate.resolve(parts[1], today: try ConfiguredZone.today()) {
+            case .success(let date?):
+                print("--fee-due \(entry): \(ResolvedDate.full(date))")
+                result[parts[0]] = date.description
+            case .success(nil):
+                guard case .success = LocalDate.parse(parts[1]) else {
+                    throw Refusal.usage("--fee-due \"\(entry)\": expected CARD-ID=YYYY-MM-DD")
+                }
+                result[parts[0]] = parts[1]
+            case .failure(let error): throw Refusal.usage("--fee-due \(parts[0])=\(error.reason)")
             }
-            result[parts[0]] = parts[1]
         }
         return result
     }

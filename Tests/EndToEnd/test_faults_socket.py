@@ -187,7 +187,7 @@ def test_replies_and_imports_over_one_mebibyte_work_and_an_oversized_request_is_
         assert imported.stdout.startswith("Imported 2500 items"), imported.stdout
         assert len(daemon.ctl_json("list")["items"]) == 2500
         assert len(daemon.ctl_json("upcoming", "--days", "365")["reminders"]) >= 2500
-        exported = json.loads(daemon.ctl("export").stdout)
+        exported = json.loads(daemon.ctl("export").stdout)["items"]
         assert len(exported) == 2500 and all(item["notes"] == notes for item in exported)
         # A request over the limit gets a varlink error that names the limit.
         client = Client(daemon.socket_path)

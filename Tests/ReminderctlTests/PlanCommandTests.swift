@@ -106,7 +106,9 @@ import Testing
         #expect(result.stderr.hasPrefix("reminderctl: \(broken): not valid JSON"))
         let object = try write("object.json", #"{"kind": "fee"}"#)
         result = try Reminderctl.run(["plan", "--items", object, "--from", "2026-01-01", "--to", "2026-02-01"])
-        #expect(result.stderr == "reminderctl: \(object): expected a JSON array of items\n")
+        #expect(
+            result.stderr
+                == "reminderctl: \(object): expected a JSON array of items, or a backup with an \"items\" array\n")
     }
 
     @Test func usageErrorsExitWith2() throws {

@@ -1,0 +1,48 @@
+import ReminderCatalog
+import ReminderCore
+import ReminderProtocol
+
+/// What the shell completion scripts offer (ArgumentParser's `---completion` entry point calls
+/// these): kinds and durations are fixed lists; item ids and card names come from the daemon,
+/// card ids and subscription templates from the catalog. A completion must never print an error
+/// or keep the shell waiting, so every failure (no daemon, a bad catalog) offers nothing.
+enum Completions {
+    static let kinds = ["benefit", "subscription", "coupon", "fee", "rebuy"]
+    static let durations = ["15m", "30m", "1h", "2h", "4h", "1d", "2d", "1w"]
+
+    /// The daemon's items, within a second; none when it is not running or slow.
+    static func items() -> [JSONValue] {
+        guard let client = try? VarlinkClient(path: DaemonClient.socketPath, timeoutSeconds: 1),
+            case .success(let reply)? = try? client.call("\(ReminderInterface.name).List", ["all": .bool(true)])
+        else { return [] }
+        return reply["items"]?.elements ?? []
+    }
+
+    @Sendable static func itemIds(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        items().map { Output.string($0["id"]) }.filter { $0.hasPrefix(prefix) }
+    }
+
+    @Sendable static func cardNames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        let names = Set(items().map { Output.string($0["card"]) }.filter { !$0.isEmpty })
+        return names.sorted().filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
+    }
+
+    /// `add KIND`: the kinds, and `card`.
+    static let addKinds = kinds + ["card"]
+
+    /// `add card ID`: the catalog's card ids; for any other kind, no suggestion (a title is free).
+    @Sendable static func addTitle(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        guard words.contains("card") else { return [] }
+        return cardIds(words, index, prefix)
+    }
+
+    @Sendable static func cardIds(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        guard let catalog = try? Catalog.load() else { return [] }
+        return catalog.cards.map(\.id).filter { $0.hasPrefix(prefix) }
+    }
+
+    @Sendable static func templates(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+        guard let catalog = try? Catalog.load() else { return [] }
+        return catalog.subscriptions.map(\.id).filter { $0.hasPrefix(prefix) }
+    }
+}

@@ -1,0 +1,68 @@
+import ReminderCore
+import ReminderPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The config's time zone, as the daemon uses it: natural dates (`tomorrow`) and "is this in
+/// the past" are answered in it, not in the shell's `TZ`.
+enum ConfiguredZone {
+    static func load() throws -> TimeZoneRules {
+        let configuration = try ConfigLoader.load(path: ConfigFile.defaultPathIfPresent())
+        do { return try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
+            throw Refusal(message: "timeZone: \(error)")
+        }
+    }
+
+    static func today() throws -> LocalDate {
+        try load().localDateTime(at: Int64(time(nil))).date
+    }
+}
+
+/// A date option resolved: its field, what was typed, and the date it means.
+struct ResolvedDate {
+    let option: String
+    let typed: String
+    let date: LocalDate
+
+    /// "--expires fri: Fri 2026-11-27", so the user sees which day a natural form meant.
+    var echo: String { "\(option) \(typed): \(ResolvedDate.full(date))" }
+
+    /// "Fri 2026-11-27".
+    static func full(_ date: LocalDate) -> String { "\(HumanTime.weekdays[date.weekday]) \(date)" }
+}
+
+extension ItemOptions {
+    /// The fields with their natural dates (`fri`, `+2w`) replaced by YYYY-MM-DD, and what each
+    /// one resolved to.
+    func resolvedFields(today: LocalDate) throws -> (fields: [String: JSONValue], dates: [ResolvedDate]) {
+        var fields = self.fields
+        var dates: [ResolvedDate] = []
+        for (key, option) in [
+            ("next", "--next"), ("expires", "--expires"), ("due", "--due"), ("lastPurchased", "--last-purchased"),
+        ] {
+            guard case .string(let typed)? = fields[key] else { continue }
+            switch NaturalDate.resolve(typed, today: today) {
+            case .success(let date?):
+                fields[key] = .string(date.description)
+                dates.append(ResolvedDate(option: option, typed: typed, date: date))
+            case .success(nil): continue
+            case .failure(let error): throw Refusal.usage("\(option) \(error.reason)")
+            }
+        }
+        return (fields, dates)
+    }
+
+    /// Refuses a coupon whose expiry is before today — it would be added expired — unless
+    /// `force`.
+    static func refusePastExpiry(_ fields: [String: JSONValue], today: LocalDate, force: Bool) throws {
+        guard !force, case .string(let expires)? = fields["expires"],
+            case .success(let date) = LocalDate.parse(String(expires.prefix(10))), date < today
+        else { return }
+        throw Refusal(
+            message:
+                "--expires \(expires) is in the past (today is \(today)): the coupon would be added expired. "
+                + "Check the date, or add --force to add it anyway")
+    }
+}

@@ -1,0 +1,188 @@
+import ArgumentParser
+import ReminderCore
+
+/// `reminderctl wallet [CARD]`: the cards you hold, like a wallet's card stack — for each card,
+/// what is left to use this period, what runs out within a week, what was used, and the annual
+/// fee against what the card gave back this card year. The card with value about to run out
+/// comes first, then the one with the most left.
+struct Wallet: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Your cards: value left this period, what expires soon, what was used, the fee's return.",
+        discussion: """
+            Examples:
+              reminderctl wallet                   every card you hold, most urgent first
+              reminderctl wallet "amex plat"       one card (by name or the start of its name)
+            """)
+    @Argument(help: "A card's name, or the start of it (case aside).", completion: .custom(Completions.cardNames))
+    var card: String?
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let items = try DaemonClient.call("List", ["all": .bool(true)])["items"]?.elements ?? []
+        let feeReturns = try DaemonClient.call("Summary")["summary"]?["cards"]?.elements ?? []
+        var cards = WalletCard.stack(items: items, feeReturns: feeReturns)
+        if let card {
+            let wanted = card.lowercased()
+            let exact = cards.filter { $0.name.lowercased() == wanted }
+            cards = exact.isEmpty ? cards.filter { $0.name.lowercased().hasPrefix(wanted) } : exact
+            if cards.isEmpty { throw Refusal(message: List.noCard(card, among: items)) }
+        }
+        if output.json { return print(Output.json(.object(["cards": .array(cards.map(\.json))]))) }
+        if cards.isEmpty {
+            return print("No cards yet. Add one with: reminderctl add card ID --fee-due DATE (ids: reminderctl cards)")
+        }
+        print(cards.map { $0.render(colour: Colour.enabled) }.joined(separator: "\n"), terminator: "")
+    }
+}
+
+/// One card of the wallet, gathered from the items on it and the summary's fee return.
+struct WalletCard {
+    struct Credit {
+        let id: String
+        let title: String
+        let left: Money
+        let amount: Money
+        let period: String
+        let status: String
+        let daysLeft: Int64?
+    }
+
+    let name: String
+    let currency: String
+    var credits: [Credit] = []
+    var usedThisPeriod = Money.zero
+    /// The fee item's amount and due time, and the summary's redeemed/net for the card.
+    var fee: JSONValue?
+    var feeReturn: JSONValue?
+
+    var available: Money { credits.reduce(Money.zero) { $0 + $1.left } }
+    var expiring: [Credit] { credits.filter { $0.left > .zero && ($0.daysLeft ?? .max) <= 7 } }
+    var soonest: Int64 { expiring.compactMap(\.daysLeft).min() ?? .max }
+
+    /// Every card named by a benefit or a fee, most urgent (value expiring soonest) first, then
+    /// most value left, then by name.
+    static func stack(items: [JSONValue], feeReturns: [JSONValue]) -> [WalletCard] {
+        var cards: [String: WalletCard] = [:]
+        for item in items {
+            let name = Output.string(item["card"])
+            let kind = Output.string(item["kind"])
+            guard !name.isEmpty, kind == "benefit" || kind == "fee" else { continue }
+            let currency = item["currency"].map { Output.string($0) } ?? Output.configuredCurrency
+            var card = cards[name] ?? WalletCard(name: name, currency: currency)
+            if kind == "fee" {
+                card.fee = item
+            } else if case .success(let amount) = Money.parse(Output.string(item["amount"])) {
+                let status = Output.string(item["status"])
+                let used = status == "used" ? amount : Money.parse(Output.string(item["amountUsed"])).value ?? .zero
+                let gone = status == "used" || status == "expired"
+                card.usedThisPeriod = card.usedThisPeriod + used
+                var days: Int64?
+                if case .integer(let left)? = item["daysLeft"] { days = left }
+                card.credits.append(
+                    Credit(
+                        id: Output.string(item["id"]), title: Output.string(item["title"]),
+                        left: gone ? .zero : amount - used, amount: amount, period: Output.string(item["period"]),
+                        status: status, daysLeft: days))
+            }
+            cards[name] = card
+        }
+        for entry in feeReturns {
+            let name = Output.string(entry["card"])
+            if cards[name] != nil { cards[name]?.feeReturn = entry }
+        }
+        return cards.values.sorted {
+            ($0.soonest, Money.zero - $0.available, $0.name) < ($1.soonest, Money.zero - $1.available, $1.name)
+        }
+    }
+
+    func money(_ amount: Money) -> String { amount.formatted(currency: currency) }
+
+    func money(_ value: JSONValue?) -> String {
+        guard case .string(let text)? = value else { return "" }
+        let negative = text.hasPrefix("-")
+        guard case .success(let amount) = Money.parse(negative ? String(text.dropFirst()) : text) else { return text }
+        return (negative ? "−" : "") + money(amount)
+    }
+
+    func render(colour: Bool) -> String {
+        var out = Colour.paint(name, "1", colour) + " — \(money(available)) left this period"
+        out += usedThisPeriod > .zero ? ", \(money(usedThisPeriod)) used\n" : "\n"
+        if !expiring.isEmpty {
+            let parts = expiring.sorted { ($0.daysLeft ?? 0) < ($1.daysLeft ?? 0) }.map { credit in
+                "\(credit.title) \(money(credit.left)) (\(WalletCard.days(credit.daysLeft ?? 0)))"
+            }
+            out +=
+                "  " + Colour.paint("Expires within 7 days:", "31", colour) + " " + parts.joined(separator: ", ")
+                + "\n"
+        }
+        var table = TextTable(headers: ["  LEFT", "OF", "CREDIT", "PERIOD", "STATUS", "RESETS"], flexible: [(2, 1)])
+        // What is left first, soonest to reset first; what is used up below.
+        func order(_ credit: Credit) -> (Int, Int64) { (credit.left > .zero ? 0 : 1, credit.daysLeft ?? .max) }
+        for credit in credits.sorted(by: { order($0) < order($1) }) {
+            table.add([
+                "  " + money(credit.left), money(credit.amount), credit.title, credit.period, credit.status,
+                credit.daysLeft.map(WalletCard.days) ?? "",
+            ])
+        }
+        if !credits.isEmpty { out += table.render() }
+        out += "  " + feeLine() + "\n"
+        return out
+    }
+
+    /// "Annual fee $695 due Mon 2027-03-15 (in 113 days); $235 back this card year, $460 more to
+    /// break even".
+    func feeLine() -> String {
+        guard let fee else {
+            return "No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)"
+        }
+        var line = "Annual fee \(money(fee["amount"])) due \(Output.when(fee["due"]).prefix(14))"
+        if case .integer(let days)? = fee["daysLeft"] { line += " (\(WalletCard.days(days)))" }
+        if let feeReturn {
+            line += "; \(money(feeReturn["redeemed"])) back this card year"
+            if case .string(let net)? = feeReturn["net"] {
+                line +=
+                    net.hasPrefix("-")
+                    ? ", \(money(.string(String(net.dropFirst())))) more to break even"
+                    : ", \(money(.string(net))) ahead of the fee"
+            }
+        }
+        return line
+    }
+
+    static func days(_ days: Int64) -> String { days <= 0 ? "today" : days == 1 ? "tomorrow" : "in \(days) days" }
+
+    var json: JSONValue {
+        var fields: [String: JSONValue] = [
+            "card": .string(name), "currency": .string(currency), "available": .string(available.description),
+            "usedThisPeriod": .string(usedThisPeriod.description),
+            "expiringWithin7Days": .array(expiring.map { .string($0.id) }),
+            "credits": .array(
+                credits.map { credit in
+                    .object([
+                        "item": .string(credit.id), "title": .string(credit.title),
+                        "left": .string(credit.left.description), "amount": .string(credit.amount.description),
+                        "period": .string(credit.period), "status": .string(credit.status),
+                        "daysLeft": credit.daysLeft.map { .integer($0) } ?? .null,
+                    ])
+                }),
+            "fee": .null,
+        ]
+        if let fee {
+            var feeFields: [String: JSONValue] = [
+                "item": fee["id"] ?? .null, "amount": fee["amount"] ?? .null, "due": fee["due"] ?? .null,
+                "daysLeft": fee["daysLeft"] ?? .null,
+            ]
+            feeFields["redeemed"] = feeReturn?["redeemed"] ?? .null
+            feeFields["net"] = feeReturn?["net"] ?? .null
+            fields["fee"] = .object(feeFields)
+        }
+        return .object(fields)
+    }
+}
+
+extension Result {
+    var value: Success? {
+        if case .success(let value) = self { return value }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import ReminderCore
+import ReminderProtocol
+import ReminderStore
+import Testing
+
+@testable import ReminderDaemon
+
+/// Export and Import as a backup: the state comes back with the items, in one transaction, and a
+/// bad state entry refuses the whole import. Also: a Done that was undone is not "used".
+@Suite struct EngineBackupTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reminderd-backup-\(UUID().uuidString)")
+    let start: Int64 = 1_795_000_000  // 2026-11-18T11:06:40Z
+
+    func engine(_ name: String, clock: ManualClock) throws -> ReminderEngine {
+        let engine = ReminderEngine(
+            store: try ReminderStore(path: directory.appendingPathComponent("\(name).sqlite").path),
+            notifier: RecordingNotifier(), configuration: Configuration(timeZone: "UTC", quietHours: nil), zone: .utc,
+            clock: { clock.now }, logger: Logger(label: "test"))
+        try engine.queue.sync { try engine.start() }
+        return engine
+    }
+
+    func call(_ engine: ReminderEngine, _ method: String, _ parameters: [String: JSONValue] = [:]) -> VarlinkReply {
+        engine.queue.sync { engine.perform(method, parameters) }
+    }
+
+    @discardableResult
+    func ok(_ engine: ReminderEngine, _ method: String, _ parameters: [String: JSONValue] = [:]) -> [String: JSONValue]
+    {
+        let reply = call(engine, method, parameters)
+        guard case .success(let result) = reply else {
+            Issue.record("\(method) failed: \(reply)")
+            return [:]
+        }
+        return result
+    }
+
+    func add(_ engine: ReminderEngine, _ item: [String: JSONValue]) -> JSONValue {
+        ok(engine, "Add", ["item": .object(item)])["id"] ?? .null
+    }
+
+    let benefit: [String: JSONValue] = [
+        "kind": .string("benefit"), "title": .string("Uber Cash"), "card": .string("Gold"), "amount": .string("10"),
+        "period": .string("monthly"),
+    ]
+    let fee: [String: JSONValue] = [
+        "kind": .string("fee"), "title": .string("Gold fee"), "card": .string("Gold"), "amount": .string("325"),
+        "due": .string("2027-03-10"),
+    ]
+
+    @Test func aBackupRestoresDoneSnoozeFeeReturnUndoAndHistory() throws {
+        let clock = ManualClock(start)
+        let original = try engine("original", clock: clock)
+        let used = add(original, benefit)
+        let snoozed = add(original, fee)
+        ok(original, "Done", ["id": used])
+        ok(original, "Snooze", ["id": snoozed, "duration": .string("1d")])
+        let backup = ok(original, "Export", ["history": .bool(true)])
+
+        let restored = try engine("restored", clock: clock)
+        ok(restored, "Import", ["items": backup["items"] ?? .null, "state": backup["state"] ?? .null])
+        #expect(ok(restored, "List") == ok(original, "List"))
+        #expect(ok(restored, "Summary") == ok(original, "Summary"))  // fee return and "used recently" too
+        #expect(ok(restored, "Explain", ["id": snoozed])["snoozedUntil"] != .null)
+        #expect(
+            ok(restored, "History", ["item": used])["entries"]?.elements.contains { $0["event"] == .string("done") }
+                == true)
+        ok(restored, "Undo", ["id": used])  // the undo step came along
+    }
+
+    @Test func aStateEntryForAnItemNotImportedRefusesTheWholeImport() throws {
+        let engine = try engine("one", clock: ManualClock(start))
+        var item = benefit
+        item["id"] = .string("abcd")
+        let reply = call(
+            engine, "Import",
+            [
+                "items": .array([.object(item)]),
+                "state": .object([
+                    "occurrences": .array([
+                        .object(["item": .string("zzzz"), "due": .string("2026-11-30T23:59:00+00:00")])
+                    ])
+                ]),
+            ])
+        guard case .failure(let error) = reply else {
+            Issue.record("accepted: \(reply)")
+            return
+        }
+        #expect(error.parameters["parameter"] == .string("state.occurrences[0].item"))
+        #expect(ok(engine, "List")["items"] == .array([]))
+    }
+
+    @Test func anImportOverItemsItHasIsRefusedUnlessReplace() throws {
+        let engine = try engine("one", clock: ManualClock(start))
+        _ = add(engine, benefit)
+        let backup = ok(engine, "Export")
+        guard case .failure(let error) = call(engine, "Import", ["items": backup["items"] ?? .null]) else {
+            Issue.record("an import over the same ids was accepted")
+            return
+        }
+        #expect(error.description.contains("already in use (to restore a backup over the items it has"))
+        ok(
+            engine, "Import",
+            ["items": backup["items"] ?? .null, "state": backup["state"] ?? .null, "replace": .bool(true)])
+        #expect(ok(engine, "List")["items"]?.elements.count == 1)
+    }
+
+    @Test func aDoneThatWasUndoneIsNotUsedRecently() throws {
+        let engine = try engine("one", clock: ManualClock(start))
+        let kept = add(engine, benefit)
+        var other = benefit
+        other["title"] = .string("Dining credit")
+        let undone = add(engine, other)
+        ok(engine, "Done", ["id": kept])
+        ok(engine, "Done", ["id": undone])
+        ok(engine, "Undo", ["id": undone])
+        let used = ok(engine, "Summary")["summary"]?["usedRecently"]?.elements.map { $0["title"] }
+        #expect(used == [.string("Uber Cash")])
+    }
+}
+
+extension JSONValue {
+    fileprivate subscript(key: String) -> JSONValue? {
+        if case .object(let fields) = self { return fields[key] }
+        return nil
+    }
+
+    fileprivate var elements: [JSONValue] {
+        if case .array(let values) = self { return values }
+        return []
+    }
+}

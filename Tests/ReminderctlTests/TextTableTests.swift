@@ -1,0 +1,52 @@
+import Testing
+
+@testable import reminderctl
+
+/// Tables line up by display width and fit the terminal.
+@Suite struct TextTableTests {
+    @Test func wideCharactersAndEmojiCountTwoColumns() {
+        #expect(DisplayWidth.of("abc") == 3)
+        #expect(DisplayWidth.of("寿司") == 4)
+        #expect(DisplayWidth.of("🍕 Pizza") == 8)
+        #expect(DisplayWidth.of("❤️") == 2)
+        #expect(DisplayWidth.of("\u{1B}[31mred\u{1B}[0m") == 3)
+        #expect(DisplayWidth.of("é") == 1)  // e + combining accent: one grapheme
+    }
+
+    @Test func columnsAfterACJKOrEmojiTitleLineUp() {
+        var table = TextTable(headers: ["ID", "TITLE", "DUE"])
+        table.add(["a", "寿司 night", "Fri"])
+        table.add(["b", "🍕 Pizza", "Sat"])
+        table.add(["c", "Plain", "Sun"])
+        let lines = table.render(maxWidth: nil).split(separator: "\n").map(String.init)
+        let dueColumns = lines.map { line in
+            DisplayWidth.of(String(line[..<line.range(of: line.hasPrefix("ID") ? "DUE" : line.suffix(3))!.lowerBound]))
+        }
+        #expect(Set(dueColumns).count == 1, "DUE starts at the same column on every line: \(lines)")
+    }
+
+    @Test func theTitleIsTruncatedToFitTheTerminal() {
+        var table = TextTable(headers: ["ID", "TITLE", "STATUS"], flexible: [(1, 1)])
+        table.add(["ab12", String(repeating: "Hotel credit ", count: 10), "available"])
+        table.add(["cd34", "短い" + String(repeating: "長", count: 60), "used"])
+        let text = table.render(maxWidth: 60)
+        for line in text.split(separator: "\n") { #expect(DisplayWidth.of(String(line)) <= 60, "\(line)") }
+        #expect(text.contains("…"))
+        #expect(text.contains("available") && text.contains("used"))
+    }
+
+    @Test func truncationKeepsShortTextAndCutsOnCharacters() {
+        #expect(DisplayWidth.truncate("short", to: 10) == "short")
+        #expect(DisplayWidth.truncate("寿司寿司", to: 5) == "寿司…")
+        #expect(DisplayWidth.of(DisplayWidth.truncate("寿司寿司", to: 5)) <= 5)
+    }
+
+    @Test func theTitleKeepsTwiceTheRoomOfTheCard() {
+        var table = TextTable(headers: ["TITLE", "CARD", "STATUS"], flexible: [(0, 2), (1, 1)])
+        table.add([String(repeating: "t", count: 60), String(repeating: "c", count: 30), "available"])
+        let line = table.render(maxWidth: 50).split(separator: "\n")[1]
+        let cells = line.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(DisplayWidth.of(String(line)) <= 50)
+        #expect(cells[0].count == 2 * cells[1].count || cells[0].count == 2 * cells[1].count + 1, "\(cells)")
+    }
+}
