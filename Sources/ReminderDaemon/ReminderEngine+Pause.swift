@@ -95,6 +95,11 @@ extension ReminderEngine {
         let body =
             "\(digest.count) reminders while you were busy: " + titles.prefix(5).joined(separator: ", ")
             + (titles.count > 5 ? ", …" : "")
+        // Noted before the call, as a single reminder is: a stop or crash before the outcome is
+        // recorded owes each reminder of the digest (they are no longer held, so lastSeen moves on).
+        for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
+            beginDelivery(itemId, due: occurrence.due, fireAts: fireAts, now: now)
+        }
         notifier.show(
             NotificationRequest(summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest")
         ) { [weak self] result in
@@ -106,6 +111,8 @@ extension ReminderEngine {
                         try self.store.write { db in
                             for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
                                 for fireAt in fireAts {
+                                    try ReminderStore.endDelivery(
+                                        itemId: itemId, due: occurrence.due, fireAt: fireAt, db)
                                     try FireRecord(
                                         itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now,
                                         notificationId: Int64(id)

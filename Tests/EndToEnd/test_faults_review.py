@@ -1,0 +1,37 @@
+"""A stranger's faults against the promises already kept: a digest of held reminders in flight
+when the daemon stops, and SIGTERM while a change waits for a slow flush."""
+import json
+import signal
+import socket
+
+from conftest import FaultDaemon, FsyncFault, NotificationServer, local_in, wait_for
+from test_faults_notify import hang_notify, history
+
+METHOD = "io.reminderd.Reminders."
+
+
+def test_a_digest_in_flight_to_a_hung_server_when_the_daemon_stops_is_shown_after_restart(bus, daemon, tmp_path):
+    hung = NotificationServer(bus, tmp_path / "hung.log")
+    try:
+        daemon.start()
+        daemon.ctl("pause")
+        daemon.ctl("add", "coupon", "Deal one", "--expires", local_in(2 * 86400 + 4), "--lead", "48h")
+        daemon.ctl("add", "coupon", "Deal two", "--expires", local_in(2 * 86400 + 4), "--lead", "48h")
+        wait_for(lambda: len(history(daemon, "held")) == 2, timeout=15, what="both reminders held")
+        hang_notify(hung, 60)
+        daemon.ctl("resume")  # the digest of both goes to a server that never answers
+        wait_for(lambda: any(s == "Reminders" for s, _, _ in hung.notifications()), what="the digest's Notify")
+        daemon.kill(signal.SIGTERM)  # a clean stop while the call is in flight
+    finally:
+        hung.process.kill()
+        hung.process.wait(5)
+    server = NotificationServer(bus, tmp_path / "new.log")
+    try:
+        daemon.start()
+        # Owed, not lost: each is shown once more (late), or at least reported.
+        wait_for(lambda: len(history(daemon, "fired")) == 2, timeout=15, what="both reminders shown after restart")
+        bodies = [body for _, body, _ in server.notifications()]
+        assert len(bodies) == 2, bodies
+        assert all("(late" in body for body in bodies), bodies
+    finally:
+        server.stop()
