@@ -35,3 +35,35 @@ def test_a_digest_in_flight_to_a_hung_server_when_the_daemon_stops_is_shown_afte
         assert all("(late" in body for body in bodies), bodies
     finally:
         server.stop()
+
+
+def test_sigterm_while_a_change_waits_for_a_slow_flush_still_answers_it(bus, tmp_path):
+    fault = FsyncFault(tmp_path)
+    daemon = FaultDaemon(tmp_path, bus, fault.env).start()
+    try:
+        flushes = fault.calls()
+        fault.set(delay_ms=2000)
+        client = socket.socket(socket.AF_UNIX)
+        client.settimeout(10)
+        client.connect(str(daemon.socket_path))
+        item = {"kind": "coupon", "title": "Kept", "expires": "2027-06-30"}
+        client.sendall(json.dumps({"method": METHOD + "Add", "parameters": {"item": item}}).encode() + b"\0")
+        wait_for(lambda: fault.calls() > flushes, what="the flush to start")
+        daemon.process.send_signal(signal.SIGTERM)  # the change is stored; its flush is under way
+        reply = b""
+        while b"\0" not in reply:
+            chunk = client.recv(65536)
+            assert chunk, "the daemon hung up without answering a change it stored"
+            reply += chunk
+        answer = json.loads(reply.partition(b"\0")[0])
+        assert "error" not in answer, answer
+        assert daemon.process.wait(10) == 0
+        client.close()
+    finally:
+        fault.set()
+        daemon.stop()
+    daemon = FaultDaemon(tmp_path, bus).start()
+    try:
+        assert [i["title"] for i in daemon.ctl_json("list")["items"]] == ["Kept"]
+    finally:
+        daemon.stop()
