@@ -403,6 +403,13 @@ private final class Connection: @unchecked Sendable {  // confined to the server
     func readAvailable() {
         guard !closing else { return }
         let count = server.readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count == 0 && !discarding && !(replies.isEmpty && sent == output.count) {
+            // The client is done sending (it may only have shut down its side, as `socat` does):
+            // the calls it made are still answered, then the connection closes.
+            closing = true
+            server.watch(self, false)
+            return
+        }
         if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK) {
             close()
             return

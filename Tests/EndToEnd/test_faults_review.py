@@ -67,3 +67,29 @@ def test_sigterm_while_a_change_waits_for_a_slow_flush_still_answers_it(bus, tmp
         assert [i["title"] for i in daemon.ctl_json("list")["items"]] == ["Kept"]
     finally:
         daemon.stop()
+
+
+def test_a_client_that_shuts_down_its_sending_side_still_gets_the_reply_to_its_change(bus, tmp_path):
+    fault = FsyncFault(tmp_path)
+    daemon = FaultDaemon(tmp_path, bus, fault.env).start()
+    try:
+        fault.set(delay_ms=1000)
+        client = socket.socket(socket.AF_UNIX)
+        client.settimeout(10)
+        client.connect(str(daemon.socket_path))
+        item = {"kind": "coupon", "title": "Half-closed", "expires": "2027-06-30"}
+        client.sendall(json.dumps({"method": METHOD + "Add", "parameters": {"item": item}}).encode() + b"\0")
+        client.sendall(json.dumps({"method": METHOD + "Status", "parameters": {}}).encode() + b"\0")
+        client.shutdown(socket.SHUT_WR)  # done sending (as `socat` or `nc -N` do), still reading
+        received = b""
+        while received.count(b"\0") < 2:
+            chunk = client.recv(65536)
+            assert chunk, f"the daemon hung up without answering; got {received!r}"
+            received += chunk
+        added, status = [json.loads(m) for m in received.split(b"\0")[:2]]
+        assert "error" not in added and "id" in added["parameters"], added
+        assert status["parameters"]["status"]["items"] == 1, status
+        client.close()
+    finally:
+        fault.set()
+        daemon.stop()
