@@ -85,7 +85,13 @@ extension ReminderEngine {
             }
             for fireAt in fireAts { fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
             if replaced != 0 { onScreen[replaced] = nil }
-            onScreen[id] = PopUp(itemId: itemId, due: occurrence.due, event: event)
+            if stillDue(event, now: now) {
+                onScreen[id] = PopUp(itemId: itemId, due: occurrence.due, event: event)
+            } else {
+                // Answered after its occurrence was done, passed or removed (closing it then found
+                // nothing on screen): its countdown and buttons mean nothing any more.
+                notifier.close(id: id)
+            }
             logger.info(
                 "reminder shown",
                 metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])

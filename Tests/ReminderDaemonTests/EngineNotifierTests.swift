@@ -286,4 +286,33 @@ import Testing
         harness.advance(to: 3 * 3600 + 60)
         #expect(harness.notifier.requests.isEmpty)
     }
+
+    @Test func aPopUpWhoseAnswerComesAfterItsOccurrenceWasDoneIsClosed() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)
+        guard case .success = harness.perform("Done", ["id": .string(item)]) else {
+            Issue.record("done failed")
+            return
+        }
+        harness.notifier.completeStalled(.accept)  // shown after all, for an occurrence now done
+        harness.settle()
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        #expect(harness.notifier.closed == [popUp])
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+    }
+
+    @Test func aPopUpWhoseAnswerComesAfterItsOccurrencePassedIsClosed() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)
+        harness.advance(to: 2 * 3600)  // passes while the server has not answered
+        harness.notifier.completeStalled(.accept)
+        harness.settle()
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        #expect(harness.notifier.closed == [popUp])
+        #expect(harness.history(item).contains("expired"))
+    }
 }
