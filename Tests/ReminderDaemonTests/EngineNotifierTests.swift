@@ -1,5 +1,5 @@
 import ReminderCore
-import ReminderDaemon
+@testable import ReminderDaemon
 import Testing
 
 /// The engine's side of the notification server: pop-ups, buttons, server churn, refusals,
@@ -314,5 +314,18 @@ import Testing
         let popUp = try #require(harness.notifier.acceptedIds.first)
         #expect(harness.notifier.closed == [popUp])
         #expect(harness.history(item).contains("expired"))
+    }
+
+    @Test func aLateReminderPlannedAtStartIsNotLostWhenTheDaemonIsStoppedBeforeSendingIt() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.clock.set(EngineHarness.start + 3700)  // its reminder came due while the daemon was away
+        try harness.restart()  // plans it as late; SIGTERM comes before the timer ran it
+        try harness.engine.queue.sync { try harness.engine.recordLastSeen(harness.clock.now) }  // as `stop` does
+        #expect(harness.notifier.requests.isEmpty)
+        try harness.restart()
+        harness.advance(to: 3701)
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
     }
 }
