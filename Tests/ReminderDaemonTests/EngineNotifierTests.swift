@@ -328,4 +328,19 @@ import Testing
         #expect(harness.notifier.requests.count == 1)
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
     }
+
+    @Test func aDigestShownIsNotShownAgainAfterARestart() throws {
+        let harness = try EngineHarness()
+        _ = harness.perform("Pause")
+        // Due in three days, reminded a day from now: not urgent, so held.
+        for title in ["One", "Two"] { _ = harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"], title: title) }
+        harness.advance(to: 86_400)
+        #expect(harness.notifier.requests.isEmpty)
+        _ = harness.perform("Resume")
+        harness.settle()
+        #expect(harness.notifier.requests.map(\.body) == ["2 reminders while you were busy: One, Two"])
+        try harness.restart()  // the digest's deliveries were settled with it
+        harness.advance(to: 86_400 + 60)
+        #expect(harness.notifier.requests.isEmpty)
+    }
 }
