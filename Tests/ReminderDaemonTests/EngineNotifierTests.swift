@@ -1,6 +1,7 @@
 import ReminderCore
-@testable import ReminderDaemon
 import Testing
+
+@testable import ReminderDaemon
 
 /// The engine's side of the notification server: pop-ups, buttons, server churn, refusals,
 /// stalls and crashes, with `RecordingNotifier` and a manual clock.
