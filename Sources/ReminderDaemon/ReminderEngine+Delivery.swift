@@ -332,7 +332,9 @@ extension ReminderEngine {
         notifier.doNotDisturb { [weak self] reason in
             guard let self, reason == nil else { return }
             self.queue.async {
-                self.resume(now: self.clock())
+                // A `pause` given while the desktop was asked stays: only the held ones go out.
+                guard self.pausedUntil == nil else { return }
+                self.releaseHeld(now: self.clock())
                 self.publish()
             }
         }

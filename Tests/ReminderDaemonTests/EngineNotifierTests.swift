@@ -344,4 +344,20 @@ import Testing
         harness.advance(to: 86_400 + 60)
         #expect(harness.notifier.requests.isEmpty)
     }
+
+    @Test func aPauseGivenWhileTheDesktopsDoNotDisturbIsBeingCheckedStays() throws {
+        let harness = try EngineHarness()
+        harness.notifier.answer = .fail(.inhibited(reason: "the notification server is inhibited"))
+        let item = harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"])
+        harness.advance(to: 86_400)
+        #expect(harness.history(item).last == "held")
+        harness.notifier.answer = .accept
+        harness.notifier.holdDoNotDisturb = true
+        harness.emit(.doNotDisturbChanged)  // the desktop's do-not-disturb ended; asked whether it did
+        _ = harness.perform("Pause")  // meanwhile the user pauses reminderd
+        harness.notifier.completeDoNotDisturb(nil)
+        harness.settle()
+        #expect(harness.status("paused") == .string("until resumed"))
+        #expect(harness.notifier.requests.count == 1)  // only the refused one: still held
+    }
 }
