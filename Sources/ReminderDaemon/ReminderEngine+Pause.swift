@@ -124,9 +124,19 @@ extension ReminderEngine {
                     } catch {
                         self.logger.error("digest shown but not recorded: \(error)")
                     }
+                // Kept as a single reminder's would be (`delivered`): held again under the desktop's
+                // do-not-disturb, sent only to the next server after no answer, retried after a refusal.
+                case .failure(.inhibited):
+                    self.held.append(contentsOf: digest)
+                case .failure(.timedOut):
+                    self.repost.append(contentsOf: digest)
+                case .failure(.refused):
+                    self.waiting.append(contentsOf: digest)
+                    self.scheduleRetry(now: self.clock())
                 case .failure:
                     self.waiting.append(contentsOf: digest)
                 }
+                self.publish()
             }
         }
     }

@@ -360,4 +360,18 @@ import Testing
         #expect(harness.status("paused") == .string("until resumed"))
         #expect(harness.notifier.requests.count == 1)  // only the refused one: still held
     }
+
+    @Test func aDigestTheServerRefusesIsTriedAgain() throws {
+        let harness = try EngineHarness()
+        _ = harness.perform("Pause")
+        let items = ["One", "Two"].map { harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"], title: $0) }
+        harness.advance(to: 86_400)
+        harness.notifier.answer = .fail(.refused(reason: "busy"))
+        _ = harness.perform("Resume")
+        harness.settle()
+        harness.notifier.answer = .accept
+        harness.advance(to: 86_400 + 60)  // past the first retry's 10 s
+        for id in items { #expect(harness.history(id).contains("fired")) }
+        #expect(harness.status("waiting") == .integer(0))
+    }
 }
