@@ -119,6 +119,10 @@ extension ReminderEngine {
                                     ).insert(db, onConflict: .ignore)
                                     self.fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt))
                                 }
+                                try ReminderStore.appendHistory(
+                                    HistoryRecord(
+                                        at: now, itemId: itemId, title: self.items[itemId]?.title ?? itemId,
+                                        event: "fired", reason: "in the digest of \(digest.count) held reminders"), db)
                             }
                         }
                     } catch {

@@ -374,4 +374,14 @@ import Testing
         for id in items { #expect(harness.history(id).contains("fired")) }
         #expect(harness.status("waiting") == .integer(0))
     }
+
+    @Test func aReminderShownInADigestIsInHistoryAsFired() throws {
+        let harness = try EngineHarness()
+        _ = harness.perform("Pause")
+        let items = ["One", "Two"].map { harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"], title: $0) }
+        harness.advance(to: 86_400)
+        _ = harness.perform("Resume")
+        harness.settle()
+        for id in items { #expect(harness.history(id) == ["added", "held", "fired"]) }
+    }
 }
