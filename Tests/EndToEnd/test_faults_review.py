@@ -93,3 +93,22 @@ def test_a_client_that_shuts_down_its_sending_side_still_gets_the_reply_to_its_c
     finally:
         fault.set()
         daemon.stop()
+
+
+def test_a_done_button_whose_flush_fails_is_not_confirmed_as_done(server, bus, tmp_path):
+    fault = FsyncFault(tmp_path)
+    daemon = FaultDaemon(tmp_path, bus, fault.env).start()
+    try:
+        daemon.ctl("add", "coupon", "Flushed deal", "--expires", local_in(64), "--lead", "1m")
+        wait_for(server.notifications, timeout=15, what="the reminder")
+        wait_for(lambda: history(daemon, "fired"), what="the reminder recorded")
+        fault.fail_next()  # the flush that should cover the Done fails
+        server.invoke(1, "done")
+        wait_for(lambda: len(server.notifications()) == 2, what="the answer to the Done button")
+        summary, body, _ = server.notifications()[1]
+        assert summary != "Done", body
+        assert "not confirmed on disk" in body and "fdatasync" in body, body
+        assert history(daemon, "done")  # applied, as a client's NotDurable change is
+    finally:
+        fault.set()
+        daemon.stop()
