@@ -176,11 +176,12 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         }
     }
 
-    /// STOPPING=1, then a prompt, clean exit (waiting at most a second for a slow manager).
+    /// STOPPING=1, then a prompt, clean exit: the replies owed to clients go out first (at most
+    /// ten seconds for their flush), and at most a second is spent on a slow manager.
     private func stop() -> Never {
         managerNotifier.send("STOPPING=1")
         logger.info("stopping")
-        server.stop()
+        server.stop(timeout: .seconds(10))
         engine.queue.sync {
             do { try engine.recordLastSeen(Int64(time(nil))) } catch { logger.error("\(error)") }
         }

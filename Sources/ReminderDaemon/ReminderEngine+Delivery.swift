@@ -85,7 +85,13 @@ extension ReminderEngine {
             }
             for fireAt in fireAts { fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
             if replaced != 0 { onScreen[replaced] = nil }
-            onScreen[id] = PopUp(itemId: itemId, due: occurrence.due, event: event)
+            if stillDue(event, now: now) {
+                onScreen[id] = PopUp(itemId: itemId, due: occurrence.due, event: event)
+            } else {
+                // Answered after its occurrence was done, passed or removed (closing it then found
+                // nothing on screen): its countdown and buttons mean nothing any more.
+                notifier.close(id: id)
+            }
             logger.info(
                 "reminder shown",
                 metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])
@@ -142,7 +148,10 @@ extension ReminderEngine {
             let itemId = popUp.itemId
             if action == "done" {
                 if press("done", on: popUp, now: now, { try markDone(itemId, amount: nil, now: now) }) {
-                    offerUndo(itemId, now: now)
+                    // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
+                    store.whenDurable(through: store.commitCount) { [weak self] durability in
+                        self?.confirmDone(itemId, durability, now: now)
+                    }
                 }
             } else if action.hasPrefix("snooze-"),
                 case .success(let duration) = CalendarDuration.parse(String(action.dropFirst(7)), rules: .snooze)
@@ -225,6 +234,20 @@ extension ReminderEngine {
             onScreen[id] = nil
             notifier.close(id: id)
         }
+    }
+
+    /// After Done from a button, once its flush settled: the confirmation with Undo, or word that
+    /// the Done is saved but not confirmed on disk (a power cut may lose it).
+    func confirmDone(_ itemId: String, _ durability: Durability, now: Int64) {
+        guard case .notConfirmed(let reason) = durability else { return offerUndo(itemId, now: now) }
+        logger.error(
+            "a Done from a button is saved but not confirmed on disk: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
+        notifier.show(
+            NotificationRequest(
+                summary: "Done, not confirmed on disk",
+                body: "\(items[itemId]?.title ?? itemId): saved but not confirmed on disk: \(reason)", urgency: .normal,
+                category: "x-reminderd.refused", timeoutMilliseconds: 10_000)
+        ) { _ in }
     }
 
     /// After Done from a button: a short confirmation ("Marked $15 Uber Cash as used") with an
@@ -326,7 +349,9 @@ extension ReminderEngine {
         notifier.doNotDisturb { [weak self] reason in
             guard let self, reason == nil else { return }
             self.queue.async {
-                self.resume(now: self.clock())
+                // A `pause` given while the desktop was asked stays: only the held ones go out.
+                guard self.pausedUntil == nil else { return }
+                self.releaseHeld(now: self.clock())
                 self.publish()
             }
         }

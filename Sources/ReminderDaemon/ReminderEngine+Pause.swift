@@ -95,6 +95,11 @@ extension ReminderEngine {
         let body =
             "\(digest.count) reminders while you were busy: " + titles.prefix(5).joined(separator: ", ")
             + (titles.count > 5 ? ", …" : "")
+        // Noted before the call, as a single reminder is: a stop or crash before the outcome is
+        // recorded owes each reminder of the digest (they are no longer held, so lastSeen moves on).
+        for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
+            beginDelivery(itemId, due: occurrence.due, fireAts: fireAts, now: now)
+        }
         notifier.show(
             NotificationRequest(summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest")
         ) { [weak self] result in
@@ -106,20 +111,36 @@ extension ReminderEngine {
                         try self.store.write { db in
                             for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
                                 for fireAt in fireAts {
+                                    try ReminderStore.endDelivery(
+                                        itemId: itemId, due: occurrence.due, fireAt: fireAt, db)
                                     try FireRecord(
                                         itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now,
                                         notificationId: Int64(id)
                                     ).insert(db, onConflict: .ignore)
                                     self.fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt))
                                 }
+                                try ReminderStore.appendHistory(
+                                    HistoryRecord(
+                                        at: now, itemId: itemId, title: self.items[itemId]?.title ?? itemId,
+                                        event: "fired", reason: "in the digest of \(digest.count) held reminders"), db)
                             }
                         }
                     } catch {
                         self.logger.error("digest shown but not recorded: \(error)")
                     }
+                // Kept as a single reminder's would be (`delivered`): held again under the desktop's
+                // do-not-disturb, sent only to the next server after no answer, retried after a refusal.
+                case .failure(.inhibited):
+                    self.held.append(contentsOf: digest)
+                case .failure(.timedOut):
+                    self.repost.append(contentsOf: digest)
+                case .failure(.refused):
+                    self.waiting.append(contentsOf: digest)
+                    self.scheduleRetry(now: self.clock())
                 case .failure:
                     self.waiting.append(contentsOf: digest)
                 }
+                self.publish()
             }
         }
     }

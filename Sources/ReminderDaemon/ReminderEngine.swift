@@ -238,6 +238,15 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         for case .fire(_, _, let fireAts, _, _) in waiting + held {
             if let earliest = fireAts.min() { seen = min(seen, earliest - 1) }
         }
+        // Nor past reminders whose time came but that the timer has not run yet: the late ones
+        // planned at start, when a stop comes before the timer's first run.
+        if let next = wheel.nextDeadline(), next <= now {
+            events.forEach(dueBy: now) { event, _ in
+                if case .fire(_, _, let fireAts, _, _) = event, let earliest = fireAts.min() {
+                    seen = min(seen, earliest - 1)
+                }
+            }
+        }
         try store.write { db in try ReminderStore.setSetting("lastSeen", String(seen), db) }
     }
 

@@ -141,8 +141,12 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         _ = epoll_ctl(readyFD, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, connection.fd, &event)
     }
 
-    /// Stops listening, closes every connection and removes the socket file it created.
-    public func stop() {
+    /// Stops listening and reading, waits up to `timeout` for the replies of calls already
+    /// made to settle and go out (a change stored but waiting for its flush must not end in a
+    /// hang-up, which a client reads as "not done" and retries), then closes every connection
+    /// and removes the socket file it created.
+    public func stop(timeout: DispatchTimeInterval) {
+        let settled = DispatchSemaphore(value: 0)
         queue.sync {
             // A suspended source must be resumed before it goes.
             resumeAccepting()
@@ -150,6 +154,11 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
             acceptSource = nil
             readySource?.cancel()
             readySource = nil
+            // Registered after every waiting reply, so it runs after they were written.
+            store.whenDurable(through: store.commitCount) { _ in settled.signal() }
+        }
+        _ = settled.wait(timeout: .now() + timeout)
+        queue.sync {
             for connection in connections.values { connection.close() }
             connections.removeAll()
             close(listenFD)
@@ -394,6 +403,13 @@ private final class Connection: @unchecked Sendable {  // confined to the server
     func readAvailable() {
         guard !closing else { return }
         let count = server.readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count == 0 && !discarding && !(replies.isEmpty && sent == output.count) {
+            // The client is done sending (it may only have shut down its side, as `socat` does):
+            // the calls it made are still answered, then the connection closes.
+            closing = true
+            server.watch(self, false)
+            return
+        }
         if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK) {
             close()
             return

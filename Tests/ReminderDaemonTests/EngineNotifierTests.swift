@@ -1,6 +1,7 @@
 import ReminderCore
-import ReminderDaemon
 import Testing
+
+@testable import ReminderDaemon
 
 /// The engine's side of the notification server: pop-ups, buttons, server churn, refusals,
 /// stalls and crashes, with `RecordingNotifier` and a manual clock.
@@ -285,5 +286,102 @@ import Testing
         try harness.restart()
         harness.advance(to: 3 * 3600 + 60)
         #expect(harness.notifier.requests.isEmpty)
+    }
+
+    @Test func aPopUpWhoseAnswerComesAfterItsOccurrenceWasDoneIsClosed() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)
+        guard case .success = harness.perform("Done", ["id": .string(item)]) else {
+            Issue.record("done failed")
+            return
+        }
+        harness.notifier.completeStalled(.accept)  // shown after all, for an occurrence now done
+        harness.settle()
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        #expect(harness.notifier.closed == [popUp])
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+    }
+
+    @Test func aPopUpWhoseAnswerComesAfterItsOccurrencePassedIsClosed() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)
+        harness.advance(to: 2 * 3600)  // passes while the server has not answered
+        harness.notifier.completeStalled(.accept)
+        harness.settle()
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        #expect(harness.notifier.closed == [popUp])
+        #expect(harness.history(item).contains("expired"))
+    }
+
+    @Test func aLateReminderPlannedAtStartIsNotLostWhenTheDaemonIsStoppedBeforeSendingIt() throws {
+        let harness = try EngineHarness()
+        let item = dueInTwoHours(harness)
+        harness.clock.set(EngineHarness.start + 3700)  // its reminder came due while the daemon was away
+        try harness.restart()  // plans it as late; SIGTERM comes before the timer ran it
+        try harness.engine.queue.sync { try harness.engine.recordLastSeen(harness.clock.now) }  // as `stop` does
+        #expect(harness.notifier.requests.isEmpty)
+        try harness.restart()
+        harness.advance(to: 3701)
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
+    }
+
+    @Test func aDigestShownIsNotShownAgainAfterARestart() throws {
+        let harness = try EngineHarness()
+        _ = harness.perform("Pause")
+        // Due in three days, reminded a day from now: not urgent, so held.
+        for title in ["One", "Two"] { _ = harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"], title: title) }
+        harness.advance(to: 86_400)
+        #expect(harness.notifier.requests.isEmpty)
+        _ = harness.perform("Resume")
+        harness.settle()
+        #expect(harness.notifier.requests.map(\.body) == ["2 reminders while you were busy: One, Two"])
+        try harness.restart()  // the digest's deliveries were settled with it
+        harness.advance(to: 86_400 + 60)
+        #expect(harness.notifier.requests.isEmpty)
+    }
+
+    @Test func aPauseGivenWhileTheDesktopsDoNotDisturbIsBeingCheckedStays() throws {
+        let harness = try EngineHarness()
+        harness.notifier.answer = .fail(.inhibited(reason: "the notification server is inhibited"))
+        let item = harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"])
+        harness.advance(to: 86_400)
+        #expect(harness.history(item).last == "held")
+        harness.notifier.answer = .accept
+        harness.notifier.holdDoNotDisturb = true
+        harness.emit(.doNotDisturbChanged)  // the desktop's do-not-disturb ended; asked whether it did
+        _ = harness.perform("Pause")  // meanwhile the user pauses reminderd
+        harness.notifier.completeDoNotDisturb(nil)
+        harness.settle()
+        #expect(harness.status("paused") == .string("until resumed"))
+        #expect(harness.notifier.requests.count == 1)  // only the refused one: still held
+    }
+
+    @Test func aDigestTheServerRefusesIsTriedAgain() throws {
+        let harness = try EngineHarness()
+        _ = harness.perform("Pause")
+        let items = ["One", "Two"].map { harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"], title: $0) }
+        harness.advance(to: 86_400)
+        harness.notifier.answer = .fail(.refused(reason: "busy"))
+        _ = harness.perform("Resume")
+        harness.settle()
+        harness.notifier.answer = .accept
+        harness.advance(to: 86_400 + 60)  // past the first retry's 10 s
+        for id in items { #expect(harness.history(id).contains("fired")) }
+        #expect(harness.status("waiting") == .integer(0))
+    }
+
+    @Test func aReminderShownInADigestIsInHistoryAsFired() throws {
+        let harness = try EngineHarness()
+        _ = harness.perform("Pause")
+        let items = ["One", "Two"].map { harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"], title: $0) }
+        harness.advance(to: 86_400)
+        _ = harness.perform("Resume")
+        harness.settle()
+        for id in items { #expect(harness.history(id) == ["added", "held", "fired"]) }
     }
 }

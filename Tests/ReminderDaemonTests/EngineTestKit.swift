@@ -37,6 +37,8 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
     private var server: ServerInfo?
     private var answering = Answer.accept
     private var events: (@Sendable (NotifierEvent) -> Void)?
+    private var holdingDoNotDisturb = false
+    private var heldDoNotDisturb: [@Sendable (String?) -> Void] = []
 
     /// A server with `capabilities`, or none on the bus (nil).
     init(capabilities: [String]? = ["actions"]) {
@@ -96,7 +98,28 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
 
     func close(id: UInt32) { lock.withLock { closedIds.append(id) } }
     func serverInfo() -> ServerInfo? { lock.withLock { server } }
-    func doNotDisturb(completion: @escaping @Sendable (String?) -> Void) { completion(nil) }
+    /// Whether `doNotDisturb` holds its answer until `completeDoNotDisturb` (a server slow to say).
+    var holdDoNotDisturb: Bool {
+        get { lock.withLock { holdingDoNotDisturb } }
+        set { lock.withLock { holdingDoNotDisturb = newValue } }
+    }
+
+    func doNotDisturb(completion: @escaping @Sendable (String?) -> Void) {
+        let answerNow: Bool = lock.withLock {
+            if holdingDoNotDisturb { heldDoNotDisturb.append(completion) }
+            return !holdingDoNotDisturb
+        }
+        if answerNow { completion(nil) }
+    }
+
+    /// Answers the held `doNotDisturb` questions: no do-not-disturb (nil) or why.
+    func completeDoNotDisturb(_ reason: String?) {
+        let held = lock.withLock {
+            defer { heldDoNotDisturb.removeAll() }
+            return heldDoNotDisturb
+        }
+        for completion in held { completion(reason) }
+    }
     func stop() {}
 
     /// Sends the engine an event, as the GLib thread would.
