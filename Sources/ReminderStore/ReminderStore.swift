@@ -290,12 +290,23 @@ extension ReminderStore {
         return totals
     }
 
-    /// Deletes history older than `before` (Unix seconds); returns how many entries went.
+    /// Deletes history older than `before` (Unix seconds), and the fire records of occurrences
+    /// concluded (done or passed) before it — every start loads the fire records, and nothing
+    /// asks about a concluded occurrence's reminders again. A fire whose occurrence never
+    /// concluded (an overdue rebuy's) stays: without it, that reminder would show again.
+    /// Returns how many history entries went.
     @discardableResult
     public func pruneHistory(before: Int64) throws(ReminderStoreError) -> Int {
         try write { db in
             try db.execute(sql: "DELETE FROM history WHERE at < ?", arguments: [before])
-            return db.changesCount
+            let pruned = db.changesCount
+            try db.execute(
+                sql: """
+                    DELETE FROM fire WHERE due < ? AND EXISTS (
+                        SELECT 1 FROM occurrence o WHERE o.itemId = fire.itemId AND o.due = fire.due
+                        AND (o.doneAt IS NOT NULL OR o.passedAt IS NOT NULL))
+                    """, arguments: [before])
+            return pruned
         }
     }
 }

@@ -81,6 +81,24 @@ import Testing
         #expect(try store.history(limit: 10).map(\.at) == [4, 3])
     }
 
+    @Test func fireRecordsOfOccurrencesConcludedLongAgoArePrunedAndOpenOnesKept() throws {
+        let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
+        try store.write { db in
+            try ReminderStore.insertItem(item("abcd"), db)
+            for due in [100, 200, 300, 5_000] as [Int64] {
+                try FireRecord(itemId: "abcd", due: due, fireAt: due - 50, shownAt: due - 50, notificationId: 1)
+                    .insert(db)
+            }
+            try OccurrenceRecord(itemId: "abcd", due: 100, doneAt: 90).insert(db)
+            try OccurrenceRecord(itemId: "abcd", due: 200, passedAt: 200).insert(db)
+            try OccurrenceRecord(itemId: "abcd", due: 5_000, doneAt: 4_990).insert(db)
+            // due 300: shown, never done nor passed (an overdue rebuy): its fire must stay, or it
+            // would remind again.
+        }
+        try store.pruneHistory(before: 1_000)
+        #expect(try store.fires().map(\.due).sorted() == [300, 5_000])
+    }
+
     @Test func anUnopenableStoreIsRefusedWithItsPath() {
         #expect(throws: ReminderStoreError.self) { try ReminderStore(path: "/proc/nope/reminderd.sqlite") }
     }
