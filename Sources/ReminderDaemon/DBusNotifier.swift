@@ -19,8 +19,9 @@ import Synchronization
 ///   goes away: a lost bus is reconnected.
 /// The bus name is watched, and the engine hears `serverAppeared` only once the new server's
 /// capabilities are known, so no pop-up goes out without the buttons it supports.
-// @unchecked Sendable: `connection`, `shown`, `events`, the watch and subscription ids,
-// `generation` and `reconnectDelay` are touched only on the GLib thread; `info` only behind its
+// @unchecked Sendable: `connection`, `sharedConnection`, `gnomeSettings`, `shown`, `events`, the
+// watch, subscription and closed-handler ids, `generation` and `reconnectDelay` are touched only
+// on the GLib thread; `thread` only by `start`, before that thread exists; `info` only behind its
 // Mutex.
 public final class DBusNotifier: Notifier, @unchecked Sendable {
     private static let busName = "org.freedesktop.Notifications"

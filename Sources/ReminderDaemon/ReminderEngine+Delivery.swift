@@ -43,7 +43,6 @@ extension ReminderEngine {
             replacesId: replaces, resident: capabilities.contains("persistence"),
             bypassDoNotDisturb: text.urgency == NotificationText.Urgency.critical)
         beginDelivery(itemId, due: occurrence.due, fireAts: fireAts, now: now)
-        deliveryInFlight += 1
         notifier.show(request) { [weak self] result in
             guard let self else { return }
             self.queue.async { self.delivered(event, item: item, lead: lead, replaced: replaces, result: result) }
@@ -53,7 +52,6 @@ extension ReminderEngine {
     func delivered(
         _ event: ScheduledEvent, item: Item, lead: String, replaced: UInt32, result: Result<UInt32, NotifierError>
     ) {
-        deliveryInFlight -= 1
         guard case .fire(let itemId, let occurrence, let fireAts, _, _) = event else { return }
         let now = clock()
         switch result {

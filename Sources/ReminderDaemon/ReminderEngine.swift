@@ -65,7 +65,6 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// At start, the reminders a previous run handed to the server without recording the
     /// outcome: they are shown once more, as late ones (see `DeliveryRecord`).
     var owed: Set<FireKey> = []
-    var deliveryInFlight = 0
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
     var deadlineChanged: (@Sendable (Int64?) -> Void)?
