@@ -32,7 +32,8 @@ def test_an_item_due_within_seconds_pops_up_once_with_text_urgency_and_actions(s
     summary, body, line = shown[0]
     assert summary == "\u2068Pizza <2 for 1>\u2069"  # the item's name, isolated
     assert plain(body).startswith("Coupon Expiring · Pizza &lt;2 for 1&gt; expires in 1m")  # body-markup: escaped
-    assert "code P2" in body
+    assert "code P2" in plain(body)
+    assert line.rstrip().endswith(" 0")  # expire timeout 0: it stays until acted on
     assert '"urgency": 2' in line
     assert '["done", "Mark as used"]' in line  # a minute left: no snooze fits, and no "Show" that does nothing
     assert '"category": "x-reminderd.coupon"' in line and '"desktop-entry": "reminderd"' in line
@@ -350,17 +351,17 @@ def test_the_desktops_do_not_disturb_holds_reminders_but_not_those_due_today(ser
 
 
 def test_a_server_without_buttons_or_markup_gets_the_command_in_plain_text(bus, daemon, tmp_path):
-    plain = NotificationServer(bus, tmp_path / "plain.log", capabilities="body")
+    bare = NotificationServer(bus, tmp_path / "plain.log", capabilities="body")
     try:
         daemon.start()
         item_id = daemon.ctl_json("add", "coupon", "Fish & Chips <2>", "--expires", local_in(64), "--lead", "1m")["id"]
-        summary, body, line = wait_for(plain.notifications, timeout=15, what="the pop-up")[0]
+        summary, body, line = wait_for(bare.notifications, timeout=15, what="the pop-up")[0]
         assert plain(body).startswith("Coupon Expiring · Fish & Chips <2> expires in 1m")  # no markup: not escaped
-        log = plain.log.read_text()  # the body's second line is on the log's next line
+        log = bare.log.read_text()  # the body's second line is on the log's next line
         assert f"expires in 1m\nreminderctl done {item_id}" in log
         assert '" [] {' in log and '"resident"' not in log  # no buttons, no persistence
     finally:
-        plain.stop()
+        bare.stop()
 
 
 @pytest.mark.parametrize("payload", [
