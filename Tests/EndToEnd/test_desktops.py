@@ -26,11 +26,13 @@ SHOTS = os.environ.get("REMINDERD_SCREENSHOTS")
 
 
 class SharedBus:
-    """A private session bus that other users may connect to too (mako runs as its own user)."""
+    """A private bus (a session bus, or a stand-in system bus) that other users may connect to too
+    (mako and GNOME Shell run as a user of their own)."""
 
-    def __init__(self, directory):
-        config = Path(directory) / "shared-bus.conf"
-        config.write_text(BUS_CONFIG.replace('<policy context="default">', '<policy context="default">\n    <allow user="*"/>'))
+    def __init__(self, directory, kind="session"):
+        config = Path(directory) / f"shared-{kind}-bus.conf"
+        config.write_text(BUS_CONFIG.replace('<policy context="default">', '<policy context="default">\n    <allow user="*"/>')
+                          .replace("<type>session</type>", f"<type>{kind}</type>"))
         self.process = subprocess.Popen(
             ["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"], stdout=subprocess.PIPE, text=True)
         self.address = self.process.stdout.readline().strip()
@@ -241,3 +243,87 @@ def test_mako_gets_one_grouped_pop_up_for_reminders_due_at_one_instant(mako, tmp
             assert f"reminderctl done {item_id}" in shown[0]["body"]
     finally:
         daemon.stop()
+
+
+# GNOME Shell ---------------------------------------------------------------------------------------
+
+def pixel(env, x, y):
+    """The screen's colour at (x, y) as an (r, g, b) tuple."""
+    text = subprocess.run(["convert", "x:root", "-crop", f"1x1+{x}+{y}", "-depth", "8", "txt:-"], env=env,
+                          capture_output=True, text=True).stdout
+    return tuple(int(v) for v in text.splitlines()[-1].split("(")[1].split(")")[0].split(",")[:3])
+
+
+def banner_buttons_at(env, y):
+    """Whether a banner's button row (grey) is drawn at height `y` mid-screen, over the blue background."""
+    r, g, b = pixel(env, 640, y)
+    return abs(r - g) < 8 and abs(g - b) < 8 and 30 < r < 200
+
+
+@pytest.mark.skipif(os.environ.get("REMINDERD_GNOME_TEST") != "1", reason="GNOME Shell runs with REMINDERD_GNOME_TEST=1")
+def test_gnome_shell_keeps_the_reminder_with_its_buttons_and_done_and_undo_reach_reminderd(tmp_path, test_user):
+    for program in ("gnome-shell", "gjs", "Xvfb", "xdotool", "convert"):
+        assert shutil.which(program), f"REMINDERD_GNOME_TEST=1 needs {program} (apt-get install gnome-shell gjs xvfb xdotool imagemagick)"
+    session, system = SharedBus(tmp_path), SharedBus(tmp_path, "system")
+    display = f":{random.randint(601, 800)}"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x720x24"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    directory = Path(tempfile.mkdtemp(prefix="reminderd-gnome-"))
+    directory.chmod(0o755)
+    for name in ("run", "home"):
+        (directory / name).mkdir(mode=0o700)
+        os.chown(directory / name, test_user.pw_uid, test_user.pw_gid)
+    env = {"PATH": "/usr/bin:/bin", "DISPLAY": display, "HOME": str(directory / "home"), "XDG_RUNTIME_DIR": str(directory / "run"),
+           "DBUS_SESSION_BUS_ADDRESS": session.address, "DBUS_SYSTEM_BUS_ADDRESS": system.address, "XDG_SESSION_TYPE": "x11",
+           "XDG_CURRENT_DESKTOP": "GNOME", "GSETTINGS_BACKEND": "memory"}
+    as_user = dict(user=test_user.pw_uid, group=test_user.pw_gid, extra_groups=[], process_group=0,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    shell = notifications = None
+    daemon = Daemon(tmp_path, session)
+    try:
+        time.sleep(0.5)
+        shell = subprocess.Popen(["gnome-shell", "--x11", "--replace", "--sm-disable"], env=env, **as_user)
+        wait_for(lambda: subprocess.run(["gdbus", "introspect", "--session", "--dest", "org.gnome.Shell", "--object-path",
+                                         "/org/freedesktop/Notifications"], env=env, capture_output=True).returncode == 0,
+                 timeout=30, what="GNOME Shell on the bus")
+        # The bus would activate this service in a session: it takes org.freedesktop.Notifications for the shell.
+        notifications = subprocess.Popen(["gjs", "/usr/share/gnome-shell/org.gnome.Shell.Notifications"], env=env, **as_user)
+        wait_for(lambda: "gnome-shell" in server_name(env), timeout=10, what="GNOME Shell's notification service")
+        daemon.start()
+        # Ten days out: low urgency elsewhere, which GNOME would show in its list only.
+        item_id = daemon.ctl_json("add", "coupon", "Sushi", "--expires", local_in(10 * 86400 + 8), "--lead", "240h")["id"]
+
+        def banner_after_moving():
+            # GNOME keeps a banner while the user is idle: the pointer moves, as a person's would.
+            subprocess.run(["xdotool", "mousemove", str(random.randint(300, 900)), "600"], env=env)
+            return banner_buttons_at(env, 133)
+
+        # The shell's own notices ("Screen Lock disabled") go first; then the reminder's banner.
+        wait_for(banner_after_moving, timeout=40, interval=0.5, what="the reminder's banner with its buttons")
+        moving_until = time.monotonic() + 6  # a normal banner hides 4 s after activity; this one stays
+        while time.monotonic() < moving_until:
+            banner_after_moving()
+            time.sleep(0.5)
+        assert banner_buttons_at(env, 133), "the reminder's banner went away"
+        if SHOTS:
+            subprocess.run(["import", "-window", "root", "-crop", "560x170+360+0", "+repage",
+                            os.path.join(SHOTS, "popup-gnome.png")], env=env, check=True)
+        subprocess.run(["xdotool", "mousemove", "480", "133", "click", "1"], env=env, check=True)  # Mark as used
+        wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", timeout=10, what="Done clicked on GNOME")
+        subprocess.run(["xdotool", "mousemove", "640", "600"], env=env, check=True)
+        time.sleep(1)  # the reminder's banner slides away; the Undo offer takes its place
+        wait_for(lambda: banner_buttons_at(env, 133), timeout=10, what="the Undo offer's banner")
+        subprocess.run(["xdotool", "mousemove", "640", "133", "click", "1"], env=env, check=True)  # its one button
+        wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] != "used", timeout=10, what="Undo clicked on GNOME")
+    finally:
+        daemon.stop()
+        for process in (notifications, shell):
+            if process and process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in (notifications, shell):
+            if process:
+                process.wait(10)
+        stop(xvfb)
+        session.stop()
+        system.stop()
+        shutil.rmtree(directory, ignore_errors=True)
