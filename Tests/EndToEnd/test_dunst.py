@@ -87,7 +87,7 @@ def test_on_stock_dunst_a_reminder_stays_names_its_item_and_its_done_and_undo_re
         notify(desktop.env, "Other program", 0)  # same urgency, dunst's default timeout: gone after 10 s
         wait_for(lambda: "Other program" in summaries(desktop), timeout=20, what="the other pop-up expiring")
         assert shown(desktop)[0] == 1  # the reminder is still on screen
-        screenshot(desktop.env, "popup-dunst.png", "330x110+675+40")
+        screenshot(desktop.env, "popup-dunst.png", "350x100+650+40")
         # dunst's context menu lists the reminder's buttons under its own name.
         assert desktop("context", pick="Mark as used").returncode == 0
         wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", timeout=10, what="Done from dunst's menu")
