@@ -56,7 +56,7 @@ import Testing
             Issue.record("Snooze failed")
             return
         }
-        #expect(reply["until"] != .string("2026-11-18T13:26:40+00:00"))  // not five hours on
+        #expect(reply["until"] == .string("2026-11-18T13:05:40+00:00"))  // a minute before the due time, 13:06:40
         guard case .string(let why)? = reply["shortened"] else {
             Issue.record("no shortened in \(reply)")
             return
