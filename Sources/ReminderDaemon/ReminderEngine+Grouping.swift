@@ -1,7 +1,7 @@
 import ReminderCore
 
 extension ReminderEngine {
-    /// Reminders named on a grouped pop-up; the rest are counted and left to `reminderctl upcoming`.
+    /// Reminders named on a grouped pop-up; the rest are counted and left to `reminderctl list`.
     static let mostNamedInGroup = 5
 
     /// One pop-up for reminders due at the same instant: it names the first few and, per reminder,
@@ -22,7 +22,7 @@ extension ReminderEngine {
             "\(reminders.count) reminders: " + titles.prefix(2).joined(separator: ", ")
             + (reminders.count > 2 ? " and \(reminders.count - 2) more" : "")
         var lines = named.map { "\($0.text.body) — reminderctl done \($0.event.itemId)" }
-        if rest > 0 { lines.append("and \(rest) more: reminderctl upcoming") }
+        if rest > 0 { lines.append("and \(rest) more: reminderctl list") }
         var body = lines.joined(separator: "\n")
         if server.capabilities.contains("body-markup") { body = markupEscaped(body) }
         let urgencies = reminders.map(\.text.urgency)

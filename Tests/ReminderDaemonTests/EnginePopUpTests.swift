@@ -114,6 +114,17 @@ import Testing
         #expect(harness.notifier.requests.isEmpty)
     }
 
+    @Test func aGroupNamesFiveAndCountsTheRest() throws {
+        let harness = try EngineHarness()
+        let ids = (1...7).map { harness.addCoupon(expiresIn: 2 * 3600, leads: ["1h"], title: "Deal \($0)") }
+        harness.advance(to: 3600)
+        let group = try #require(harness.notifier.requests.first)
+        #expect(harness.notifier.requests.count == 1)
+        #expect(group.body.split(separator: "\n").count == 6)
+        #expect(group.body.hasSuffix("\nand 2 more: reminderctl list"))
+        for id in ids { #expect(harness.history(id) == ["added", "fired"]) }
+    }
+
     @Test func twoRemindersAtOneInstantKeepTheirOwnPopUps() throws {
         let harness = try EngineHarness()
         _ = harness.addCoupon(expiresIn: 2 * 3600, leads: ["1h"], title: "Sushi")
