@@ -35,7 +35,9 @@ extension ReminderEngine {
         if ready.count > ReminderEngine.mostSeparatePopUps {
             showGroup(ready, server: server, now: now)
         } else {
-            for reminder in ready { show(reminder.event, item: reminder.item, text: reminder.text, server: server, now: now) }
+            for reminder in ready {
+                show(reminder.event, item: reminder.item, text: reminder.text, server: server, now: now)
+            }
         }
     }
 
@@ -148,7 +150,9 @@ extension ReminderEngine {
         case .failure(.inhibited(let reason)):
             held += events
             for event in events {
-                appendHistory(event.itemId, item[event.itemId]?.title ?? event.itemId, "held", "desktop do-not-disturb: \(reason)", now: now)
+                appendHistory(
+                    event.itemId, item[event.itemId]?.title ?? event.itemId, "held",
+                    "desktop do-not-disturb: \(reason)", now: now)
             }
         case .failure(.refused(let reason)):
             // The server is there but said no (busy, full, timed out): try again, backing off.

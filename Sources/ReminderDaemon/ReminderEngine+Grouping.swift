@@ -43,7 +43,9 @@ extension ReminderEngine {
             guard let self else { return }
             self.queue.async {
                 if case .success = result {
-                    for id in replaced where self.onScreen.removeValue(forKey: id) != nil { self.notifier.close(id: id) }
+                    for id in replaced where self.onScreen.removeValue(forKey: id) != nil {
+                        self.notifier.close(id: id)
+                    }
                 }
                 self.delivered(events, item: itemsById, replaced: 0, grouped: true, result: result)
             }

@@ -48,7 +48,8 @@ import Testing
             #"{"kind":"subscription","title":"Netflix","amount":"15.99","every":"1mo","next":"2026-12-01","card":"Sapphire Reserve"}"#,
             dueOn: "2026-12-01", now: "2026-11-30T09:00:00-05:00")
         #expect(plain(netflix.summary) == "Netflix")
-        #expect(plain(netflix.body) == "Subscription Renews Soon · Netflix renews tomorrow · $15.99/mo on Sapphire Reserve")
+        #expect(
+            plain(netflix.body) == "Subscription Renews Soon · Netflix renews tomorrow · $15.99/mo on Sapphire Reserve")
 
         let coupon = try text(
             #"{"kind":"coupon","title":"McDonald's BOGO","expires":"2026-11-21","code":"BOGO2026"}"#,
@@ -105,7 +106,8 @@ import Testing
         let benefit = try text(
             #"{"kind":"benefit","title":"Uber Cash","amount":"15","amountUsed":"7.50","period":"monthly"}"#,
             dueOn: "2026-11-30", now: "2026-11-20T09:00:00-05:00")
-        #expect(plain(benefit.body) == "Reward Expiring Soon · Your remaining $7.50 of $15 Uber Cash expires in 10 days")
+        #expect(
+            plain(benefit.body) == "Reward Expiring Soon · Your remaining $7.50 of $15 Uber Cash expires in 10 days")
         #expect(benefit.urgency == .low)
     }
 

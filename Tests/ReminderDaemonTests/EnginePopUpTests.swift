@@ -130,7 +130,8 @@ import Testing
         _ = harness.addCoupon(expiresIn: 2 * 3600, leads: ["1h"], title: "Sushi")
         _ = harness.addCoupon(expiresIn: 2 * 3600, leads: ["1h"], title: "Tacos")
         harness.advance(to: 3600)
-        #expect(harness.notifier.requests.map(\.summary).sorted() == ["\u{2068}Sushi\u{2069}", "\u{2068}Tacos\u{2069}"])
+        #expect(
+            harness.notifier.requests.map(\.summary).sorted() == ["\u{2068}Sushi\u{2069}", "\u{2068}Tacos\u{2069}"])
     }
 
     @Test func aGroupedPopUpInFlightWhenTheDaemonDiedIsShownOnceAfterTheRestart() throws {
