@@ -332,3 +332,13 @@ def test_gnome_shell_keeps_the_reminder_with_its_buttons_and_done_and_undo_reach
         session.stop()
         system.stop()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+# The command line ----------------------------------------------------------------------------------
+
+def test_a_snooze_past_the_due_time_is_shortened_and_reminderctl_says_so(server, daemon):
+    daemon.start()
+    item_id = daemon.ctl_json("add", "coupon", "Sushi", "--expires", local_in(2 * 3600))["id"]
+    shortened = daemon.ctl("snooze", item_id, "5h").stdout
+    assert "(shortened: 5h would end after the due time" in shortened
+    assert "shortened" not in daemon.ctl("snooze", item_id, "30m").stdout
