@@ -1,7 +1,12 @@
 # Sourced by run.sh and test.sh: puts Swift on PATH and installs the Debian packages the
 # project needs when any is missing (apt-get as root, or through sudo).
+# The notification servers the end-to-end tests run in their stock configurations: dunst and
+# xfce4-notifyd under Xvfb (clicked with xdotool, photographed with imagemagick), mako on a headless
+# sway (photographed with grim). GNOME Shell (~230 packages) only for REMINDERD_GNOME_TEST=1.
 packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libglib2.0-dev libsqlite3-dev dbus dbus-x11 libglib2.0-bin
-  python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas)
+  python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas
+  xfce4-notifyd mako-notifier sway grim xdotool imagemagick)
+[ "${REMINDERD_GNOME_TEST:-}" = 1 ] && packages+=(gnome-shell gjs)
 
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
   export PATH="/opt/swift/usr/bin:$PATH"

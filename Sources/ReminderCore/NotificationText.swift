@@ -1,6 +1,13 @@
 /// The words of a pop-up (SPEC §4), a pure function of item, occurrence and now, so the
 /// daemon, `reminderctl` and the tests all say the same thing.
+///
+/// The summary is the item's name: notification lists and the menus of dunst and mako show only
+/// summaries, so four coupons due at once must not read as four identical "Coupon Expiring".
+/// The kind's heading leads the body instead. Every piece of user text (title, card, code,
+/// category) is wrapped in Unicode bidi isolates, so a right-to-left title neither reorders nor
+/// is reordered by the words around it.
 public struct NotificationText: Hashable, Sendable {
+    /// The item's title, isolated.
     public let summary: String
     /// Plain text; escape it with `markupEscaped` for servers that take markup.
     public let body: String
@@ -77,49 +84,50 @@ public struct NotificationText: Hashable, Sendable {
             case .inHours(let h, let m): return h == 0 ? "\(verb) in \(m)m" : "\(verb) in \(h)h \(m)m"
             }
         }
-        let summary: String
+        let heading: String
         var body: String
         var doneLabel = "Done"
+        let title = isolated(item.title)
         switch item.schedule {
         case .benefit(let benefit):
-            summary = "Reward Expiring Soon"
+            heading = "Reward Expiring Soon"
             doneLabel = "Mark as used"
             var value = money(benefit.amount).map { "\($0) " } ?? ""
             if let used = benefit.amountUsed, used > .zero, let amount = benefit.amount {
                 value = "remaining \(money(amount - used)!) of \(money(amount)!) "
             }
-            body = "Your \(value)\(item.title) \(phrase("expires", past: "has expired", timeToday: true))"
-            if let card = benefit.card { body = "\(card) · " + body }
+            body = "Your \(value)\(title) \(phrase("expires", past: "has expired", timeToday: true))"
+            if let card = benefit.card { body = "\(isolated(card)) · " + body }
         case .subscription(let subscription):
-            summary = "Subscription Renews Soon"
-            body = "\(item.title) \(phrase("renews", past: "has renewed"))"
+            heading = "Subscription Renews Soon"
+            body = "\(title) \(phrase("renews", past: "has renewed"))"
             if let amount = money(subscription.amount) {
                 body += " · \(amount)\(NotificationText.per(subscription.every))"
-                if let card = subscription.card { body += " on \(card)" }
+                if let card = subscription.card { body += " on \(isolated(card))" }
             } else if let card = subscription.card {
-                body += " · on \(card)"
+                body += " · on \(isolated(card))"
             }
         case .coupon(let coupon):
-            summary = "Coupon Expiring"
+            heading = "Coupon Expiring"
             doneLabel = "Mark as used"
-            body = "\(item.title) \(phrase("expires", past: "has expired", timeToday: true))"
+            body = "\(title) \(phrase("expires", past: "has expired", timeToday: true))"
             if let value = money(coupon.value) { body += " · worth \(value)" }
-            if let code = coupon.code { body += " · code \(code)" }
+            if let code = coupon.code { body += " · code \(isolated(code))" }
         case .fee(let fee):
-            summary = "Annual Fee Due"
+            heading = "Annual Fee Due"
             let amount = money(fee.amount).map { " \($0)" } ?? ""
-            body = "\(fee.card ?? item.title)\(amount) annual fee \(phrase("due", past: "was due"))"
+            body = "\(isolated(fee.card ?? item.title))\(amount) annual fee \(phrase("due", past: "was due"))"
         case .rebuy(let rebuy):
-            summary = "Time to Rebuy"
+            heading = "Time to Rebuy"
             doneLabel = "Rebought"
-            let name = rebuy.category.map { "\(item.title) (\($0))" } ?? item.title
+            let name = rebuy.category.map { "\(title) (\(isolated($0)))" } ?? title
             switch relative {
             case .past, .today: body = "\(name): time to rebuy!"
             default: body = "\(name) \(phrase("runs out", past: "ran out"))"
             }
         }
         self.init(
-            summary: summary, body: body,
+            summary: title, body: "\(heading) · \(body)",
             urgency: NotificationText.urgency(daysLeft: NotificationText.daysLeft(occurrence, now: now, zone: zone)),
             category: "x-reminderd.\(item.kind.rawValue)", doneLabel: doneLabel)
     }
@@ -138,6 +146,10 @@ public struct NotificationText: Hashable, Sendable {
         }
     }
 }
+
+/// `text` between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: user text keeps its own
+/// direction (Hebrew, Arabic) without reordering the words around it.
+public func isolated(_ text: String) -> String { "\u{2068}\(text)\u{2069}" }
 
 /// Text made safe for servers that interpret the body as markup: `&`, `<` and `>` escaped.
 public func markupEscaped(_ text: String) -> String {

@@ -28,6 +28,9 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
     private static let objectPath = "/org/freedesktop/Notifications"
     private static let interface = "org.freedesktop.Notifications"
     private static let longestReconnectDelay: guint = 30
+    /// The themed icon installed with the package (and named by the desktop entry): GNOME shows a
+    /// generic one without it.
+    private static let iconName = "reminderd"
 
     private let context: OpaquePointer
     private let loop: OpaquePointer
@@ -358,7 +361,8 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
         hint("desktop-entry", g_variant_new_string("reminderd"))
         if request.resident { hint("resident", g_variant_new_boolean(1)) }
         var children = [
-            g_variant_new_string(applicationName), g_variant_new_uint32(request.replacesId), g_variant_new_string(""),
+            g_variant_new_string(applicationName), g_variant_new_uint32(request.replacesId),
+            g_variant_new_string(DBusNotifier.iconName),
             g_variant_new_string(request.summary), g_variant_new_string(request.body), g_variant_builder_end(actions),
             g_variant_builder_end(hints), g_variant_new_int32(request.timeoutMilliseconds),
         ]

@@ -6,7 +6,7 @@ public struct NotificationRequest: Sendable, Equatable {
     public var body: String
     public var urgency: NotificationText.Urgency
     public var category: String
-    /// `(key, label)` pairs: `done`, `snooze-1h`, …, `default`.
+    /// `(key, label)` pairs: `done`, `snooze-1h`, …, `snooze-last-minute`, `undo`.
     public var actions: [(key: String, label: String)]
     /// The server id of the pop-up this one replaces (0 for a new one).
     public var replacesId: UInt32

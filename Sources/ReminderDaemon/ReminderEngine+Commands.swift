@@ -309,14 +309,32 @@ extension ReminderEngine {
         }
     }
 
+    /// Snoozes the current occurrence by `duration`; a snooze that would end after the due time
+    /// is shortened to a minute before it, and the answer says so (`shortened`).
     func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws -> [String: JSONValue] {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else {
             throw CommandError.notApplicable(id, "nothing is due")
         }
-        guard let end = snoozeEnd(duration, from: now, due: occurrence.due) else {
+        guard let (end, shortened) = snoozeEnd(duration, from: now, due: occurrence.due) else {
             throw CommandError.notApplicable(
                 id, "due \(Timestamp.format(occurrence.due, in: zone)), too soon to snooze")
         }
+        var reply = try snooze(id, until: end, label: "\(duration)" + (shortened ? ", shortened" : ""), now: now)
+        if shortened {
+            reply["shortened"] = .string(
+                "\(duration) would end after the due time \(Timestamp.format(occurrence.due, in: zone))")
+        }
+        return reply
+    }
+
+    /// Snoozes the current occurrence until `end` (before its due time).
+    func snooze(_ id: String, until end: Int64, label: String? = nil, now: Int64) throws -> [String: JSONValue] {
+        guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now), end > now,
+            end < occurrence.due
+        else {
+            throw CommandError.notApplicable(id, "nothing is due before \(Timestamp.format(end, in: zone))")
+        }
+        let duration = label ?? "until a minute before the due time"
         var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
         record.snoozedUntil = end
         do {

@@ -6,130 +6,190 @@ import ReminderStore
 extension ReminderEngine {
     /// Shows a due reminder — or holds it while paused, or keeps it until a server appears. It is
     /// recorded as fired only once the server has accepted it, so it is shown at most once.
-    func deliver(_ event: ScheduledEvent, now: Int64) {
-        guard case .fire(let itemId, let occurrence, let fireAts, let lead, _) = event, let item = items[itemId] else {
-            return
+    func deliver(_ event: ScheduledEvent, now: Int64) { deliver([event], now: now) }
+
+    /// Shows reminders due at one instant: each on its own pop-up, or — more than
+    /// `mostSeparatePopUps` of them — one grouped pop-up, so a card's nine credits at 08:30 do not
+    /// bury the screen. Those paused or waiting for a server are kept as for one reminder.
+    func deliver(_ events: [ScheduledEvent], now: Int64) {
+        var ready: [(event: ScheduledEvent, item: Item, text: NotificationText)] = []
+        for event in events {
+            guard case .fire(let itemId, let occurrence, _, _, _) = event, let item = items[itemId] else { continue }
+            let text = NotificationText(
+                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+            if let paused = pausedUntil, paused > now, text.urgency != NotificationText.Urgency.critical {
+                held.append(event)
+                appendHistory(itemId, item.title, "held", "paused \(pauseDescription(paused))", now: now)
+                continue
+            }
+            guard notifier.serverInfo() != nil else {
+                // No server on the bus, or one whose capabilities are still being asked (at start):
+                // the reminder goes out when it is known, with the buttons it offers.
+                logger.info("reminder waits for a notification server", metadata: ["ITEM_ID": "\(itemId)"])
+                waiting.append(event)
+                continue
+            }
+            ready.append((event, item, text))
         }
-        let text = NotificationText(
-            item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
-        if let paused = pausedUntil, paused > now, text.urgency != NotificationText.Urgency.critical {
-            held.append(event)
-            appendHistory(itemId, item.title, "held", "paused \(pauseDescription(paused))", now: now)
-            return
+        guard let server = notifier.serverInfo(), !ready.isEmpty else { return }
+        if ready.count > ReminderEngine.mostSeparatePopUps {
+            showGroup(ready, server: server, now: now)
+        } else {
+            for reminder in ready {
+                show(reminder.event, item: reminder.item, text: reminder.text, server: server, now: now)
+            }
         }
-        guard let server = notifier.serverInfo() else {
-            // No server on the bus, or one whose capabilities are still being asked (at start):
-            // the reminder goes out when it is known, with the buttons it offers.
-            logger.info("reminder waits for a notification server", metadata: ["ITEM_ID": "\(itemId)"])
-            waiting.append(event)
-            return
-        }
+    }
+
+    /// More reminders than this at one instant share one pop-up.
+    static let mostSeparatePopUps = 2
+
+    /// One reminder's pop-up: it stays until acted on (expire timeout 0, `resident`), its buttons
+    /// are Done and the snoozes that fit, at most three (GNOME draws no more).
+    func show(_ event: ScheduledEvent, item: Item, text: NotificationText, server: ServerInfo, now: Int64) {
+        guard case .fire(let itemId, let occurrence, let fireAts, _, _) = event else { return }
         let capabilities = Set(server.capabilities)
-        var body = text.body + (lateness(of: event, now: now).map { " (late: \($0))" } ?? "")
+        // A pop-up re-shown on a new server is not late: it was shown on time on the old one.
+        let shownAgain = fireAts.allSatisfy { fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0)) }
+        var body = text.body + (shownAgain ? "" : lateness(of: event, now: now).map { " (late: \($0))" } ?? "")
         var actions: [(key: String, label: String)] = []
         if capabilities.contains("actions") {
             actions.append(("done", text.doneLabel))
-            for option in configuration.snoozeOptions where snoozeEnd(option, from: now, due: occurrence.due) != nil {
-                actions.append(("snooze-\(option)", "Snooze \(option)"))
-            }
-            actions.append(("default", "Show"))
+            actions += snoozeActions(due: occurrence.due, now: now)
         } else {
             body += "\nreminderctl done \(itemId)"
         }
         if capabilities.contains("body-markup") { body = markupEscaped(body) }
         let replaces = onScreen.first { $0.value.itemId == itemId }?.key ?? 0
         let request = NotificationRequest(
-            summary: text.summary, body: body, urgency: text.urgency, category: text.category, actions: actions,
-            replacesId: replaces, resident: capabilities.contains("persistence"),
+            summary: text.summary, body: body, urgency: ReminderEngine.urgency(text.urgency, on: server),
+            category: text.category, actions: actions, replacesId: replaces, timeoutMilliseconds: 0,
+            resident: capabilities.contains("persistence"),
             bypassDoNotDisturb: text.urgency == NotificationText.Urgency.critical)
-        beginDelivery(itemId, due: occurrence.due, fireAts: fireAts, now: now)
+        beginDelivery([event], now: now)
         notifier.show(request) { [weak self] result in
             guard let self else { return }
-            self.queue.async { self.delivered(event, item: item, lead: lead, replaced: replaces, result: result) }
+            self.queue.async {
+                self.delivered([event], item: [itemId: item], replaced: replaces, grouped: false, result: result)
+            }
         }
     }
 
+    /// The urgency sent for a pop-up. GNOME Shell shows a low one in its list only, and hides a
+    /// normal banner after a few seconds into a list that draws no buttons: there a reminder (and
+    /// the Undo offer) goes out critical, the only banner that stays until acted on.
+    static func urgency(_ urgency: NotificationText.Urgency, on server: ServerInfo?) -> NotificationText.Urgency {
+        server?.name == "gnome-shell" ? .critical : urgency
+    }
+
+    /// The snooze buttons of a pop-up: the configured snoozes that end before the due time
+    /// (quiet hours applied), shortest first, two at most beside Done; when none fits but the
+    /// due time is more than two minutes away, one to be reminded a minute before it.
+    func snoozeActions(due: Int64, now: Int64) -> [(key: String, label: String)] {
+        let fitting = configuration.snoozeOptions.sorted { $0.nominalSeconds < $1.nominalSeconds }.filter {
+            snoozeEnd($0, from: now, due: due)?.shortened == false
+        }
+        if !fitting.isEmpty { return fitting.prefix(2).map { ("snooze-\($0)", "Snooze \($0)") } }
+        return due - 60 > now + 60 ? [(ReminderEngine.lastMinuteAction, "Remind 1 min before")] : []
+    }
+
+    /// The action that snoozes until a minute before the due time.
+    static let lastMinuteAction = "snooze-last-minute"
+
+    /// The server's answer to one pop-up (`grouped`: one pop-up for all `events`).
     func delivered(
-        _ event: ScheduledEvent, item: Item, lead: String, replaced: UInt32, result: Result<UInt32, NotifierError>
+        _ events: [ScheduledEvent], item: [String: Item], replaced: UInt32, grouped: Bool,
+        result: Result<UInt32, NotifierError>
     ) {
-        guard case .fire(let itemId, let occurrence, let fireAts, _, _) = event else { return }
         let now = clock()
         switch result {
         case .success(let id):
             retryDelay = ReminderEngine.firstRetryDelay
-            // A pop-up shown again on a new server was fired already: history says so, once.
-            let shownAgain = fireAts.allSatisfy {
-                fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0))
-            }
             do {
                 try store.write { db in
-                    for fireAt in fireAts {
-                        try ReminderStore.endDelivery(itemId: itemId, due: occurrence.due, fireAt: fireAt, db)
-                        try FireRecord(
-                            itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now, notificationId: Int64(id)
-                        ).insert(db, onConflict: .ignore)
+                    for event in events {
+                        guard case .fire(let itemId, let occurrence, let fireAts, let lead, _) = event else { continue }
+                        // A pop-up shown again on a new server was fired already: history says so, once.
+                        let shownAgain = fireAts.allSatisfy {
+                            fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0))
+                        }
+                        for fireAt in fireAts {
+                            try ReminderStore.endDelivery(itemId: itemId, due: occurrence.due, fireAt: fireAt, db)
+                            try FireRecord(
+                                itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now,
+                                notificationId: Int64(id)
+                            ).insert(db, onConflict: .ignore)
+                        }
+                        let late = lateness(of: event, now: now).map { ", late: \($0)" } ?? ""
+                        try ReminderStore.appendHistory(
+                            HistoryRecord(
+                                at: now, itemId: itemId, title: item[itemId]?.title ?? itemId,
+                                event: shownAgain ? "reshown" : "fired",
+                                reason: shownAgain
+                                    ? "open when the notification server went away; shown on the new one"
+                                    : "lead \(lead)" + (grouped ? ", grouped" : "") + late), db)
                     }
-                    try ReminderStore.appendHistory(
-                        HistoryRecord(
-                            at: now, itemId: itemId, title: item.title, event: shownAgain ? "reshown" : "fired",
-                            reason: shownAgain
-                                ? "open when the notification server went away; shown on the new one"
-                                : "lead \(lead)" + (lateness(of: event, now: now).map { ", late: \($0)" } ?? "")), db)
                 }
             } catch {
-                logger.error(
-                    "shown but not recorded (it may show once more after a restart): \(error)",
-                    metadata: ["ITEM_ID": "\(itemId)"])
+                logger.error("shown but not recorded (it may show once more after a restart): \(error)")
             }
-            for fireAt in fireAts { fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
+            for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
+                for fireAt in fireAts { fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
+                logger.info(
+                    "reminder shown",
+                    metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])
+            }
             if replaced != 0 { onScreen[replaced] = nil }
-            if stillDue(event, now: now) {
-                onScreen[id] = PopUp(itemId: itemId, due: occurrence.due, event: event)
-            } else {
-                // Answered after its occurrence was done, passed or removed (closing it then found
-                // nothing on screen): its countdown and buttons mean nothing any more.
+            // A pop-up answered after its occurrence was done, passed or removed (closing it then
+            // found nothing on screen) is closed: its countdown and buttons mean nothing any more.
+            if !events.contains(where: { stillDue($0, now: now) }) {
                 notifier.close(id: id)
+            } else if grouped {
+                groupsOnScreen[id] = events
+            } else if let event = events.first, case .fire(let itemId, let occurrence, _, _, _) = event {
+                onScreen[id] = PopUp(itemId: itemId, due: occurrence.due, event: event)
             }
-            logger.info(
-                "reminder shown",
-                metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])
         case .failure(.inhibited(let reason)):
-            held.append(event)
-            appendHistory(itemId, item.title, "held", "desktop do-not-disturb: \(reason)", now: now)
+            held += events
+            for event in events {
+                appendHistory(
+                    event.itemId, item[event.itemId]?.title ?? event.itemId, "held",
+                    "desktop do-not-disturb: \(reason)", now: now)
+            }
         case .failure(.refused(let reason)):
             // The server is there but said no (busy, full, timed out): try again, backing off.
-            logger.warning(
-                "the notification server refused a reminder, retrying: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
-            waiting.append(event)
+            logger.warning("the notification server refused a reminder, retrying: \(reason)")
+            waiting += events
             scheduleRetry(now: now)
         case .failure(.timedOut(let reason)):
             // The server may still show it: sending it again to the same server could show it
             // twice. It is shown again only on the next server (as if it had been on screen).
             logger.warning(
-                "the notification server did not answer (\(reason)); the reminder may be on screen, so it is shown again only on the next server",
-                metadata: ["ITEM_ID": "\(itemId)"])
-            repost.append(event)
+                "the notification server did not answer (\(reason)); the reminder may be on screen, so it is shown again only on the next server"
+            )
+            repost += events
         case .failure(let error):
-            logger.warning("reminder waits: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
-            if items[itemId] != nil { waiting.append(event) }
+            logger.warning("reminder waits: \(error)")
+            waiting += events.filter { items[$0.itemId] != nil }
         }
         publish()
     }
 
-    /// Notes before the `Notify` call that the reminder is being handed over, so a restart after
-    /// a crash before its outcome is recorded shows it once more (see `DeliveryRecord`).
-    func beginDelivery(_ itemId: String, due: Int64, fireAts: [Int64], now: Int64) {
+    /// Notes before the `Notify` call that the reminders are being handed over, so a restart after
+    /// a crash before their outcome is recorded shows them once more (see `DeliveryRecord`).
+    func beginDelivery(_ events: [ScheduledEvent], now: Int64) {
         do {
             try store.write { db in
-                for fireAt in fireAts {
-                    try ReminderStore.beginDelivery(
-                        DeliveryRecord(itemId: itemId, due: due, fireAt: fireAt, startedAt: now), db)
+                for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
+                    for fireAt in fireAts {
+                        try ReminderStore.beginDelivery(
+                            DeliveryRecord(itemId: itemId, due: occurrence.due, fireAt: fireAt, startedAt: now), db)
+                    }
                 }
             }
         } catch {
             logger.error(
-                "cannot note a reminder as being shown (a crash before it is recorded could lose it): \(error)",
-                metadata: ["ITEM_ID": "\(itemId)"])
+                "cannot note reminders as being shown (a crash before they are recorded could lose them): \(error)")
         }
     }
 
@@ -151,6 +211,8 @@ extension ReminderEngine {
                         self?.confirmDone(itemId, durability, now: now)
                     }
                 }
+            } else if action == ReminderEngine.lastMinuteAction {
+                press(action, on: popUp, now: now) { try snooze(itemId, until: popUp.due - 60, now: now) }
             } else if action.hasPrefix("snooze-"),
                 case .success(let duration) = CalendarDuration.parse(String(action.dropFirst(7)), rules: .snooze)
             {
@@ -158,6 +220,7 @@ extension ReminderEngine {
             }
         case .closed(let id, let reason):
             undoOffers[id] = nil
+            groupsOnScreen[id] = nil
             guard let itemId = onScreen.removeValue(forKey: id)?.itemId else { return }
             if reason == 2, let item = items[itemId] {
                 appendHistory(itemId, item.title, "dismissed", "closed on screen", now: now)
@@ -170,14 +233,15 @@ extension ReminderEngine {
             repost.removeAll()
             notices.removeAll()
             for notice in pendingNotices { showNotice(notice) }
-            for event in pending where stillDue(event, now: now) { deliver(event, now: now) }
+            deliver(pending.filter { stillDue($0, now: now) }, now: now)
             releaseHeldIfDesktopAllows()
         case .doNotDisturbChanged:
             releaseHeldIfDesktopAllows()
         case .serverVanished:
             // Its ids mean nothing to the next server; what was open is shown again there.
-            repost += onScreen.values.map(\.event)
+            repost += onScreen.values.map(\.event) + groupsOnScreen.values.joined()
             onScreen.removeAll()
+            groupsOnScreen.removeAll()
             undoOffers.removeAll()
         }
         publish()
@@ -269,9 +333,10 @@ extension ReminderEngine {
             body += "\nreminderctl undo \(itemId)"
         }
         if capabilities.contains("body-markup") { body = markupEscaped(body) }
+        // Normal, not low: GNOME shows no banner for a low one, so its Undo could not be reached.
         let request = NotificationRequest(
-            summary: "Done", body: body, urgency: .low, category: "x-reminderd.done", actions: actions,
-            timeoutMilliseconds: 10_000)
+            summary: "Done", body: body, urgency: ReminderEngine.urgency(.normal, on: notifier.serverInfo()),
+            category: "x-reminderd.done", actions: actions, timeoutMilliseconds: 10_000)
         notifier.show(request) { [weak self] result in
             guard let self, case .success(let id) = result else { return }
             self.queue.async { self.undoOffers[id] = itemId }
@@ -279,14 +344,18 @@ extension ReminderEngine {
     }
 
     /// When a snooze of `duration` from `now` would fire (quiet hours applied, clamped to the
-    /// last minute before the due instant), or nil when none fits.
-    func snoozeEnd(_ duration: CalendarDuration, from now: Int64, due: Int64) -> Int64? {
+    /// last minute before the due instant, then `shortened`), or nil when none fits.
+    func snoozeEnd(_ duration: CalendarDuration, from now: Int64, due: Int64) -> (end: Int64, shortened: Bool)? {
         var end = now + duration.nominalSeconds
         if let quiet = configuration.quietHours, let moved = rules.moveOutOfQuietHours(end, window: quiet, due: due) {
             end = moved.fireAt
         }
-        if end >= due { end = due - 60 }
-        return end > now ? end : nil
+        var shortened = false
+        if end >= due {
+            end = due - 60
+            shortened = true
+        }
+        return end > now ? (end, shortened) : nil
     }
 
     func appendHistory(_ itemId: String, _ title: String, _ event: String, _ reason: String, now: Int64) {
@@ -329,7 +398,7 @@ extension ReminderEngine {
         retryAt = nil
         let pending = waiting
         waiting.removeAll()
-        for event in pending where stillDue(event, now: now) { deliver(event, now: now) }
+        deliver(pending.filter { stillDue($0, now: now) }, now: now)
     }
 
     /// Whether a reminder is still worth showing: its item exists and its occurrence is neither

@@ -97,11 +97,11 @@ extension ReminderEngine {
             + (titles.count > 5 ? ", …" : "")
         // Noted before the call, as a single reminder is: a stop or crash before the outcome is
         // recorded owes each reminder of the digest (they are no longer held, so lastSeen moves on).
-        for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
-            beginDelivery(itemId, due: occurrence.due, fireAts: fireAts, now: now)
-        }
+        beginDelivery(digest, now: now)
         notifier.show(
-            NotificationRequest(summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest")
+            NotificationRequest(
+                summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest",
+                timeoutMilliseconds: 0)
         ) { [weak self] result in
             guard let self else { return }
             self.queue.async {

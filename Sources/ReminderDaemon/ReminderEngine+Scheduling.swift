@@ -110,6 +110,8 @@ extension ReminderEngine {
         // through both) are reported together, as after a restart (SPEC §3).
         var missed: [(Item, Occurrence)] = []
         var passes: [(String, Occurrence)] = []
+        // Reminders due together go out together: several at one instant become one pop-up.
+        var due: [ScheduledEvent] = []
         expired.sort { $0.deadline < $1.deadline }
         for entry in expired {
             guard let event = events.remove(entry.payload) else { continue }
@@ -122,11 +124,12 @@ extension ReminderEngine {
                         missed.append((item, occurrence))
                     }
                 } else {
-                    deliver(event, now: now)
+                    due.append(event)
                 }
             case .pass(let itemId, let occurrence): passes.append((itemId, occurrence))
             }
         }
+        deliver(due, now: now)
         reportMissed(missed, now: now, reason: "passed while the computer was asleep or the clock was changed")
         for (itemId, occurrence) in passes { passed(itemId, occurrence, now: now) }
         retryIfDue(now: now)
@@ -215,7 +218,8 @@ extension ReminderEngine {
             : "\(titles.count) deadlines passed while you were away: \(titles.prefix(5).joined(separator: ", "))\(titles.count > 5 ? ", …" : "")"
         showNotice(
             NotificationRequest(
-                summary: "While You Were Away", body: body, urgency: .normal, category: "x-reminderd.missed"))
+                summary: "While You Were Away", body: body, urgency: .normal, category: "x-reminderd.missed",
+                timeoutMilliseconds: 0))
     }
 
     /// Shows a pop-up that is no reminder (the missed ones' summary) — or keeps it until a server

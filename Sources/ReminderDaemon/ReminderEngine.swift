@@ -46,6 +46,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var held: [ScheduledEvent] = []
     /// Pop-ups on screen: server id → (item, due).
     var onScreen: [UInt32: PopUp] = [:]
+    /// Grouped pop-ups on screen (several reminders at one instant): server id → their reminders.
+    var groupsOnScreen: [UInt32: [ScheduledEvent]] = [:]
     /// Pop-ups that were on screen when the server went away: shown again, once, on the next.
     var repost: [ScheduledEvent] = []
     /// Pop-ups that are no reminders (the missed ones' summary) waiting for a server.
@@ -127,6 +129,13 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         var itemId: String {
             switch self {
             case .fire(let itemId, _, _, _, _), .pass(let itemId, _): return itemId
+            }
+        }
+
+        /// The due instant of the occurrence the event is about.
+        var dueInstant: Int64 {
+            switch self {
+            case .fire(_, let occurrence, _, _, _), .pass(_, let occurrence): return occurrence.due
             }
         }
 

@@ -32,8 +32,9 @@ public enum ReminderInterface {
         # Restores the item as it was before its latest Done; repeated, before each earlier one.
         method Undo(id: string) -> (item: object)
 
-        # The next reminder of the current occurrence fires after duration (1h, 1d, 1w).
-        method Snooze(id: string, duration: string) -> (until: string)
+        # The next reminder of the current occurrence fires after duration (1h, 1d, 1w); one that
+        # would end after the due time ends a minute before it, and shortened says why.
+        method Snooze(id: string, duration: string) -> (until: string, shortened: ?string)
 
         # Pending reminders in time order.
         method Upcoming(days: ?int) -> (reminders: []object)

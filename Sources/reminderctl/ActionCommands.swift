@@ -59,7 +59,9 @@ struct Snooze: ParsableCommand {
 
     func run() throws {
         guard let reply = try output.call("Snooze", ["id": .string(id), "duration": .string(duration)]) else { return }
-        print("Snoozed until \(Output.when(reply["until"]))")
+        var line = "Snoozed until \(Output.when(reply["until"]))"
+        if case .string(let why)? = reply["shortened"] { line += " (shortened: \(why))" }
+        print(line)
     }
 }
 

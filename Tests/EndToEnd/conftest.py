@@ -318,3 +318,8 @@ def fill(path):
         yield filler
     finally:
         filler.unlink()
+
+
+def plain(text):
+    """Pop-up text without the bidi isolates (U+2068 … U+2069) reminderd puts around user text."""
+    return text.replace("\u2068", "").replace("\u2069", "")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, Daemon, NotificationServer, fired_once_and_settled, local_in, wait_for
+from conftest import BIN, Daemon, NotificationServer, fired_once_and_settled, local_in, plain, wait_for
 
 
 def test_ready_arrives_with_a_status_line(server, daemon):
@@ -30,11 +30,12 @@ def test_an_item_due_within_seconds_pops_up_once_with_text_urgency_and_actions(s
     assert fired_once_and_settled(daemon, item_id) == 1
     assert len(server.notifications()) == 1
     summary, body, line = shown[0]
-    assert summary == "Coupon Expiring"
-    assert body.startswith("Pizza &lt;2 for 1&gt; expires in 1m")  # body-markup server: escaped
-    assert "code P2" in body
+    assert summary == "\u2068Pizza <2 for 1>\u2069"  # the item's name, isolated
+    assert plain(body).startswith("Coupon Expiring · Pizza &lt;2 for 1&gt; expires in 1m")  # body-markup: escaped
+    assert "code P2" in plain(body)
+    assert line.rstrip().endswith(" 0")  # expire timeout 0: it stays until acted on
     assert '"urgency": 2' in line
-    assert '["done", "Mark as used", "default", "Show"]' in line
+    assert '["done", "Mark as used"]' in line  # a minute left: no snooze fits, and no "Show" that does nothing
     assert '"category": "x-reminderd.coupon"' in line and '"desktop-entry": "reminderd"' in line
     history = daemon.ctl_json("history")["entries"]
     assert [e["event"] for e in history if e["event"] == "fired"] == ["fired"]
@@ -166,7 +167,7 @@ def test_no_server_then_one_appears_the_reminder_goes_out_exactly_once(bus, daem
     try:
         wait_for(server.notifications, timeout=10, what="the waiting pop-up")
         assert fired_once_and_settled(daemon, item_id) == 1
-        assert [n[0] for n in server.notifications()] == ["Coupon Expiring"]
+        assert [plain(n[0]) for n in server.notifications()] == ["Waiting"]
     finally:
         server.stop()
 
@@ -270,7 +271,7 @@ def test_an_edit_does_not_fire_reminders_whose_time_already_passed(server, daemo
     # would have been shown before it.
     marker = daemon.ctl_json("add", "coupon", "Marker", "--expires", local_in(63), "--lead", "1m")["id"]
     assert fired_once_and_settled(daemon, marker) == 1
-    assert [n[1].split(" expires")[0] for n in server.notifications()] == ["Marker"]
+    assert [plain(n[0]) for n in server.notifications()] == ["Marker"]
     assert "fired" not in [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]]
 
 
@@ -342,7 +343,7 @@ def test_the_desktops_do_not_disturb_holds_reminders_but_not_those_due_today(ser
     daemon.ctl("add", "coupon", "Today deal", "--expires", local_in(68), "--lead", "1m")
     wait_for(lambda: any(e["event"] == "held" for e in daemon.ctl_json("history")["entries"]), timeout=20, what="the held reminder")
     wait_for(server.notifications, timeout=15, what="the critical pop-up")
-    assert [n[0] for n in server.notifications()] == ["Coupon Expiring"]
+    assert [plain(n[0]) for n in server.notifications()] == ["Today deal"]
     assert "Today deal" in server.notifications()[0][1]
     server.gdbus("org.freedesktop.DBus.Properties.Set", "org.freedesktop.Notifications", "Inhibited", "<false>")
     wait_for(lambda: len(server.notifications()) == 2, timeout=10, what="the held pop-up after do-not-disturb ended")
@@ -350,17 +351,17 @@ def test_the_desktops_do_not_disturb_holds_reminders_but_not_those_due_today(ser
 
 
 def test_a_server_without_buttons_or_markup_gets_the_command_in_plain_text(bus, daemon, tmp_path):
-    plain = NotificationServer(bus, tmp_path / "plain.log", capabilities="body")
+    bare = NotificationServer(bus, tmp_path / "plain.log", capabilities="body")
     try:
         daemon.start()
         item_id = daemon.ctl_json("add", "coupon", "Fish & Chips <2>", "--expires", local_in(64), "--lead", "1m")["id"]
-        summary, body, line = wait_for(plain.notifications, timeout=15, what="the pop-up")[0]
-        assert body.startswith("Fish & Chips <2> expires in 1m")  # no markup: not escaped
-        log = plain.log.read_text()  # the body's second line is on the log's next line
+        summary, body, line = wait_for(bare.notifications, timeout=15, what="the pop-up")[0]
+        assert plain(body).startswith("Coupon Expiring · Fish & Chips <2> expires in 1m")  # no markup: not escaped
+        log = bare.log.read_text()  # the body's second line is on the log's next line
         assert f"expires in 1m\nreminderctl done {item_id}" in log
         assert '" [] {' in log and '"resident"' not in log  # no buttons, no persistence
     finally:
-        plain.stop()
+        bare.stop()
 
 
 @pytest.mark.parametrize("payload", [
@@ -413,10 +414,10 @@ def test_a_new_notification_server_gets_the_open_pop_ups_once_and_its_own_ids(bu
     try:
         shown = wait_for(second.notifications, timeout=10, what="the pop-up again on the second server")
         assert fired_once_and_settled(daemon, item_id, event="reshown") == 1
-        assert [n[1].split(" expires")[0] for n in second.notifications()] == ["Churn deal"]
+        assert [plain(n[0]) for n in second.notifications()] == ["Churn deal"]
         second.invoke(1, "done")  # the new server numbers from 1 again
         wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", what="Done from the new server")
-        assert shown[0][0] == "Coupon Expiring"
+        assert plain(shown[0][0]) == "Churn deal"
     finally:
         second.stop()
 

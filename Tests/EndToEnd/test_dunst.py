@@ -14,16 +14,37 @@ from conftest import Daemon, NotificationServer, fired_once_and_settled, local_i
 pytestmark = pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("dunst")), reason="needs Xvfb and dunst")
 
 
-def start_desktop(bus, tmp_path):
-    """Xvfb and dunst on `bus`: (dunstctl runner, stop)."""
+# dunst's own dunstrc is used (low and normal pop-ups vanish after 10 s); the only line of ours
+# names the program dunst runs for its context menu, a stand-in for the person who picks an entry
+# (dmenu itself needs a person at the keyboard): it picks the entry containing the text in
+# $PICK_FILE (dunst runs it in its own environment, so the test writes its choice there).
+PICKER = """#!/usr/bin/python3
+import os, sys
+lines = sys.stdin.read().splitlines()
+pick = open(os.environ["PICK_FILE"]).read()
+chosen = [line for line in lines if pick and pick in line]
+with open(os.environ["PICK_LOG"], "a") as log:
+    log.write("\\n".join(lines) + "\\n")
+print(chosen[0] if chosen else "")
+"""
+
+
+def start_desktop(bus, tmp_path, screen="800x200x24"):
+    """Xvfb and dunst, in its stock configuration, on `bus`: (dunstctl runner, stop, env)."""
     display = f":{random.randint(200, 400)}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x200x24"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address)
-    (tmp_path / "dunstrc").write_text("[global]\n    font = DejaVu Sans 10\n[urgency_low]\n    timeout = 0\n[urgency_normal]\n    timeout = 0\n")
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", screen], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    picker = tmp_path / "picker"
+    picker.write_text(PICKER)
+    picker.chmod(0o755)
+    (tmp_path / "dunst-config").mkdir(exist_ok=True)
+    (tmp_path / "dunstrc").write_text(f"[global]\n    dmenu = {picker}\n")
+    env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_CONFIG_HOME=str(tmp_path / "dunst-config"),
+               PICK_LOG=str(tmp_path / "picks.log"), PICK_FILE=str(tmp_path / "pick"))
     time.sleep(0.5)
     dunst = subprocess.Popen(["dunst", "-config", str(tmp_path / "dunstrc")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    def ctl(*args):
+    def ctl(*args, pick=None):
+        (tmp_path / "pick").write_text(pick or "")
         return subprocess.run(["dunstctl", *args], env=env, capture_output=True, text=True, timeout=10)
 
     def stop():
@@ -33,12 +54,13 @@ def start_desktop(bus, tmp_path):
         xvfb.wait(5)
 
     wait_for(lambda: ctl("is-paused").returncode == 0, what="dunst on the bus")
+    ctl.env = env
     return ctl, stop
 
 
 @pytest.fixture
 def desktop(bus, tmp_path):
-    ctl, stop = start_desktop(bus, tmp_path)
+    ctl, stop = start_desktop(bus, tmp_path, screen="1000x300x24")
     yield ctl
     stop()
 
@@ -48,18 +70,48 @@ def shown(ctl):
     return int(ctl("count", "displayed").stdout.strip() or 0), [entry["body"]["data"] for entry in history]
 
 
-def test_dunst_shows_the_pop_up_with_its_text(bus, desktop, tmp_path):
+def notify(env, summary, urgency):
+    """A pop-up of another program, sent with dunst's default timeout (-1)."""
+    subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+                    "/org/freedesktop/Notifications", "--method", "org.freedesktop.Notifications.Notify", "--", "'other'", "0",
+                    "''", f"'{summary}'", "''", "@as []", f"{{'urgency': <byte {urgency}>}}", "-1"], env=env, check=True, capture_output=True)
+
+
+def test_on_stock_dunst_a_reminder_stays_names_its_item_and_its_done_and_undo_reach_reminderd(bus, desktop, tmp_path):
     daemon = Daemon(tmp_path, bus).start()
     try:
-        daemon.ctl("add", "coupon", "Sushi", "--expires", local_in(64), "--lead", "1m", "--code", "FISH")
+        # Ten days out: a low-urgency pop-up, which stock dunst removes after 10 s unless told 0.
+        item_id = daemon.ctl_json("add", "coupon", "Sushi", "--expires", local_in(10 * 86400 + 8), "--lead", "240h",
+                                  "--code", "FISH")["id"]
         wait_for(lambda: shown(desktop)[0] == 1, timeout=15, what="the pop-up on dunst")
-        status = daemon.ctl_json("status")["status"]["notificationServer"]
-        assert status["name"] == "dunst" and "actions" in status["capabilities"]
-        desktop("close-all")
-        displayed, bodies = shown(desktop)
-        assert any("Sushi expires in 1m" in body and "code FISH" in body for body in bodies)
+        notify(desktop.env, "Other program", 0)  # same urgency, dunst's default timeout: gone after 10 s
+        wait_for(lambda: "Other program" in summaries(desktop), timeout=20, what="the other pop-up expiring")
+        assert shown(desktop)[0] == 1  # the reminder is still on screen
+        screenshot(desktop.env, "popup-dunst.png", "350x100+650+40")
+        # dunst's context menu lists the reminder's buttons under its own name.
+        assert desktop("context", pick="Mark as used").returncode == 0
+        wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", timeout=10, what="Done from dunst's menu")
+        entries = open(desktop.env["PICK_LOG"]).read()
+        assert "Mark as used (\u2068Sushi\u2069)" in entries and "Snooze 1h (\u2068Sushi\u2069)" in entries
+        assert "Show" not in entries and "Snooze 1w" not in entries  # three buttons at most, none that does nothing
+        wait_for(lambda: shown(desktop)[0] == 1, timeout=10, what="the Undo offer")
+        assert desktop("context", pick="Undo").returncode == 0
+        wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] != "used", timeout=10, what="Undo from dunst's menu")
     finally:
         daemon.stop()
+
+
+def summaries(ctl):
+    """The summaries of dunst's history (pop-ups that closed)."""
+    history = json.loads(ctl("history").stdout or "{}").get("data", [[]])[0]
+    return [entry["summary"]["data"] for entry in history]
+
+
+def screenshot(env, name, crop):
+    """With REMINDERD_SCREENSHOTS=DIR, saves the X screen's `crop` there as `name` (for docs/)."""
+    directory = os.environ.get("REMINDERD_SCREENSHOTS")
+    if directory:
+        subprocess.run(["import", "-window", "root", "-crop", crop, "+repage", os.path.join(directory, name)], env=env, check=True)
 
 
 def test_a_paused_dunst_holds_reminders_until_it_resumes(bus, desktop, tmp_path):

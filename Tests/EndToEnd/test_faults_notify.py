@@ -8,7 +8,7 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from conftest import BUS_CONFIG, Bus, Daemon, NotificationServer, local_in, wait_for
+from conftest import BUS_CONFIG, Bus, Daemon, NotificationServer, local_in, plain, wait_for
 
 
 def answer(server, method, in_signature, out_signature, code):
@@ -71,7 +71,7 @@ def test_a_reminder_in_flight_to_a_hung_server_when_the_daemon_is_killed_is_show
         wait_for(lambda: history(daemon, "fired"), timeout=15, what="the reminder shown after the restart")
         shown = server.notifications()
         assert len(shown) == 1
-        assert shown[0][0] == "Coupon Expiring"
+        assert plain(shown[0][0]) == "Hung deal"
         assert "(late" in shown[0][1]
         assert len(history(daemon, "fired")) == 1
     finally:

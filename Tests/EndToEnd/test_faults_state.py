@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from conftest import BIN, local_in, wait_for, tmpfs, fill
+from conftest import BIN, local_in, plain, wait_for, tmpfs, fill
 
 
 def store_path(daemon):
@@ -100,7 +100,7 @@ def test_an_overdue_rebuy_reminds_once_at_once_and_not_again_after_a_restart(ser
     bought = (datetime.now(timezone.utc) - timedelta(days=40)).strftime("%Y-%m-%d")
     daemon.ctl("add", "rebuy", "Coffee", "--every-days", "30", "--last-purchased", bought)
     wait_for(server.notifications, timeout=10, what="the overdue reminder")
-    assert "Coffee: time to rebuy!" in server.notifications()[0][1]
+    assert "Coffee: time to rebuy!" in plain(server.notifications()[0][1])
     wait_for(lambda: any(e["event"] == "fired" for e in daemon.ctl_json("history")["entries"]), what="fired in history")
     daemon.stop()
     daemon.start()

@@ -79,7 +79,7 @@ import Testing
         _ = add(engine, coupon(expiresIn: 9 * 3600, leads: ["6h"]))  // its reminder, at +3 h, is still ahead of its due time
         clock.set(start + 4 * 3600)  // the machine slept through two reminders and due times
         advance(engine)
-        #expect(notifier.requests.map(\.summary).sorted() == ["Coupon Expiring", "While You Were Away"])
+        #expect(notifier.requests.map(\.summary).sorted() == ["While You Were Away", "\u{2068}Deal\u{2069}"])
         #expect(notifier.requests.contains { $0.body.contains("(late: was due") })
         let history = engine.queue.sync { engine.perform("History", ["item": .string(first)]) }
         guard case .success(let parameters) = history, case .array(let entries)? = parameters["entries"] else {

@@ -160,7 +160,7 @@ import Testing
                 "lastPurchased": .string("2026-10-01"),  // ran out 2026-10-31, before it was added
             ])
         advance(engine)
-        #expect(notifier.requests.map(\.summary) == ["Time to Rebuy"])
+        #expect(notifier.requests.map(\.summary) == ["\u{2068}Coffee\u{2069}"])
         #expect(notifier.requests.first?.body.contains("time to rebuy!") == true)
         clock.set(start + 3600)
         advance(engine)

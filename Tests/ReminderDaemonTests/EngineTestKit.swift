@@ -40,9 +40,9 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
     private var holdingDoNotDisturb = false
     private var heldDoNotDisturb: [@Sendable (String?) -> Void] = []
 
-    /// A server with `capabilities`, or none on the bus (nil).
-    init(capabilities: [String]? = ["actions"]) {
-        server = capabilities.map { ServerInfo(name: "test", vendor: "", version: "", capabilities: $0) }
+    /// A server named `name` with `capabilities`, or none on the bus (nil).
+    init(capabilities: [String]? = ["actions"], name: String = "test") {
+        server = capabilities.map { ServerInfo(name: name, vendor: "", version: "", capabilities: $0) }
     }
 
     /// Every pop-up asked for, in order (accepted or not).
