@@ -107,7 +107,7 @@ chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
 
 mkdir -p dist
 deb="dist/reminderd_${version}_${arch}.deb"
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >&2
+dpkg-deb --root-owner-group --build "$root" "$deb" >&2  # xz; DPKG_DEB_COMPRESSOR_LEVEL= to trade size for time
 echo "$deb"
 
 if $run_lintian; then

@@ -1,7 +1,8 @@
 # Sourced by run.sh and test.sh: puts Swift on PATH and installs the Debian packages the
 # project needs when any is missing (apt-get as root, or through sudo).
 packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libnotify-dev libsqlite3-dev dbus dbus-x11 libglib2.0-bin
-  python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas)
+  python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas
+  dpkg-dev binutils lintian debootstrap)  # the last line: scripts/package-deb.sh and its tests
 
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
   export PATH="/opt/swift/usr/bin:$PATH"
