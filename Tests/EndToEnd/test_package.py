@@ -135,8 +135,15 @@ class UserManager:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
-        for cgroup in self.cgroups:
+        for cgroup in self.cgroups:  # deepest first; anything of the test user's still in one is killed
             for directory, _, _ in sorted(os.walk(cgroup), key=lambda entry: -len(entry[0])):
+                for pid in Path(directory, "cgroup.procs").read_text().split():
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                wait_for(lambda: not Path(directory, "cgroup.procs").read_text().strip(), timeout=10,
+                         what=f"the processes of {directory} to end")
                 os.rmdir(directory)
         for directory in self.made:
             directory.rmdir()
