@@ -158,6 +158,13 @@ def user(tmp_path):
     manager.close()
 
 
+def test_lintian_finds_no_errors(deb):
+    """Warnings are listed, with their reasons, in scripts/package-deb.sh."""
+    if shutil.which("lintian") is None:
+        pytest.fail("lintian is not installed (scripts/setup.sh installs it)")
+    run("lintian", "--fail-on", "error", "--tag-display-limit", "0", str(deb))
+
+
 def test_the_package_declares_every_library_it_loads_and_needs_no_swift(installed):
     depends = control_field(installed, "Depends")
     declared = {re.split(r"[ (]", alternative.strip())[0] for entry in depends.split(",") for alternative in entry.split("|")}
