@@ -11,8 +11,10 @@ units="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
 applications="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
 data="${XDG_DATA_HOME:-$HOME/.local/share}/reminderd"
 
-swift build -c release --product reminderd >&2
-swift build -c release --product reminderctl >&2
+# The Swift runtime linked in, as in the Debian package (scripts/package-deb.sh): the installed
+# binaries do not need /opt/swift, and the two scripts share one release build.
+swift build -c release --static-swift-stdlib --product reminderd >&2
+swift build -c release --static-swift-stdlib --product reminderctl >&2
 mkdir -p "$bin" "$units" "$applications"
 mkdir -p -m 0700 "$data"
 install -m 0755 .build/release/reminderd .build/release/reminderctl "$bin/"
@@ -25,6 +27,8 @@ chmod 0644 "$units/reminderd.service"
 if [ "$data" != "$HOME/.local/share/reminderd" ]; then
   mkdir -p "$units/reminderd.service.d"
   printf '[Service]\nReadWritePaths=%s\n' "$data" > "$units/reminderd.service.d/data-home.conf"
+else
+  rm -f "$units/reminderd.service.d/data-home.conf"
 fi
 install -m 0644 systemd/reminderd.desktop "$applications/"
 mkdir -p "${XDG_DATA_HOME:-$HOME/.local/share}/icons/hicolor/scalable/apps"

@@ -72,6 +72,11 @@ class UserManager:
 
     def __init__(self, tmp_path):
         self.name = f"rdpkg{os.getpid() % 100000}"
+        self.log = tmp_path / "user-manager.log"
+        self.runtime, self.made, self.cgroups, self.process = None, [], [], None
+
+    def start(self):
+        """Each step records what it made first, so close() removes it even when a later one fails."""
         run("useradd", "--create-home", "--shell", "/bin/sh", self.name)
         entry = pwd.getpwnam(self.name)
         self.uid, self.gid, self.home = entry.pw_uid, entry.pw_gid, Path(entry.pw_dir)
@@ -80,23 +85,21 @@ class UserManager:
         os.chown(self.runtime, self.uid, self.gid)
         # What a booted systemd has made and a container lacks: /run/systemd/system (systemd --user
         # runs only where it exists) and /run/systemd/unit-root (where a unit's sandbox is built).
-        self.made = [Path(p) for p in ("/run/systemd/system", "/run/systemd/unit-root") if not Path(p).exists()]
-        for directory in self.made:
-            directory.mkdir(parents=True)
-        self.cgroups = self._make_cgroups()
-        self.log = tmp_path / "user-manager.log"
+        for directory in (Path("/run/systemd/system"), Path("/run/systemd/unit-root")):
+            if not directory.exists():
+                directory.mkdir(parents=True)
+                self.made.append(directory)
+        self._make_cgroups()
         self.env = {"HOME": str(self.home), "USER": self.name, "LOGNAME": self.name, "SHELL": "/bin/sh",
                     "XDG_RUNTIME_DIR": str(self.runtime), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
         enter = "".join(f"echo $$ > {cgroup}/cgroup.procs; " for cgroup in self.cgroups)
-        self.process = subprocess.Popen(
-            ["sh", "-c", enter + 'exec "$@"', "sh", *self.as_user("/lib/systemd/systemd", "--user", "--log-target=console")],
-            stdout=self.log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(["sh", "-c", enter + 'exec "$@"', "sh", *self.as_user("/lib/systemd/systemd", "--user")],
+                                        stdout=self.log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
         wait_for(lambda: self.systemctl("is-system-running", check=False).stdout.strip() in ("running", "degraded"),
-                 timeout=20, what=f"systemd --user of {self.name} (log: {self.log})")
+                 timeout=20, what=f"systemd --user of {self.name} (its output: {self.log})")
 
     def _make_cgroups(self):
         """A child of this process's cgroup in each hierarchy systemd uses, owned by the user."""
-        cgroups = []
         for line in Path("/proc/self/cgroup").read_text().splitlines():
             number, controllers, path = line.split(":", 2)
             if number == "0" and controllers == "":
@@ -107,10 +110,9 @@ class UserManager:
                 continue
             cgroup = base / path.lstrip("/") / f"{self.name}.user-manager"
             cgroup.mkdir()
+            self.cgroups.append(cgroup)
             for entry in [cgroup, *cgroup.iterdir()]:
                 os.chown(entry, self.uid, self.gid)
-            cgroups.append(cgroup)
-        return cgroups
 
     def as_user(self, *command):
         environment = [f"{key}={value}" for key, value in self.env.items()]
@@ -128,7 +130,7 @@ class UserManager:
         return dict(line.split("=", 1) for line in shown.splitlines() if "=" in line)
 
     def close(self):
-        if self.process.poll() is None:
+        if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)  # the manager stops its units, then exits
             try:
                 self.process.wait(timeout=20)
@@ -147,15 +149,19 @@ class UserManager:
                 os.rmdir(directory)
         for directory in self.made:
             directory.rmdir()
-        shutil.rmtree(self.runtime, ignore_errors=True)
+        if self.runtime is not None:
+            shutil.rmtree(self.runtime, ignore_errors=True)
         run("userdel", "--remove", self.name, check=False)
 
 
 @pytest.fixture
 def user(tmp_path):
     manager = UserManager(tmp_path)
-    yield manager
-    manager.close()
+    try:
+        manager.start()
+        yield manager
+    finally:
+        manager.close()
 
 
 def test_lintian_finds_no_errors(deb):
