@@ -12,6 +12,10 @@
 # lintian (Debian 12's 2.116) reports no errors and no warnings for this package. What it would
 # have said, and what was done about it:
 #   W: bash-completion-with-hashbang — the generated bash completion's "#!" line is dropped.
+# With -I --pedantic it adds only informational tags: hardening-no-bindnow (the binaries are
+# linked without -z now), hardening-no-fortify-functions (Swift calls no fortifiable libc
+# function), and spelling-error-in-binary for truncated words inside ICU's data and the Swift
+# runtime's tables that are linked in.
 # dpkg-shlibdeps warns that reminderd need not link libgdk_pixbuf (libnotify's pkg-config names
 # it); the Depends: it adds costs nothing, libnotify4 depends on it anyway.
 set -euo pipefail
