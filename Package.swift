@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(
             name: "reminderd",
             dependencies: [
-                "ReminderDaemon", "ReminderPlatform",
+                "ReminderDaemon", "ReminderCore", "ReminderPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

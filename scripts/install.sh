@@ -11,13 +11,28 @@ units="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
 applications="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
 data="${XDG_DATA_HOME:-$HOME/.local/share}/reminderd"
 
-swift build -c release --product reminderd >&2
-swift build -c release --product reminderctl >&2
+# The Swift runtime linked in, as in the Debian package (scripts/package-deb.sh): the installed
+# binaries do not need /opt/swift, and the two scripts share one release build.
+swift build -c release --static-swift-stdlib --product reminderd >&2
+swift build -c release --static-swift-stdlib --product reminderctl >&2
 mkdir -p "$bin" "$units" "$applications"
 mkdir -p -m 0700 "$data"
 install -m 0755 .build/release/reminderd .build/release/reminderctl "$bin/"
-install -m 0644 systemd/reminderd.service systemd/reminderd.socket "$units/"
+# The units name the packaged /usr/bin/reminderd; this install runs the one in ~/.local/bin.
+sed "s|^ExecStart=/usr/bin/reminderd|ExecStart=$bin/reminderd|" systemd/reminderd.service > "$units/reminderd.service"
+install -m 0644 systemd/reminderd.socket "$units/"
+chmod 0644 "$units/reminderd.service"
+# The unit lets the daemon write ~/.local/share/reminderd only; a store under another
+# XDG_DATA_HOME needs its directory named too (systemd 252 has no specifier for XDG_DATA_HOME).
+if [ "$data" != "$HOME/.local/share/reminderd" ]; then
+  mkdir -p "$units/reminderd.service.d"
+  printf '[Service]\nReadWritePaths=%s\n' "$data" > "$units/reminderd.service.d/data-home.conf"
+else
+  rm -f "$units/reminderd.service.d/data-home.conf"
+fi
 install -m 0644 systemd/reminderd.desktop "$applications/"
+mkdir -p "${XDG_DATA_HOME:-$HOME/.local/share}/icons/hicolor/scalable/apps"
+install -m 0644 systemd/reminderd.svg "${XDG_DATA_HOME:-$HOME/.local/share}/icons/hicolor/scalable/apps/"
 share="${XDG_DATA_HOME:-$HOME/.local/share}"
 mkdir -p "$share/man/man1" "$share/man/man5" "$share/bash-completion/completions" "$share/zsh/site-functions" \
   "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions"

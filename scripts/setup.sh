@@ -5,7 +5,8 @@
 # sway (photographed with grim). GNOME Shell (~230 packages) only for REMINDERD_GNOME_TEST=1.
 packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libglib2.0-dev libsqlite3-dev dbus dbus-x11 libglib2.0-bin
   python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas
-  xfce4-notifyd mako-notifier sway grim xdotool imagemagick)
+  xfce4-notifyd mako-notifier sway grim xdotool imagemagick
+  dpkg-dev binutils lintian debootstrap)  # the last line: scripts/package-deb.sh and its tests
 [ "${REMINDERD_GNOME_TEST:-}" = 1 ] && packages+=(gnome-shell gjs)
 
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then

@@ -60,12 +60,15 @@ public struct CardCatalog: Sendable, Equatable {
     }
 
     /// Where the bundled `cards.json` may be: `$REMINDERD_CATALOG`; the build's resource folder
-    /// beside the executable; `../share/reminderd/catalog/` from it, where the install script
-    /// puts it. (SwiftPM's `Bundle.module` would stop the program when the folder is missing.)
+    /// beside the executable; `../share/reminderd/` from it, where the Debian package puts it
+    /// (`/usr/share/reminderd/`); `../share/reminderd/catalog/`, where the install script puts it
+    /// (`~/.local/share/reminderd/catalog/`, apart from the store beside it). (SwiftPM's
+    /// `Bundle.module` would stop the program when the folder is missing.)
     static func candidatePaths() -> [String] {
         let executableDirectory = Bundle.main.bundleURL.path
         var paths = [
             executableDirectory + "/reminderd_ReminderCatalog.resources/cards.json",
+            executableDirectory + "/../share/reminderd/cards.json",
             executableDirectory + "/../share/reminderd/catalog/cards.json",
         ]
         if let override = ProcessInfo.processInfo.environment["REMINDERD_CATALOG"], !override.isEmpty {

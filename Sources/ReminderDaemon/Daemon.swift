@@ -111,7 +111,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         startWatchdog()
         let status = engine.queue.sync { engine.statusLine() }
         managerNotifier.send("READY=1\nSTATUS=\(status)")
-        logger.info("reminderd \(ReminderDaemonVersion.current) ready: \(status); socket \(socketPath)")
+        logger.info("reminderd \(ReminderVersion.current) ready: \(status); socket \(socketPath)")
         dispatchMain()
     }
 

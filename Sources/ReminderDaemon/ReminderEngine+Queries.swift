@@ -284,7 +284,7 @@ extension ReminderEngine {
             ])
         }
         return .object([
-            "version": .string(ReminderDaemonVersion.current), "uptimeSeconds": .integer(now - startedAt),
+            "version": .string(ReminderVersion.current), "uptimeSeconds": .integer(now - startedAt),
             "items": .integer(Int64(items.count)),
             "nextReminder": nextFireTime().map { .string(Timestamp.format($0, in: zone)) } ?? .null,
             "notificationServer": server,
@@ -306,8 +306,4 @@ extension ReminderEngine {
         }
         return .string(reason)
     }
-}
-
-public enum ReminderDaemonVersion {
-    public static let current = "0.2.0"
 }

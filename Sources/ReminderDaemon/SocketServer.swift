@@ -319,7 +319,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         case "\(service.name).GetInfo":
             return .success([
                 "vendor": .string("reminderd"), "product": .string("reminderd"),
-                "version": .string(ReminderDaemonVersion.current),
+                "version": .string(ReminderVersion.current),
                 "url": .string("https://github.com/reminderd/reminderd"),
                 "interfaces": .array([.string(service.name), .string(ReminderInterface.name)]),
             ])

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReminderCore
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +11,7 @@ struct Reminderctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reminderctl",
         abstract: "Reminders of money-relevant deadlines: card benefits, subscriptions, coupons, fees, rebuys.",
-        version: ReminderctlVersion.current,
+        version: ReminderVersion.current,
         subcommands: [
             Add.self, List.self, Show.self, Edit.self, Remove.self, Done.self, Undo.self, Snooze.self, Upcoming.self,
             Explain.self, History.self, Summary.self, Status.self, Pause.self, Resume.self, Reload.self, Import.self,
@@ -50,10 +51,6 @@ func refuseNegativeValues(_ arguments: [String]) throws {
         throw Refusal.usage(
             "\"\(argument)\": durations, amounts and counts cannot be negative; give e.g. \(argument.dropFirst())")
     }
-}
-
-enum ReminderctlVersion {
-    static let current = "0.1.0"
 }
 
 /// A command's refusal: one line for the user and the exit code that goes with it.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import Logging
+import ReminderCore
 import ReminderDaemon
 
 /// `reminderd`: the per-user reminder daemon.
@@ -9,7 +10,7 @@ struct ReminderdCommand: ParsableCommand {
         commandName: "reminderd",
         abstract: "Reminds you of money-relevant deadlines with desktop pop-ups.",
         discussion: "Usually started by systemd --user (reminderd.service); controlled with reminderctl.",
-        version: ReminderDaemonVersion.current)
+        version: ReminderVersion.current)
 
     @Option(help: "Config file (default: $XDG_CONFIG_HOME/reminderd/config.json; built-in defaults if absent).")
     var config: String?

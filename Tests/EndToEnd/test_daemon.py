@@ -280,7 +280,7 @@ def test_the_units_verify_and_are_hardened(tmp_path):
     units.mkdir()
     for name in ("reminderd.service", "reminderd.socket"):
         text = (Path(__file__).resolve().parents[2] / "systemd" / name).read_text()
-        (units / name).write_text(text.replace("%h/.local/bin/reminderd", str(BIN / "reminderd")))
+        (units / name).write_text(text.replace("/usr/bin/reminderd", str(BIN / "reminderd")))
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
     env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
