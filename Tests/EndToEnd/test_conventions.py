@@ -107,3 +107,18 @@ def test_no_file_points_outside_the_repository_for_its_documents():
             if outside.encode() in path.read_bytes():
                 offenders.append(str(path.relative_to(ROOT)))
     assert not offenders, f"these files refer to {outside}: {offenders}"
+
+
+def test_the_daemon_uses_no_swift_concurrency():
+    """docs/ARCHITECTURE.md's rule: after a Task (or concurrentPerform) libdispatch's pool monitor
+    wakes the process every second for good, which breaks the zero-idle-wake-up promise."""
+    forbidden = re.compile(r"(?<!\.)\basync\b|\bawait\b|\bTask\s*[{(.<]|\bactor\b|\bconcurrentPerform\b|"
+                           r"@MainActor|\bAsyncStream\b")
+    offenders = []
+    for target in ("ReminderCore", "ReminderPlatform", "ReminderStore", "ReminderProtocol", "ReminderDaemon",
+                   "reminderd"):
+        for path in sorted((ROOT / "Sources" / target).rglob("*.swift")):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if forbidden.search(line.split("//")[0]):
+                    offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not offenders, "Swift Concurrency in the daemon:\n" + "\n".join(offenders)
