@@ -1,4 +1,6 @@
-"""Ecosystem conventions: man pages, shell completions, --version."""
+"""Ecosystem conventions: man pages, shell completions, --version, and the project's own documents."""
+import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -34,3 +36,89 @@ def test_completions_are_generated_for_bash_zsh_and_fish(tmp_path):
 def test_version():
     result = subprocess.run([str(BIN / "reminderctl"), "--version"], capture_output=True, text=True, check=True)
     assert result.stdout.strip()
+
+
+# The project's own documents, kept true where a machine can check them cheaply.
+CONTRACT = ROOT / "docs" / "CONTRACT.md"
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+
+
+def swift_string_literal(path, declaration):
+    """The text of the first multi-line string literal after `declaration` in a Swift file."""
+    source = path.read_text()
+    start = source.index('"""', source.index(declaration)) + 3
+    return source[start:source.index('"""', start)]
+
+
+def test_the_contract_names_every_varlink_method_and_error():
+    description = swift_string_literal(ROOT / "Sources" / "ReminderProtocol" / "ReminderInterface.swift",
+                                       "public static let description")
+    methods = re.findall(r"^\s*method (\w+)\(", description, re.MULTILINE)
+    errors = re.findall(r"^\s*error (\w+) ", description, re.MULTILINE)
+    assert len(methods) >= 18 and len(errors) >= 10, (methods, errors)
+    contract = CONTRACT.read_text()
+    missing = [name for name in methods + errors if f"`{name}`" not in contract]
+    assert not missing, f"docs/CONTRACT.md does not describe {missing}"
+
+
+def test_the_contract_names_every_reminderctl_command():
+    help_text = subprocess.run([str(BIN / "reminderctl"), "--help"], capture_output=True, text=True,
+                               check=True).stdout
+    subcommands = re.findall(r"^  ([a-z][a-z-]*) ", help_text.split("SUBCOMMANDS:")[1], re.MULTILINE)
+    assert set(COMMANDS) <= set(subcommands), subcommands
+    contract = CONTRACT.read_text()
+    missing = [name for name in subcommands if not re.search(rf"`{name}[ `]", contract)]
+    assert not missing, f"docs/CONTRACT.md does not describe reminderctl {missing}"
+
+
+def test_the_contract_names_every_setting():
+    source = (ROOT / "Sources" / "ReminderCore" / "Configuration.swift").read_text()
+    body = source[source.index("public struct Configuration"):]
+    body = body[:body.index("\n}\n")]
+    keys = re.findall(r"^    public var (\w+):", body, re.MULTILINE)
+    assert "historyDays" in keys and "quietHours" in keys, keys
+    contract = CONTRACT.read_text()
+    missing = [key for key in keys if f"`{key}`" not in contract]
+    assert not missing, f"docs/CONTRACT.md does not describe the setting {missing}"
+
+
+def test_the_docs_name_only_paths_and_readme_sections_that_exist():
+    readme_headings = {line.lstrip("#").strip() for line in (ROOT / "README.md").read_text().splitlines()
+                       if line.startswith("#")}
+    for document in (CONTRACT, ARCHITECTURE):
+        text = document.read_text()
+        paths = re.findall(r"`((?:Sources|Tests|scripts|systemd|man|docs)/[^`<>*\s]+)`", text)
+        assert paths, document
+        missing = [path for path in paths if not (ROOT / path).exists()]
+        assert not missing, f"{document.name} names paths that do not exist: {missing}"
+        sections = re.findall(r'README(?:,| under)(?: section)? "([^"]+)"', text)
+        unknown = [section for section in sections if " ".join(section.split()) not in readme_headings]
+        assert not unknown, f"{document.name} points at README sections that do not exist: {unknown}"
+
+
+def test_no_file_points_outside_the_repository_for_its_documents():
+    """The starting specification lived beside the repository; a clone has only docs/."""
+    outside = "../" + "shared/"
+    offenders = []
+    for directory, subdirectories, files in os.walk(ROOT):
+        subdirectories[:] = [d for d in subdirectories if not d.startswith((".git", ".build", "__pycache__"))]
+        for name in files:
+            path = Path(directory) / name
+            if outside.encode() in path.read_bytes():
+                offenders.append(str(path.relative_to(ROOT)))
+    assert not offenders, f"these files refer to {outside}: {offenders}"
+
+
+def test_the_daemon_uses_no_swift_concurrency():
+    """docs/ARCHITECTURE.md's rule: after a Task (or concurrentPerform) libdispatch's pool monitor
+    wakes the process every second for good, which breaks the zero-idle-wake-up promise."""
+    forbidden = re.compile(r"(?<!\.)\basync\b|\bawait\b|\bTask\s*[{(.<]|\bactor\b|\bconcurrentPerform\b|"
+                           r"@MainActor|\bAsyncStream\b")
+    offenders = []
+    for target in ("ReminderCore", "ReminderPlatform", "ReminderStore", "ReminderProtocol", "ReminderDaemon",
+                   "reminderd"):
+        for path in sorted((ROOT / "Sources" / target).rglob("*.swift")):
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if forbidden.search(line.split("//")[0]):
+                    offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not offenders, "Swift Concurrency in the daemon:\n" + "\n".join(offenders)
