@@ -16,8 +16,6 @@
 # linked without -z now), hardening-no-fortify-functions (Swift calls no fortifiable libc
 # function), and spelling-error-in-binary for truncated words inside ICU's data and the Swift
 # runtime's tables that are linked in.
-# dpkg-shlibdeps warns that reminderd need not link libgdk_pixbuf (libnotify's pkg-config names
-# it); the Depends: it adds costs nothing, libnotify4 depends on it anyway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -41,7 +39,7 @@ fi
 arch=$(dpkg --print-architecture)
 
 # Release binaries with libswiftCore, Foundation and Dispatch inside them; only Debian's own
-# libraries (libc, libsqlite3, libsystemd, libnotify, GLib…) stay dynamic.
+# libraries (libc, libsqlite3, libsystemd, GLib's GIO…) stay dynamic.
 swift build -c release --static-swift-stdlib --product reminderd >&2
 swift build -c release --static-swift-stdlib --product reminderctl >&2
 binaries=.build/release
