@@ -25,8 +25,8 @@ import ReminderStore
 /// closed to make room, accepting paused while none is idle or the kernel refuses descriptors;
 /// and at most `maximumBufferedInput` bytes of unfinished requests over all connections.
 public final class SocketServer: @unchecked Sendable {  // all mutable state is confined to `queue`
-    /// Answers one call; runs on `queue`.
-    public typealias Handler = @Sendable (VarlinkCall) -> VarlinkReply
+    /// Answers one call of `io.reminderd.Reminders`; runs on `queue`.
+    public typealias Handler = @Sendable (ReminderMethod, [String: JSONValue]) -> VarlinkReply
 
     /// The engine's queue: serving on it saves two thread hops per request, and every socket is
     /// non-blocking, so no client can hold it.
@@ -34,9 +34,11 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     private let listenFD: Int32
     private let path: String?
     private let handler: Handler
+    /// Answers `org.varlink.service` and hands the rest to `handler`.
+    private let service: VarlinkService
     /// Its commit count says whether a call changed something, and its group commit when a
-    /// reply may go out.
-    fileprivate let store: ReminderStore
+    /// reply may go out (the store).
+    fileprivate let store: any DurabilityWaiting
     private let logger: Logger
     private var acceptSource: DispatchSourceRead?
     private var acceptPaused = false
@@ -70,11 +72,12 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
 
     /// Serves on `listenFD` (socket activation) or binds `path` (mode 0600).
     public init(
-        listenFD: Int32?, path: String, queue: DispatchQueue, store: ReminderStore, handler: @escaping Handler,
-        logger: Logger
+        listenFD: Int32?, path: String, queue: DispatchQueue, store: any DurabilityWaiting, version: String,
+        handler: @escaping Handler, logger: Logger
     ) throws {
         self.queue = queue
         self.handler = handler
+        service = VarlinkService(version: version)
         self.store = store
         readyFD = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard readyFD >= 0 else {
@@ -314,35 +317,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
 
     /// Answers `org.varlink.service` itself and hands the rest to the handler.
     fileprivate func dispatch(_ call: VarlinkCall) -> VarlinkReply {
-        let service = ReminderInterface.Service.self
-        switch call.method {
-        case "\(service.name).GetInfo":
-            return .success([
-                "vendor": .string("reminderd"), "product": .string("reminderd"),
-                "version": .string(ReminderDaemonVersion.current),
-                "url": .string("https://github.com/reminderd/reminderd"),
-                "interfaces": .array([.string(service.name), .string(ReminderInterface.name)]),
-            ])
-        case "\(service.name).GetInterfaceDescription":
-            switch call.parameters["interface"] {
-            case .string(service.name)?: return .success(["description": .string(service.description)])
-            case .string(ReminderInterface.name)?:
-                return .success(["description": .string(ReminderInterface.description)])
-            case .string(let other)?:
-                return .failure(
-                    VarlinkError(name: service.interfaceNotFound, parameters: ["interface": .string(other)]))
-            default:
-                return .failure(
-                    VarlinkError(name: service.invalidParameter, parameters: ["parameter": .string("interface")]))
-            }
-        default:
-            let interface = call.method.split(separator: ".").dropLast().joined(separator: ".")
-            guard interface == ReminderInterface.name else {
-                return .failure(
-                    VarlinkError(name: service.interfaceNotFound, parameters: ["interface": .string(interface)]))
-            }
-            return handler(call)
-        }
+        service.reply(to: call, handler: handler)
     }
 
     var log: Logger { logger }

@@ -10,7 +10,7 @@ struct Upcoming: ParsableCommand {
 
     func run() throws {
         guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
-        guard let reply = try output.call("Upcoming", ["days": .integer(Int64(days))]) else { return }
+        guard let reply = try output.call(.upcoming, ["days": .integer(Int64(days))]) else { return }
         let rows = reply["reminders"]?.elements ?? []
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
         var table = TextTable(
@@ -32,7 +32,7 @@ struct Explain: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call("Explain", ["id": .string(id)]) else { return }
+        guard let reply = try output.call(.explain, ["id": .string(id)]) else { return }
         let steps = reply["steps"]?.elements ?? []
         if let snoozed = reply["snoozedUntil"], snoozed != .null {
             print("Snoozed until \(Output.when(snoozed)): no reminder before then")
@@ -65,7 +65,7 @@ struct History: ParsableCommand {
         var parameters: [String: JSONValue] = ["limit": .integer(Int64(limit))]
         if let since { parameters["since"] = .string(since) }
         if let item { parameters["item"] = .string(item) }
-        guard let reply = try output.call("History", parameters) else { return }
+        guard let reply = try output.call(.history, parameters) else { return }
         let entries = reply["entries"]?.elements ?? []
         if entries.isEmpty { return print("No history yet.") }
         var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
@@ -87,7 +87,7 @@ struct Summary: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call("Summary") else { return }
+        guard let reply = try output.call(.summary) else { return }
         print(SummaryView(summary: reply["summary"] ?? .null, colour: Colour.enabled).render(), terminator: "")
     }
 }
@@ -216,7 +216,7 @@ struct Status: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call("Status") else { return }
+        guard let reply = try output.call(.status) else { return }
         let status = reply["status"] ?? .null
         let server = status["notificationServer"]
         let serverText =
