@@ -76,14 +76,15 @@ extension ReminderEngine {
             case .upcoming(let days): result = ["reminders": .array(upcoming(days: days, now: now))]
             case .explain(let text):
                 let id = try resolve(text)
-                result = [
-                    "steps": .array(try explain(id, now: now)),
-                    "snoozedUntil": snoozedUntil(id, now: now).map { .string(Timestamp.format($0, in: zone)) } ?? .null,
-                ]
+                result =
+                    ExplainReply(
+                        steps: try explain(id, now: now),
+                        snoozedUntil: snoozedUntil(id, now: now).map { Timestamp.format($0, in: zone) }
+                    ).parameters
             case .history(let limit, let since, let item):
-                result = ["entries": .array(try history(limit: limit, since: since, item: item))]
+                result = HistoryReply(entries: try history(limit: limit, since: since, item: item)).parameters
             case .summary: result = ["summary": try summary(now: now)]
-            case .status: result = ["status": status(now: now)]
+            case .status: result = status(now: now).parameters
             case .pause(let duration): result = try pause(duration, now: now)
             case .resume: result = try resumeCommand(now: now)
             case .reload:

@@ -44,6 +44,14 @@ enum DaemonClient {
 
 /// Reply printing shared by the commands.
 enum Output {
+    /// A typed reply read from the daemon's parameters; one it cannot read exits 69, like a
+    /// broken connection (the daemon and this tool are of different versions).
+    static func read<Reply>(_ body: () throws(ReminderProtocolError) -> Reply) throws -> Reply {
+        do throws(ReminderProtocolError) { return try body() } catch {
+            throw Refusal(message: "unreadable reply from reminderd: \(error)", exitCode: 69)
+        }
+    }
+
     /// The reply as pretty JSON with sorted keys.
     static func json(_ value: JSONValue) -> String {
         value.text(pretty: true)
