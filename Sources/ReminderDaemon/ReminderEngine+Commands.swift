@@ -73,7 +73,7 @@ extension ReminderEngine {
                         "duration", "\"\(durationText)\" is not a snooze like 1h, 1d or 1w")
                 }
                 result = try snooze(id, duration, now: now)
-            case .upcoming(let days): result = ["reminders": .array(upcoming(days: days, now: now))]
+            case .upcoming(let days): result = UpcomingReply(reminders: upcoming(days: days, now: now)).parameters
             case .explain(let text):
                 let id = try resolve(text)
                 result =

@@ -58,7 +58,7 @@ extension ReminderEngine {
         }
     }
 
-    func upcoming(days: Int, now: Int64) -> [JSONValue] {
+    func upcoming(days: Int, now: Int64) -> [UpcomingReply.Reminder] {
         let limit = now + Int64(days) * 86_400
         var rows: [(at: Int64, id: String, occurrence: Occurrence, lead: String, late: Bool)] = []
         events.forEach(dueBy: limit) { event, at in
@@ -68,19 +68,17 @@ extension ReminderEngine {
         }
         rows.sort { ($0.at, $0.id) < ($1.at, $1.id) }
         return rows.map { row in
-            var fields: [String: JSONValue] = [
-                "item": .string(row.id), "title": .string(items[row.id]?.title ?? ""),
-                "fireAt": .string(Timestamp.format(row.at, in: zone)),
-                "due": .string(Timestamp.format(row.occurrence.due, in: zone)), "lead": .string(row.lead),
-                "late": .bool(row.late),
-            ]
             // Which card and how much, so two "Uber Cash" rows of two cards can be told apart.
-            if case .object(let itemFields)? = items[row.id]?.json {
-                for key in ["card", "amount", "value", "currency"] where itemFields[key] != nil {
-                    fields[key] = itemFields[key]
-                }
+            var itemFields: [String: JSONValue] = [:]
+            if case .object(let fields)? = items[row.id]?.json { itemFields = fields }
+            func text(_ key: String) -> String? {
+                if case .string(let text)? = itemFields[key] { return text }
+                return nil
             }
-            return .object(fields)
+            return UpcomingReply.Reminder(
+                item: row.id, title: items[row.id]?.title ?? "", fireAt: Timestamp.format(row.at, in: zone),
+                due: Timestamp.format(row.occurrence.due, in: zone), lead: row.lead, late: row.late,
+                card: text("card"), amount: text("amount"), value: text("value"), currency: text("currency"))
         }
     }
 

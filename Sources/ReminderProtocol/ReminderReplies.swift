@@ -123,6 +123,61 @@ public struct HistoryReply: Sendable, Equatable {
     }
 }
 
+/// `Upcoming`: pending reminders in time order.
+public struct UpcomingReply: Sendable, Equatable {
+    public struct Reminder: Sendable, Equatable {
+        public var item, title, fireAt, due, lead: String
+        /// Shown after its time (the daemon was not running, or the desktop held it).
+        public var late: Bool
+        /// The item's card and money, when it has them, so two "Uber Cash" rows of two cards can
+        /// be told apart; a coupon has a `value` where the others have an `amount`.
+        public var card, amount, value, currency: String?
+
+        public init(
+            item: String, title: String, fireAt: String, due: String, lead: String, late: Bool, card: String? = nil,
+            amount: String? = nil, value: String? = nil, currency: String? = nil
+        ) {
+            (self.item, self.title, self.fireAt, self.due, self.lead, self.late) = (item, title, fireAt, due, lead, late)
+            (self.card, self.amount, self.value, self.currency) = (card, amount, value, currency)
+        }
+    }
+
+    public var reminders: [Reminder]
+
+    public init(reminders: [Reminder]) { self.reminders = reminders }
+
+    public var parameters: [String: JSONValue] {
+        [
+            "reminders": .array(
+                reminders.map {
+                    var fields: [String: JSONValue] = [
+                        "item": .string($0.item), "title": .string($0.title), "fireAt": .string($0.fireAt),
+                        "due": .string($0.due), "lead": .string($0.lead), "late": .bool($0.late),
+                    ]
+                    // Absent, not null, when the item has none.
+                    for (key, value) in [("card", $0.card), ("amount", $0.amount), ("value", $0.value)] {
+                        if let value { fields[key] = .string(value) }
+                    }
+                    if let currency = $0.currency { fields["currency"] = .string(currency) }
+                    return .object(fields)
+                })
+        ]
+    }
+
+    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
+        var reminders: [Reminder] = []
+        for row in try ReplyFields.objects(parameters["reminders"], "reminders") {
+            reminders.append(
+                Reminder(
+                    item: try row.string("item"), title: try row.string("title"), fireAt: try row.string("fireAt"),
+                    due: try row.string("due"), lead: try row.string("lead"), late: try row.bool("late"),
+                    card: try row.optionalString("card"), amount: try row.optionalString("amount"),
+                    value: try row.optionalString("value"), currency: try row.optionalString("currency")))
+        }
+        self.init(reminders: reminders)
+    }
+}
+
 /// `Explain`: how each upcoming fire time of an item was derived.
 public struct ExplainReply: Sendable, Equatable {
     public struct Step: Sendable, Equatable {

@@ -12,14 +12,14 @@ struct Upcoming: ParsableCommand {
     func run() throws {
         guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
         guard let reply = try output.call(.upcoming, ["days": .integer(Int64(days))]) else { return }
-        let rows = reply["reminders"]?.elements ?? []
+        let rows = try Output.read { () throws(ReminderProtocolError) in try UpcomingReply(parameters: reply) }.reminders
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
         var table = TextTable(
             headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
         for row in rows {
             table.add([
-                Output.when(row["fireAt"]), Output.string(row["item"]), Output.string(row["title"]),
-                Output.string(row["card"]), Output.amount(row), Output.string(row["lead"]), Output.day(row["due"]),
+                Output.when(.string(row.fireAt)), row.item, row.title, row.card ?? "",
+                Output.amount(row.amount ?? row.value, currency: row.currency), row.lead, Output.day(.string(row.due)),
             ])
         }
         print(table.render(), terminator: "")

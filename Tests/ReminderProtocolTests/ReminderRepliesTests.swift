@@ -83,3 +83,26 @@ extension JSONValue {
         return []
     }
 }
+
+@Suite struct UpcomingReplyTests {
+    @Test func upcomingRoundTripsAndLeavesOutTheMoneyAnItemHasNot() throws {
+        let reply = UpcomingReply(reminders: [
+            .init(
+                item: "ab12", title: "Uber Cash", fireAt: "2026-11-24T09:00:00Z", due: "2026-11-30T23:59:00Z",
+                lead: "7d", late: false, card: "Amex Gold", amount: "15", currency: "USD"),
+            .init(
+                item: "cd34", title: "Coupon", fireAt: "2026-11-25T09:00:00Z", due: "2026-11-26T18:00:00Z",
+                lead: "1d", late: true, value: "5"),
+            .init(item: "ef56", title: "Rebuy", fireAt: "2026-11-26T09:00:00Z", due: "2026-11-27T23:59:00Z", lead: "1d", late: false),
+        ])
+        let bytes = VarlinkReply.success(reply.parameters).bytes
+        guard case .success(let read) = try VarlinkReply(bytes: Array(bytes.dropLast())) else {
+            return #expect(Bool(false), "not a success")
+        }
+        #expect(try UpcomingReply(parameters: read) == reply)
+        guard case .array(let rows)? = reply.parameters["reminders"], case .object(let rebuy) = rows[2] else {
+            return #expect(Bool(false), "no rows")
+        }
+        #expect(Set(rebuy.keys) == ["item", "title", "fireAt", "due", "lead", "late"])
+    }
+}
