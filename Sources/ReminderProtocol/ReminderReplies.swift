@@ -137,7 +137,9 @@ public struct UpcomingReply: Sendable, Equatable {
             item: String, title: String, fireAt: String, due: String, lead: String, late: Bool, card: String? = nil,
             amount: String? = nil, value: String? = nil, currency: String? = nil
         ) {
-            (self.item, self.title, self.fireAt, self.due, self.lead, self.late) = (item, title, fireAt, due, lead, late)
+            (self.item, self.title, self.fireAt, self.due, self.lead, self.late) = (
+                item, title, fireAt, due, lead, late
+            )
             (self.card, self.amount, self.value, self.currency) = (card, amount, value, currency)
         }
     }

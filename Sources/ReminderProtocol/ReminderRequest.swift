@@ -38,7 +38,8 @@ public enum ReminderRequest: Sendable, Equatable {
         case .remove: self = .remove(id: try p.string("id"))
         case .done:
             self = .done(
-                id: try p.string("id"), amount: try p.optionalString("amount"), early: try p.optionalBool("early") ?? false)
+                id: try p.string("id"), amount: try p.optionalString("amount"),
+                early: try p.optionalBool("early") ?? false)
         case .undo: self = .undo(id: try p.string("id"))
         case .snooze: self = .snooze(id: try p.string("id"), duration: try p.string("duration"))
         case .upcoming: self = .upcoming(days: try p.optionalInt("days") ?? 7)

@@ -30,7 +30,9 @@ struct LoadRun {
                 guard checkReplies else { continue }
                 switch try? VarlinkReply(bytes: reply) {
                 case .success(let parameters)?:
-                    if case .string(let id)? = parameters["id"], call.method == ReminderMethod.add.qualifiedName { ownIds.append(id) }
+                    if case .string(let id)? = parameters["id"], call.method == ReminderMethod.add.qualifiedName {
+                        ownIds.append(id)
+                    }
                 default:
                     failed += 1
                     if failed == 1 { report("\(call.method) failed: \(String(decoding: reply, as: UTF8.self))") }

@@ -46,8 +46,8 @@ enum DaemonClient {
 enum Output {
     /// A typed reply read from the daemon's parameters; one it cannot read exits 69, like a
     /// broken connection (the daemon and this tool are of different versions).
-    static func read<Reply>(_ body: () throws(ReminderProtocolError) -> Reply) throws -> Reply {
-        do throws(ReminderProtocolError) { return try body() } catch {
+    static func read<Reply>(_ body: () throws -> Reply) throws -> Reply {
+        do { return try body() } catch let error as ReminderProtocolError {
             throw Refusal(message: "unreadable reply from reminderd: \(error)", exitCode: 69)
         }
     }

@@ -12,7 +12,7 @@ struct Upcoming: ParsableCommand {
     func run() throws {
         guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
         guard let reply = try output.call(.upcoming, ["days": .integer(Int64(days))]) else { return }
-        let rows = try Output.read { () throws(ReminderProtocolError) in try UpcomingReply(parameters: reply) }.reminders
+        let rows = try Output.read { try UpcomingReply(parameters: reply) }.reminders
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
         var table = TextTable(
             headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
@@ -34,7 +34,7 @@ struct Explain: ParsableCommand {
 
     func run() throws {
         guard let parameters = try output.call(.explain, ["id": .string(id)]) else { return }
-        let reply = try Output.read { () throws(ReminderProtocolError) in try ExplainReply(parameters: parameters) }
+        let reply = try Output.read { try ExplainReply(parameters: parameters) }
         if let snoozed = reply.snoozedUntil {
             print("Snoozed until \(Output.when(.string(snoozed))): no reminder before then")
         }
@@ -66,7 +66,7 @@ struct History: ParsableCommand {
         if let since { parameters["since"] = .string(since) }
         if let item { parameters["item"] = .string(item) }
         guard let reply = try output.call(.history, parameters) else { return }
-        let entries = try Output.read { () throws(ReminderProtocolError) in try HistoryReply(parameters: reply) }.entries
+        let entries = try Output.read { try HistoryReply(parameters: reply) }.entries
         if entries.isEmpty { return print("No history yet.") }
         var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
         for entry in entries {
@@ -214,7 +214,7 @@ struct Status: ParsableCommand {
 
     func run() throws {
         guard let reply = try output.call(.status) else { return }
-        let status = try Output.read { () throws(ReminderProtocolError) in try StatusReply(parameters: reply) }
+        let status = try Output.read { try StatusReply(parameters: reply) }
         let serverText =
             status.notificationServer.map { "\($0.name) \($0.version) (\($0.capabilities.joined(separator: ", ")))" }
             ?? "none on the session bus (reminders wait for one)"

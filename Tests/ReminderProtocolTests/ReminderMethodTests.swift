@@ -55,11 +55,15 @@ import Testing
     @Test func parametersAreReadInTheirTypesWithTheirDefaults() throws {
         #expect(try ReminderRequest(.list, [:]) == .list(kind: nil, all: false))
         #expect(try ReminderRequest(.upcoming, ["days": .null]) == .upcoming(days: 7))
-        #expect(try ReminderRequest(.history, ["since": .string("2026-01-01")]) == .history(limit: 50, since: "2026-01-01", item: nil))
+        #expect(
+            try ReminderRequest(.history, ["since": .string("2026-01-01")])
+                == .history(limit: 50, since: "2026-01-01", item: nil))
         #expect(
             try ReminderRequest(.done, ["id": .string("ab"), "early": .bool(true)])
                 == .done(id: "ab", amount: nil, early: true))
-        #expect(try ReminderRequest(.importItems, ["items": .array([])]) == .importItems(items: [], state: nil, replace: false))
+        #expect(
+            try ReminderRequest(.importItems, ["items": .array([])])
+                == .importItems(items: [], state: nil, replace: false))
         let needNothing: [ReminderMethod] = [
             .list, .upcoming, .history, .summary, .status, .pause, .resume, .reload, .export,
         ]
@@ -68,7 +72,9 @@ import Testing
 
     @Test func anUnknownParameterIsRefusedByName() {
         #expect(refusal(.status, ["verbose": .bool(true)]) == .invalidParameter("verbose", "unknown parameter"))
-        #expect(refusal(.get, ["id": .string("a"), "zz": .null, "aa": .null]) == .invalidParameter("aa", "unknown parameter"))
+        #expect(
+            refusal(.get, ["id": .string("a"), "zz": .null, "aa": .null])
+                == .invalidParameter("aa", "unknown parameter"))
     }
 
     @Test func aMissingOrMistypedParameterIsNamedWithWhatWasExpected() {

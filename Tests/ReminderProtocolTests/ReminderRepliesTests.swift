@@ -18,7 +18,8 @@ import Testing
     @Test func statusRoundTripsWithAndWithoutItsOptionalFields() throws {
         let full = StatusReply(
             version: "0.2.0", uptimeSeconds: 12, items: 3, nextReminder: "2026-11-24T09:00:00-05:00",
-            notificationServer: .init(name: "dunst", vendor: "knopwob", version: "1.9", capabilities: ["body", "actions"]),
+            notificationServer: .init(
+                name: "dunst", vendor: "knopwob", version: "1.9", capabilities: ["body", "actions"]),
             paused: "until resumed", waiting: 1, timeZone: "America/New_York", store: "/tmp/s.sqlite", held: 2,
             heldReason: "do not disturb")
         #expect(try StatusReply(parameters: overTheWire(full.parameters)) == full)
@@ -69,7 +70,11 @@ import Testing
             try StatusReply(parameters: status)
         }
         #expect(throws: ReminderProtocolError.malformedMessage(reason: "entries[0].event: expected a string")) {
-            try HistoryReply(parameters: ["entries": .array([.object(["at": .string("t"), "item": .string("i"), "title": .string("x"), "reason": .string("")])])])
+            try HistoryReply(parameters: [
+                "entries": .array([
+                    .object(["at": .string("t"), "item": .string("i"), "title": .string("x"), "reason": .string("")])
+                ])
+            ])
         }
         #expect(throws: ReminderProtocolError.malformedMessage(reason: "steps: expected an array")) {
             try ExplainReply(parameters: [:])
@@ -93,7 +98,9 @@ extension JSONValue {
             .init(
                 item: "cd34", title: "Coupon", fireAt: "2026-11-25T09:00:00Z", due: "2026-11-26T18:00:00Z",
                 lead: "1d", late: true, value: "5"),
-            .init(item: "ef56", title: "Rebuy", fireAt: "2026-11-26T09:00:00Z", due: "2026-11-27T23:59:00Z", lead: "1d", late: false),
+            .init(
+                item: "ef56", title: "Rebuy", fireAt: "2026-11-26T09:00:00Z", due: "2026-11-27T23:59:00Z", lead: "1d",
+                late: false),
         ])
         let bytes = VarlinkReply.success(reply.parameters).bytes
         guard case .success(let read) = try VarlinkReply(bytes: Array(bytes.dropLast())) else {
