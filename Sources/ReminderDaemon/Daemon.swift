@@ -97,11 +97,11 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         do {
             server = try SocketServer(
                 listenFD: Systemd.listenFileDescriptors().first, path: socketPath, queue: engine.queue, store: store,
-                handler: { [weak self] call in
+                version: ReminderVersion.current,
+                handler: { [weak self] method, parameters in
                     // Already on the engine's queue.
                     guard let self else { return .failure(VarlinkError(name: ReminderInterface.ErrorName.internal)) }
-                    let method = String(call.method.split(separator: ".").last ?? "")
-                    return method == "Reload" ? self.reload() : engine.perform(method, call.parameters)
+                    return method == .reload ? self.reload() : engine.perform(method, parameters)
                 }, logger: logger)
         } catch {
             return "\(error)"

@@ -19,12 +19,7 @@ struct CommandError: Error {
     }
 
     static func invalidParameter(_ parameter: String, _ reason: String) -> CommandError {
-        CommandError(
-            error: VarlinkError(
-                name: ReminderInterface.ErrorName.invalidParameter,
-                parameters: [
-                    "parameter": .string(parameter), "reason": .string(reason),
-                ]))
+        CommandError(error: .invalidParameter(parameter, reason))
     }
 
     static func notApplicable(_ id: String, _ reason: String) -> CommandError {
@@ -55,78 +50,59 @@ struct CommandError: Error {
 
 extension ReminderEngine {
     /// Runs one `io.reminderd.Reminders` method on `queue` and returns its reply.
-    public func perform(_ method: String, _ parameters: [String: JSONValue]) -> VarlinkReply {
+    public func perform(_ method: ReminderMethod, _ parameters: [String: JSONValue]) -> VarlinkReply {
         dispatchPrecondition(condition: .onQueue(queue))
         let now = clock()
         let result: [String: JSONValue]
         do {
-            guard let allowed = ReminderEngine.parameterNames[method] else {
-                return .failure(
-                    VarlinkError(
-                        name: ReminderInterface.Service.methodNotFound,
-                        parameters: ["method": .string("\(ReminderInterface.name).\(method)")]))
-            }
-            if let unknown = parameters.keys.filter({ !allowed.contains($0) }).sorted().first {
-                throw CommandError.invalidParameter(unknown, "unknown parameter")
-            }
-            let p = Parameters(parameters)
-            switch method {
-            case "Add": result = try add(p.object("item"), now: now)
-            case "List":
-                result = [
-                    "items": .array(
-                        try list(kind: p.optionalString("kind"), all: p.optionalBool("all") ?? false, now: now))
-                ]
-            case "Get":
-                let id = try resolve(p.string("id"), quarantinedToo: true)
+            switch try ReminderRequest(method, parameters) {
+            case .add(let item): result = try add(item, now: now)
+            case .list(let kind, let all): result = ["items": .array(try list(kind: kind, all: all, now: now))]
+            case .get(let text):
+                let id = try resolve(text, quarantinedToo: true)
                 result = ["item": quarantined[id].map(quarantinedView) ?? view(id, now: now)]
-            case "Edit": result = try edit(resolve(p.string("id")), changes: p.object("changes"), now: now)
-            case "Remove": result = try remove(resolve(p.string("id"), quarantinedToo: true), now: now)
-            case "Done":
-                result = try markDone(
-                    resolve(p.string("id")), amount: p.optionalString("amount"),
-                    early: p.optionalBool("early") ?? false,
-                    now: now)
-            case "Undo": result = try undo(resolve(p.string("id")), now: now)
-            case "Snooze":
-                let id = try resolve(p.string("id"))
-                let text = try p.string("duration")
-                guard case .success(let duration) = CalendarDuration.parse(text, rules: .snooze) else {
-                    throw CommandError.invalidParameter("duration", "\"\(text)\" is not a snooze like 1h, 1d or 1w")
+            case .edit(let id, let changes): result = try edit(resolve(id), changes: changes, now: now)
+            case .remove(let id): result = try remove(resolve(id, quarantinedToo: true), now: now)
+            case .done(let id, let amount, let early):
+                result = try markDone(resolve(id), amount: amount, early: early, now: now)
+            case .undo(let id): result = try undo(resolve(id), now: now)
+            case .snooze(let text, let durationText):
+                let id = try resolve(text)
+                guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
+                    throw CommandError.invalidParameter(
+                        "duration", "\"\(durationText)\" is not a snooze like 1h, 1d or 1w")
                 }
                 result = try snooze(id, duration, now: now)
-            case "Upcoming": result = ["reminders": .array(upcoming(days: try p.optionalInt("days") ?? 7, now: now))]
-            case "Explain":
-                let id = try resolve(p.string("id"))
-                result = [
-                    "steps": .array(try explain(id, now: now)),
-                    "snoozedUntil": snoozedUntil(id, now: now).map { .string(Timestamp.format($0, in: zone)) } ?? .null,
-                ]
-            case "History":
-                result = [
-                    "entries": .array(
-                        try history(
-                            limit: p.optionalInt("limit") ?? 50, since: p.optionalString("since"),
-                            item: p.optionalString("item")))
-                ]
-            case "Summary": result = ["summary": try summary(now: now)]
-            case "Status": result = ["status": status(now: now)]
-            case "Pause": result = try pause(p.optionalString("duration"), now: now)
-            case "Resume": result = try resumeCommand(now: now)
-            case "Import":
-                result = try importItems(
-                    p.array("items"), state: p.value("state"), replace: p.optionalBool("replace") ?? false, now: now)
-            case "Export":
+            case .upcoming(let days): result = UpcomingReply(reminders: upcoming(days: days, now: now)).parameters
+            case .explain(let text):
+                let id = try resolve(text)
+                result =
+                    ExplainReply(
+                        steps: try explain(id, now: now),
+                        snoozedUntil: snoozedUntil(id, now: now).map { Timestamp.format($0, in: zone) }
+                    ).parameters
+            case .history(let limit, let since, let item):
+                result = HistoryReply(entries: try history(limit: limit, since: since, item: item)).parameters
+            case .summary: result = ["summary": try summary(now: now)]
+            case .status: result = status(now: now).parameters
+            case .pause(let duration): result = try pause(duration, now: now)
+            case .resume: result = try resumeCommand(now: now)
+            case .reload:
+                // The daemon answers it: it owns the config file (Daemon.reload).
+                throw CommandError(
+                    error: VarlinkError(
+                        name: ReminderInterface.ErrorName.internal,
+                        parameters: ["reason": .string("Reload is answered by the daemon, not the engine")]))
+            case .importItems(let elements, let state, let replace):
+                result = try importItems(elements, state: state, replace: replace, now: now)
+            case .export(let history):
                 result = [
                     "items": .array(order.compactMap { items[$0]?.json }),
-                    "state": try exportState(history: p.optionalBool("history") ?? false),
+                    "state": try exportState(history: history),
                 ]
-            default:
-                return .failure(
-                    VarlinkError(
-                        name: ReminderInterface.Service.methodNotFound,
-                        parameters: ["method": .string("\(ReminderInterface.name).\(method)")]))
             }
+        } catch let error as VarlinkError {
+            return .failure(error)
         } catch let error as CommandError {
             return .failure(error.error)
         } catch {
@@ -134,22 +110,9 @@ extension ReminderEngine {
                 VarlinkError(name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
         }
         // Queries change nothing the timer or systemd's status line depend on.
-        if !ReminderEngine.queries.contains(method) { publish() }
+        if !method.isQuery { publish() }
         return .success(result)
     }
-
-    /// Methods that only read.
-    static let queries: Set<String> = ["List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export"]
-
-    /// The parameters each method takes (the interface description's).
-    static let parameterNames: [String: Set<String>] = [
-        "Add": ["item"], "List": ["kind", "all"], "Get": ["id"], "Edit": ["id", "changes"], "Remove": ["id"],
-        "Done": ["id", "amount", "early"], "Undo": ["id"], "Snooze": ["id", "duration"], "Upcoming": ["days"],
-        "Explain": ["id"],
-        "History": ["limit", "since", "item"], "Summary": [], "Status": [], "Pause": ["duration"], "Resume": [],
-        "Reload": [],
-        "Import": ["items", "state", "replace"], "Export": ["history"],
-    ]
 
     /// An id or unique id prefix. An item set aside as unreadable is found by its full id, for
     /// the commands that can act on it (`quarantinedToo`: Get, Remove); the others refuse.
@@ -385,62 +348,6 @@ extension ReminderEngine {
         // A replaced item's old reminders were dropped with it; its new ones were scheduled above.
         return ["ids": .array(added.map { .string($0.id!) })]
     }
-}
-
-/// Reads a method's parameters with errors that name the parameter.
-struct Parameters {
-    private let values: [String: JSONValue]
-
-    init(_ values: [String: JSONValue]) { self.values = values }
-
-    func value(_ key: String) -> JSONValue? {
-        guard let value = values[key], value != .null else { return nil }
-        return value
-    }
-
-    func string(_ key: String) throws -> String {
-        guard let text = try optionalString(key) else { throw CommandError.invalidParameter(key, "missing") }
-        return text
-    }
-
-    func optionalString(_ key: String) throws -> String? {
-        guard let value = value(key) else { return nil }
-        guard case .string(let text) = value else {
-            throw CommandError.invalidParameter(key, "expected a string, found \(value.typeName)")
-        }
-        return text
-    }
-
-    func optionalInt(_ key: String) throws -> Int? {
-        guard let value = value(key) else { return nil }
-        guard case .integer(let number) = value, number >= 0, number <= 100_000 else {
-            throw CommandError.invalidParameter(key, "expected a whole number from 0 to 100000")
-        }
-        return Int(number)
-    }
-
-    func optionalBool(_ key: String) throws -> Bool? {
-        guard let value = value(key) else { return nil }
-        guard case .bool(let flag) = value else { throw CommandError.invalidParameter(key, "expected true or false") }
-        return flag
-    }
-
-    func object(_ key: String) throws -> JSONValue {
-        guard let value = value(key) else { throw CommandError.invalidParameter(key, "missing") }
-        guard case .object = value else {
-            throw CommandError.invalidParameter(key, "expected an object, found \(value.typeName)")
-        }
-        return value
-    }
-
-    func array(_ key: String) throws -> [JSONValue] {
-        guard let value = value(key) else { throw CommandError.invalidParameter(key, "missing") }
-        guard case .array(let elements) = value else {
-            throw CommandError.invalidParameter(key, "expected an array, found \(value.typeName)")
-        }
-        return elements
-    }
-
 }
 
 extension JSONValue {

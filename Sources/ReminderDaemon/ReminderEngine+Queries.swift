@@ -58,7 +58,7 @@ extension ReminderEngine {
         }
     }
 
-    func upcoming(days: Int, now: Int64) -> [JSONValue] {
+    func upcoming(days: Int, now: Int64) -> [UpcomingReply.Reminder] {
         let limit = now + Int64(days) * 86_400
         var rows: [(at: Int64, id: String, occurrence: Occurrence, lead: String, late: Bool)] = []
         events.forEach(dueBy: limit) { event, at in
@@ -68,26 +68,24 @@ extension ReminderEngine {
         }
         rows.sort { ($0.at, $0.id) < ($1.at, $1.id) }
         return rows.map { row in
-            var fields: [String: JSONValue] = [
-                "item": .string(row.id), "title": .string(items[row.id]?.title ?? ""),
-                "fireAt": .string(Timestamp.format(row.at, in: zone)),
-                "due": .string(Timestamp.format(row.occurrence.due, in: zone)), "lead": .string(row.lead),
-                "late": .bool(row.late),
-            ]
             // Which card and how much, so two "Uber Cash" rows of two cards can be told apart.
-            if case .object(let itemFields)? = items[row.id]?.json {
-                for key in ["card", "amount", "value", "currency"] where itemFields[key] != nil {
-                    fields[key] = itemFields[key]
-                }
+            var itemFields: [String: JSONValue] = [:]
+            if case .object(let fields)? = items[row.id]?.json { itemFields = fields }
+            func text(_ key: String) -> String? {
+                if case .string(let text)? = itemFields[key] { return text }
+                return nil
             }
-            return .object(fields)
+            return UpcomingReply.Reminder(
+                item: row.id, title: items[row.id]?.title ?? "", fireAt: Timestamp.format(row.at, in: zone),
+                due: Timestamp.format(row.occurrence.due, in: zone), lead: row.lead, late: row.late,
+                card: text("card"), amount: text("amount"), value: text("value"), currency: text("currency"))
         }
     }
 
     /// Each upcoming fire time of the current occurrence with how it was derived.
-    func explain(_ id: String, now: Int64) throws -> [JSONValue] {
+    func explain(_ id: String, now: Int64) throws -> [ExplainReply.Step] {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else { return [] }
-        var steps: [JSONValue] = []
+        var steps: [ExplainReply.Step] = []
         for lead in leads(of: item) {
             let base = rules.baseFireTime(of: occurrence, lead: lead)
             var fires: [FireTime] = []
@@ -108,17 +106,11 @@ extension ReminderEngine {
             var quiet = "not affected"
             if final?.adjusted == .quietHoursEnd { quiet = "moved to the end of quiet hours" }
             if final?.adjusted == .quietHoursStart { quiet = "moved to a minute before quiet hours" }
-            let fireAt: JSONValue = final.map { JSONValue.string(Timestamp.format($0.fireAt, in: zone)) } ?? .null
-            var step: [String: JSONValue] = [:]
-            step["lead"] = .string(lead.description)
-            step["due"] = .string(Timestamp.format(occurrence.due, in: zone))
-            step["rule"] = .string(rule)
-            step["computed"] = .string(Timestamp.format(base.fireAt, in: zone))
-            step["dstGap"] = .bool(base.adjusted == .dstGap)
-            step["quietHours"] = .string(quiet)
-            step["fireAt"] = fireAt
-            step["result"] = .string(reason)
-            steps.append(.object(step))
+            steps.append(
+                ExplainReply.Step(
+                    lead: lead.description, due: Timestamp.format(occurrence.due, in: zone), rule: rule,
+                    computed: Timestamp.format(base.fireAt, in: zone), dstGap: base.adjusted == .dstGap,
+                    quietHours: quiet, fireAt: final.map { Timestamp.format($0.fireAt, in: zone) }, result: reason))
         }
         return steps
     }
@@ -131,7 +123,7 @@ extension ReminderEngine {
         return until
     }
 
-    func history(limit: Int, since: String?, item: String?) throws -> [JSONValue] {
+    func history(limit: Int, since: String?, item: String?) throws -> [HistoryReply.Entry] {
         var sinceInstant: Int64?
         if let since {
             guard case .success(let instant) = Timestamp.parseFlexible(since, in: zone) else {
@@ -147,11 +139,9 @@ extension ReminderEngine {
             throw CommandError.store(error)
         }
         return entries.map { entry in
-            .object([
-                "at": .string(Timestamp.format(entry.at, in: zone)), "item": .string(entry.itemId),
-                "title": .string(entry.title),
-                "event": .string(entry.event), "reason": .string(entry.reason),
-            ])
+            HistoryReply.Entry(
+                at: Timestamp.format(entry.at, in: zone), item: entry.itemId, title: entry.title, event: entry.event,
+                reason: entry.reason)
         }
     }
 
@@ -275,35 +265,24 @@ extension ReminderEngine {
         }
     }
 
-    func status(now: Int64) -> JSONValue {
-        var server: JSONValue = .null
-        if let info = notifier.serverInfo() {
-            server = .object([
-                "name": .string(info.name), "vendor": .string(info.vendor), "version": .string(info.version),
-                "capabilities": .array(info.capabilities.map { .string($0) }),
-            ])
-        }
-        return .object([
-            "version": .string(ReminderVersion.current), "uptimeSeconds": .integer(now - startedAt),
-            "items": .integer(Int64(items.count)),
-            "nextReminder": nextFireTime().map { .string(Timestamp.format($0, in: zone)) } ?? .null,
-            "notificationServer": server,
-            "paused": pausedUntil.map {
-                $0 == ReminderEngine.untilResumed ? .string("until resumed") : .string(Timestamp.format($0, in: zone))
-            } ?? .null,
-            "waiting": .integer(Int64(waiting.count)), "timeZone": .string(zone.identifier),
-            "store": .string(store.path),
-            // Reminders held back by the desktop's do-not-disturb, and the latest reason given.
-            "held": .integer(Int64(held.count)),
-            "heldReason": heldReason(),
-        ])
+    func status(now: Int64) -> StatusReply {
+        StatusReply(
+            version: ReminderVersion.current, uptimeSeconds: now - startedAt, items: Int64(items.count),
+            nextReminder: nextFireTime().map { Timestamp.format($0, in: zone) },
+            notificationServer: notifier.serverInfo().map {
+                StatusReply.Server(
+                    name: $0.name, vendor: $0.vendor, version: $0.version, capabilities: $0.capabilities)
+            },
+            paused: pausedUntil.map {
+                $0 == ReminderEngine.untilResumed ? "until resumed" : Timestamp.format($0, in: zone)
+            },
+            waiting: Int64(waiting.count), timeZone: zone.identifier, store: store.path, held: Int64(held.count),
+            heldReason: heldReason())
     }
 
     /// Why reminders are held, while some are: the reason the latest `held` entry recorded.
-    func heldReason() -> JSONValue {
-        guard !held.isEmpty, let reason = (try? store.history(limit: 1, event: "held"))?.first?.reason else {
-            return .null
-        }
-        return .string(reason)
+    func heldReason() -> String? {
+        guard !held.isEmpty else { return nil }
+        return (try? store.history(limit: 1, event: "held"))?.first?.reason
     }
 }

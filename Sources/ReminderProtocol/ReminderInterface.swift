@@ -78,11 +78,6 @@ public enum ReminderInterface {
 
         """
 
-    public static let methods = [
-        "Add", "List", "Get", "Edit", "Remove", "Done", "Undo", "Snooze", "Upcoming", "Explain", "History",
-        "Summary", "Status", "Pause", "Resume", "Reload", "Import", "Export",
-    ]
-
     public enum ErrorName {
         public static let invalidItem = "io.reminderd.Reminders.InvalidItem"
         public static let invalidParameter = "io.reminderd.Reminders.InvalidParameter"

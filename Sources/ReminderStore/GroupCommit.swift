@@ -5,14 +5,6 @@ import ReminderPlatform
     import Glibc
 #endif
 
-/// What became of the changes a reply shows or acknowledges.
-public enum Durability: Sendable, Equatable {
-    case onDisk
-    /// The flush that should have covered them failed: they are in the database, visible to
-    /// every later read, but a power cut may lose them.
-    case notConfirmed(reason: String)
-}
-
 /// Group commit: the store's transactions commit with `synchronous = NORMAL` (into the WAL, not
 /// yet forced to disk), and one `fdatasync` of the WAL makes every change committed before it
 /// durable at once. The changes of many clients share one disk flush, and the flush runs on its

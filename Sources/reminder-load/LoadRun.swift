@@ -30,7 +30,9 @@ struct LoadRun {
                 guard checkReplies else { continue }
                 switch try? VarlinkReply(bytes: reply) {
                 case .success(let parameters)?:
-                    if case .string(let id)? = parameters["id"], call.method.hasSuffix("Add") { ownIds.append(id) }
+                    if case .string(let id)? = parameters["id"], call.method == ReminderMethod.add.qualifiedName {
+                        ownIds.append(id)
+                    }
                 default:
                     failed += 1
                     if failed == 1 { report("\(call.method) failed: \(String(decoding: reply, as: UTF8.self))") }
@@ -58,25 +60,24 @@ struct LoadRun {
     /// number of items stays where it started (the ids come from the replies; against the echo
     /// server, whose replies hold none, those turn into Status).
     static func request(_ n: Int, client: Int, ownIds: inout [String]) -> VarlinkCall {
-        let method = "io.reminderd.Reminders."
         let own = ownIds.last.map { JSONValue.string($0) }
         switch (n % 20, own) {
-        case (8, _), (9, _): return VarlinkCall(method: method + "Upcoming", parameters: ["days": .integer(1)])
-        case (10, _): return VarlinkCall(method: method + "List", parameters: ["kind": .string("fee")])
-        case (11, let id?), (12, let id?): return VarlinkCall(method: method + "Get", parameters: ["id": id])
+        case (8, _), (9, _): return VarlinkCall(.upcoming, parameters: ["days": .integer(1)])
+        case (10, _): return VarlinkCall(.list, parameters: ["kind": .string("fee")])
+        case (11, let id?), (12, let id?): return VarlinkCall(.get, parameters: ["id": id])
         case (13, _), (14, _):
             let item: JSONValue = .object([
                 "kind": .string("coupon"), "title": .string("Load coupon \(client)-\(n)"),
                 "expires": .string("2031-06-30"),
             ])
-            return VarlinkCall(method: method + "Add", parameters: ["item": item])
+            return VarlinkCall(.add, parameters: ["item": item])
         case (15, let id?), (16, let id?):
             return VarlinkCall(
-                method: method + "Edit", parameters: ["id": id, "changes": .object(["notes": .string("n\(n)")])])
+                .edit, parameters: ["id": id, "changes": .object(["notes": .string("n\(n)")])])
         case (17, _?), (18, _?):
-            return VarlinkCall(method: method + "Remove", parameters: ["id": .string(ownIds.removeFirst())])
-        case (19, let id?): return VarlinkCall(method: method + "Explain", parameters: ["id": id])
-        default: return VarlinkCall(method: method + "Status")
+            return VarlinkCall(.remove, parameters: ["id": .string(ownIds.removeFirst())])
+        case (19, let id?): return VarlinkCall(.explain, parameters: ["id": id])
+        default: return VarlinkCall(.status)
         }
     }
 

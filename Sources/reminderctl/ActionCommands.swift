@@ -19,7 +19,7 @@ struct Done: ParsableCommand {
         var parameters: [String: JSONValue] = ["id": .string(id)]
         if let amount { parameters["amount"] = .string(amount) }
         if early { parameters["early"] = .bool(true) }
-        guard let reply = try output.call("Done", parameters) else { return }
+        guard let reply = try output.call(.done, parameters) else { return }
         let item = reply["item"] ?? .null
         if case .string(let used)? = item["amountUsed"], case .string(let total)? = item["amount"],
             case .success(let usedAmount) = Money.parse(used), case .success(let totalAmount) = Money.parse(total)
@@ -43,7 +43,7 @@ struct Undo: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call("Undo", ["id": .string(id)]) else { return }
+        guard let reply = try output.call(.undo, ["id": .string(id)]) else { return }
         let item = reply["item"] ?? .null
         print("Undone: \(Output.string(item["title"])) is \(Output.string(item["status"])) again\(nextText(item))")
     }
@@ -58,7 +58,7 @@ struct Snooze: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call("Snooze", ["id": .string(id), "duration": .string(duration)]) else { return }
+        guard let reply = try output.call(.snooze, ["id": .string(id), "duration": .string(duration)]) else { return }
         var line = "Snoozed until \(Output.when(reply["until"]))"
         if case .string(let why)? = reply["shortened"] { line += " (shortened: \(why))" }
         print(line)
@@ -76,7 +76,7 @@ struct Pause: ParsableCommand {
     func run() throws {
         var parameters: [String: JSONValue] = [:]
         if let duration { parameters["duration"] = .string(duration) }
-        guard let reply = try output.call("Pause", parameters) else { return }
+        guard let reply = try output.call(.pause, parameters) else { return }
         print(
             duration == nil ? "Paused until you run: reminderctl resume" : "Paused until \(Output.when(reply["until"]))"
         )
@@ -89,7 +89,7 @@ struct Resume: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard try output.call("Resume") != nil else { return }
+        guard try output.call(.resume) != nil else { return }
         print("Resumed")
     }
 }
@@ -101,7 +101,7 @@ struct Reload: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard try output.call("Reload") != nil else { return }
+        guard try output.call(.reload) != nil else { return }
         print("Config reloaded")
     }
 }

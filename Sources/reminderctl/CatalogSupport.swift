@@ -82,7 +82,7 @@ enum Catalog {
 
     /// Every item the daemon tracks, for `untracked`.
     static func trackedItems() throws -> [JSONValue] {
-        guard case .array(let items)? = try DaemonClient.call("List", ["all": .bool(true)])["items"] else { return [] }
+        guard case .array(let items)? = try DaemonClient.call(.list, ["all": .bool(true)])["items"] else { return [] }
         return items
     }
 

@@ -13,7 +13,7 @@ enum Completions {
     /// The daemon's items, within a second; none when it is not running or slow.
     static func items() -> [JSONValue] {
         guard let client = try? VarlinkClient(path: DaemonClient.socketPath, timeoutSeconds: 1),
-            case .success(let reply)? = try? client.call("\(ReminderInterface.name).List", ["all": .bool(true)])
+            case .success(let reply)? = try? client.call(ReminderMethod.list.qualifiedName, ["all": .bool(true)])
         else { return [] }
         return reply["items"]?.elements ?? []
     }

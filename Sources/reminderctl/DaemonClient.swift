@@ -11,9 +11,9 @@ enum DaemonClient {
         return SocketPath.resolve(configured: configured ?? nil)
     }
 
-    /// Calls `io.reminderd.Reminders.<method>`; a refusal exits 1 with the daemon's reason, an
+    /// Calls `method`; a refusal exits 1 with the daemon's reason, an
     /// unreachable daemon exits 69 with the hint to start it.
-    static func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
+    static func call(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
         switch try reply(method, parameters) {
         case .success(let parameters): return parameters
         case .failure(let error) where error.name == ReminderInterface.ErrorName.notDurable:
@@ -26,11 +26,11 @@ enum DaemonClient {
     }
 
     /// The daemon's reply, success or varlink error; only a failed connection throws (exit 69).
-    static func reply(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> VarlinkReply {
+    static func reply(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:]) throws -> VarlinkReply {
         let path = socketPath
         do throws(ReminderProtocolError) {
             let client = try VarlinkClient(path: path)
-            return try client.call("\(ReminderInterface.name).\(method)", parameters)
+            return try client.call(method.qualifiedName, parameters)
         } catch {
             switch error {
             case .unreachable:
@@ -44,6 +44,14 @@ enum DaemonClient {
 
 /// Reply printing shared by the commands.
 enum Output {
+    /// A typed reply read from the daemon's parameters; one it cannot read exits 69, like a
+    /// broken connection (the daemon and this tool are of different versions).
+    static func read<Reply>(_ body: () throws -> Reply) throws -> Reply {
+        do { return try body() } catch let error as ReminderProtocolError {
+            throw Refusal(message: "unreadable reply from reminderd: \(error)", exitCode: 69)
+        }
+    }
+
     /// The reply as pretty JSON with sorted keys.
     static func json(_ value: JSONValue) -> String {
         value.text(pretty: true)

@@ -86,7 +86,7 @@ enum ImportBatches {
             var parameters: [String: JSONValue] = ["items": .array(Array(items[range]))]
             if let part = slice(state, owners: owners, range: range) { parameters["state"] = part }
             if replace { parameters["replace"] = .bool(true) }
-            let reply = try DaemonClient.reply("Import", parameters)
+            let reply = try DaemonClient.reply(.importItems, parameters)
             switch reply {
             case .success(let parameters):
                 ids += parameters["ids"]?.elements.map { Output.string($0) } ?? []

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import ReminderCore
+import ReminderProtocol
 
 struct Upcoming: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,15 +11,15 @@ struct Upcoming: ParsableCommand {
 
     func run() throws {
         guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
-        guard let reply = try output.call("Upcoming", ["days": .integer(Int64(days))]) else { return }
-        let rows = reply["reminders"]?.elements ?? []
+        guard let reply = try output.call(.upcoming, ["days": .integer(Int64(days))]) else { return }
+        let rows = try Output.read { try UpcomingReply(parameters: reply) }.reminders
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
         var table = TextTable(
             headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
         for row in rows {
             table.add([
-                Output.when(row["fireAt"]), Output.string(row["item"]), Output.string(row["title"]),
-                Output.string(row["card"]), Output.amount(row), Output.string(row["lead"]), Output.day(row["due"]),
+                Output.when(.string(row.fireAt)), row.item, row.title, row.card ?? "",
+                Output.amount(row.amount ?? row.value, currency: row.currency), row.lead, Output.day(.string(row.due)),
             ])
         }
         print(table.render(), terminator: "")
@@ -32,21 +33,20 @@ struct Explain: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call("Explain", ["id": .string(id)]) else { return }
-        let steps = reply["steps"]?.elements ?? []
-        if let snoozed = reply["snoozedUntil"], snoozed != .null {
-            print("Snoozed until \(Output.when(snoozed)): no reminder before then")
+        guard let parameters = try output.call(.explain, ["id": .string(id)]) else { return }
+        let reply = try Output.read { try ExplainReply(parameters: parameters) }
+        if let snoozed = reply.snoozedUntil {
+            print("Snoozed until \(Output.when(.string(snoozed))): no reminder before then")
         }
-        if steps.isEmpty { return print("Nothing is due for this item.") }
+        guard let first = reply.steps.first else { return print("Nothing is due for this item.") }
         var table = TextTable(headers: ["LEAD", "RULE", "COMPUTED", "DST GAP", "QUIET HOURS", "FIRES", "RESULT"])
-        for step in steps {
+        for step in reply.steps {
             table.add([
-                Output.string(step["lead"]), Output.string(step["rule"]), Output.when(step["computed"]),
-                Output.string(step["dstGap"]),
-                Output.string(step["quietHours"]), Output.when(step["fireAt"]), Output.string(step["result"]),
+                step.lead, step.rule, Output.when(.string(step.computed)), Output.string(.bool(step.dstGap)),
+                step.quietHours, step.fireAt.map { Output.when(.string($0)) } ?? "", step.result,
             ])
         }
-        print("Due \(Output.when(steps.first?["due"]))")
+        print("Due \(Output.when(.string(first.due)))")
         print(table.render(), terminator: "")
     }
 }
@@ -65,15 +65,12 @@ struct History: ParsableCommand {
         var parameters: [String: JSONValue] = ["limit": .integer(Int64(limit))]
         if let since { parameters["since"] = .string(since) }
         if let item { parameters["item"] = .string(item) }
-        guard let reply = try output.call("History", parameters) else { return }
-        let entries = reply["entries"]?.elements ?? []
+        guard let reply = try output.call(.history, parameters) else { return }
+        let entries = try Output.read { try HistoryReply(parameters: reply) }.entries
         if entries.isEmpty { return print("No history yet.") }
         var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
         for entry in entries {
-            table.add([
-                Output.when(entry["at"]), Output.string(entry["event"]), Output.string(entry["item"]),
-                Output.string(entry["title"]), Output.string(entry["reason"]),
-            ])
+            table.add([Output.when(.string(entry.at)), entry.event, entry.item, entry.title, entry.reason])
         }
         print(table.render(), terminator: "")
     }
@@ -87,7 +84,7 @@ struct Summary: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call("Summary") else { return }
+        guard let reply = try output.call(.summary) else { return }
         print(SummaryView(summary: reply["summary"] ?? .null, colour: Colour.enabled).render(), terminator: "")
     }
 }
@@ -216,32 +213,31 @@ struct Status: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call("Status") else { return }
-        let status = reply["status"] ?? .null
-        let server = status["notificationServer"]
+        guard let reply = try output.call(.status) else { return }
+        let status = try Output.read { try StatusReply(parameters: reply) }
         let serverText =
-            server == nil || server == .null
-            ? "none on the session bus (reminders wait for one)"
-            : "\(Output.string(server?["name"])) \(Output.string(server?["version"])) (\(Output.string(server?["capabilities"])))"
-        let next = Output.when(status["nextReminder"])
+            status.notificationServer.map { "\($0.name) \($0.version) (\($0.capabilities.joined(separator: ", ")))" }
+            ?? "none on the session bus (reminders wait for one)"
+        let next = status.nextReminder.map { Output.when(.string($0)) } ?? ""
         let lines = [
-            ("Version", Output.string(status["version"])), ("Uptime", "\(Output.string(status["uptimeSeconds"])) s"),
-            ("Items", Output.string(status["items"])), ("Next reminder", next.isEmpty ? "none pending" : next),
+            ("Version", status.version), ("Uptime", "\(status.uptimeSeconds) s"),
+            ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "none pending" : next),
             ("Notification server", serverText),
             ("Paused", Status.paused(status)),
-            ("Time zone", Output.string(status["timeZone"])), ("Store", Output.string(status["store"])),
+            ("Time zone", status.timeZone), ("Store", status.store),
         ]
         for (label, value) in lines { print("\(label + ":")".padding(21) + value) }
     }
 
     /// reminderd's own pause, or what else is holding reminders back: the desktop's
     /// do-not-disturb (the daemon holds them and sends one digest when it ends).
-    static func paused(_ status: JSONValue) -> String {
-        if let paused = status["paused"], paused != .null {
-            return Output.string(paused) == "until resumed" ? "until you run: reminderctl resume" : Output.when(paused)
+    static func paused(_ status: StatusReply) -> String {
+        if let paused = status.paused {
+            return paused == "until resumed" ? "until you run: reminderctl resume" : Output.when(.string(paused))
         }
-        guard case .integer(let held)? = status["held"], held > 0 else { return "no" }
-        let reason = Output.string(status["heldReason"])
+        let held = status.held
+        guard held > 0 else { return "no" }
+        let reason = status.heldReason ?? ""
         return
             "no, but \(held) reminder\(held == 1 ? " is" : "s are") held by \(reason.isEmpty ? "the desktop's do-not-disturb" : reason); they come as one digest when it ends"
     }

@@ -55,9 +55,13 @@ extension Output {
 
     /// An item's amount (a coupon's value) with its currency: "$15", "€9.99"; "" when it has none.
     static func amount(_ item: JSONValue) -> String {
-        guard let value = item["amount"] ?? item["value"], case .string(let text) = value,
-            case .success(let money) = Money.parse(text)
-        else { return "" }
-        return money.formatted(currency: item["currency"].map { string($0) } ?? configuredCurrency)
+        guard let value = item["amount"] ?? item["value"], case .string(let text) = value else { return "" }
+        return amount(text, currency: item["currency"].map { string($0) })
+    }
+
+    /// An amount's text with its currency, the config's when nil; "" when there is none.
+    static func amount(_ text: String?, currency: String?) -> String {
+        guard let text, case .success(let money) = Money.parse(text) else { return "" }
+        return money.formatted(currency: currency ?? configuredCurrency)
     }
 }

@@ -62,7 +62,7 @@ struct Add: ParsableCommand {
         }
         fields["kind"] = .string(kind)
         for date in dates { Output.note(date.echo, json: output.json) }
-        guard let reply = try output.call("Add", ["item": .object(fields)]) else { return }
+        guard let reply = try output.call(.add, ["item": .object(fields)]) else { return }
         let added = reply["item"] ?? .null
         let next = Output.when(added["nextReminder"])
         print(
@@ -112,7 +112,7 @@ struct Add: ParsableCommand {
                     "\(name) is already tracked (\(tracked.count) item\(tracked.count == 1 ? "" : "s")); nothing added. "
                     + "To start over: reminderctl remove --card \"\(name)\"")
         }
-        guard let reply = try output.call("Import", ["items": .array(items)]) else { return }
+        guard let reply = try output.call(.importItems, ["items": .array(items)]) else { return }
         let ids = reply["ids"]?.elements.map { Output.string($0) } ?? []
         let addsFee = items.contains { $0["kind"] == .string("fee") }
         let benefits = items.count - (addsFee ? 1 : 0)
@@ -127,7 +127,7 @@ struct Add: ParsableCommand {
         }
         if addsFee, let feeDue, let feeId = ids.last {
             // The daemon keeps the next fee date ahead: a past one moves on a year. Say what is stored.
-            let stored = try DaemonClient.call("Get", ["id": .string(feeId)])["item"]?["due"]
+            let stored = try DaemonClient.call(.get, ["id": .string(feeId)])["item"]?["due"]
             print("and its \(usd(card.annualFee)) annual fee, due \(Output.when(stored).prefix(14))")
             Add.sayStoredDue(typed: .string(feeDue), stored: stored)
         }
@@ -158,7 +158,7 @@ struct Edit: ParsableCommand {
         }
         try ItemOptions.refusePastExpiry(changes, today: today, force: force)
         for date in dates { Output.note(date.echo, json: output.json) }
-        guard let reply = try output.call("Edit", ["id": .string(id), "changes": .object(changes)]) else { return }
+        guard let reply = try output.call(.edit, ["id": .string(id), "changes": .object(changes)]) else { return }
         let edited = reply["item"] ?? .null
         print(
             "Changed \(Output.string(edited["id"])): \(Output.string(edited["title"])), next reminder \(Output.when(edited["nextReminder"]).isEmpty ? "none pending" : Output.when(edited["nextReminder"]))"
@@ -181,7 +181,7 @@ struct Remove: ParsableCommand {
     func run() throws {
         if let card { return try removeCard(card) }
         guard let id else { throw Refusal.usage("remove: give an item id, or --card NAME") }
-        guard let reply = try output.call("Remove", ["id": .string(id)]) else { return }
+        guard let reply = try output.call(.remove, ["id": .string(id)]) else { return }
         print("Removed \(Output.string(reply["id"]))")
     }
 
@@ -189,7 +189,7 @@ struct Remove: ParsableCommand {
     /// merely paid with the card are not the card's: they are listed and asked about separately
     /// (kept under --yes, and when not on a terminal).
     func removeCard(_ name: String) throws {
-        let items = try DaemonClient.call("List", ["all": .bool(true)])["items"]?.elements ?? []
+        let items = try DaemonClient.call(.list, ["all": .bool(true)])["items"]?.elements ?? []
         let onCard = items.filter { Output.string($0["card"]).lowercased() == name.lowercased() }
         guard !onCard.isEmpty else { throw Refusal(message: "no items have the card \"\(name)\"") }
         let own = onCard.filter { ["benefit", "fee"].contains(Output.string($0["kind"])) }
@@ -215,7 +215,7 @@ struct Remove: ParsableCommand {
         }
         var removed: [JSONValue] = []
         for item in doomed {
-            removed.append(try DaemonClient.call("Remove", ["id": item["id"] ?? .null])["id"] ?? .null)
+            removed.append(try DaemonClient.call(.remove, ["id": item["id"] ?? .null])["id"] ?? .null)
         }
         let kept = paidWith.filter { item in !doomed.contains { $0["id"] == item["id"] } }
         if output.json {
@@ -249,7 +249,7 @@ struct List: ParsableCommand {
     func run() throws {
         var parameters: [String: JSONValue] = ["all": .bool(all)]
         if let kind { parameters["kind"] = .string(kind) }
-        let reply = try DaemonClient.call("List", parameters)
+        let reply = try DaemonClient.call(.list, parameters)
         var items = reply["items"]?.elements ?? []
         if let card {
             items = items.filter { Output.string($0["card"]).lowercased() == card.lowercased() }
@@ -287,7 +287,7 @@ struct Show: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call("Get", ["id": .string(id)]) else { return }
+        guard let reply = try output.call(.get, ["id": .string(id)]) else { return }
         print(ItemCard.render(reply["item"] ?? .null), terminator: "")
     }
 }
@@ -346,7 +346,7 @@ struct Export: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call("Export", history ? ["history": .bool(true)] : [:])
+        let reply = try DaemonClient.call(.export, history ? ["history": .bool(true)] : [:])
         if itemsOnly { return print(Output.json(reply["items"] ?? .array([]))) }
         guard ics else {
             return print(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReminderCore
+import ReminderProtocol
 
 /// `--json`, taken by every command.
 struct OutputOptions: ParsableArguments {
@@ -8,7 +9,7 @@ struct OutputOptions: ParsableArguments {
 
     /// Calls the daemon; under `--json` prints the reply and returns nil, otherwise returns it
     /// for the command's human form.
-    func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue]? {
+    func call(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue]? {
         let reply = try DaemonClient.call(method, parameters)
         if json {
             print(Output.json(.object(reply)))

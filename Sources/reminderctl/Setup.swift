@@ -220,12 +220,12 @@ struct Setup: ParsableCommand {
             items += try Catalog.items(for: card, nickname: nil, feeDue: dueDates[card.id], skip: [])
             value = value + card.annualValue
         }
-        let reachable = (try? DaemonClient.call("Status")) != nil
+        let reachable = (try? DaemonClient.call(.status)) != nil
         if reachable {
-            _ = try? DaemonClient.call("Reload")
+            _ = try? DaemonClient.call(.reload)
             // Setup run again adds only what is not tracked yet.
             let (fresh, tracked) = Catalog.untracked(items, existing: try Catalog.trackedItems())
-            if !fresh.isEmpty { _ = try DaemonClient.call("Import", ["items": .array(fresh)]) }
+            if !fresh.isEmpty { _ = try DaemonClient.call(.importItems, ["items": .array(fresh)]) }
             let fees = fresh.filter { $0["kind"] == .string("fee") }.count
             if tracked.isEmpty, !fresh.isEmpty {
                 print(

@@ -18,8 +18,8 @@ struct Wallet: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let items = try DaemonClient.call("List", ["all": .bool(true)])["items"]?.elements ?? []
-        let feeReturns = try DaemonClient.call("Summary")["summary"]?["cards"]?.elements ?? []
+        let items = try DaemonClient.call(.list, ["all": .bool(true)])["items"]?.elements ?? []
+        let feeReturns = try DaemonClient.call(.summary)["summary"]?["cards"]?.elements ?? []
         var cards = WalletCard.stack(items: items, feeReturns: feeReturns)
         if let card {
             let wanted = card.lowercased()

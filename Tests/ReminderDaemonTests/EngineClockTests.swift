@@ -26,7 +26,7 @@ import Testing
     }
 
     func add(_ engine: ReminderEngine, _ item: [String: JSONValue]) -> String {
-        let reply = engine.queue.sync { engine.perform("Add", ["item": .object(item)]) }
+        let reply = engine.queue.sync { engine.perform(.add, ["item": .object(item)]) }
         guard case .success(let parameters) = reply, case .string(let id)? = parameters["id"] else {
             Issue.record("add failed: \(reply)")
             return ""
@@ -81,7 +81,7 @@ import Testing
         advance(engine)
         #expect(notifier.requests.map(\.summary).sorted() == ["While You Were Away", "\u{2068}Deal\u{2069}"])
         #expect(notifier.requests.contains { $0.body.contains("(late: was due") })
-        let history = engine.queue.sync { engine.perform("History", ["item": .string(first)]) }
+        let history = engine.queue.sync { engine.perform(.history, ["item": .string(first)]) }
         guard case .success(let parameters) = history, case .array(let entries)? = parameters["entries"] else {
             Issue.record("history failed: \(history)")
             return

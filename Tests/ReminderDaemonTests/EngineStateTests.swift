@@ -27,7 +27,7 @@ import Testing
     }
 
     func call(_ engine: ReminderEngine, _ method: String, _ parameters: [String: JSONValue] = [:]) -> VarlinkReply {
-        engine.queue.sync { engine.perform(method, parameters) }
+        engine.queue.sync { engine.perform(ReminderMethod(rawValue: method)!, parameters) }
     }
 
     @discardableResult

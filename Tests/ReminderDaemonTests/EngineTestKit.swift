@@ -201,7 +201,7 @@ final class EngineHarness {
     }
 
     func perform(_ method: String, _ parameters: [String: JSONValue] = [:]) -> VarlinkReply {
-        engine.queue.sync { engine.perform(method, parameters) }
+        engine.queue.sync { engine.perform(ReminderMethod(rawValue: method)!, parameters) }
     }
 
     /// A coupon expiring `seconds` after the start, with reminders at `leads` before.

@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func theInterfaceDescriptionNamesEveryMethod() {
-        for method in ReminderInterface.methods {
+        for method in ReminderMethod.allCases.map(\.rawValue) {
             #expect(ReminderInterface.description.contains("method \(method)("), "\(method)")
         }
     }

@@ -1,0 +1,70 @@
+import ReminderCore
+
+/// The methods of `io.reminderd.Reminders`, each named here once: its name on the wire (the raw
+/// value), whether it only reads, and the parameters it takes. A test holds this to the
+/// interface description, so the two cannot drift apart. Adding a method is a case here, its
+/// request in `ReminderRequest`, and its engine function.
+public enum ReminderMethod: String, CaseIterable, Sendable {
+    case add = "Add"
+    case list = "List"
+    case get = "Get"
+    case edit = "Edit"
+    case remove = "Remove"
+    case done = "Done"
+    case undo = "Undo"
+    case snooze = "Snooze"
+    case upcoming = "Upcoming"
+    case explain = "Explain"
+    case history = "History"
+    case summary = "Summary"
+    case status = "Status"
+    case pause = "Pause"
+    case resume = "Resume"
+    case reload = "Reload"
+    case importItems = "Import"
+    case export = "Export"
+
+    /// The method by its full varlink name (`io.reminderd.Reminders.List`); nil for another
+    /// interface's or an unknown one.
+    public init?(qualifiedName: String) {
+        let prefix = ReminderInterface.name + "."
+        guard qualifiedName.hasPrefix(prefix) else { return nil }
+        self.init(rawValue: String(qualifiedName.dropFirst(prefix.count)))
+    }
+
+    /// `io.reminderd.Reminders.<name>`, what a call carries.
+    public var qualifiedName: String { "\(ReminderInterface.name).\(rawValue)" }
+
+    /// The method only reads: it changes nothing the timer or systemd's status line depend on.
+    public var isQuery: Bool {
+        switch self {
+        case .list, .get, .upcoming, .explain, .history, .summary, .status, .export: return true
+        case .add, .edit, .remove, .done, .undo, .snooze, .pause, .resume, .reload, .importItems: return false
+        }
+    }
+
+    /// The parameters the method takes (the interface description's); any other is refused.
+    public var parameterNames: Set<String> {
+        switch self {
+        case .add: return ["item"]
+        case .list: return ["kind", "all"]
+        case .get, .remove, .undo, .explain: return ["id"]
+        case .edit: return ["id", "changes"]
+        case .done: return ["id", "amount", "early"]
+        case .snooze: return ["id", "duration"]
+        case .upcoming: return ["days"]
+        case .history: return ["limit", "since", "item"]
+        case .summary, .status, .resume, .reload: return []
+        case .pause: return ["duration"]
+        case .importItems: return ["items", "state", "replace"]
+        case .export: return ["history"]
+        }
+    }
+}
+
+extension VarlinkCall {
+    /// A call of one of the interface's methods.
+    public init(_ method: ReminderMethod, parameters: [String: JSONValue] = [:]) {
+        self.init(method: method.qualifiedName, parameters: parameters)
+    }
+}

@@ -1,0 +1,149 @@
+import ReminderCore
+
+/// A call of `io.reminderd.Reminders`, read and checked in one place: the method, and each
+/// parameter in its type with its default. Whether an id exists or a duration parses is the
+/// engine's to say; here only the shape of the call is checked, with errors naming the parameter.
+public enum ReminderRequest: Sendable, Equatable {
+    case add(item: JSONValue)
+    case list(kind: String?, all: Bool)
+    case get(id: String)
+    case edit(id: String, changes: JSONValue)
+    case remove(id: String)
+    case done(id: String, amount: String?, early: Bool)
+    case undo(id: String)
+    case snooze(id: String, duration: String)
+    case upcoming(days: Int)
+    case explain(id: String)
+    case history(limit: Int, since: String?, item: String?)
+    case summary
+    case status
+    case pause(duration: String?)
+    case resume
+    case reload
+    case importItems(items: [JSONValue], state: JSONValue?, replace: Bool)
+    case export(history: Bool)
+
+    /// Reads `parameters` as a call of `method`, refusing an unknown parameter or one of the
+    /// wrong type with `InvalidParameter`.
+    public init(_ method: ReminderMethod, _ parameters: [String: JSONValue]) throws(VarlinkError) {
+        if let unknown = parameters.keys.filter({ !method.parameterNames.contains($0) }).sorted().first {
+            throw .invalidParameter(unknown, "unknown parameter")
+        }
+        let p = Parameters(parameters)
+        switch method {
+        case .add: self = .add(item: try p.object("item"))
+        case .list: self = .list(kind: try p.optionalString("kind"), all: try p.optionalBool("all") ?? false)
+        case .get: self = .get(id: try p.string("id"))
+        case .edit: self = .edit(id: try p.string("id"), changes: try p.object("changes"))
+        case .remove: self = .remove(id: try p.string("id"))
+        case .done:
+            self = .done(
+                id: try p.string("id"), amount: try p.optionalString("amount"),
+                early: try p.optionalBool("early") ?? false)
+        case .undo: self = .undo(id: try p.string("id"))
+        case .snooze: self = .snooze(id: try p.string("id"), duration: try p.string("duration"))
+        case .upcoming: self = .upcoming(days: try p.optionalInt("days") ?? 7)
+        case .explain: self = .explain(id: try p.string("id"))
+        case .history:
+            self = .history(
+                limit: try p.optionalInt("limit") ?? 50, since: try p.optionalString("since"),
+                item: try p.optionalString("item"))
+        case .summary: self = .summary
+        case .status: self = .status
+        case .pause: self = .pause(duration: try p.optionalString("duration"))
+        case .resume: self = .resume
+        case .reload: self = .reload
+        case .importItems:
+            self = .importItems(
+                items: try p.array("items"), state: p.value("state"), replace: try p.optionalBool("replace") ?? false)
+        case .export: self = .export(history: try p.optionalBool("history") ?? false)
+        }
+    }
+
+    public var method: ReminderMethod {
+        switch self {
+        case .add: return .add
+        case .list: return .list
+        case .get: return .get
+        case .edit: return .edit
+        case .remove: return .remove
+        case .done: return .done
+        case .undo: return .undo
+        case .snooze: return .snooze
+        case .upcoming: return .upcoming
+        case .explain: return .explain
+        case .history: return .history
+        case .summary: return .summary
+        case .status: return .status
+        case .pause: return .pause
+        case .resume: return .resume
+        case .reload: return .reload
+        case .importItems: return .importItems
+        case .export: return .export
+        }
+    }
+}
+
+extension VarlinkError {
+    /// `InvalidParameter`: which parameter, and what is wrong with it.
+    public static func invalidParameter(_ parameter: String, _ reason: String) -> VarlinkError {
+        VarlinkError(
+            name: ReminderInterface.ErrorName.invalidParameter,
+            parameters: ["parameter": .string(parameter), "reason": .string(reason)])
+    }
+}
+
+/// Reads a method's parameters with errors that name the parameter; null counts as absent.
+struct Parameters {
+    private let values: [String: JSONValue]
+
+    init(_ values: [String: JSONValue]) { self.values = values }
+
+    func value(_ key: String) -> JSONValue? {
+        guard let value = values[key], value != .null else { return nil }
+        return value
+    }
+
+    func string(_ key: String) throws(VarlinkError) -> String {
+        guard let text = try optionalString(key) else { throw .invalidParameter(key, "missing") }
+        return text
+    }
+
+    func optionalString(_ key: String) throws(VarlinkError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value else {
+            throw .invalidParameter(key, "expected a string, found \(value.typeName)")
+        }
+        return text
+    }
+
+    func optionalInt(_ key: String) throws(VarlinkError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case .integer(let number) = value, number >= 0, number <= 100_000 else {
+            throw .invalidParameter(key, "expected a whole number from 0 to 100000")
+        }
+        return Int(number)
+    }
+
+    func optionalBool(_ key: String) throws(VarlinkError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else { throw .invalidParameter(key, "expected true or false") }
+        return flag
+    }
+
+    func object(_ key: String) throws(VarlinkError) -> JSONValue {
+        guard let value = value(key) else { throw .invalidParameter(key, "missing") }
+        guard case .object = value else {
+            throw .invalidParameter(key, "expected an object, found \(value.typeName)")
+        }
+        return value
+    }
+
+    func array(_ key: String) throws(VarlinkError) -> [JSONValue] {
+        guard let value = value(key) else { throw .invalidParameter(key, "missing") }
+        guard case .array(let elements) = value else {
+            throw .invalidParameter(key, "expected an array, found \(value.typeName)")
+        }
+        return elements
+    }
+}

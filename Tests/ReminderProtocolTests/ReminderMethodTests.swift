@@ -1,0 +1,90 @@
+import ReminderCore
+import ReminderProtocol
+import Testing
+
+@Suite struct ReminderMethodTests {
+    /// Each `method Name(a: type, b: ?type) -> (…)` line of the interface description, as its
+    /// name and parameter names.
+    static func describedMethods() -> [String: Set<String>] {
+        var methods: [String: Set<String>] = [:]
+        for line in ReminderInterface.description.split(separator: "\n") where line.hasPrefix("method ") {
+            let signature = line.dropFirst("method ".count)
+            guard let open = signature.firstIndex(of: "("), let close = signature.firstIndex(of: ")") else {
+                Issue.record("unreadable line: \(line)")
+                continue
+            }
+            let parameters = signature[signature.index(after: open)..<close].split(separator: ",").compactMap {
+                $0.split(separator: ":").first.map { String($0.trimmingPrefix(" ")) }
+            }
+            methods[String(signature[..<open])] = Set(parameters)
+        }
+        return methods
+    }
+
+    @Test func theEnumHasExactlyTheDescribedMethodsWithTheirParameters() {
+        let described = Self.describedMethods()
+        #expect(described.count == 18)
+        #expect(Set(described.keys) == Set(ReminderMethod.allCases.map(\.rawValue)))
+        for method in ReminderMethod.allCases {
+            #expect(described[method.rawValue] == method.parameterNames, "\(method.rawValue)")
+        }
+    }
+
+    @Test func qualifiedNamesRoundTripAndOtherInterfacesAreNotMethods() {
+        for method in ReminderMethod.allCases {
+            #expect(ReminderMethod(qualifiedName: method.qualifiedName) == method)
+        }
+        #expect(ReminderMethod(qualifiedName: "org.varlink.service.List") == nil)
+        #expect(ReminderMethod(qualifiedName: "io.reminderd.Reminders.Nope") == nil)
+    }
+
+    @Test func onlyReadingMethodsAreQueries() {
+        let queries = Set(ReminderMethod.allCases.filter(\.isQuery).map(\.rawValue))
+        #expect(queries == ["List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export"])
+    }
+}
+
+@Suite struct ReminderRequestTests {
+    func refusal(_ method: ReminderMethod, _ parameters: [String: JSONValue]) -> VarlinkError? {
+        do throws(VarlinkError) {
+            _ = try ReminderRequest(method, parameters)
+            return nil
+        } catch { return error }
+    }
+
+    @Test func parametersAreReadInTheirTypesWithTheirDefaults() throws {
+        #expect(try ReminderRequest(.list, [:]) == .list(kind: nil, all: false))
+        #expect(try ReminderRequest(.upcoming, ["days": .null]) == .upcoming(days: 7))
+        #expect(
+            try ReminderRequest(.history, ["since": .string("2026-01-01")])
+                == .history(limit: 50, since: "2026-01-01", item: nil))
+        #expect(
+            try ReminderRequest(.done, ["id": .string("ab"), "early": .bool(true)])
+                == .done(id: "ab", amount: nil, early: true))
+        #expect(
+            try ReminderRequest(.importItems, ["items": .array([])])
+                == .importItems(items: [], state: nil, replace: false))
+        let needNothing: [ReminderMethod] = [
+            .list, .upcoming, .history, .summary, .status, .pause, .resume, .reload, .export,
+        ]
+        for method in needNothing { #expect(try ReminderRequest(method, [:]).method == method) }
+    }
+
+    @Test func anUnknownParameterIsRefusedByName() {
+        #expect(refusal(.status, ["verbose": .bool(true)]) == .invalidParameter("verbose", "unknown parameter"))
+        #expect(
+            refusal(.get, ["id": .string("a"), "zz": .null, "aa": .null])
+                == .invalidParameter("aa", "unknown parameter"))
+    }
+
+    @Test func aMissingOrMistypedParameterIsNamedWithWhatWasExpected() {
+        #expect(refusal(.get, [:]) == .invalidParameter("id", "missing"))
+        #expect(refusal(.get, ["id": .integer(3)]) == .invalidParameter("id", "expected a string, found a number"))
+        #expect(refusal(.list, ["all": .string("yes")]) == .invalidParameter("all", "expected true or false"))
+        #expect(
+            refusal(.history, ["limit": .integer(-1)])
+                == .invalidParameter("limit", "expected a whole number from 0 to 100000"))
+        #expect(refusal(.add, ["item": .array([])]) == .invalidParameter("item", "expected an object, found an array"))
+        #expect(refusal(.importItems, [:]) == .invalidParameter("items", "missing"))
+    }
+}

@@ -1,0 +1,33 @@
+import ReminderCore
+import ReminderProtocol
+import Testing
+
+@testable import reminderctl
+
+@Suite struct TypedReplyReadingTests {
+    @Test func aReplyTheToolCannotReadExits69NamingTheField() {
+        do {
+            _ = try Output.read { try StatusReply(parameters: ["status": .object([:])]) }
+            Issue.record("read an empty status")
+        } catch let refusal as Refusal {
+            #expect(refusal.exitCode == 69)
+            #expect(
+                refusal.message
+                    == "unreadable reply from reminderd: malformed message: status.version: expected a string")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func thePausedLineReadsTheTypedStatus() {
+        let status = StatusReply(
+            version: "v", uptimeSeconds: 0, items: 0, nextReminder: nil, notificationServer: nil, paused: nil,
+            waiting: 0, timeZone: "UTC", store: "s", held: 2, heldReason: nil)
+        #expect(
+            Status.paused(status)
+                == "no, but 2 reminders are held by the desktop's do-not-disturb; they come as one digest when it ends")
+        var resumed = status
+        resumed.paused = "until resumed"
+        #expect(Status.paused(resumed) == "until you run: reminderctl resume")
+    }
+}
