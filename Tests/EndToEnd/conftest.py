@@ -145,6 +145,7 @@ class Daemon:
         self.notify = None
         self.process = None
         self.messages = []
+        self.prefix = []  # a command that execs the daemon (FaultDaemon's prlimit)
 
     def write_config(self, config):
         self.config_path.write_text(json.dumps(config))
@@ -158,7 +159,8 @@ class Daemon:
         self.read_messages(timeout=0)
         self.messages = []  # a READY=1 from the last run must not count for this one
         self.log = open(self.tmp / "daemon.log", "a")
-        self.process = subprocess.Popen([str(BIN / "reminderd")], env=self.env, stdout=self.log, stderr=self.log)
+        self.process = subprocess.Popen(
+            [*self.prefix, str(BIN / "reminderd")], env=self.env, stdout=self.log, stderr=self.log)
         if wait:
             self.wait_for_message("READY=1")
         return self
@@ -235,21 +237,6 @@ class FaultDaemon(Daemon):
         super().__init__(tmp, bus, config)
         self.env.update(extra_env or {})
         self.prefix = list(prefix)
-
-    def start(self, wait=True):
-        if self.notify is None:
-            if self.notify_path.exists():
-                self.notify_path.unlink()
-            self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-            self.notify.bind(str(self.notify_path))
-        self.read_messages(timeout=0)
-        self.messages = []
-        self.log = open(self.tmp / "daemon.log", "a")
-        self.process = subprocess.Popen(
-            [*self.prefix, str(BIN / "reminderd")], env=self.env, stdout=self.log, stderr=self.log)
-        if wait:
-            self.wait_for_message("READY=1")
-        return self
 
 
 class FsyncFault:

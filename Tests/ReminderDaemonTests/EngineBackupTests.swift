@@ -23,21 +23,6 @@ import Testing
         return engine
     }
 
-    func call(_ engine: ReminderEngine, _ method: String, _ parameters: [String: JSONValue] = [:]) -> VarlinkReply {
-        engine.queue.sync { engine.perform(ReminderMethod(rawValue: method)!, parameters) }
-    }
-
-    @discardableResult
-    func ok(_ engine: ReminderEngine, _ method: String, _ parameters: [String: JSONValue] = [:]) -> [String: JSONValue]
-    {
-        let reply = call(engine, method, parameters)
-        guard case .success(let result) = reply else {
-            Issue.record("\(method) failed: \(reply)")
-            return [:]
-        }
-        return result
-    }
-
     func add(_ engine: ReminderEngine, _ item: [String: JSONValue]) -> JSONValue {
         ok(engine, "Add", ["item": .object(item)])["id"] ?? .null
     }

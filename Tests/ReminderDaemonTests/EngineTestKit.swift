@@ -249,3 +249,19 @@ final class EngineHarness {
         settle()
     }
 }
+
+/// Runs `method` on the engine's queue, as the socket server does.
+func call(_ engine: ReminderEngine, _ method: String, _ parameters: [String: JSONValue] = [:]) -> VarlinkReply {
+    engine.queue.sync { engine.perform(ReminderMethod(rawValue: method)!, parameters) }
+}
+
+/// `call`'s reply when it succeeded; a failure is recorded as the test's issue.
+@discardableResult
+func ok(_ engine: ReminderEngine, _ method: String, _ parameters: [String: JSONValue] = [:]) -> [String: JSONValue] {
+    let reply = call(engine, method, parameters)
+    guard case .success(let result) = reply else {
+        Issue.record("\(method) failed: \(reply)")
+        return [:]
+    }
+    return result
+}
