@@ -310,3 +310,13 @@ def fill(path):
 def plain(text):
     """Pop-up text without the bidi isolates (U+2068 … U+2069) reminderd puts around user text."""
     return text.replace("\u2068", "").replace("\u2069", "")
+
+
+@pytest.fixture
+def fsync_daemon(bus, tmp_path):
+    """reminderd started with the fdatasync shim, and the shim's control: `(fault, daemon)`."""
+    fault = FsyncFault(tmp_path)
+    daemon = FaultDaemon(tmp_path, bus, fault.env).start()
+    yield fault, daemon
+    fault.set()
+    daemon.stop()

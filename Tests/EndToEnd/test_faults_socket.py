@@ -10,7 +10,7 @@ import socket
 import subprocess
 import time
 
-from conftest import BIN, FaultDaemon, FsyncFault, local_in, wait_for
+from conftest import BIN, FaultDaemon, local_in, wait_for
 
 METHOD = "io.reminderd.Reminders."
 NOT_DURABLE = METHOD + "NotDurable"
@@ -69,81 +69,66 @@ def status_value(pid, key):
     raise KeyError(key)
 
 
-def test_a_reply_waiting_for_a_slow_flush_never_reaches_the_next_client_on_the_same_descriptor(bus, tmp_path):
-    fault = FsyncFault(tmp_path)
-    daemon = FaultDaemon(tmp_path, bus, fault.env).start()
-    try:
-        pid = daemon.process.pid
-        fault.set(delay_ms=3000)
-        flushes = fault.calls()
-        before = descriptors(pid)
-        a = Client(daemon.socket_path)
-        fd_a = new_descriptor(pid, before)
-        a.send("Add", item=coupon("Alice's coupon"))
-        wait_for(lambda: fault.calls() > flushes, what="the flush to start")
-        a.close()  # hangs up while its reply waits for the 3 s flush
-        wait_for(lambda: fd_a not in descriptors(pid), what="the daemon to close A's connection")
-        before = descriptors(pid)
-        b = Client(daemon.socket_path)
-        assert new_descriptor(pid, before) == fd_a  # B got A's descriptor number
-        b.send("Status")
-        reply = b.receive()  # waits for the same flush
-        assert "error" not in reply and "status" in reply["parameters"], reply
-        b.send("List")
-        items = b.receive()["parameters"]["items"]
-        assert [item["title"] for item in items] == ["Alice's coupon"]
-        b.close()
-    finally:
-        fault.set()
-        daemon.stop()
+def test_a_reply_waiting_for_a_slow_flush_never_reaches_the_next_client_on_the_same_descriptor(fsync_daemon):
+    fault, daemon = fsync_daemon
+    pid = daemon.process.pid
+    fault.set(delay_ms=3000)
+    flushes = fault.calls()
+    before = descriptors(pid)
+    a = Client(daemon.socket_path)
+    fd_a = new_descriptor(pid, before)
+    a.send("Add", item=coupon("Alice's coupon"))
+    wait_for(lambda: fault.calls() > flushes, what="the flush to start")
+    a.close()  # hangs up while its reply waits for the 3 s flush
+    wait_for(lambda: fd_a not in descriptors(pid), what="the daemon to close A's connection")
+    before = descriptors(pid)
+    b = Client(daemon.socket_path)
+    assert new_descriptor(pid, before) == fd_a  # B got A's descriptor number
+    b.send("Status")
+    reply = b.receive()  # waits for the same flush
+    assert "error" not in reply and "status" in reply["parameters"], reply
+    b.send("List")
+    items = b.receive()["parameters"]["items"]
+    assert [item["title"] for item in items] == ["Alice's coupon"]
+    b.close()
 
 
-def test_each_pipelined_change_is_acknowledged_only_by_the_flush_that_covers_it(bus, tmp_path):
-    fault = FsyncFault(tmp_path)
-    daemon = FaultDaemon(tmp_path, bus, fault.env).start()
-    try:
-        flushes = fault.calls()
-        fault.set(delay_ms=1000, fail=(flushes + 2, flushes + 2))  # the first flush works, the second fails
-        client = Client(daemon.socket_path)
-        client.send("Add", item=coupon("First"))
-        wait_for(lambda: fault.calls() > flushes, what="the first flush to start")
-        client.send("Add", item=coupon("Second"))  # committed after that flush began
-        first, second = client.receive(), client.receive()
-        assert "error" not in first, first
-        assert second["error"] == NOT_DURABLE, second
-        assert second["parameters"]["reason"].startswith("saved but not confirmed on disk: ")
-        assert "fdatasync" in second["parameters"]["reason"]
-        client.close()
-    finally:
-        fault.set()
-        daemon.stop()
+def test_each_pipelined_change_is_acknowledged_only_by_the_flush_that_covers_it(fsync_daemon):
+    fault, daemon = fsync_daemon
+    flushes = fault.calls()
+    fault.set(delay_ms=1000, fail=(flushes + 2, flushes + 2))  # the first flush works, the second fails
+    client = Client(daemon.socket_path)
+    client.send("Add", item=coupon("First"))
+    wait_for(lambda: fault.calls() > flushes, what="the first flush to start")
+    client.send("Add", item=coupon("Second"))  # committed after that flush began
+    first, second = client.receive(), client.receive()
+    assert "error" not in first, first
+    assert second["error"] == NOT_DURABLE, second
+    assert second["parameters"]["reason"].startswith("saved but not confirmed on disk: ")
+    assert "fdatasync" in second["parameters"]["reason"]
+    client.close()
 
 
-def test_a_failed_flush_says_saved_but_not_confirmed_and_reads_are_answered(bus, tmp_path):
-    fault = FsyncFault(tmp_path)
-    daemon = FaultDaemon(tmp_path, bus, fault.env).start()
-    try:
-        fault.fail_next()
-        added = ctl(daemon, "add", "coupon", "Kept", "--expires", "2027-06-30")
-        assert added.returncode == 1, (added.returncode, added.stderr)
-        assert "saved but not confirmed on disk" in added.stderr and "-wal" in added.stderr, added.stderr
-        # Reads after the failure are answered at once (they used to wait for a later change).
-        assert ctl(daemon, "status", timeout=5).returncode == 0
-        listed = json.loads(ctl(daemon, "list", "--json", timeout=5).stdout)
-        assert [item["title"] for item in listed["items"]] == ["Kept"]  # applied and kept, once
-        # A read queued behind a change whose flush fails is answered too, on the same connection.
-        fault.fail_next(delay_ms=500)
-        client = Client(daemon.socket_path, timeout=5)
-        client.send("Add", item=coupon("Also kept"))
-        client.send("Status")
-        assert client.receive()["error"] == NOT_DURABLE
-        assert client.receive()["parameters"]["status"]["items"] == 2
-        client.close()
-        fault.set()
-        assert ctl(daemon, "add", "coupon", "Fine", "--expires", "2027-06-30").returncode == 0
-    finally:
-        fault.set()
-        daemon.stop()
+def test_a_failed_flush_says_saved_but_not_confirmed_and_reads_are_answered(fsync_daemon):
+    fault, daemon = fsync_daemon
+    fault.fail_next()
+    added = ctl(daemon, "add", "coupon", "Kept", "--expires", "2027-06-30")
+    assert added.returncode == 1, (added.returncode, added.stderr)
+    assert "saved but not confirmed on disk" in added.stderr and "-wal" in added.stderr, added.stderr
+    # Reads after the failure are answered at once (they used to wait for a later change).
+    assert ctl(daemon, "status", timeout=5).returncode == 0
+    listed = json.loads(ctl(daemon, "list", "--json", timeout=5).stdout)
+    assert [item["title"] for item in listed["items"]] == ["Kept"]  # applied and kept, once
+    # A read queued behind a change whose flush fails is answered too, on the same connection.
+    fault.fail_next(delay_ms=500)
+    client = Client(daemon.socket_path, timeout=5)
+    client.send("Add", item=coupon("Also kept"))
+    client.send("Status")
+    assert client.receive()["error"] == NOT_DURABLE
+    assert client.receive()["parameters"]["status"]["items"] == 2
+    client.close()
+    fault.set()
+    assert ctl(daemon, "add", "coupon", "Fine", "--expires", "2027-06-30").returncode == 0
 
 
 def test_descriptor_exhaustion_backs_off_without_spinning_and_keeps_notifying(server, bus, tmp_path):
