@@ -265,8 +265,10 @@ extension ReminderEngine {
         closePopUps(of: id)
     }
 
-    func closePopUps(of id: String) {
-        for (serverId, shown) in onScreen where shown.itemId == id {
+    /// Closes the item's pop-ups — only the given occurrence's with `due` (one that passed or was
+    /// missed: their countdown and buttons mean nothing any more).
+    func closePopUps(of id: String, due: Int64? = nil) {
+        for (serverId, shown) in onScreen where shown.itemId == id && (due == nil || shown.due == due) {
             notifier.close(id: serverId)
             onScreen[serverId] = nil
         }

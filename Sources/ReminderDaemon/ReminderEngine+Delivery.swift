@@ -13,6 +13,7 @@ extension ReminderEngine {
     /// bury the screen. Those paused or waiting for a server are kept as for one reminder.
     func deliver(_ events: [ScheduledEvent], now: Int64) {
         var ready: [(event: ScheduledEvent, item: Item, text: NotificationText)] = []
+        let server = notifier.serverInfo()
         for event in events {
             guard case .fire(let itemId, let occurrence, _, _, _) = event, let item = items[itemId] else { continue }
             let text = NotificationText(
@@ -22,7 +23,7 @@ extension ReminderEngine {
                 appendHistory(itemId, item.title, "held", "paused \(pauseDescription(paused))", now: now)
                 continue
             }
-            guard notifier.serverInfo() != nil else {
+            guard server != nil else {
                 // No server on the bus, or one whose capabilities are still being asked (at start):
                 // the reminder goes out when it is known, with the buttons it offers.
                 logger.info("reminder waits for a notification server", metadata: ["ITEM_ID": "\(itemId)"])
@@ -31,7 +32,7 @@ extension ReminderEngine {
             }
             ready.append((event, item, text))
         }
-        guard let server = notifier.serverInfo(), !ready.isEmpty else { return }
+        guard let server, !ready.isEmpty else { return }
         if ready.count > ReminderEngine.mostSeparatePopUps {
             showGroup(ready, server: server, now: now)
         } else {
@@ -263,7 +264,8 @@ extension ReminderEngine {
     func press(_ button: String, on popUp: PopUp, now: Int64, _ command: () throws -> [String: JSONValue]) -> Bool {
         let reason: String
         // A rebuy's Done means "bought it today", as good after its run-out date as before.
-        let isRebuy = items[popUp.itemId].map { if case .rebuy = $0.schedule { true } else { false } } ?? false
+        var isRebuy = false
+        if case .rebuy = items[popUp.itemId]?.schedule { isRebuy = true }
         if popUp.due <= now && !(isRebuy && button == "done") {
             reason = "its due time \(Timestamp.format(popUp.due, in: zone)) has passed"
         } else if occurrences[popUp.itemId]?[popUp.due]?.doneAt != nil {
@@ -280,22 +282,17 @@ extension ReminderEngine {
         }
         logger.warning("button \(button) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
         let title = items[popUp.itemId]?.title ?? popUp.itemId
-        notifier.show(
-            NotificationRequest(
-                summary: button == "done" ? "Not done" : "Not snoozed", body: "\(title): \(reason)", urgency: .normal,
-                category: "x-reminderd.refused",
-                timeoutMilliseconds: 10_000)
-        ) { _ in }
+        showRefusal(button == "done" ? "Not done" : "Not snoozed", "\(title): \(reason)")
         return false
     }
 
-    /// Closes the pop-ups of an occurrence that passed or was missed: their countdown and buttons
-    /// mean nothing any more.
-    func closePopUps(of itemId: String, due: Int64) {
-        for (id, popUp) in onScreen where popUp.itemId == itemId && popUp.due == due {
-            onScreen[id] = nil
-            notifier.close(id: id)
-        }
+    /// A short pop-up saying why a button did not do what it says.
+    func showRefusal(_ summary: String, _ body: String) {
+        notifier.show(
+            NotificationRequest(
+                summary: summary, body: body, urgency: .normal, category: "x-reminderd.refused",
+                timeoutMilliseconds: 10_000)
+        ) { _ in }
     }
 
     /// After Done from a button, once its flush settled: the confirmation with Undo, or word that
@@ -304,12 +301,8 @@ extension ReminderEngine {
         guard case .notConfirmed(let reason) = durability else { return offerUndo(itemId, now: now) }
         logger.error(
             "a Done from a button is saved but not confirmed on disk: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
-        notifier.show(
-            NotificationRequest(
-                summary: "Done, not confirmed on disk",
-                body: "\(items[itemId]?.title ?? itemId): saved but not confirmed on disk: \(reason)", urgency: .normal,
-                category: "x-reminderd.refused", timeoutMilliseconds: 10_000)
-        ) { _ in }
+        showRefusal(
+            "Done, not confirmed on disk", "\(items[itemId]?.title ?? itemId): saved but not confirmed on disk: \(reason)")
     }
 
     /// After Done from a button: a short confirmation ("Marked $15 Uber Cash as used") with an

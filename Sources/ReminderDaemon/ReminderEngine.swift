@@ -201,14 +201,9 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         let planned = order.concurrentMap { [self] id in plannedEvents(of: id, now: now, lateSince: lastSeen ?? .min) }
         for (id, events) in zip(order, planned) { install(events, for: id) }
         owed.removeAll()
-        // The late reminders just planned go out at the timer's first run: until they are handed
-        // to the server (a delivery row), lastSeen must stay before them, or a crash in between
-        // would drop them for good.
-        var earliestLate = now + 1
-        for case (.fire(_, _, let fireAts, _, true), _) in planned.joined() {
-            earliestLate = min(earliestLate, fireAts.min() ?? earliestLate)
-        }
-        try recordLastSeen(earliestLate - 1)
+        // Holds lastSeen before the late reminders just put on the wheel until the timer hands
+        // them to the server, so a crash in between does not drop them.
+        try recordLastSeen(now)
         notifier.start { [weak self] event in
             guard let self else { return }
             self.queue.async { self.handle(event) }

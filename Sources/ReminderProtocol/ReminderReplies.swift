@@ -157,10 +157,11 @@ public struct UpcomingReply: Sendable, Equatable {
                         "due": .string($0.due), "lead": .string($0.lead), "late": .bool($0.late),
                     ]
                     // Absent, not null, when the item has none.
-                    for (key, value) in [("card", $0.card), ("amount", $0.amount), ("value", $0.value)] {
+                    for (key, value) in [
+                        ("card", $0.card), ("amount", $0.amount), ("value", $0.value), ("currency", $0.currency),
+                    ] {
                         if let value { fields[key] = .string(value) }
                     }
-                    if let currency = $0.currency { fields["currency"] = .string(currency) }
                     return .object(fields)
                 })
         ]

@@ -31,6 +31,16 @@ struct ResolvedDate {
 
     /// "Fri 2026-11-27".
     static func full(_ date: LocalDate) -> String { "\(HumanTime.weekdays[date.weekday]) \(date)" }
+
+    /// `typed` for `option` resolved as a natural date (`fri`, `+2w`); nil when it is a
+    /// YYYY-MM-DD… form already, which goes on as typed.
+    static func resolve(_ typed: String, option: String, today: LocalDate) throws -> ResolvedDate? {
+        switch NaturalDate.resolve(typed, today: today) {
+        case .success(let date?): return ResolvedDate(option: option, typed: typed, date: date)
+        case .success(nil): return nil
+        case .failure(let error): throw Refusal.usage("\(option) \(error.reason)")
+        }
+    }
 }
 
 extension ItemOptions {
@@ -42,14 +52,11 @@ extension ItemOptions {
         for (key, option) in [
             ("next", "--next"), ("expires", "--expires"), ("due", "--due"), ("lastPurchased", "--last-purchased"),
         ] {
-            guard case .string(let typed)? = fields[key] else { continue }
-            switch NaturalDate.resolve(typed, today: today) {
-            case .success(let date?):
-                fields[key] = .string(date.description)
-                dates.append(ResolvedDate(option: option, typed: typed, date: date))
-            case .success(nil): continue
-            case .failure(let error): throw Refusal.usage("\(option) \(error.reason)")
-            }
+            guard case .string(let typed)? = fields[key],
+                let resolved = try ResolvedDate.resolve(typed, option: option, today: today)
+            else { continue }
+            fields[key] = .string(resolved.date.description)
+            dates.append(resolved)
         }
         return (fields, dates)
     }

@@ -93,12 +93,7 @@ enum Output {
             return string(value)
         }
         let offset = Timestamp.offsetSeconds(text) ?? 0
-        let zone = TimeZoneRules.fixed(identifier: "offset", offset: Int32(offset))
-        let local = zone.localDateTime(at: instant)
-        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let time = local.time
-        return
-            "\(weekdays[local.date.weekday]) \(local.date) \(time.hour < 10 ? "0" : "")\(time.hour):\(time.minute < 10 ? "0" : "")\(time.minute)"
+        return HumanTime.format(instant, in: TimeZoneRules.fixed(identifier: "offset", offset: Int32(offset)))
     }
 }
 

@@ -113,12 +113,7 @@ enum ImportBatches {
     /// Checks every item as the daemon will, so that bad input refuses the whole import before
     /// any batch is sent.
     static func validate(file: String) throws {
-        let configuration = try ConfigLoader.load(path: ConfigFile.defaultPathIfPresent())
-        let zone: TimeZoneRules
-        do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
-            throw Refusal(message: "timeZone: \(error)")
-        }
-        _ = try ItemsFile.load(path: file, zone: zone, defaultCreatedAt: Int64(time(nil)))
+        _ = try ItemsFile.load(path: file, zone: ConfiguredZone.load(), defaultCreatedAt: Int64(time(nil)))
     }
 
     /// The daemon names items within its batch (`items[3].id: …`); the user's file counts from

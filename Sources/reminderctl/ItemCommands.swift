@@ -95,14 +95,9 @@ struct Add: ParsableCommand {
         let card = try Catalog.card(id, in: catalog)
         let name = nickname ?? card.name
         var feeDue = self.feeDue
-        if let typed = feeDue {
-            switch NaturalDate.resolve(typed, today: today) {
-            case .success(let date?):
-                feeDue = date.description
-                Output.note(ResolvedDate(option: "--fee-due", typed: typed, date: date).echo, json: output.json)
-            case .success(nil): break
-            case .failure(let error): throw Refusal.usage("--fee-due \(error.reason)")
-            }
+        if let typed = feeDue, let resolved = try ResolvedDate.resolve(typed, option: "--fee-due", today: today) {
+            feeDue = resolved.date.description
+            Output.note(resolved.echo, json: output.json)
         }
         let wanted = try Catalog.items(for: card, nickname: nickname, feeDue: feeDue, skip: skip)
         let (items, tracked) = Catalog.untracked(wanted, existing: try Catalog.trackedItems())
