@@ -29,6 +29,9 @@ let package = Package(
             name: "ReminderStore",
             dependencies: ["ReminderCore", "ReminderPlatform", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // For tests beyond the store: faults put into a store file (a write that fails as on a full
+        // disk), so those tests need not reach into SQLite themselves.
+        .target(name: "ReminderStoreTesting", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // Varlink framing, the io.reminderd.Reminders interface, and the client.
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -75,7 +78,9 @@ let package = Package(
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore", "ReminderPlatform"]),
         .testTarget(
             name: "ReminderStoreTests",
-            dependencies: ["ReminderStore", "ReminderCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ReminderStore", "ReminderCore", "ReminderStoreTesting", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore"]),
         .testTarget(
@@ -88,7 +93,7 @@ let package = Package(
                 "ReminderDaemon", "ReminderCore", "ReminderStore", "ReminderProtocol", "ReminderPlatform",
                 .product(name: "Logging", package: "swift-log"),
                 // To make the store fail on purpose (a trigger standing in for a full disk).
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ReminderStoreTesting",
             ]
         ),
     ],

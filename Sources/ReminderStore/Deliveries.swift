@@ -1,4 +1,5 @@
 import GRDB
+import ReminderCore
 
 /// Reminders handed to the notification server whose outcome is not yet recorded.
 ///
@@ -43,19 +44,65 @@ extension ReminderStore {
         try read { db in try DeliveryRecord.fetchAll(db) }
     }
 
-    /// Notes that a reminder is being handed to the server.
-    public static func beginDelivery(_ record: DeliveryRecord, _ db: Database) throws {
-        try record.insert(db, onConflict: .replace)
+    /// Notes, before the `Notify` call, that these reminders are being handed to the server.
+    public func beginDeliveries(_ records: [DeliveryRecord]) throws(ReminderStoreError) {
+        try write { db in for record in records { try record.insert(db, onConflict: .replace) } }
+    }
+
+    /// Forgets deliveries a start has taken into account (shown after all, done, or gone).
+    public func endDeliveries(_ records: [DeliveryRecord]) throws(ReminderStoreError) {
+        try write { db in
+            for record in records {
+                try ReminderStore.endDelivery(itemId: record.itemId, due: record.due, fireAt: record.fireAt, db)
+            }
+        }
+    }
+
+    /// Records reminders the server accepted as pop-up `notificationId`, in one transaction: each
+    /// fire (never shown again), the end of its delivery, and its history line.
+    public func recordShown(_ reminders: [ShownReminder], notificationId: Int64, at now: Int64)
+        throws(ReminderStoreError)
+    {
+        try write { db in
+            for reminder in reminders {
+                for fireAt in reminder.fireAts {
+                    try ReminderStore.endDelivery(itemId: reminder.itemId, due: reminder.due, fireAt: fireAt, db)
+                    try FireRecord(
+                        itemId: reminder.itemId, due: reminder.due, fireAt: fireAt, shownAt: now,
+                        notificationId: notificationId
+                    ).insert(db, onConflict: .ignore)
+                }
+                try ReminderStore.appendHistory(
+                    HistoryRecord(
+                        at: now, itemId: reminder.itemId, title: reminder.title, event: reminder.event,
+                        reason: reminder.reason), db)
+            }
+        }
     }
 
     /// Forgets a delivery whose outcome is now recorded (or deliberately dropped).
-    public static func endDelivery(itemId: String, due: Int64, fireAt: Int64, _ db: Database) throws {
+    static func endDelivery(itemId: String, due: Int64, fireAt: Int64, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM delivery WHERE itemId = ? AND due = ? AND fireAt = ?").execute(
             arguments: [itemId, due, fireAt])
     }
+}
 
-    /// Forgets every delivery, once a start has taken them into account.
-    public static func clearDeliveries(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM delivery")
+/// One reminder of a pop-up the server accepted: the fire times it stands for, and its history
+/// line (`fired`, or `reshown` on a new server).
+public struct ShownReminder: Sendable, Equatable {
+    public var itemId: String
+    public var due: Int64
+    public var fireAts: [Int64]
+    public var title: String
+    public var event: HistoryEvent
+    public var reason: String
+
+    public init(itemId: String, due: Int64, fireAts: [Int64], title: String, event: HistoryEvent, reason: String) {
+        self.itemId = itemId
+        self.due = due
+        self.fireAts = fireAts
+        self.title = title
+        self.event = event
+        self.reason = reason
     }
 }

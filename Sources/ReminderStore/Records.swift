@@ -1,4 +1,5 @@
 import GRDB
+import ReminderCore
 
 /// What the store remembers of one occurrence of an item.
 public struct OccurrenceRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
@@ -52,12 +53,10 @@ public struct HistoryRecord: Codable, Sendable, Equatable, FetchableRecord, Muta
     public var at: Int64
     public var itemId: String
     public var title: String
-    /// fired, done, undone, snoozed, dismissed, missed, held, expired, added, edited, removed,
-    /// quarantined.
-    public var event: String
+    public var event: HistoryEvent
     public var reason: String
 
-    public init(at: Int64, itemId: String, title: String, event: String, reason: String) {
+    public init(at: Int64, itemId: String, title: String, event: HistoryEvent, reason: String) {
         self.at = at
         self.itemId = itemId
         self.title = title

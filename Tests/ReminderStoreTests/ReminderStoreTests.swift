@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import ReminderCore
-import ReminderStore
 import Testing
+
+@testable import ReminderStore
 
 @Suite struct ReminderStoreTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -61,7 +62,7 @@ import Testing
         try store.write { db in
             for at in [3, 1, 2] as [Int64] {
                 try ReminderStore.appendHistory(
-                    HistoryRecord(at: at, itemId: "a", title: "A", event: "fired", reason: "lead 1d"), db)
+                    HistoryRecord(at: at, itemId: "a", title: "A", event: .fired, reason: "lead 1d"), db)
             }
         }
         #expect(try store.history(limit: 2).map(\.at) == [3, 2])
@@ -72,7 +73,7 @@ import Testing
         try store.write { db in
             for (at, item) in [(1, "a"), (2, "b"), (3, "a"), (4, "b")] as [(Int64, String)] {
                 try ReminderStore.appendHistory(
-                    HistoryRecord(at: at, itemId: item, title: item, event: "fired", reason: ""), db)
+                    HistoryRecord(at: at, itemId: item, title: item, event: .fired, reason: ""), db)
             }
         }
         #expect(try store.history(limit: 10, itemId: "a").map(\.at) == [3, 1])
