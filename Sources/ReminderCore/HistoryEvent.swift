@@ -1,6 +1,6 @@
 /// What one line of history records. Stored (and exported) as its raw value, so a case never
 /// changes its name; the engine writes them and `reminderctl history` shows them.
-public enum HistoryEvent: String, Sendable, Hashable, CaseIterable, Codable {
+public enum HistoryEvent: String, Sendable, Hashable, CaseIterable {
     case added, edited, removed
     /// A reminder the notification server accepted.
     case fired

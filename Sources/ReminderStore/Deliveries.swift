@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import ReminderCore
 
 /// Reminders handed to the notification server whose outcome is not yet recorded.
@@ -7,9 +7,7 @@ import ReminderCore
 /// the reminder as shown, so a daemon that dies in between (a crash, `kill -9`, a server that
 /// hung and then went away) finds the row at its next start and owes that reminder: it shows it
 /// once more, or reports it missed when its occurrence has passed meanwhile.
-public struct DeliveryRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "delivery"
-
+public struct DeliveryRecord: Sendable, Equatable {
     public var itemId: String
     public var due: Int64
     /// The scheduled fire time this pop-up stands for.
@@ -41,12 +39,22 @@ extension ReminderStore {
 
     /// Every delivery whose outcome was never recorded.
     public func deliveries() throws(ReminderStoreError) -> [DeliveryRecord] {
-        try read { db in try DeliveryRecord.fetchAll(db) }
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT itemId, due, fireAt, startedAt FROM delivery").map {
+                DeliveryRecord(itemId: $0[0], due: $0[1], fireAt: $0[2], startedAt: $0[3])
+            }
+        }
     }
 
     /// Notes, before the `Notify` call, that these reminders are being handed to the server.
     public func beginDeliveries(_ records: [DeliveryRecord]) throws(ReminderStoreError) {
-        try write { db in for record in records { try record.insert(db, onConflict: .replace) } }
+        try write { db in
+            for record in records {
+                try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO delivery (itemId, due, fireAt, startedAt) VALUES (?, ?, ?, ?)"
+                ).execute(arguments: [record.itemId, record.due, record.fireAt, record.startedAt])
+            }
+        }
     }
 
     /// Forgets deliveries a start has taken into account (shown after all, done, or gone).
@@ -70,7 +78,7 @@ extension ReminderStore {
                     try FireRecord(
                         itemId: reminder.itemId, due: reminder.due, fireAt: fireAt, shownAt: now,
                         notificationId: notificationId
-                    ).insert(db, onConflict: .ignore)
+                    ).insert(db)
                 }
                 try ReminderStore.appendHistory(
                     HistoryRecord(

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Changes to one occurrence's state that come with a history line: a snooze, a pass.
 extension ReminderStore {

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import ReminderCore
 
 /// A stored item whose JSON cannot be read (written by a broken build, edited by hand, a bad

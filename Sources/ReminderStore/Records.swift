@@ -1,10 +1,8 @@
-import GRDB
+internal import GRDB
 import ReminderCore
 
 /// What the store remembers of one occurrence of an item.
-public struct OccurrenceRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "occurrence"
-
+public struct OccurrenceRecord: Sendable, Equatable {
     public var itemId: String
     /// Unix seconds.
     public var due: Int64
@@ -25,9 +23,7 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable, FetchableRecord, P
 }
 
 /// A reminder that the notification server accepted: never shown again.
-public struct FireRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "fire"
-
+public struct FireRecord: Sendable, Equatable {
     public var itemId: String
     public var due: Int64
     /// The scheduled fire time (Unix seconds); a snoozed reminder's is its snooze end.
@@ -46,9 +42,8 @@ public struct FireRecord: Codable, Sendable, Equatable, FetchableRecord, Persist
 }
 
 /// One line of `reminderctl history`.
-public struct HistoryRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "history"
-
+public struct HistoryRecord: Sendable, Equatable {
+    /// The row's id once stored: among lines of the same instant, the later has the larger one.
     public var id: Int64?
     public var at: Int64
     public var itemId: String
@@ -63,6 +58,69 @@ public struct HistoryRecord: Codable, Sendable, Equatable, FetchableRecord, Muta
         self.event = event
         self.reason = reason
     }
+}
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+// The rows behind the records: GRDB stays inside the store (imported internally, so no GRDB
+// type can reach the public API).
+
+extension OccurrenceRecord {
+    static func fetchAll(_ db: Database) throws -> [OccurrenceRecord] {
+        // A cursor reuses one Row: every start reads them all.
+        let cursor = try Row.fetchCursor(db, sql: "SELECT itemId, due, doneAt, snoozedUntil, passedAt FROM occurrence")
+        var records: [OccurrenceRecord] = []
+        while let row = try cursor.next() {
+            records.append(
+                OccurrenceRecord(itemId: row[0], due: row[1], doneAt: row[2], snoozedUntil: row[3], passedAt: row[4]))
+        }
+        return records
+    }
+
+    /// Stores the occurrence's state, replacing what was stored of it.
+    func save(_ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO occurrence (itemId, due, doneAt, snoozedUntil, passedAt) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (itemId, due) DO UPDATE
+                SET doneAt = excluded.doneAt, snoozedUntil = excluded.snoozedUntil, passedAt = excluded.passedAt
+                """
+        ).execute(arguments: [itemId, due, doneAt, snoozedUntil, passedAt])
+    }
+}
+
+extension FireRecord {
+    static func fetchAll(_ db: Database) throws -> [FireRecord] {
+        let cursor = try Row.fetchCursor(db, sql: "SELECT itemId, due, fireAt, shownAt, notificationId FROM fire")
+        var records: [FireRecord] = []
+        while let row = try cursor.next() {
+            records.append(
+                FireRecord(itemId: row[0], due: row[1], fireAt: row[2], shownAt: row[3], notificationId: row[4]))
+        }
+        return records
+    }
+
+    /// Stores the fire; one recorded already (a pop-up shown again) stays as it was.
+    func insert(_ db: Database) throws {
+        try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO fire (itemId, due, fireAt, shownAt, notificationId) VALUES (?, ?, ?, ?, ?)"
+        ).execute(arguments: [itemId, due, fireAt, shownAt, notificationId])
+    }
+}
+
+extension HistoryRecord {
+    /// The lines `sql` selects (every column of `history`).
+    static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws
+        -> [HistoryRecord]
+    {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let name: String = row["event"]
+            guard let event = HistoryEvent(rawValue: name) else {
+                throw ReminderStoreError.database(
+                    reason: "history line \(row["id"] as Int64) has an unknown event \"\(name)\"")
+            }
+            var record = HistoryRecord(
+                at: row["at"], itemId: row["itemId"], title: row["title"], event: event, reason: row["reason"])
+            record.id = row["id"]
+            return record
+        }
+    }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-import GRDB
+internal import GRDB
 import ReminderCore
 import ReminderPlatform
 

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The few single values the daemon keeps beside its items, in the `setting` table.
 extension ReminderStore {

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// Faults put into a store file on purpose, for tests on the far side of the store (the engine's):
 /// they reach the file through SQLite itself, so that side never needs GRDB.

@@ -48,7 +48,7 @@ import Testing
         let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
         try store.write { db in
             try ReminderStore.insertItem(item("abcd"), db)
-            try OccurrenceRecord(itemId: "abcd", due: 10, doneAt: 5).insert(db)
+            try OccurrenceRecord(itemId: "abcd", due: 10, doneAt: 5).save(db)
             try FireRecord(itemId: "abcd", due: 10, fireAt: 3, shownAt: 3, notificationId: 1).insert(db)
         }
         #expect(try store.occurrences().count == 1)
@@ -82,6 +82,19 @@ import Testing
         #expect(try store.history(limit: 10).map(\.at) == [4, 3])
     }
 
+    @Test func aHistoryLineOfAnUnknownEventIsAnErrorNamingIt() throws {
+        let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
+        try store.write { db in
+            try db.execute(
+                sql: "INSERT INTO history (at, itemId, title, event, reason) VALUES (1, 'a', 'A', 'exploded', '')")
+        }
+        #expect {
+            try store.history(limit: 10)
+        } throws: { error in
+            "\(error)".contains("history line 1 has an unknown event \"exploded\"")
+        }
+    }
+
     @Test func fireRecordsOfOccurrencesConcludedLongAgoArePrunedAndOpenOnesKept() throws {
         let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
         try store.write { db in
@@ -90,9 +103,9 @@ import Testing
                 try FireRecord(itemId: "abcd", due: due, fireAt: due - 50, shownAt: due - 50, notificationId: 1)
                     .insert(db)
             }
-            try OccurrenceRecord(itemId: "abcd", due: 100, doneAt: 90).insert(db)
-            try OccurrenceRecord(itemId: "abcd", due: 200, passedAt: 200).insert(db)
-            try OccurrenceRecord(itemId: "abcd", due: 5_000, doneAt: 4_990).insert(db)
+            try OccurrenceRecord(itemId: "abcd", due: 100, doneAt: 90).save(db)
+            try OccurrenceRecord(itemId: "abcd", due: 200, passedAt: 200).save(db)
+            try OccurrenceRecord(itemId: "abcd", due: 5_000, doneAt: 4_990).save(db)
             // due 300: shown, never done nor passed (an overdue rebuy): its fire must stay, or it
             // would remind again.
         }
