@@ -40,7 +40,7 @@ extension ReminderStore {
     /// Every delivery whose outcome was never recorded.
     public func deliveries() throws(ReminderStoreError) -> [DeliveryRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT itemId, due, fireAt, startedAt FROM delivery").map {
+            try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, fireAt, startedAt FROM delivery") {
                 DeliveryRecord(itemId: $0[0], due: $0[1], fireAt: $0[2], startedAt: $0[3])
             }
         }

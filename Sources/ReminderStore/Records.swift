@@ -63,16 +63,25 @@ public struct HistoryRecord: Sendable, Equatable {
 // The rows behind the records: GRDB stays inside the store (imported internally, so no GRDB
 // type can reach the public API).
 
+extension ReminderStore {
+    /// The rows `sql` selects, each made into a value by `make`. Through a cursor, which reuses
+    /// one `Row` (`Row.fetchAll` would build one per row): every start reads whole tables.
+    static func fetchAll<T>(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        _ make: (Row) throws -> T
+    ) throws -> [T] {
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        var values: [T] = []
+        while let row = try cursor.next() { values.append(try make(row)) }
+        return values
+    }
+}
+
 extension OccurrenceRecord {
     static func fetchAll(_ db: Database) throws -> [OccurrenceRecord] {
-        // A cursor reuses one Row: every start reads them all.
-        let cursor = try Row.fetchCursor(db, sql: "SELECT itemId, due, doneAt, snoozedUntil, passedAt FROM occurrence")
-        var records: [OccurrenceRecord] = []
-        while let row = try cursor.next() {
-            records.append(
-                OccurrenceRecord(itemId: row[0], due: row[1], doneAt: row[2], snoozedUntil: row[3], passedAt: row[4]))
+        try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, doneAt, snoozedUntil, passedAt FROM occurrence") {
+            OccurrenceRecord(itemId: $0[0], due: $0[1], doneAt: $0[2], snoozedUntil: $0[3], passedAt: $0[4])
         }
-        return records
     }
 
     /// Stores the occurrence's state, replacing what was stored of it.
@@ -89,13 +98,9 @@ extension OccurrenceRecord {
 
 extension FireRecord {
     static func fetchAll(_ db: Database) throws -> [FireRecord] {
-        let cursor = try Row.fetchCursor(db, sql: "SELECT itemId, due, fireAt, shownAt, notificationId FROM fire")
-        var records: [FireRecord] = []
-        while let row = try cursor.next() {
-            records.append(
-                FireRecord(itemId: row[0], due: row[1], fireAt: row[2], shownAt: row[3], notificationId: row[4]))
+        try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, fireAt, shownAt, notificationId FROM fire") {
+            FireRecord(itemId: $0[0], due: $0[1], fireAt: $0[2], shownAt: $0[3], notificationId: $0[4])
         }
-        return records
     }
 
     /// Stores the fire; one recorded already (a pop-up shown again) stays as it was.
@@ -111,7 +116,7 @@ extension HistoryRecord {
     static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws
         -> [HistoryRecord]
     {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+        try ReminderStore.fetchAll(db, sql: sql, arguments: arguments) { row in
             let name: String = row["event"]
             guard let event = HistoryEvent(rawValue: name) else {
                 throw ReminderStoreError.database(

@@ -192,12 +192,11 @@ extension ReminderStore {
     /// (set aside with the reason, and a history line) rather than stopping everything else.
     public func items(zone: TimeZoneRules, now: Int64) throws(ReminderStoreError) -> [Item] {
         let rows = try read { db in
-            // A cursor reuses one Row; fetchAll would build 100k of them.
-            let cursor = try Row.fetchCursor(
-                db, sql: "SELECT id, json FROM item WHERE unreadable IS NULL ORDER BY createdAt, id")
-            var rows: [(id: String, json: String)] = []
-            while let row = try cursor.next() { rows.append((row[0], row[1])) }
-            return rows
+            try ReminderStore.fetchAll(
+                db, sql: "SELECT id, json FROM item WHERE unreadable IS NULL ORDER BY createdAt, id"
+            ) {
+                (id: $0[0] as String, json: $0[1] as String)
+            }
         }
         let decoded = rows.concurrentMap { row in
             Result { () throws(ReminderCoreError) in
