@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 import Logging
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 import ReminderProtocol
 import ReminderStore

@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 #if canImport(Glibc)
     import Glibc

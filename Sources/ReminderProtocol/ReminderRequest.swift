@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 /// A call of `io.reminderd.Reminders`, read and checked in one place: the method, and each
 /// parameter in its type with its default. Whether an id exists or a duration parses is the

@@ -1,5 +1,7 @@
+import CivilTime
 import FoundationEssentials
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 import ReminderProtocol
 

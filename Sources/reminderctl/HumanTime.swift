@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// Times as a person reads them in a table: `Tue 2026-11-24 09:00`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 
 struct Upcoming: ParsableCommand {

@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// Dates as people type them — `today`, `tomorrow`, `+3d`, `+2w`, `fri`, `next friday`,

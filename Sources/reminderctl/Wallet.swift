@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReminderCore
+import ReminderJSON
 
 /// `reminderctl wallet [CARD]`: the cards you hold, like a wallet's card stack — for each card,
 /// what is left to use this period, what runs out within a week, what was used, and the annual

@@ -128,7 +128,7 @@ public enum DateParseError: Error, Sendable, Equatable {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    package var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 /// Zero-pads a non-negative number to `width` digits.
@@ -144,7 +144,7 @@ func asciiNumber(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
     return value
 }
 
-func pad(_ value: Int, _ width: Int) -> String {
+package func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
 }
