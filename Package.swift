@@ -81,14 +81,18 @@ let package = Package(
             ]
         ),
         // The socket load generator and raw echo baseline for scripts/bench-daemon.sh.
-        .executableTarget(name: "reminder-load", dependencies: ["ReminderCore", "ReminderJSON", "ReminderProtocol"]),
+        .executableTarget(
+            name: "reminder-load",
+            dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol"]
+        ),
         // The parsers that read outside input, as fuzz targets, and their driver.
         .target(
             name: "ReminderFuzzTargets",
             dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol"]
         ),
         .target(name: "CFuzzerDriver"),
-        .executableTarget(name: "reminder-fuzz", dependencies: ["ReminderFuzzTargets", "CFuzzerDriver"]),
+        .executableTarget(
+            name: "reminder-fuzz", dependencies: ["ReminderFuzzTargets", "ReminderPlatform", "CFuzzerDriver"]),
         .testTarget(name: "ReminderFuzzTargetsTests", dependencies: ["ReminderFuzzTargets"]),
         .testTarget(name: "ReminderJSONTests", dependencies: ["ReminderJSON"]),
         .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime", "ReminderTestSupport"]),

@@ -110,6 +110,12 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return .success(LocalDate(uncheckedYear: year, month: month, day: day))
     }
 
+    /// `Sunday` … `Saturday`, indexed by `weekday`.
+    public static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// `Fri`: the weekday as tables, prompts and status lines abbreviate it.
+    public var weekdayAbbreviation: String { String(LocalDate.weekdayNames[weekday].prefix(3)) }
+
     public static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September",
         "October", "November", "December",

@@ -92,6 +92,13 @@ extension VarlinkError {
             name: ReminderInterface.ErrorName.invalidParameter,
             parameters: ["parameter": .string(parameter), "reason": .string(reason)])
     }
+
+    /// `InvalidConfig`: the config key (or file, or `TZ`) at fault, and why.
+    public static func invalidConfig(field: String, reason: String) -> VarlinkError {
+        VarlinkError(
+            name: ReminderInterface.ErrorName.invalidConfig,
+            parameters: ["field": .string(field), "reason": .string(reason)])
+    }
 }
 
 /// Reads a method's parameters with errors that name the parameter; null counts as absent.

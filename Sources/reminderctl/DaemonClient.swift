@@ -54,6 +54,14 @@ enum Output {
         }
     }
 
+    /// A reply's signed decimal amount (`"-12.50"`) in `currency`, with a real minus sign
+    /// (`−$12.50`); nil when `text` is not an amount.
+    static func money(_ text: String, currency: String) -> String? {
+        let negative = text.hasPrefix("-")
+        guard case .success(let amount) = Money.parse(negative ? String(text.dropFirst()) : text) else { return nil }
+        return (negative ? "−" : "") + amount.formatted(currency: currency)
+    }
+
     /// The reply as pretty JSON with sorted keys.
     static func json(_ value: JSONValue) -> String {
         value.text(pretty: true)

@@ -100,9 +100,7 @@ struct WalletCard {
 
     func money(_ value: JSONValue?) -> String {
         guard case .string(let text)? = value else { return "" }
-        let negative = text.hasPrefix("-")
-        guard case .success(let amount) = Money.parse(negative ? String(text.dropFirst()) : text) else { return text }
-        return (negative ? "−" : "") + money(amount)
+        return Output.money(text, currency: currency) ?? text
     }
 
     func render(colour: Bool) -> String {
