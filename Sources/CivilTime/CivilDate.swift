@@ -137,7 +137,6 @@ extension Character {
     package var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
-/// Zero-pads a non-negative number to `width` digits.
 /// The number that the ASCII digits `bytes[range]` spell, or nil when one is not a digit.
 /// (Dates and times are read byte by byte: `Character` properties cost more than the rest of
 /// reading an item.)
@@ -150,6 +149,7 @@ func asciiNumber(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
     return value
 }
 
+/// Zero-pads a non-negative number to `width` digits.
 package func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits

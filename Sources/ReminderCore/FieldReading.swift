@@ -1,7 +1,8 @@
 import CivilTime
 import ReminderJSON
 
-/// Fields read as dates, times and durations, which the JSON reader knows nothing of.
+/// Fields read through a parser of the domain's text forms (dates, times, durations, amounts),
+/// which the JSON reader knows nothing of.
 extension FieldReader {
     /// Reads a string and converts it, turning a parse failure into the field's error.
     public mutating func parsed<T>(_ key: String, _ parse: (String) -> Result<T, DateParseError>)
