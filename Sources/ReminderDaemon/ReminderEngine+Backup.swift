@@ -1,4 +1,6 @@
+import CivilTime
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 
