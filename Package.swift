@@ -89,6 +89,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // To make the store fail on purpose (a trigger standing in for a full disk).
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To build the GErrors the notifier classifies.
+                "CNotify",
             ]
         ),
     ],
