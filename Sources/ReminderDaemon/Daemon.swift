@@ -29,11 +29,13 @@ public final class Daemon: Sendable {
     let options: DaemonOptions
     let logger: Logger
     let managerNotifier: ManagerNotifier
+    /// Held, never read: the lock lasts as long as the daemon.
     let storeLock: StoreLock
     let store: ReminderStore
     let notifier: DBusNotifier
     let engine: ReminderEngine
     let driver: TimerDriver
+    /// Held so their sources stay alive; they call the engine themselves.
     let clockWatch: ClockWatch?
     let localtimeWatch: LocaltimeWatch?
     /// The socket's path from the options or the config, resolved once.
