@@ -23,7 +23,6 @@ extension DBusNotifier {
         }
         guard let settings = g_settings_new("org.gnome.desktop.notifications") else { return }
         gnomeSettings = settings
-        readGnomeBanners()
         let changed: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, _, data in
             let me = DBusNotifier.from(data)
             if me.readGnomeBanners() { me.events?(.doNotDisturbChanged) }
@@ -31,6 +30,8 @@ extension DBusNotifier {
         reminderd_signal_connect(
             UnsafeMutableRawPointer(settings), "changed::show-banners", unsafeBitCast(changed, to: GCallback.self),
             Unmanaged.passUnretained(self).toOpaque())
+        // After connecting: GSettings announces changes only of a key read while a handler was on.
+        readGnomeBanners()
     }
 
     /// Takes `show-banners` into the state (a local read, no D-Bus call); true when it changed.
