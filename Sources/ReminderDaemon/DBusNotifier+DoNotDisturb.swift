@@ -80,7 +80,8 @@ extension DBusNotifier {
             }
         }
         let invalidated = DBusNotifier.child(parameters, 2, DBusNotifier.strings)
-        let heard = doNotDisturbState.propertiesChanged(interface: interface, changed: changed, invalidated: invalidated)
+        let heard = doNotDisturbState.propertiesChanged(
+            interface: interface, changed: changed, invalidated: invalidated)
         if heard.changed { events?(.doNotDisturbChanged) }
         if !heard.reread.isEmpty {
             readServerDoNotDisturb(heard.reread, asked: generation) { [self] changed in
