@@ -1,3 +1,4 @@
+import CivilTime
 import Dispatch
 import Glibc
 import Logging
@@ -53,7 +54,7 @@ public final class Daemon: Sendable {
         let zone: TimeZoneRules
         do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
             // With no zone in the config, it came from the environment: name that.
-            let tz = configuration.timeZone == nil ? getenv("TZ").map({ String(cString: $0) }) : nil
+            let tz = configuration.timeZone == nil ? environmentVariable("TZ") : nil
             throw .timeZone(environmentTZ: tz?.isEmpty == false ? tz : nil, error)
         }
         let queue = DispatchQueue(label: "reminderd.engine")
@@ -122,10 +123,7 @@ public final class Daemon: Sendable {
         switch ConfigFile.load(explicitPath: options.configPath) {
         case .failure(let error):
             logger.error("reload refused, keeping the old config: \(error)")
-            return .failure(
-                VarlinkError(
-                    name: ReminderInterface.ErrorName.invalidConfig,
-                    parameters: ["field": .string(error.path), "reason": .string(error.message)]))
+            return .failure(.invalidConfig(field: error.path, reason: error.message))
         case .success(let configuration):
             do {
                 let zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone)
@@ -134,14 +132,9 @@ public final class Daemon: Sendable {
                 return .success([:])
             } catch {
                 logger.error("reload refused, keeping the old config: \(error)")
-                return .failure(
-                    VarlinkError(
-                        name: ReminderInterface.ErrorName.invalidConfig,
-                        parameters: [
-                            // With no zone in the config, it came from $TZ.
-                            "field": .string(configuration.timeZone == nil ? "TZ" : "timeZone"),
-                            "reason": .string("\(error)"),
-                        ]))
+                // With no zone in the config, it came from $TZ.
+                let field = configuration.timeZone == nil ? "TZ" : "timeZone"
+                return .failure(.invalidConfig(field: field, reason: "\(error)"))
             }
         }
     }
