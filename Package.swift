@@ -33,6 +33,11 @@ let package = Package(
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CNotify", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // The CalDAV client for reminderd-sync: HTTP over libcurl, WebDAV/CalDAV operations on
+        // FoundationXML, and the account's password (command, 0600 file or Secret Service).
+        .target(name: "CalDAV", dependencies: ["ReminderCore", "CCurl", "CSecret"]),
         // The runtime: scheduler, notifier, socket server, systemd integration.
         .target(
             name: "ReminderDaemon",
@@ -81,6 +86,9 @@ let package = Package(
         .testTarget(
             name: "ReminderctlTests",
             dependencies: ["ReminderCore", "ReminderPlatform", "reminderctl", "ReminderProtocol"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "ReminderCore"]),
+        // Against Radicale and Xandikos from the tests' venv, started on 127.0.0.1 per test.
+        .testTarget(name: "CalDAVServerTests", dependencies: ["CalDAV"], exclude: ["fault_proxy.py"]),
         .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore"]),
         .testTarget(
             name: "ReminderDaemonTests",
