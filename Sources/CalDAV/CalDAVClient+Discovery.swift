@@ -22,26 +22,26 @@ extension CalDAVClient {
                 principal = try currentUserPrincipal(at: wellKnown)
             }
         }
-        let body = DAVBody.propfind(["<C:calendar-home-set/>"])
-        let (status, base) = try multistatus("PROPFIND", principal, depth: "0", body: body, followRedirects: true)
-        guard let home = status.responses.first?.property(DAVNamespace.caldav, "calendar-home-set"),
-            let href = home.first(DAVNamespace.dav, "href")?.trimmedText,
-            let url = URL(string: href, relativeTo: base)?.absoluteURL
-        else {
-            throw .missingProperty(request: "PROPFIND \(base.absoluteString)", property: "calendar-home-set")
-        }
-        return DAVDiscovery(principal: principal, calendarHome: url)
+        let home = try hrefProperty(DAVNamespace.caldav, "calendar-home-set", "<C:calendar-home-set/>", at: principal)
+        return DAVDiscovery(principal: principal, calendarHome: home)
     }
 
     private func currentUserPrincipal(at url: URL) throws(DAVError) -> URL {
-        let body = DAVBody.propfind(["<D:current-user-principal/>"])
-        let (status, base) = try multistatus("PROPFIND", url, depth: "0", body: body, followRedirects: true)
-        guard let property = status.responses.first?.property(DAVNamespace.dav, "current-user-principal"),
+        try hrefProperty(DAVNamespace.dav, "current-user-principal", "<D:current-user-principal/>", at: url)
+    }
+
+    /// A property holding one DAV:href (PROPFIND Depth 0, redirects followed), as an absolute URL.
+    private func hrefProperty(_ namespace: String, _ name: String, _ element: String, at url: URL) throws(DAVError)
+        -> URL
+    {
+        let (status, base) = try multistatus(
+            "PROPFIND", url, depth: "0", body: DAVBody.propfind([element]), followRedirects: true)
+        guard let property = status.responses.first?.property(namespace, name),
             let href = property.first(DAVNamespace.dav, "href")?.trimmedText,
-            let principal = URL(string: href, relativeTo: base)?.absoluteURL
+            let target = URL(string: href, relativeTo: base)?.absoluteURL
         else {
-            throw .missingProperty(request: "PROPFIND \(base.absoluteString)", property: "current-user-principal")
+            throw .missingProperty(request: "PROPFIND \(base.absoluteString)", property: name)
         }
-        return principal
+        return target
     }
 }

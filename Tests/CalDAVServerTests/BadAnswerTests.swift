@@ -67,15 +67,15 @@ import Testing
         }
     }
 
+    func isRetryableNetworkError(_ error: any Error, _ method: String, _ target: URL) -> Bool {
+        guard let error = error as? DAVError, case .network(let request, _) = error else { return false }
+        return request == "\(method) \(target.absoluteString)" && error.isRetryable
+    }
+
     @Test func aBodyCutShortIsARetryableNetworkError() throws {
         try withProxy { client, proxy, path in
             let target = url(proxy, "cut", path)
-            #expect {
-                try client.listETags(in: target)
-            } throws: { error in
-                guard let error = error as? DAVError, case .network(let request, _) = error else { return false }
-                return request == "PROPFIND \(target.absoluteString)" && error.isRetryable
-            }
+            #expect { try client.listETags(in: target) } throws: { isRetryableNetworkError($0, "PROPFIND", target) }
         }
     }
 
@@ -84,10 +84,7 @@ import Testing
             let target = url(proxy, "reset", path).appendingPathComponent("b.ics")
             #expect {
                 try client.put(target, calendarData: ServerAccount.todo("b", "x"), .create)
-            } throws: { error in
-                guard let error = error as? DAVError, case .network(let request, _) = error else { return false }
-                return request == "PUT \(target.absoluteString)" && error.isRetryable
-            }
+            } throws: { isRetryableNetworkError($0, "PUT", target) }
         }
     }
 
