@@ -2,7 +2,8 @@
 """A tiny HTTP proxy in front of a CalDAV server that spoils answers on request, for the CalDAV
 client's tests of bad answers.
 
-    fault_proxy.py UPSTREAM_PORT PORT      relays 127.0.0.1:PORT to 127.0.0.1:UPSTREAM_PORT
+    fault_proxy.py UPSTREAM_PORT PORT [CERT KEY]
+        relays 127.0.0.1:PORT to 127.0.0.1:UPSTREAM_PORT, over TLS with CERT and KEY when given
 
 A request for /_fault/MODE/REST goes to the server as /REST, and MODE decides what comes back:
   html      200 with an HTML login page (a captive portal or a proxy's page), nothing forwarded
@@ -17,6 +18,7 @@ Any other path is relayed unchanged.
 import http.client
 import http.server
 import socket
+import ssl
 import struct
 import sys
 import time
@@ -98,4 +100,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), Handler)
 server.daemon_threads = True
+if len(sys.argv) == 5:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[3], sys.argv[4])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 server.serve_forever()
