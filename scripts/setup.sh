@@ -3,7 +3,7 @@
 # The notification servers the end-to-end tests run in their stock configurations: dunst and
 # xfce4-notifyd under Xvfb (clicked with xdotool, photographed with imagemagick), mako on a headless
 # sway (photographed with grim). GNOME Shell (~230 packages) only for REMINDERD_GNOME_TEST=1.
-packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev openssl dbus dbus-x11 libglib2.0-bin
+packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
   python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas
   xfce4-notifyd mako-notifier sway grim xdotool imagemagick
   dpkg-dev binutils lintian debootstrap)  # the last line: scripts/package-deb.sh and its tests

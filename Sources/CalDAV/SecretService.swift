@@ -7,6 +7,7 @@ internal import CSecret
 enum SecretService {
     static func password(username: String) throws(PasswordError) -> String {
         var error: UnsafeMutablePointer<GError>? = nil
+        keepRunningWhenTheBusCloses()
         let secret = reminderd_secret_lookup("reminderd", username, &error)
         if let error {
             let message = String(cString: error.pointee.message)
@@ -26,5 +27,14 @@ enum SecretService {
             throw PasswordError(description: "the Secret Service's password for \(username) is empty")
         }
         return password
+    }
+
+    /// GLib's shared session-bus connection, the one libsecret uses, raises SIGTERM in the
+    /// process when the bus goes away; a sync process outliving a session restart should just
+    /// report the next lookup's error instead.
+    private static func keepRunningWhenTheBusCloses() {
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return }
+        g_dbus_connection_set_exit_on_close(bus, 0)
+        g_object_unref(UnsafeMutableRawPointer(bus))
     }
 }
