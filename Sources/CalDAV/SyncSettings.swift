@@ -1,5 +1,5 @@
 import Foundation
-import ReminderCore
+import ReminderJSON
 
 /// Where the account's password comes from.
 public enum PasswordSource: Sendable, Equatable {
@@ -29,7 +29,7 @@ public struct SyncSettings: Sendable, Equatable {
 
     /// Reads `{"url", "username", "passwordCommand" | "passwordFile", "calendar"}` at `path`,
     /// refusing unknown fields and both password sources at once.
-    public init(_ value: JSONValue, path: String = "sync") throws(ReminderCoreError) {
+    public init(_ value: JSONValue, path: String = "sync") throws(FieldError) {
         var fields = try FieldReader(value, path: path)
         guard let urlText = try fields.string("url") else {
             throw .missingField(field: fields.fieldPath("url"), reason: "the CalDAV server's address")

@@ -1,5 +1,5 @@
 import Foundation
-import ReminderCore
+import ReminderJSON
 import Testing
 
 @testable import CalDAV
@@ -66,16 +66,16 @@ import Testing
     }
 
     @Test func settingsRefuseTwoSourcesAndUnknownFields() {
-        #expect(throws: ReminderCoreError.invalidValue(field: "sync", reason: "has both passwordCommand and passwordFile; keep one")) {
+        #expect(throws: FieldError.invalidValue(field: "sync", reason: "has both passwordCommand and passwordFile; keep one")) {
             try SyncSettings(.object([
                 "url": .string("https://d/"), "username": .string("a"), "passwordCommand": .string("x"),
                 "passwordFile": .string("/p"),
             ]))
         }
-        #expect(throws: ReminderCoreError.unknownField(field: "sync.pasword")) {
+        #expect(throws: FieldError.unknownField(field: "sync.pasword")) {
             try SyncSettings(.object(["url": .string("https://d/"), "username": .string("a"), "pasword": .string("x")]))
         }
-        #expect(throws: ReminderCoreError.invalidValue(field: "sync.url", reason: "must be an http(s) address such as https://dav.example.org/alice/")) {
+        #expect(throws: FieldError.invalidValue(field: "sync.url", reason: "must be an http(s) address such as https://dav.example.org/alice/")) {
             try SyncSettings(.object(["url": .string("dav.example.org"), "username": .string("a")]))
         }
     }
