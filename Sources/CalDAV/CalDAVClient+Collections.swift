@@ -35,7 +35,9 @@ extension CalDAVClient {
             method: "MKCALENDAR", url: url, headers: ["Content-Type": "application/xml; charset=utf-8"],
             body: Array(DAVBody.makeTaskList(displayName: displayName).utf8))
         let (response, _) = try send(request)
-        if [403, 405, 409].contains(response.status), response.status == 405 || bodyNames(response, "resource-must-be-null") {
+        if [403, 405, 409].contains(response.status),
+            response.status == 405 || bodyNames(response, "resource-must-be-null")
+        {
             return url
         }
         try check(response, request.summary, expected: [200, 201])

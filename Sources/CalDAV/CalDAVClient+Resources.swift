@@ -18,7 +18,8 @@ public enum WriteCondition: Sendable, Equatable {
 extension CalDAVClient {
     /// calendar-multiget (RFC 4791 §7.9) of `hrefs`; those the server reports missing (404) are
     /// returned apart so the caller can treat them as deleted.
-    public func multiget(in calendar: URL, hrefs: [URL]) throws(DAVError) -> (found: [CalendarResource], missing: [URL]) {
+    public func multiget(in calendar: URL, hrefs: [URL]) throws(DAVError) -> (found: [CalendarResource], missing: [URL])
+    {
         guard !hrefs.isEmpty else { return ([], []) }
         let body = DAVBody.multiget(hrefs: hrefs.map { $0.path(percentEncoded: true) })
         let (status, _) = try multistatus("REPORT", calendar, depth: "1", body: body)
@@ -38,7 +39,8 @@ extension CalDAVClient {
         let request = HTTPRequest(method: "GET", url: url, headers: ["Accept": "text/calendar"])
         let (response, _) = try send(request)
         try check(response, request.summary, expected: [200])
-        return CalendarResource(href: url, etag: response.header("etag"), calendarData: String(decoding: response.body, as: UTF8.self))
+        return CalendarResource(
+            href: url, etag: response.header("etag"), calendarData: String(decoding: response.body, as: UTF8.self))
     }
 
     /// Writes `calendarData` under `condition`. Returns the new ETag, or nil when the server did

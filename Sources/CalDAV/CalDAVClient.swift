@@ -47,7 +47,8 @@ public final class CalDAVClient: Sendable {
     /// The password is sent to the configured server only; a redirect or an href pointing
     /// elsewhere is refused with the address to configure instead.
     private func requireAccountOrigin(_ url: URL, request: String) throws(DAVError) {
-        guard url.scheme == account.scheme, url.host == account.host, effectivePort(url) == effectivePort(account) else {
+        guard url.scheme == account.scheme, url.host == account.host, effectivePort(url) == effectivePort(account)
+        else {
             throw .redirectRefused(
                 request: request, location: url.absoluteString,
                 reason: "another server than sync.url's; set sync.url to it if it is yours")

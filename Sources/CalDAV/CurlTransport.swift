@@ -76,7 +76,8 @@ public final class CurlTransport: HTTPTransport {
             if !request.body.isEmpty {
                 reminderd_curl_set_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
                 request.body.withUnsafeBytes { bytes in
-                    _ = reminderd_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                    _ = reminderd_curl_set_pointer(
+                        curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
                 }
             }
             reminderd_curl_set_write_function(curl, CURLOPT_WRITEFUNCTION) { data, size, count, context in
@@ -91,8 +92,9 @@ public final class CurlTransport: HTTPTransport {
         }
         guard code == CURLE_OK else {
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw transferError(code, detail: detail, request: request.summary,
-                                overflowed: collector.overflowed)
+            throw transferError(
+                code, detail: detail, request: request.summary,
+                overflowed: collector.overflowed)
         }
         var status = 0
         reminderd_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)

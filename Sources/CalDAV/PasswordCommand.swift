@@ -21,11 +21,13 @@ enum PasswordCommand {
         let said = errorLine.isEmpty ? "" : ": \(errorLine)"
         switch output.ending {
         case .timedOut:
-            throw PasswordError(description: "sync.passwordCommand `\(command)` ran over \(timeoutSeconds) s and was stopped")
+            throw PasswordError(
+                description: "sync.passwordCommand `\(command)` ran over \(timeoutSeconds) s and was stopped")
         case .signal(let number):
             throw PasswordError(description: "sync.passwordCommand `\(command)` was killed by signal \(number)\(said)")
         case .exit(let status) where status != 0:
-            throw PasswordError(description: "sync.passwordCommand `\(command)` failed with exit status \(status)\(said)")
+            throw PasswordError(
+                description: "sync.passwordCommand `\(command)` failed with exit status \(status)\(said)")
         case .exit:
             let password = PasswordLookup.firstLine(Data(output.standardOutput))
             guard !password.isEmpty else {

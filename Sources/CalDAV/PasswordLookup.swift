@@ -27,7 +27,8 @@ public enum PasswordLookup {
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else {
             throw PasswordError(
-                description: "sync.passwordFile \(path) has mode \(String(mode, radix: 8, uppercase: false).leftPadded(4)); "
+                description:
+                    "sync.passwordFile \(path) has mode \(String(mode, radix: 8, uppercase: false).leftPadded(4)); "
                     + "it must be readable by you alone: chmod 600 \(path)")
         }
         guard info.st_uid == getuid() else {
@@ -45,7 +46,8 @@ public enum PasswordLookup {
     static func firstLine(_ data: Data) -> String {
         let text = String(decoding: data, as: UTF8.self)
         // "\r\n" is one Character, and a newline like "\n".
-        return String(text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
+        return String(
+            text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
     }
 
     private static func expandingHome(_ path: String) -> String {

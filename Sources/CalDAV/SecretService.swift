@@ -19,7 +19,8 @@ enum SecretService {
         guard let secret else {
             throw PasswordError(
                 description: "the Secret Service has no password for service reminderd, username \(username); "
-                    + "store it with: secret-tool store --label='reminderd sync' service reminderd username \(username)")
+                    + "store it with: secret-tool store --label='reminderd sync' service reminderd username \(username)"
+            )
         }
         defer { secret_password_free(secret) }
         let password = String(cString: secret)

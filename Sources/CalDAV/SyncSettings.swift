@@ -36,7 +36,8 @@ public struct SyncSettings: Sendable, Equatable {
         }
         guard let url = URL(string: urlText), url.scheme == "https" || url.scheme == "http", url.host != nil else {
             throw .invalidValue(
-                field: fields.fieldPath("url"), reason: "must be an http(s) address such as https://dav.example.org/alice/")
+                field: fields.fieldPath("url"),
+                reason: "must be an http(s) address such as https://dav.example.org/alice/")
         }
         guard let username = try fields.string("username"), !username.isEmpty else {
             throw .missingField(field: fields.fieldPath("username"), reason: "the account's user name")

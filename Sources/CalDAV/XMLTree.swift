@@ -55,10 +55,11 @@ public enum XMLTree {
             // An error on the last line, with elements still open, is a cut-off answer: say so
             // rather than quote libxml2's code for whichever token was cut.
             let lastLine = bytes.split(separator: 0x0A).filter { $0.contains { !isSpace($0) } }.count
+            let code = (parser.parserError as NSError?)?.code ?? 0
             let detail =
                 !builder.stack.isEmpty && line >= lastLine
                 ? "the document ends before its elements are closed"
-                : "not well-formed XML (libxml2 error \((parser.parserError as NSError?)?.code ?? 0), column \(parser.columnNumber))"
+                : "not well-formed XML (libxml2 error \(code), column \(parser.columnNumber))"
             return .failure(XMLSyntaxError(line: line, detail: detail))
         }
         return .success(root)
@@ -76,7 +77,8 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         attributes: [String: String] = [:]
     ) {
         stack.append(
-            XMLElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributes, children: [], text: ""))
+            XMLElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributes, children: [], text: "")
+        )
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {

@@ -7,15 +7,19 @@ import Testing
 @Suite struct BadAnswerTests {
     /// Radicale with the fault proxy in front; `body` gets a client whose account is the proxy
     /// and the task list's path on it.
-    func withProxy(limits: CurlTransport.Limits = .init(), _ body: (CalDAVClient, TestServer, String) throws -> Void) throws {
+    func withProxy(limits: CurlTransport.Limits = .init(), _ body: (CalDAVClient, TestServer, String) throws -> Void)
+        throws
+    {
         let server = try TestServer.start(.radicale)
         defer { server.stop() }
-        let direct = CalDAVClient(account: server.origin, credentials: ServerAccount.credentials, transport: CurlTransport())
+        let direct = CalDAVClient(
+            account: server.origin, credentials: ServerAccount.credentials, transport: CurlTransport())
         let home = try direct.discover().calendarHome
         let list = try direct.makeTaskList(in: home, segment: "reminderd", displayName: "reminderd")
         _ = try direct.put(list.appendingPathComponent("a.ics"), calendarData: ServerAccount.todo("a", "x"), .create)
 
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fault_proxy.py")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "fault_proxy.py")
         let port = try TestServer.freePort()
         let proxy = try TestServer.launch(
             "fault proxy", ["python3", script.path, String(server.port), String(port)], port: port,
@@ -40,7 +44,11 @@ import Testing
     @Test func anHTMLLoginPage() throws {
         try withProxy { client, proxy, path in
             let target = url(proxy, "html", path)
-            #expect(throws: DAVError.notXML(request: "PROPFIND \(target.absoluteString)", contentType: "text/html; charset=utf-8", excerpt: "Network login required")) {
+            #expect(
+                throws: DAVError.notXML(
+                    request: "PROPFIND \(target.absoluteString)", contentType: "text/html; charset=utf-8",
+                    excerpt: "Network login required")
+            ) {
                 try client.listETags(in: target)
             }
         }
@@ -49,7 +57,8 @@ import Testing
     @Test func a500IsRetryable() throws {
         try withProxy { client, proxy, path in
             let target = url(proxy, "500", path)
-            let expected = DAVError.serverError(request: "REPORT \(target.absoluteString)", status: 500, excerpt: "500 Internal Server Error")
+            let expected = DAVError.serverError(
+                request: "REPORT \(target.absoluteString)", status: 500, excerpt: "500 Internal Server Error")
             #expect(throws: expected) { try client.changes(in: target, since: nil) }
             #expect(expected.isRetryable)
         }
@@ -90,7 +99,8 @@ import Testing
 
     @Test func aRedirectLoopDuringDiscovery() throws {
         try withProxy { client, proxy, path in
-            let looping = CalDAVClient(account: url(proxy, "loop", "/alice"), credentials: nil, transport: CurlTransport())
+            let looping = CalDAVClient(
+                account: url(proxy, "loop", "/alice"), credentials: nil, transport: CurlTransport())
             #expect {
                 try looping.discover()
             } throws: { error in

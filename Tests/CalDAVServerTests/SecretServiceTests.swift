@@ -16,12 +16,13 @@ import Testing
         let config = folder.appendingPathComponent("bus.conf")
         // A bus that activates nothing: the keyring runs only because the test starts it.
         try """
-            <busconfig><type>session</type><listen>unix:path=\(bus)</listen>
-            <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
-            <allow own="*"/></policy></busconfig>
-            """.write(to: config, atomically: true, encoding: .utf8)
+        <busconfig><type>session</type><listen>unix:path=\(bus)</listen>
+        <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+        <allow own="*"/></policy></busconfig>
+        """.write(to: config, atomically: true, encoding: .utf8)
         let runtime = folder.appendingPathComponent("run")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let environment = [
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(bus)", "HOME": folder.path, "XDG_RUNTIME_DIR": runtime.path,
             "XDG_DATA_HOME": folder.appendingPathComponent("data").path, "PATH": "/usr/bin:/bin",
@@ -34,7 +35,9 @@ import Testing
             input: "keyring password")
         defer { stop(keyring) }
         try waitFor("secret-tool store on gnome-keyring-daemon") {
-            run("/usr/bin/secret-tool", ["store", "--label=reminderd sync", "service", "reminderd", "username", "alice"],
+            run(
+                "/usr/bin/secret-tool",
+                ["store", "--label=reminderd sync", "service", "reminderd", "username", "alice"],
                 environment, input: "hunter 2 ✓") == 0
         }
 

@@ -11,14 +11,17 @@ struct ServerAccount {
 
     /// Starts `kind`, discovers from the bare server URL (the well-known redirect) and creates
     /// the task list; `body` runs, then the server is stopped whatever happened.
-    static func with(_ kind: ServerKind, transport: CurlTransport = CurlTransport(), _ body: (ServerAccount) throws -> Void)
+    static func with(
+        _ kind: ServerKind, transport: CurlTransport = CurlTransport(), _ body: (ServerAccount) throws -> Void
+    )
         throws
     {
         let server = try TestServer.start(kind)
         defer { server.stop() }
         let client = CalDAVClient(account: server.origin, credentials: credentials, transport: transport)
         let discovery = try client.discover()
-        let taskList = try client.makeTaskList(in: discovery.calendarHome, segment: "reminderd", displayName: "reminderd")
+        let taskList = try client.makeTaskList(
+            in: discovery.calendarHome, segment: "reminderd", displayName: "reminderd")
         try body(ServerAccount(server: server, client: client, discovery: discovery, taskList: taskList))
     }
 

@@ -16,7 +16,8 @@ import Testing
             #expect(list.syncToken != nil)
             #expect(try client.calendar(at: account.taskList) == list)
             // A second device creating it again finds it there.
-            let again = try client.makeTaskList(in: account.discovery.calendarHome, segment: "reminderd", displayName: "x")
+            let again = try client.makeTaskList(
+                in: account.discovery.calendarHome, segment: "reminderd", displayName: "x")
             #expect(again == account.taskList)
         }
     }
@@ -82,10 +83,14 @@ import Testing
             let client = account.client
             let etags = ["a": try account.create("a", "first"), "b": try account.create("b", "second")]
             let listed = try client.listETags(in: account.taskList)
-            #expect(Dictionary(uniqueKeysWithValues: listed.map { ($0.href.deletingPathExtension().lastPathComponent, $0.etag) }) == etags)
+            #expect(
+                Dictionary(
+                    uniqueKeysWithValues: listed.map { ($0.href.deletingPathExtension().lastPathComponent, $0.etag) })
+                    == etags)
 
             let missing = account.item("missing")
-            let fetched = try client.multiget(in: account.taskList, hrefs: [account.item("a"), account.item("b"), missing])
+            let fetched = try client.multiget(
+                in: account.taskList, hrefs: [account.item("a"), account.item("b"), missing])
             #expect(fetched.missing.map(\.lastPathComponent) == ["missing.ics"])
             let bodies = Dictionary(uniqueKeysWithValues: fetched.found.map { ($0.href.lastPathComponent, $0) })
             #expect(bodies["a.ics"]?.calendarData.contains("UID:a@reminderd") == true)

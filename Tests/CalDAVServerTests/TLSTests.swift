@@ -15,9 +15,11 @@ import Testing
         let key = folder.appendingPathComponent("key.pem").path
         try run([
             "/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=\(name)",
-            "-addext", "subjectAltName=\(name == "127.0.0.1" ? "IP" : "DNS"):\(name)", "-keyout", key, "-out", certificate,
+            "-addext", "subjectAltName=\(name == "127.0.0.1" ? "IP" : "DNS"):\(name)", "-keyout", key, "-out",
+            certificate,
         ])
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("fault_proxy.py")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "fault_proxy.py")
         let port = try TestServer.freePort()
         let proxy = try TestServer.launch(
             "TLS proxy", ["python3", script.path, String(server.port), String(port), certificate, key], port: port,
@@ -44,7 +46,8 @@ import Testing
 
     @Test func aSelfSignedCertificateIsRefused() throws {
         try withTLSProxy(certificateFor: "127.0.0.1") { origin, _ in
-            let client = CalDAVClient(account: origin, credentials: ServerAccount.credentials, transport: CurlTransport())
+            let client = CalDAVClient(
+                account: origin, credentials: ServerAccount.credentials, transport: CurlTransport())
             let request = "PROPFIND \(origin.absoluteString).well-known/caldav"
             #expect { try client.discover() } throws: { isTLSError($0, request) }
         }

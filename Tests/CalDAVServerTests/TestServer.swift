@@ -23,7 +23,8 @@ final class TestServer {
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let venv = ProcessInfo.processInfo.environment["REMINDERD_TEST_VENV"]
+    static let venv =
+        ProcessInfo.processInfo.environment["REMINDERD_TEST_VENV"]
         ?? packageRoot.appendingPathComponent(".build-venv").path
     static let username = "alice"
     static let password = "correct horse"
@@ -49,19 +50,19 @@ final class TestServer {
             try "\(username):\(password)\n".write(to: users, atomically: true, encoding: .utf8)
             let config = folder.appendingPathComponent("config")
             try """
-                [server]
-                hosts = 127.0.0.1:\(port)
-                [auth]
-                type = htpasswd
-                htpasswd_filename = \(users.path)
-                htpasswd_encryption = plain
-                [storage]
-                filesystem_folder = \(folder.appendingPathComponent("collections").path)
-                [rights]
-                type = owner_only
-                [logging]
-                level = warning
-                """.write(to: config, atomically: true, encoding: .utf8)
+            [server]
+            hosts = 127.0.0.1:\(port)
+            [auth]
+            type = htpasswd
+            htpasswd_filename = \(users.path)
+            htpasswd_encryption = plain
+            [storage]
+            filesystem_folder = \(folder.appendingPathComponent("collections").path)
+            [rights]
+            type = owner_only
+            [logging]
+            level = warning
+            """.write(to: config, atomically: true, encoding: .utf8)
             return try launch("radicale", ["radicale", "--config", config.path], port: port, folder: folder)
         case .xandikos:
             let arguments = [
@@ -121,7 +122,8 @@ final class TestServer {
     }
 
     static func temporaryFolder(_ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reminderd-\(name)-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reminderd-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

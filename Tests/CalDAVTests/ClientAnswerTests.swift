@@ -57,7 +57,8 @@ import Testing
     @Test func wrongPasswordAndServerErrorsAreNamed() {
         let (client, _) = client([
             .init(status: 401, body: "Access to the requested resource forbidden."),
-            .init(status: 503, headers: ["Content-Type": "text/html"], body: "<html><title>Service Unavailable</title>"),
+            .init(
+                status: 503, headers: ["Content-Type": "text/html"], body: "<html><title>Service Unavailable</title>"),
         ])
         let denied = DAVError.accessDenied(request: "GET \(item.absoluteString)", status: 401)
         #expect(throws: denied) { try client.get(item) }
@@ -72,7 +73,10 @@ import Testing
     @Test func anHTMLPageInsteadOfXMLIsNamed() {
         let page = "<!DOCTYPE html><html><head><title>Hotel Wi-Fi login</title></head></html>"
         let (client, _) = client([.init(status: 207, headers: ["Content-Type": "text/html"], body: page)])
-        #expect(throws: DAVError.notXML(request: "PROPFIND \(calendar.absoluteString)", contentType: "text/html", excerpt: "Hotel Wi-Fi login")) {
+        #expect(
+            throws: DAVError.notXML(
+                request: "PROPFIND \(calendar.absoluteString)", contentType: "text/html", excerpt: "Hotel Wi-Fi login")
+        ) {
             try client.listETags(in: calendar)
         }
     }

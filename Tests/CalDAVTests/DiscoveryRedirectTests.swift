@@ -21,15 +21,22 @@ import Testing
 
     @Test func aLoopIsNamedWithItsChain() {
         let (client, _) = client(
-            [.init(status: 302, headers: ["Location": "/a"]), .init(status: 302, headers: ["Location": "/.well-known/caldav"])],
+            [
+                .init(status: 302, headers: ["Location": "/a"]),
+                .init(status: 302, headers: ["Location": "/.well-known/caldav"]),
+            ],
             account: "http://127.0.0.1:5232/")
-        let chain = ["http://127.0.0.1:5232/.well-known/caldav", "http://127.0.0.1:5232/a", "http://127.0.0.1:5232/.well-known/caldav"]
+        let chain = [
+            "http://127.0.0.1:5232/.well-known/caldav", "http://127.0.0.1:5232/a",
+            "http://127.0.0.1:5232/.well-known/caldav",
+        ]
         #expect(throws: DAVError.redirectLoop(request: "PROPFIND \(chain[0])", chain: chain)) { try client.discover() }
     }
 
     @Test func anotherServerGetsNoPassword() {
         let (client, transport) = client(
-            [.init(status: 301, headers: ["Location": "https://caldav.example.net/dav/"])], account: "https://example.org/")
+            [.init(status: 301, headers: ["Location": "https://caldav.example.net/dav/"])],
+            account: "https://example.org/")
         #expect {
             try client.discover()
         } throws: { error in
@@ -40,8 +47,13 @@ import Testing
     }
 
     @Test func httpsToHttpIsRefused() {
-        let (client, _) = client([.init(status: 301, headers: ["Location": "http://example.org/"])], account: "https://example.org/")
-        #expect(throws: DAVError.redirectRefused(request: "PROPFIND https://example.org/.well-known/caldav", location: "http://example.org/", reason: "https to http")) {
+        let (client, _) = client(
+            [.init(status: 301, headers: ["Location": "http://example.org/"])], account: "https://example.org/")
+        #expect(
+            throws: DAVError.redirectRefused(
+                request: "PROPFIND https://example.org/.well-known/caldav", location: "http://example.org/",
+                reason: "https to http")
+        ) {
             try client.discover()
         }
     }

@@ -73,7 +73,10 @@ import Testing
 
     @Test func anotherRootElementIsRefused() throws {
         let root = try XMLTree.parse(Array(Canned.radicaleInvalidToken.utf8)).get()
-        #expect(throws: DAVError.missingProperty(request: "PROPFIND test", property: "DAV:multistatus (the answer is <error>)")) {
+        #expect(
+            throws: DAVError.missingProperty(
+                request: "PROPFIND test", property: "DAV:multistatus (the answer is <error>)")
+        ) {
             try Multistatus(root, base: base, request: "PROPFIND test")
         }
     }

@@ -22,7 +22,10 @@ import Testing
     }
 
     @Test func aFailingCommandIsNamedWithItsStatusAndMessage() {
-        #expect(throws: PasswordError(description: "sync.passwordCommand `echo locked >&2; exit 3` failed with exit status 3: locked")) {
+        #expect(
+            throws: PasswordError(
+                description: "sync.passwordCommand `echo locked >&2; exit 3` failed with exit status 3: locked")
+        ) {
             try PasswordLookup.password(for: settings(.command("echo locked >&2; exit 3")))
         }
     }
@@ -36,7 +39,11 @@ import Testing
     @Test func aFileOthersCanReadIsRefusedWithTheChmod() throws {
         let path = try temporaryFile("secret\n", mode: 0o644)
         defer { unlink(path) }
-        #expect(throws: PasswordError(description: "sync.passwordFile \(path) has mode 0644; it must be readable by you alone: chmod 600 \(path)")) {
+        #expect(
+            throws: PasswordError(
+                description:
+                    "sync.passwordFile \(path) has mode 0644; it must be readable by you alone: chmod 600 \(path)")
+        ) {
             try PasswordLookup.password(for: settings(.file(path)))
         }
     }
@@ -66,16 +73,24 @@ import Testing
     }
 
     @Test func settingsRefuseTwoSourcesAndUnknownFields() {
-        #expect(throws: FieldError.invalidValue(field: "sync", reason: "has both passwordCommand and passwordFile; keep one")) {
-            try SyncSettings(.object([
-                "url": .string("https://d/"), "username": .string("a"), "passwordCommand": .string("x"),
-                "passwordFile": .string("/p"),
-            ]))
+        #expect(
+            throws: FieldError.invalidValue(
+                field: "sync", reason: "has both passwordCommand and passwordFile; keep one")
+        ) {
+            try SyncSettings(
+                .object([
+                    "url": .string("https://d/"), "username": .string("a"), "passwordCommand": .string("x"),
+                    "passwordFile": .string("/p"),
+                ]))
         }
         #expect(throws: FieldError.unknownField(field: "sync.pasword")) {
-            try SyncSettings(.object(["url": .string("https://d/"), "username": .string("a"), "pasword": .string("x")]))
+            try SyncSettings(
+                .object(["url": .string("https://d/"), "username": .string("a"), "pasword": .string("x")]))
         }
-        #expect(throws: FieldError.invalidValue(field: "sync.url", reason: "must be an http(s) address such as https://dav.example.org/alice/")) {
+        #expect(
+            throws: FieldError.invalidValue(
+                field: "sync.url", reason: "must be an http(s) address such as https://dav.example.org/alice/")
+        ) {
             try SyncSettings(.object(["url": .string("dav.example.org"), "username": .string("a")]))
         }
     }
