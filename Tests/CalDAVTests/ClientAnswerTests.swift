@@ -103,3 +103,30 @@ import Testing
         #expect(body.contains("<D:href>/alice/reminderd/a1.ics</D:href><D:href>/alice/reminderd/missing.ics</D:href>"))
     }
 }
+
+extension ClientAnswerTests {
+    @Test func forbiddenWithoutASyncTokenPreconditionIsAccessDenied() {
+        let (client, _) = client([.xml(403, "<error xmlns=\"DAV:\"><need-privileges/></error>"), .init(status: 409)])
+        let denied = DAVError.accessDenied(request: "REPORT \(calendar.absoluteString)", status: 403)
+        #expect(throws: denied) { try client.changes(in: calendar, since: "t1") }
+        #expect(denied.description.contains("the account may not do this"))
+        #expect(throws: DAVError.unexpectedStatus(request: "GET \(item.absoluteString)", status: 409, excerpt: "")) {
+            try client.get(item)
+        }
+    }
+
+    /// RFC 6578 §3.6: a 507 on the collection itself means the listing stopped early.
+    @Test func aTruncatedListingIsFlagged() throws {
+        let body = """
+            <D:multistatus xmlns:D="DAV:"><D:response><D:href>/alice/reminderd/a1.ics</D:href><D:propstat>\
+            <D:prop><D:getetag>"e1"</D:getetag></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>\
+            <D:response><D:href>/alice/reminderd/</D:href><D:status>HTTP/1.1 507 Insufficient Storage</D:status>\
+            </D:response><D:sync-token>t2</D:sync-token></D:multistatus>
+            """
+        let (client, _) = client([.xml(207, body)])
+        let changes = try client.changes(in: calendar, since: "t1")
+        #expect(changes.isTruncated)
+        #expect(changes.changed.map(\.etag) == [#""e1""#])
+        #expect(changes.removed.isEmpty)
+    }
+}
