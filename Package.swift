@@ -125,6 +125,8 @@ let package = Package(
                 "ReminderPlatform", .product(name: "Logging", package: "swift-log"),
                 // To make the store fail on purpose (a trigger standing in for a full disk).
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To build the GErrors the notifier classifies.
+                "CNotify",
             ]
         ),
     ],
