@@ -1,6 +1,7 @@
 import Dispatch
 import GRDB
 import ReminderCore
+import ReminderProtocol
 import ReminderStore
 
 extension ReminderEngine {
@@ -44,7 +45,7 @@ extension ReminderEngine {
         } catch { throw CommandError.store(error) }
         pausedUntil = until
         armPauseEnd()
-        return ["until": durationText == nil ? .null : .string(Timestamp.format(until, in: zone))]
+        return PauseReply(until: durationText == nil ? nil : Timestamp.format(until, in: zone)).parameters
     }
 
     /// Puts the end of a timed pause on the timer wheel, replacing an earlier one. The wheel runs

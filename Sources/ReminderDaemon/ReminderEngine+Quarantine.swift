@@ -1,11 +1,12 @@
 import ReminderCore
+import ReminderProtocol
 import ReminderStore
 
 extension ReminderEngine {
     /// How `list` and `show` present an item whose stored data cannot be read: status
     /// "unreadable", the reason, and the way out.
-    func quarantinedView(_ item: QuarantinedItem) -> JSONValue {
-        .object([
+    func quarantinedView(_ item: QuarantinedItem) -> ItemView {
+        ItemView(fields: [
             "id": .string(item.id), "kind": .string("?"), "title": .string(item.title ?? "(unreadable)"),
             "status": .string("unreadable"), "reason": .string(item.reason),
             "hint": .string("reminderctl remove \(item.id)"),
@@ -26,6 +27,6 @@ extension ReminderEngine {
         quarantined[item.id] = nil
         occurrences[item.id] = nil
         fired.removeAll(of: item.id)
-        return ["id": .string(item.id)]
+        return RemoveReply(id: item.id).parameters
     }
 }

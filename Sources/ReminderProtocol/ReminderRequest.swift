@@ -22,6 +22,7 @@ public enum ReminderRequest: Sendable, Equatable {
     case reload
     case importItems(items: [JSONValue], state: JSONValue?, replace: Bool)
     case export(history: Bool)
+    case calendar(days: Int)
 
     /// Reads `parameters` as a call of `method`, refusing an unknown parameter or one of the
     /// wrong type with `InvalidParameter`.
@@ -57,6 +58,7 @@ public enum ReminderRequest: Sendable, Equatable {
             self = .importItems(
                 items: try p.array("items"), state: p.value("state"), replace: try p.optionalBool("replace") ?? false)
         case .export: self = .export(history: try p.optionalBool("history") ?? false)
+        case .calendar: self = .calendar(days: try p.optionalInt("days") ?? 365)
         }
     }
 
@@ -80,6 +82,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .reload: return .reload
         case .importItems: return .importItems
         case .export: return .export
+        case .calendar: return .calendar
         }
     }
 }

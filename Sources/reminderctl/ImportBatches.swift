@@ -89,7 +89,7 @@ enum ImportBatches {
             let reply = try DaemonClient.reply(.importItems, parameters)
             switch reply {
             case .success(let parameters):
-                ids += parameters["ids"]?.elements.map { Output.string($0) } ?? []
+                ids += try Output.read { try ImportReply(parameters: parameters) }.ids
             case .failure(let error):
                 let reason = shifted(ErrorWording.message(error), by: range.lowerBound)
                 guard range.lowerBound > 0 else { throw Refusal(message: reason) }
@@ -113,7 +113,7 @@ enum ImportBatches {
     /// Checks every item as the daemon will, so that bad input refuses the whole import before
     /// any batch is sent.
     static func validate(file: String) throws {
-        _ = try ItemsFile.load(path: file, zone: ConfiguredZone.load(), defaultCreatedAt: Int64(time(nil)))
+        _ = try ItemsFile.load(path: file, zone: DaemonClient.zone(), defaultCreatedAt: Int64(time(nil)))
     }
 
     /// The daemon names items within its batch (`items[3].id: …`); the user's file counts from

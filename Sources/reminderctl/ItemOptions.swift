@@ -17,6 +17,14 @@ struct OutputOptions: ParsableArguments {
         }
         return reply
     }
+
+    /// `call`, with the reply read as `Reply`.
+    func call<Reply: ReminderReply>(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:], as: Reply.Type)
+        throws -> Reply?
+    {
+        guard let reply = try call(method, parameters) else { return nil }
+        return try Output.read { try Reply(parameters: reply) }
+    }
 }
 
 /// The §2 fields as options, for `add` and `edit`.

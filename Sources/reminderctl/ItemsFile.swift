@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderPlatform
 
 /// An items file: a JSON array of items in the §2 format, or a backup (`reminderctl export`):
 /// an object with that array as `items` and their `state`. All valid or none taken.
@@ -37,5 +38,30 @@ enum ItemsFile {
             }
         }
         return items
+    }
+}
+
+/// Reads and parses a JSON file, refusing with the path and the reason.
+func readJSON(_ path: String) throws -> JSONValue {
+    do {
+        return try JSONValue.parse(try FileReader.read(path), source: path)
+    } catch let error as ReminderPlatformError {
+        throw Refusal(message: error.description)
+    } catch let error as ReminderCoreError {
+        throw Refusal(message: error.description)
+    }
+}
+
+/// Reading the JSON of files and catalog items, which have no reply type (the daemon's replies
+/// are read through theirs, with typed fields).
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        if case .object(let fields) = self { return fields[key] }
+        return nil
+    }
+
+    var elements: [JSONValue] {
+        if case .array(let values) = self { return values }
+        return []
     }
 }

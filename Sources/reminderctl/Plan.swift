@@ -29,7 +29,13 @@ struct Plan: ParsableCommand {
     var json = false
 
     func run() throws {
-        let configuration = try ConfigLoader.load(path: config)
+        var configuration = Configuration.defaults
+        if let config {
+            switch ConfigFile.load(explicitPath: config) {
+            case .success(let loaded): configuration = loaded
+            case .failure(let error): throw Refusal(message: error.message)
+            }
+        }
         let zone: TimeZoneRules
         do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
             throw Refusal(message: "\(config ?? "config"): timeZone: \(error)")

@@ -101,10 +101,13 @@ struct Setup: ParsableCommand {
     /// it was not given as YYYY-MM-DD.
     func parseFeeDue() throws -> [String: String] {
         var result: [String: String] = [:]
+        guard !feeDue.isEmpty else { return result }
+        // The daemon's today when it runs; before its first start, the system zone's, where it would start.
+        let today = (try? DaemonClient.today()) ?? SystemClock.today()
         for entry in feeDue {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw Refusal.usage("--fee-due \"\(entry)\": expected CARD-ID=YYYY-MM-DD") }
-            switch NaturalDate.resolve(parts[1], today: try ConfiguredZone.today()) {
+            switch NaturalDate.resolve(parts[1], today: today) {
             case .success(let date?):
                 print("--fee-due \(entry): \(ResolvedDate.full(date))")
                 result[parts[0]] = date.description

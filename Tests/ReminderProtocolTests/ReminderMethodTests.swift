@@ -23,7 +23,7 @@ import Testing
 
     @Test func theEnumHasExactlyTheDescribedMethodsWithTheirParameters() {
         let described = Self.describedMethods()
-        #expect(described.count == 18)
+        #expect(described.count == 19)
         #expect(Set(described.keys) == Set(ReminderMethod.allCases.map(\.rawValue)))
         for method in ReminderMethod.allCases {
             #expect(described[method.rawValue] == method.parameterNames, "\(method.rawValue)")
@@ -40,7 +40,8 @@ import Testing
 
     @Test func onlyReadingMethodsAreQueries() {
         let queries = Set(ReminderMethod.allCases.filter(\.isQuery).map(\.rawValue))
-        #expect(queries == ["List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export"])
+        #expect(
+            queries == ["List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export", "Calendar"])
     }
 }
 
