@@ -1,9 +1,14 @@
 import ReminderCore
 
-/// The replies of the methods whose shape the daemon and `reminderctl` share, typed: the engine
-/// builds one and writes its `parameters`, the client reads them back with `init(parameters:)`.
-/// Both go through `JSONValue`, whose hand-written reader is measured; times travel as the RFC
-/// 3339 text the daemon formats in its zone.
+/// A method's reply, typed: the engine builds one and writes its `parameters`, a client reads
+/// them back with `init(parameters:)` — so a misspelt field does not compile on either side.
+/// Every method has one (`Resume` and `Reload` answer `()`): here, in `ItemReplies.swift` and in
+/// `SummaryReply.swift`. Both sides go through `JSONValue`, whose hand-written reader is measured
+/// (no `Codable` here); times travel as the RFC 3339 text the daemon formats in its zone.
+public protocol ReminderReply: Sendable, Equatable {
+    var parameters: [String: JSONValue] { get }
+    init(parameters: [String: JSONValue]) throws(ReminderProtocolError)
+}
 
 /// `Status`: how the daemon is doing.
 public struct StatusReply: ReminderReply {

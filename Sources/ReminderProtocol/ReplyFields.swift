@@ -1,12 +1,5 @@
 import ReminderCore
 
-/// A method's reply, typed: the engine builds one and writes its `parameters`; a client reads
-/// them back with `init(parameters:)`. Each method has one (`Resume` and `Reload` answer `()`).
-public protocol ReminderReply: Sendable, Equatable {
-    var parameters: [String: JSONValue] { get }
-    init(parameters: [String: JSONValue]) throws(ReminderProtocolError)
-}
-
 extension JSONValue {
     /// A string, or null for nil (the key stays in the reply).
     public static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
