@@ -52,6 +52,17 @@ func readJSON(_ path: String) throws -> JSONValue {
     }
 }
 
+extension ConfigFile {
+    /// The config file at `path`, read and checked by the loader the daemon uses (`plan --config`,
+    /// `setup`); refused with the file, the key and the reason.
+    static func refusing(_ path: String) throws -> Configuration {
+        switch load(explicitPath: path) {
+        case .success(let configuration): return configuration
+        case .failure(let error): throw Refusal(message: error.message)
+        }
+    }
+}
+
 /// Reading the JSON of files and catalog items, which have no reply type (the daemon's replies
 /// are read through theirs, with typed fields).
 extension JSONValue {

@@ -29,13 +29,7 @@ struct Plan: ParsableCommand {
     var json = false
 
     func run() throws {
-        var configuration = Configuration.defaults
-        if let config {
-            switch ConfigFile.load(explicitPath: config) {
-            case .success(let loaded): configuration = loaded
-            case .failure(let error): throw Refusal(message: error.message)
-            }
-        }
+        let configuration = try config.map(ConfigFile.refusing) ?? .defaults
         let zone: TimeZoneRules
         do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
             throw Refusal(message: "\(config ?? "config"): timeZone: \(error)")

@@ -45,7 +45,8 @@ struct Setup: ParsableCommand {
             }
             document = fields
         }
-        let current = try currentConfiguration(document, path: path)
+        // The settings in force, read by the daemon's own loader: the file's, or the defaults.
+        let current = exists ? try ConfigFile.refusing(path) : .defaults
         let catalog = try Catalog.load()
         Catalog.warnIfOld(catalog)
         var settings = Answers(
@@ -91,10 +92,6 @@ struct Setup: ParsableCommand {
         var reminderTime: String
         var leadTimes: String
         var quietHours: String
-    }
-
-    func currentConfiguration(_ document: [String: JSONValue], path: String) throws -> Configuration {
-        do { return try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
     }
 
     /// `ID=DATE` pairs; the date as for `add` (`2027-03-15`, `+3mo`, `mar 15`), echoed back when
