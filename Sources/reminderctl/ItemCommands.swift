@@ -330,7 +330,8 @@ struct Export: ParsableCommand {
             alarm per lead time; where, in the next --days days, reminderd would remind at other
             times (quiet hours, a DST gap, a reminder before the item was added), that occurrence
             gets its own alarms at exactly the times reminderd (and `plan`) computes. A coupon
-            or a rebuy item is one event. Done is not taken into account, as with `plan`.
+            or a rebuy item is one event. Done is not taken into account, as with `plan`. The
+            running reminderd writes it, in its own time zone and with its own settings.
             """)
     @Flag(help: "Write RFC 5545 iCalendar instead of JSON.") var ics = false
     @Option(help: "With --ics: how many days ahead (default 365).") var days: Int = 365
