@@ -16,10 +16,9 @@ struct Done: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        var parameters: [String: JSONValue] = ["id": .string(id)]
-        if let amount { parameters["amount"] = .string(amount) }
-        if early { parameters["early"] = .bool(true) }
-        guard let item = try output.call(.done, parameters, as: ItemReply.self)?.item else { return }
+        guard let item = try output.call(.done(id: id, amount: amount, early: early), as: ItemReply.self)?.item else {
+            return
+        }
         // The currency is the daemon's word: the item's own, or the one it is configured with.
         if let used = item.amountUsed, let total = item.amount, let currency = item.currency,
             case .success(let usedAmount) = Money.parse(used), case .success(let totalAmount) = Money.parse(total)
@@ -41,7 +40,7 @@ struct Undo: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let item = try output.call(.undo, ["id": .string(id)], as: ItemReply.self)?.item else { return }
+        guard let item = try output.call(.undo(id: id), as: ItemReply.self)?.item else { return }
         print("Undone: \(item.title) is \(item.status) again\(nextText(item))")
     }
 }
@@ -55,10 +54,7 @@ struct Snooze: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard
-            let reply = try output.call(
-                .snooze, ["id": .string(id), "duration": .string(duration)], as: SnoozeReply.self)
-        else { return }
+        guard let reply = try output.call(.snooze(id: id, duration: duration), as: SnoozeReply.self) else { return }
         var line = "Snoozed until \(Output.when(reply.until))"
         if let why = reply.shortened { line += " (shortened: \(why))" }
         print(line)
@@ -74,9 +70,7 @@ struct Pause: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        var parameters: [String: JSONValue] = [:]
-        if let duration { parameters["duration"] = .string(duration) }
-        guard let reply = try output.call(.pause, parameters, as: PauseReply.self) else { return }
+        guard let reply = try output.call(.pause(duration: duration), as: PauseReply.self) else { return }
         print(reply.until.map { "Paused until \(Output.when($0))" } ?? "Paused until you run: reminderctl resume")
     }
 }

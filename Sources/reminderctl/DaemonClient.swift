@@ -11,10 +11,10 @@ enum DaemonClient {
         return SocketPath.resolve(configured: configured ?? nil)
     }
 
-    /// Calls `method`; a refusal exits 1 with the daemon's reason, an
-    /// unreachable daemon exits 69 with the hint to start it.
-    static func call(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
-        switch try reply(method, parameters) {
+    /// Makes the call; a refusal exits 1 with the daemon's reason, an unreachable daemon exits
+    /// 69 with the hint to start it.
+    static func call(_ request: ReminderRequest) throws -> [String: JSONValue] {
+        switch try reply(request) {
         case .success(let parameters): return parameters
         case .failure(let error) where error.name == ReminderInterface.ErrorName.notDurable:
             throw Refusal(
@@ -25,11 +25,9 @@ enum DaemonClient {
         }
     }
 
-    /// Calls `method` and reads its typed reply.
-    static func call<Reply: ReminderReply>(
-        _ method: ReminderMethod, _ parameters: [String: JSONValue] = [:], as: Reply.Type
-    ) throws -> Reply {
-        let reply = try call(method, parameters)
+    /// Makes the call and reads its typed reply.
+    static func call<Reply: ReminderReply>(_ request: ReminderRequest, as: Reply.Type) throws -> Reply {
+        let reply = try call(request)
         return try Output.read { try Reply(parameters: reply) }
     }
 
@@ -54,11 +52,11 @@ enum DaemonClient {
     }
 
     /// The daemon's reply, success or varlink error; only a failed connection throws (exit 69).
-    static func reply(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:]) throws -> VarlinkReply {
+    static func reply(_ request: ReminderRequest) throws -> VarlinkReply {
         let path = socketPath
         do throws(ReminderProtocolError) {
             let client = try VarlinkClient(path: path)
-            return try client.call(method.qualifiedName, parameters)
+            return try client.call(request.method.qualifiedName, request.parameters)
         } catch {
             switch error {
             case .unreachable:

@@ -83,10 +83,9 @@ enum ImportBatches {
         if ranges.count > 1 { try validate(file: file) }
         var ids: [String] = []
         for range in ranges {
-            var parameters: [String: JSONValue] = ["items": .array(Array(items[range]))]
-            if let part = slice(state, owners: owners, range: range) { parameters["state"] = part }
-            if replace { parameters["replace"] = .bool(true) }
-            let reply = try DaemonClient.reply(.importItems, parameters)
+            let reply = try DaemonClient.reply(
+                .importItems(
+                    items: Array(items[range]), state: slice(state, owners: owners, range: range), replace: replace))
             switch reply {
             case .success(let parameters):
                 ids += try Output.read { try ImportReply(parameters: parameters) }.ids

@@ -11,8 +11,7 @@ struct Upcoming: ParsableCommand {
 
     func run() throws {
         guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
-        guard let rows = try output.call(.upcoming, ["days": .integer(Int64(days))], as: UpcomingReply.self)?.reminders
-        else { return }
+        guard let rows = try output.call(.upcoming(days: days), as: UpcomingReply.self)?.reminders else { return }
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
         var table = TextTable(
             headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
@@ -33,7 +32,7 @@ struct Explain: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.explain, ["id": .string(id)], as: ExplainReply.self) else { return }
+        guard let reply = try output.call(.explain(id: id), as: ExplainReply.self) else { return }
         if let snoozed = reply.snoozedUntil {
             print("Snoozed until \(Output.when(snoozed)): no reminder before then")
         }
@@ -61,10 +60,10 @@ struct History: ParsableCommand {
 
     func run() throws {
         guard (1...100_000).contains(limit) else { throw Refusal.usage("--limit must be between 1 and 100000") }
-        var parameters: [String: JSONValue] = ["limit": .integer(Int64(limit))]
-        if let since { parameters["since"] = .string(since) }
-        if let item { parameters["item"] = .string(item) }
-        guard let entries = try output.call(.history, parameters, as: HistoryReply.self)?.entries else { return }
+        guard
+            let entries = try output.call(.history(limit: limit, since: since, item: item), as: HistoryReply.self)?
+                .entries
+        else { return }
         if entries.isEmpty { return print("No history yet.") }
         var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
         for entry in entries {

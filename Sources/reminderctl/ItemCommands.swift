@@ -62,7 +62,7 @@ struct Add: ParsableCommand {
         }
         fields["kind"] = .string(kind)
         for date in dates { Output.note(date.echo, json: output.json) }
-        guard let reply = try output.call(.add, ["item": .object(fields)], as: AddReply.self) else { return }
+        guard let reply = try output.call(.add(item: .object(fields)), as: AddReply.self) else { return }
         let next = Output.when(reply.item.nextReminder)
         print(
             "Added \(reply.id): \(reply.item.title) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
@@ -102,7 +102,9 @@ struct Add: ParsableCommand {
                     "\(name) is already tracked (\(tracked.count) item\(tracked.count == 1 ? "" : "s")); nothing added. "
                     + "To start over: reminderctl remove --card \"\(name)\"")
         }
-        guard let ids = try output.call(.importItems, ["items": .array(items)], as: ImportReply.self)?.ids else {
+        guard
+            let ids = try output.call(.importItems(items: items, state: nil, replace: false), as: ImportReply.self)?.ids
+        else {
             return
         }
         let addsFee = items.contains { $0["kind"] == .string("fee") }
@@ -118,7 +120,7 @@ struct Add: ParsableCommand {
         }
         if addsFee, let feeDue, let feeId = ids.last {
             // The daemon keeps the next fee date ahead: a past one moves on a year. Say what is stored.
-            let stored = try DaemonClient.call(.get, ["id": .string(feeId)], as: ItemReply.self).item.due
+            let stored = try DaemonClient.call(.get(id: feeId), as: ItemReply.self).item.due
             print("and its \(usd(card.annualFee)) annual fee, due \(Output.when(stored).prefix(14))")
             Add.sayStoredDue(typed: .string(feeDue), stored: stored)
         }
@@ -150,8 +152,7 @@ struct Edit: ParsableCommand {
         try ItemOptions.refusePastExpiry(changes, today: today, force: force)
         for date in dates { Output.note(date.echo, json: output.json) }
         guard
-            let edited = try output.call(
-                .edit, ["id": .string(id), "changes": .object(changes)], as: ItemReply.self)?.item
+            let edited = try output.call(.edit(id: id, changes: .object(changes)), as: ItemReply.self)?.item
         else { return }
         let next = Output.when(edited.nextReminder)
         print("Changed \(edited.id): \(edited.title), next reminder \(next.isEmpty ? "none pending" : next)")
@@ -173,7 +174,7 @@ struct Remove: ParsableCommand {
     func run() throws {
         if let card { return try removeCard(card) }
         guard let id else { throw Refusal.usage("remove: give an item id, or --card NAME") }
-        guard let reply = try output.call(.remove, ["id": .string(id)], as: RemoveReply.self) else { return }
+        guard let reply = try output.call(.remove(id: id), as: RemoveReply.self) else { return }
         print("Removed \(reply.id)")
     }
 
@@ -181,7 +182,7 @@ struct Remove: ParsableCommand {
     /// merely paid with the card are not the card's: they are listed and asked about separately
     /// (kept under --yes, and when not on a terminal).
     func removeCard(_ name: String) throws {
-        let items = try DaemonClient.call(.list, ["all": .bool(true)], as: ListReply.self).items
+        let items = try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
         let onCard = items.filter { $0.card?.lowercased() == name.lowercased() }
         guard !onCard.isEmpty else { throw Refusal(message: "no items have the card \"\(name)\"") }
         let own = onCard.filter { ["benefit", "fee"].contains($0.kind) }
@@ -207,7 +208,7 @@ struct Remove: ParsableCommand {
         }
         var removed: [String] = []
         for item in doomed {
-            removed.append(try DaemonClient.call(.remove, ["id": .string(item.id)], as: RemoveReply.self).id)
+            removed.append(try DaemonClient.call(.remove(id: item.id), as: RemoveReply.self).id)
         }
         let kept = paidWith.filter { item in !doomed.contains { $0.id == item.id } }
         if output.json {
@@ -242,13 +243,11 @@ struct List: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        var parameters: [String: JSONValue] = ["all": .bool(all)]
-        if let kind { parameters["kind"] = .string(kind) }
-        let all = try DaemonClient.call(.list, parameters, as: ListReply.self).items
-        var items = all
+        let listed = try DaemonClient.call(.list(kind: kind, all: all), as: ListReply.self).items
+        var items = listed
         if let card {
             items = items.filter { $0.card?.lowercased() == card.lowercased() }
-            if items.isEmpty { throw Refusal(message: List.noCard(card, among: all)) }
+            if items.isEmpty { throw Refusal(message: List.noCard(card, among: listed)) }
         }
         if output.json { return print(Output.json(.object(["items": .array(items.map(\.json))]))) }
         if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
@@ -281,7 +280,7 @@ struct Show: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.get, ["id": .string(id)], as: ItemReply.self) else { return }
+        guard let reply = try output.call(.get(id: id), as: ItemReply.self) else { return }
         print(ItemCard.render(reply.item), terminator: "")
     }
 }
@@ -344,10 +343,10 @@ struct Export: ParsableCommand {
         if ics {
             guard (1...3660).contains(days) else { throw Refusal.usage("--days must be between 1 and 3660") }
             // The daemon writes it: its zone, reminder time, lead times and quiet hours decide the alarms.
-            let calendar = try DaemonClient.call(.calendar, ["days": .integer(Int64(days))], as: CalendarReply.self)
+            let calendar = try DaemonClient.call(.calendar(days: days), as: CalendarReply.self)
             return print(calendar.ics, terminator: "")
         }
-        let backup = try DaemonClient.call(.export, history ? ["history": .bool(true)] : [:], as: ExportReply.self)
+        let backup = try DaemonClient.call(.export(history: history), as: ExportReply.self)
         if itemsOnly { return print(Output.json(.array(backup.items))) }
         print(Output.json(.object(["items": .array(backup.items), "state": backup.state])))
     }

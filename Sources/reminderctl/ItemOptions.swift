@@ -9,8 +9,8 @@ struct OutputOptions: ParsableArguments {
 
     /// Calls the daemon; under `--json` prints the reply and returns nil, otherwise returns it
     /// for the command's human form.
-    func call(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue]? {
-        let reply = try DaemonClient.call(method, parameters)
+    func call(_ request: ReminderRequest) throws -> [String: JSONValue]? {
+        let reply = try DaemonClient.call(request)
         if json {
             print(Output.json(.object(reply)))
             return nil
@@ -19,10 +19,8 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// `call`, with the reply read as `Reply`.
-    func call<Reply: ReminderReply>(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:], as: Reply.Type)
-        throws -> Reply?
-    {
-        guard let reply = try call(method, parameters) else { return nil }
+    func call<Reply: ReminderReply>(_ request: ReminderRequest, as: Reply.Type) throws -> Reply? {
+        guard let reply = try call(request) else { return nil }
         return try Output.read { try Reply(parameters: reply) }
     }
 }

@@ -71,6 +71,27 @@ import Testing
         for method in needNothing { #expect(try ReminderRequest(method, [:]).method == method) }
     }
 
+    /// What a client writes (`parameters`) the daemon reads back as the same call, for every
+    /// method, with optional values given and left out.
+    @Test func everyRequestReadsBackWhatItWrites() throws {
+        let item = JSONValue.object(["kind": .string("coupon"), "title": .string("Deal")])
+        let requests: [ReminderRequest] = [
+            .add(item: item), .list(kind: "fee", all: true), .list(kind: nil, all: false), .get(id: "ab"),
+            .edit(id: "ab", changes: .object(["title": .string("New")])), .remove(id: "ab"),
+            .done(id: "ab", amount: "7.50", early: true), .done(id: "ab", amount: nil, early: false), .undo(id: "ab"),
+            .snooze(id: "ab", duration: "1h"), .upcoming(days: 30), .explain(id: "ab"),
+            .history(limit: 20, since: "2026-11-01", item: "ab"), .history(limit: 50, since: nil, item: nil), .summary,
+            .status, .pause(duration: "2h"), .pause(duration: nil), .resume, .reload,
+            .importItems(items: [item], state: .object([:]), replace: true),
+            .importItems(items: [], state: nil, replace: false), .export(history: true), .calendar(days: 365),
+        ]
+        #expect(Set(requests.map(\.method)) == Set(ReminderMethod.allCases))
+        for request in requests {
+            #expect(try ReminderRequest(request.method, request.parameters) == request)
+        }
+        #expect(ReminderRequest.done(id: "ab", amount: nil, early: false).parameters.keys.sorted() == ["early", "id"])
+    }
+
     @Test func anUnknownParameterIsRefusedByName() {
         #expect(refusal(.status, ["verbose": .bool(true)]) == .invalidParameter("verbose", "unknown parameter"))
         #expect(
