@@ -77,11 +77,13 @@ extension ReminderEngine {
                 if case .string(let text)? = itemFields[key] { return text }
                 return nil
             }
+            // Money in the item's currency, or the config's: the client has no other to go by.
+            let money = text("amount") ?? text("value")
             return UpcomingReply.Reminder(
                 item: row.id, title: items[row.id]?.title ?? "", fireAt: Timestamp.format(row.at, in: zone),
                 due: Timestamp.format(row.occurrence.due, in: zone), lead: row.lead, late: row.late,
                 card: text("card"), amount: text("amount"), value: text("value"),
-                currency: items[row.id]?.currency ?? configuration.currency)
+                currency: money == nil ? nil : items[row.id]?.currency ?? configuration.currency)
         }
     }
 

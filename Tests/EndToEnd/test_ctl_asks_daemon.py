@@ -36,6 +36,10 @@ def test_done_export_ics_and_natural_dates_use_the_daemons_settings(server, bus,
         done = daemon.ctl("done", benefit, "--amount", "7.50").stdout
         assert "Recorded €7.50 of €15 Dining credit used; reminders go on for the remaining €7.50" in done
         assert "$" not in done
+        # Tables show amounts in the daemon's currency too.
+        assert "€15" in daemon.ctl("list").stdout
+        upcoming = daemon.ctl("upcoming", "--days", "40").stdout
+        assert "€15" in upcoming and "$" not in upcoming
 
         coupon = daemon.ctl_json("add", "coupon", "Pizza", "--expires", "2027-03-14T12:00")["id"]
         ics = daemon.ctl("export", "--ics", "--days", "800").stdout.replace("\n ", "")

@@ -48,6 +48,18 @@ import Testing
         #expect(backup.items.first?.hasField("currency") == false)
     }
 
+    @Test func upcomingNamesTheCurrencyOfRowsWithMoneyOnly() throws {
+        for (title, value) in [("Pizza", "8"), ("Bagels", nil)] {
+            var fields: [String: JSONValue] = [
+                "kind": .string("coupon"), "title": .string(title), "expires": .string("2026-11-25T12:00"),
+            ]
+            if let value { fields["value"] = .string(value) }
+            _ = try reply("Add", ["item": .object(fields)], as: AddReply.self)
+        }
+        let rows = try reply("Upcoming", ["days": .integer(30)], as: UpcomingReply.self).reminders
+        #expect(Set(rows.map { "\($0.title) \($0.currency ?? "-")" }) == ["Pizza EUR", "Bagels -"])
+    }
+
     @Test func statusSaysTodayInTheDaemonsZone() throws {
         // 2026-11-18T11:06:40Z is already the 19th in UTC+14.
         #expect(try reply("Status", as: StatusReply.self).today == "2026-11-18")
