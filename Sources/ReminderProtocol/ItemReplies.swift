@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 /// An item as the replies of Add, List, Get, Edit, Done and Undo describe it: its §2 fields, kept
 /// whole (`show` and `--json` print fields this version does not know yet), plus what the daemon

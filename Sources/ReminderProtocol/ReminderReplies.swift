@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 /// A method's reply, typed: the engine builds one and writes its `parameters`, a client reads
 /// them back with `init(parameters:)` — so a misspelt field does not compile on either side.

@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 extension JSONValue {
     /// A string, or null for nil (the key stays in the reply).

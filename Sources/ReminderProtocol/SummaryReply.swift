@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 /// `Summary`: the dashboard (SPEC §5 `summary`). Amounts are decimal text; the totals are in the
 /// daemon's configured `currency`, with those of other currencies beside them.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
 import ReminderCore
+import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 
 struct Upcoming: ParsableCommand {
@@ -94,9 +96,8 @@ struct SummaryView {
 
     /// An amount in `currency` (the summary's own by default); negative ones with a minus sign.
     func money(_ text: String?, _ currency: String? = nil) -> String {
-        guard let text, case .success(let amount) = Money.parse(text.hasPrefix("-") ? String(text.dropFirst()) : text)
-        else { return text ?? "" }
-        return (text.hasPrefix("-") ? "−" : "") + amount.formatted(currency: currency ?? summary.currency)
+        guard let text else { return "" }
+        return Output.money(text, currency: currency ?? summary.currency) ?? text
     }
 
     /// " (+ $127)" for totals in other currencies.
@@ -177,7 +178,7 @@ struct SummaryView {
 /// ANSI colour, only on a terminal and never when NO_COLOR is set (no-color.org).
 enum Colour {
     static var enabled: Bool {
-        isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil && getenv("TERM").map { String(cString: $0) } != "dumb"
+        isatty(STDOUT_FILENO) == 1 && environmentVariable("NO_COLOR") == nil && environmentVariable("TERM") != "dumb"
     }
 
     static func paint(_ text: String, _ code: String, _ on: Bool) -> String {

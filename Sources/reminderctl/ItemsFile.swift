@@ -1,4 +1,6 @@
+import CivilTime
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 /// An items file: a JSON array of items in the §2 format, or a backup (`reminderctl export`):

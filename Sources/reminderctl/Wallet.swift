@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 
 /// `reminderctl wallet [CARD]`: the cards you hold, like a wallet's card stack — for each card,
@@ -91,9 +92,7 @@ struct WalletCard {
 
     func money(_ text: String?) -> String {
         guard let text else { return "" }
-        let negative = text.hasPrefix("-")
-        guard case .success(let amount) = Money.parse(negative ? String(text.dropFirst()) : text) else { return text }
-        return (negative ? "−" : "") + money(amount)
+        return Output.money(text, currency: currency) ?? text
     }
 
     func render(colour: Bool) -> String {

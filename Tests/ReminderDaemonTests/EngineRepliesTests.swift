@@ -1,5 +1,7 @@
+import CivilTime
 import Logging
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 import Testing
