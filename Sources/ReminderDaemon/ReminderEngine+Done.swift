@@ -80,7 +80,7 @@ extension ReminderEngine {
         if let record { occurrences[id, default: [:]][record.due] = record }
         closePopUps(of: id)
         reschedule(id, now: now)
-        return ["item": view(id, now: now)]
+        return ItemReply(item: view(id, now: now)).parameters
     }
 
     /// The occurrence due next, done or not: the one Done means.
@@ -142,6 +142,6 @@ extension ReminderEngine {
         items[id] = restored
         if let record { occurrences[id]?[step.due] = record }
         reschedule(id, now: now)
-        return ["item": view(id, now: now)]
+        return ItemReply(item: view(id, now: now)).parameters
     }
 }
