@@ -18,8 +18,13 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        // RFC 5545 text: content lines, folding, escaping, the component tree. Pure Swift, so it can
+        // be fuzzed and has no C boundary (docs/SYNC-FORMAT.md says why not libical).
+        .target(name: "ICalendar"),
         // Pure domain logic: items, civil time, fire-time rules, timer wheel, notification text.
-        .target(name: "ReminderCore"),
+        .target(name: "ReminderCore", dependencies: ["ICalendar"]),
+        // Items as CalDAV VTODOs and back, other clients' completions, the 3-way merge: no I/O.
+        .target(name: "ReminderSyncModel", dependencies: ["ReminderCore", "ICalendar"]),
         // The few OS-facing pieces shared by the executables: the zoneinfo database, files.
         .target(name: "ReminderPlatform", dependencies: ["ReminderCore"]),
         // The bundled card catalog and subscription templates.
@@ -68,10 +73,14 @@ let package = Package(
         // The socket load generator and raw echo baseline for scripts/bench-daemon.sh.
         .executableTarget(name: "reminder-load", dependencies: ["ReminderCore", "ReminderProtocol"]),
         // The parsers that read outside input, as fuzz targets, and their driver.
-        .target(name: "ReminderFuzzTargets", dependencies: ["ReminderCore", "ReminderPlatform", "ReminderProtocol"]),
+        .target(
+            name: "ReminderFuzzTargets",
+            dependencies: ["ReminderCore", "ReminderPlatform", "ReminderProtocol", "ICalendar", "ReminderSyncModel"]),
         .target(name: "CFuzzerDriver"),
         .executableTarget(name: "reminder-fuzz", dependencies: ["ReminderFuzzTargets", "CFuzzerDriver"]),
         .testTarget(name: "ReminderFuzzTargetsTests", dependencies: ["ReminderFuzzTargets"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        .testTarget(name: "ReminderSyncModelTests", dependencies: ["ReminderSyncModel", "ReminderCore", "ICalendar"]),
         .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore", "ReminderPlatform"]),
         .testTarget(
             name: "ReminderStoreTests",

@@ -1,0 +1,91 @@
+import ICalendar
+import ReminderCore
+
+/// Reads a task resource back into a record, whoever wrote it last: reminderd's own fields,
+/// then what other clients did to it (their completion shapes, acknowledgements, a retitle on
+/// the phone, a coupon's due date moved).
+public enum VTodoReader {
+    /// What a resource says.
+    public struct Reading: Sendable {
+        public var calendar: Component
+        public var uid: String
+        public var record: SyncRecord
+        /// Occurrences another client completed in its own way, now in `record.ledger`.
+        public var foreignCompletions: [DoneEntry]
+    }
+
+    /// Reads the body `bytes` of the resource `name`.
+    public static func read(_ bytes: [UInt8], name: String, context: SyncContext)
+        throws(SyncFormatError) -> Reading
+    {
+        let calendar: Component
+        do { calendar = try Component.parse(bytes) } catch { throw .syntax(resource: name, error) }
+        return try read(calendar, name: name, context: context)
+    }
+
+    public static func read(_ calendar: Component, name: String, context: SyncContext)
+        throws(SyncFormatError) -> Reading
+    {
+        guard calendar.name == "VCALENDAR" else {
+            throw .invalid(resource: name, reason: "BEGIN:\(calendar.name) where BEGIN:VCALENDAR was expected")
+        }
+        guard let todo = master(of: calendar) else {
+            throw .invalid(resource: name, reason: "no VTODO without RECURRENCE-ID (the task itself)")
+        }
+        guard let uid = todo.property("UID")?.text, !uid.isEmpty else {
+            throw .invalid(resource: name, reason: "the VTODO has no UID")
+        }
+        guard var fields = ItemProperties.read(todo) else { throw .notAnItem(resource: name) }
+        if let description = todo.property("DESCRIPTION")?.text { fields["notes"] = .string(description) }
+        if fields["kind"] == .string(ItemKind.coupon.rawValue) {
+            guard let due = todo.dateTime("DUE") else {
+                throw .invalid(resource: name, reason: "a coupon needs DUE (its expiry) as a date or date-time")
+            }
+            guard let expiry = due.onWallClock(of: context) else {
+                throw .invalid(resource: name, reason: "DUE \(due) is outside the years reminderd supports")
+            }
+            fields["expires"] = .string(
+                expiry.time == FireTimeRules.endOfDay ? expiry.date.description : expiry.description)
+        }
+        var record: SyncRecord
+        do {
+            let summary = todo.property("SUMMARY")?.text ?? ""
+            fields["title"] = .string("?")
+            let untitled = try Item(json: .object(fields), context: .init(zone: context.zone))
+            fields["title"] = .string(String(ItemProperties.title(in: summary, of: untitled).prefix(100)))
+            record = SyncRecord(item: try Item(json: .object(fields), context: .init(zone: context.zone)))
+        } catch {
+            throw .invalid(resource: name, reason: propertyNamed(error))
+        }
+        do { record.ledger = try LedgerProperties.read(todo) } catch {
+            throw .invalid(resource: name, reason: error.reason)
+        }
+        if let period = todo.property(ItemProperties.propertyName("amountUsed"))?.parameter(
+            ItemProperties.periodParameter)
+        {
+            record.amountUsedPeriod = DateTimeValue(text: period)?.wallClock?.date
+        }
+        record.alarms = AlarmProperties.read(todo, context: context)
+        let completions = ForeignCompletions.read(calendar, record: record, context: context)
+        var foreign: [DoneEntry] = []
+        for (occurrence, doneAt) in completions where !record.ledger.contains(occurrence.key(in: context.zone)) {
+            record.markDone(occurrence, at: doneAt, in: context)
+            foreign.append(DoneEntry(occurrence: occurrence.key(in: context.zone), doneAt: doneAt))
+        }
+        return Reading(calendar: calendar, uid: uid, record: record, foreignCompletions: foreign)
+    }
+
+    /// The task itself: the first VTODO that is not an occurrence override.
+    static func master(of calendar: Component) -> Component? {
+        calendar.components.first { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }
+    }
+
+    /// The error with the property the field came from in place of the JSON key.
+    private static func propertyNamed(_ error: ReminderCoreError) -> String {
+        let text = error.description
+        guard let field = error.field, text.hasPrefix(field) else { return text }
+        let names = ["title": "SUMMARY", "notes": "DESCRIPTION", "expires": "DUE"]
+        let base = field.split(separator: "[").first.map(String.init) ?? field
+        return (names[base] ?? ItemProperties.propertyName(base)) + text.dropFirst(base.count)
+    }
+}
