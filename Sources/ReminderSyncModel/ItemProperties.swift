@@ -31,8 +31,9 @@ enum ItemProperties {
     static let periodParameter = "X-REMINDERD-PERIOD-END"
 
     /// Writes `record`'s fields into `todo`, each where it stands (new ones appended), and
-    /// removes the ones the item no longer has.
-    static func write(_ record: SyncRecord, into todo: inout Component) {
+    /// removes the ones the item no longer has. A used amount without a period counts toward
+    /// `currentPeriod`.
+    static func write(_ record: SyncRecord, currentPeriod: LocalDate?, into todo: inout Component) {
         guard case .object(var fields) = record.item.json else { return }
         fields["title"] = nil
         fields["notes"] = nil
@@ -44,7 +45,7 @@ enum ItemProperties {
                 var property = todo.property(name) ?? Property(name, "")
                 property.text = text
                 if key == "amountUsed" {
-                    property.setParameter(periodParameter, record.amountUsedPeriod.map(compact))
+                    property.setParameter(periodParameter, (record.amountUsedPeriod ?? currentPeriod).map(compact))
                 }
                 todo.set(property)
             case .integer(let number)?: todo.set(name, String(number))

@@ -35,7 +35,28 @@ public enum VTodoReader {
         guard let uid = todo.property("UID")?.text, !uid.isEmpty else {
             throw .invalid(resource: name, reason: "the VTODO has no UID")
         }
-        guard var fields = ItemProperties.read(todo) else { throw .notAnItem(resource: name) }
+        guard let fields = ItemProperties.read(todo) else { throw .notAnItem(resource: name) }
+        var record = SyncRecord(item: try item(from: fields, todo: todo, name: name, context: context))
+        do { record.ledger = try LedgerProperties.read(todo) } catch {
+            throw .invalid(resource: name, reason: error.reason)
+        }
+        record.alarms = AlarmProperties.read(todo, context: context)
+        let completions = ForeignCompletions.read(calendar, record: record, context: context)
+        var foreign: [DoneEntry] = []
+        for (occurrence, doneAt) in completions where !record.ledger.contains(occurrence.key(in: context.zone)) {
+            record.markDone(occurrence, at: doneAt, in: context)
+            foreign.append(DoneEntry(occurrence: occurrence.key(in: context.zone), doneAt: doneAt))
+        }
+        readAmountUsedPeriod(todo, into: &record, context: context)
+        return Reading(calendar: calendar, uid: uid, record: record, foreignCompletions: foreign)
+    }
+
+    /// The item from reminderd's fields, the summary, the description and (for a coupon) DUE,
+    /// checked by the same validator as `add`.
+    private static func item(from fields: [String: JSONValue], todo: Component, name: String, context: SyncContext)
+        throws(SyncFormatError) -> Item
+    {
+        var fields = fields
         if let description = todo.property("DESCRIPTION")?.text { fields["notes"] = .string(description) }
         if fields["kind"] == .string(ItemKind.coupon.rawValue) {
             guard let due = todo.dateTime("DUE") else {
@@ -47,32 +68,39 @@ public enum VTodoReader {
             fields["expires"] = .string(
                 expiry.time == FireTimeRules.endOfDay ? expiry.date.description : expiry.description)
         }
-        var record: SyncRecord
+        // A rebuy bought again after it was created has a purchase date later than its creation:
+        // `add`'s "not in the future" check is about the day of adding, so it runs without it.
+        let createdAt = fields.removeValue(forKey: "createdAt")
         do {
-            let summary = todo.property("SUMMARY")?.text ?? ""
+            // The summary's tail (amount, card) depends on the other fields: read those first.
             fields["title"] = .string("?")
             let untitled = try Item(json: .object(fields), context: .init(zone: context.zone))
+            let summary = todo.property("SUMMARY")?.text ?? ""
             fields["title"] = .string(String(ItemProperties.title(in: summary, of: untitled).prefix(100)))
-            record = SyncRecord(item: try Item(json: .object(fields), context: .init(zone: context.zone)))
+            var item = try Item(json: .object(fields), context: .init(zone: context.zone))
+            if let createdAt {
+                var stamp = try FieldReader(.object(["createdAt": createdAt]), path: "")
+                item.createdAt = try stamp.parsed("createdAt", Timestamp.parse)
+            }
+            return item
         } catch {
             throw .invalid(resource: name, reason: propertyNamed(error))
         }
-        do { record.ledger = try LedgerProperties.read(todo) } catch {
-            throw .invalid(resource: name, reason: error.reason)
+    }
+
+    /// The period a benefit's used amount counts toward: as stamped, or the current one. An
+    /// amount of a period that is over is dropped: that credit is gone.
+    private static func readAmountUsedPeriod(_ todo: Component, into record: inout SyncRecord, context: SyncContext) {
+        guard case .benefit(var benefit) = record.item.schedule, benefit.amountUsed != nil else { return }
+        let stamped = todo.property(ItemProperties.propertyName("amountUsed"))?
+            .parameter(ItemProperties.periodParameter).flatMap { DateTimeValue(text: $0)?.wallClock?.date }
+        let current = record.currentOccurrence(in: context)?.dueDate
+        if let stamped, let current, stamped < current {
+            benefit.amountUsed = nil
+            record.item.schedule = .benefit(benefit)
+        } else {
+            record.amountUsedPeriod = stamped ?? current
         }
-        if let period = todo.property(ItemProperties.propertyName("amountUsed"))?.parameter(
-            ItemProperties.periodParameter)
-        {
-            record.amountUsedPeriod = DateTimeValue(text: period)?.wallClock?.date
-        }
-        record.alarms = AlarmProperties.read(todo, context: context)
-        let completions = ForeignCompletions.read(calendar, record: record, context: context)
-        var foreign: [DoneEntry] = []
-        for (occurrence, doneAt) in completions where !record.ledger.contains(occurrence.key(in: context.zone)) {
-            record.markDone(occurrence, at: doneAt, in: context)
-            foreign.append(DoneEntry(occurrence: occurrence.key(in: context.zone), doneAt: doneAt))
-        }
-        return Reading(calendar: calendar, uid: uid, record: record, foreignCompletions: foreign)
     }
 
     /// The task itself: the first VTODO that is not an occurrence override.

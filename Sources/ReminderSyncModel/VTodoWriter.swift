@@ -30,8 +30,8 @@ public enum VTodoWriter {
         }
         let sequence = todo.property("SEQUENCE").flatMap { Int($0.value) } ?? -1
         todo.set("SEQUENCE", String(min(max(sequence, -1), Int(Int32.max) - 1) + 1))
-        ItemProperties.write(record, into: &todo)
         let current = record.currentOccurrence(in: context)
+        ItemProperties.write(record, currentPeriod: current?.dueDate, into: &todo)
         writeSchedule(record, current: current, into: &todo, context: context)
         LedgerProperties.write(record.ledger, into: &todo)
         AlarmProperties.write(record, into: &todo, summary: ItemProperties.summary(of: record.item), context: context)

@@ -134,6 +134,31 @@ import Testing
         #expect(todo.property("STATUS")?.value == "NEEDS-ACTION" && todo.property("RRULE") == nil)
     }
 
+    @Test func rebuyBoughtAgainAfterItWasCreatedReadsBack() throws {
+        var rebuy = Kit.rebuy
+        rebuy.createdAt = Kit.utc("20261110T120000Z")
+        var record = SyncRecord(item: rebuy)
+        record.markDone(try #require(record.currentOccurrence(in: Kit.context)), at: Kit.now, in: Kit.context)
+        #expect(try Kit.read(Kit.written(record)).record == record)
+    }
+
+    @Test func amountUsedCountsTowardThePeriodItWasUsedIn() throws {
+        var uber = Kit.uber
+        uber.schedule = .benefit(
+            Benefit(
+                card: "Amex Platinum", amount: Money(tenThousandths: 150_000), period: .monthly,
+                amountUsed: Money(tenThousandths: 50_000)))
+        let text = Kit.written(SyncRecord(item: uber))
+        let used = try #require(try Kit.todo(text).property("X-REMINDERD-AMOUNT-USED"))
+        #expect(used.line == "X-REMINDERD-AMOUNT-USED;X-REMINDERD-PERIOD-END=20261130:5")
+        let november = try Kit.read(text).record
+        #expect(
+            november.amountUsed == Money(tenThousandths: 50_000) && november.amountUsedPeriod == Kit.date("2026-11-30"))
+        // Read in December, November's partial use is over.
+        let december = try Kit.read(text, context: Kit.at(Kit.utc("20261202T120000Z"))).record
+        #expect(december.amountUsed == nil && december.amountUsedPeriod == nil)
+    }
+
     @Test func acknowledgementsGoWhereEveryClientLooks() throws {
         var record = SyncRecord(item: Kit.uber)
         record.alarms = AlarmState(
