@@ -91,21 +91,21 @@ enum ItemProperties {
     static func summary(of item: Item) -> String {
         let (money, card) = summaryParts(of: item)
         guard let card, !item.title.lowercased().contains(card.lowercased()) else { return item.title + money }
-        return item.title + money + card
+        return item.title + money + " — " + card
     }
 
     /// The title in `summary`: what is left without the amount and card reminderd appends, or the
     /// whole text when a phone rewrote it.
     static func title(in summary: String, of item: Item) -> String {
         let (money, card) = summaryParts(of: item)
-        if let card, summary.hasSuffix(money + card), summary.count > (money + card).count {
-            return String(summary.dropLast((money + card).count))
+        if let card, case let tail = money + " — " + card, summary.hasSuffix(tail), summary.count > tail.count {
+            return String(summary.dropLast(tail.count))
         }
         let title = summary.hasSuffix(money) ? String(summary.dropLast(money.count)) : summary
         return title.isEmpty ? summary : title
     }
 
-    /// `" $15"` and `" — Amex Platinum"`, each empty or nil when the item has none.
+    /// `" $15"` (empty without an amount) and the card.
     private static func summaryParts(of item: Item) -> (money: String, card: String?) {
         let currency = item.currency ?? "USD"
         var money: Money?
@@ -117,6 +117,6 @@ enum ItemProperties {
         case .coupon(let c): money = c.value
         case .rebuy: break
         }
-        return (money.map { " " + $0.formatted(currency: currency) } ?? "", card.map { " — " + $0 })
+        return (money.map { " " + $0.formatted(currency: currency) } ?? "", card)
     }
 }

@@ -12,11 +12,7 @@ public enum VTodoWriter {
     public static func write(_ record: SyncRecord, uid: String, into resource: Component?, context: SyncContext)
         -> Component
     {
-        var calendar =
-            resource
-            ?? Component(
-                "VCALENDAR",
-                properties: [Property("VERSION", "2.0")])
+        var calendar = resource ?? Component("VCALENDAR", properties: [Property("VERSION", "2.0")])
         // The writer's mark: a later read tells reminderd's own rolls from other clients' ones.
         calendar.set("PRODID", ForeignCompletions.ownProductID)
         let masterIndex = calendar.components.firstIndex { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }

@@ -171,6 +171,12 @@ import Testing
         #expect(try Kit.read(text).record.alarms == record.alarms)
     }
 
+    @Test func summaryLeavesOutACardTheTitleNames() throws {
+        #expect(
+            try Kit.todo(Kit.written(SyncRecord(item: Kit.fee))).property("SUMMARY")?.text
+                == "Amex Gold annual fee $325")
+    }
+
     @Test func everyKindReadsBackAsWritten() throws {
         var uber = Kit.uber
         uber.notes = "Monthly, in the Uber app; not, for; Eats\\"
