@@ -86,6 +86,11 @@ import Testing
                 == nil)
         let other = ClientShapes.appleCompletedCopy.replacingFirst("SUMMARY:Uber Cash", with: "SUMMARY:Lyft Cash")
         #expect(CompletedCopy.match(try Component.parse(other), known: known, context: Kit.context) == nil)
+        // A copy that carried reminderd's fields over is matched by the item id.
+        let carried = ClientShapes.appleCompletedCopy.replacingFirst(
+            "SUMMARY:Uber Cash $15 — Amex Platinum", with: "SUMMARY:Uber\r\n" + ClientShapes.fields.crlf)
+        let byID = try #require(CompletedCopy.match(try Component.parse(carried), known: known, context: Kit.context))
+        #expect(byID.uid == known[0].uid && byID.entry.occurrence == Self.november)
         // Reading the copy as an item fails plainly: it has no reminderd fields.
         #expect(throws: SyncFormatError.notAnItem(resource: "item.ics")) {
             try Kit.read(ClientShapes.appleCompletedCopy)

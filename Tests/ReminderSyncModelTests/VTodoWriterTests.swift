@@ -76,6 +76,20 @@ import Testing
         #expect(try VTodoReader.read(again, name: "x", context: Kit.context).record.item == record.item)
     }
 
+    @Test func aThirtySixHourLeadRewrittenByTheServerIsStillItsAlarm() throws {
+        var item = Kit.uber
+        item.lead = [CalendarDuration(36, .hours)]
+        let text = Kit.written(SyncRecord(item: item))
+        #expect(
+            try Kit.todo(text).components("VALARM").map { $0.property("TRIGGER")!.line } == [
+                "TRIGGER;RELATED=END:-PT36H"
+            ])
+        let served = text.replacingFirst("-PT36H", with: "-P1DT12H")
+        let again = VTodoWriter.write(
+            try Kit.read(served).record, uid: Kit.uid, into: try Component.parse(served), context: Kit.context)
+        #expect(again.components.last!.components("VALARM").map { $0.property("TRIGGER")!.value } == ["-P1DT12H"])
+    }
+
     @Test func removedLeadRemovesOnlyItsAlarm() throws {
         var record = SyncRecord(item: Kit.uber)
         let first = VTodoWriter.write(record, uid: Kit.uid, into: nil, context: Kit.context)
