@@ -50,8 +50,10 @@ public struct DoneLedger: Hashable, Sendable {
 
     /// The 3-way set merge, per occurrence: a side that changed the entry since `base` (added it,
     /// removed it by Undo, or did it again after an Undo) wins over one that did not. When both
-    /// changed it, an entry beats an absence (nothing done is lost) and of two entries the
-    /// earlier Done stands, so every replica picks the same one.
+    /// changed it, an entry beats an absence (nothing done is lost) and of two entries the later
+    /// Done stands, so every replica picks the same one. (Not the earlier: that one may be the
+    /// very entry a third device undid meanwhile, and keeping it would let that Undo remove a
+    /// Done made after it.)
     public static func merge(base: DoneLedger, local: DoneLedger, remote: DoneLedger) -> DoneLedger {
         var merged = DoneLedger()
         var keys = Set<LocalDateTime>()
@@ -64,7 +66,7 @@ public struct DoneLedger: Hashable, Sendable {
             } else if r == b {
                 chosen = l
             } else {
-                chosen = [l, r].compactMap { $0 }.min {
+                chosen = [l, r].compactMap { $0 }.max {
                     ($0.doneAt, $0.amount?.tenThousandths ?? -1) < ($1.doneAt, $1.amount?.tenThousandths ?? -1)
                 }
             }

@@ -49,11 +49,11 @@ import Testing
         local.ledger.remove(oct)  // Undo here
         local.ledger.record(DoneEntry(occurrence: nov, doneAt: 5))
         var remote = base
-        remote.ledger.record(DoneEntry(occurrence: nov, doneAt: 3))  // the same occurrence, offline
+        remote.ledger.record(DoneEntry(occurrence: nov, doneAt: 3))  // the same occurrence, offline: the later stands
         remote.ledger.record(DoneEntry(occurrence: dec, doneAt: 4))
         let (merged, _) = merge(local, remote, base: base)
         #expect(
-            merged.ledger.entries == [DoneEntry(occurrence: nov, doneAt: 3), DoneEntry(occurrence: dec, doneAt: 4)])
+            merged.ledger.entries == [DoneEntry(occurrence: nov, doneAt: 5), DoneEntry(occurrence: dec, doneAt: 4)])
     }
 
     @Test func doneAgainAfterAnUndoElsewhereIsKept() {
