@@ -44,19 +44,21 @@ public enum LineFolding {
     }
 
     /// `line` in physical lines of at most 75 octets, each continuation starting with a space,
-    /// never splitting a UTF-8 sequence (or a grapheme cluster, which keeps emoji whole).
+    /// never splitting a UTF-8 sequence. It counts Unicode scalars, not Characters: one grapheme
+    /// cluster (a letter with many combining marks) may be longer than a line, and unfolding
+    /// joins it again anyway.
     public static func fold(_ line: String) -> String {
-        var result = ""
+        var result = String.UnicodeScalarView()
         var count = 0
-        for character in line {
-            let size = character.utf8.count
+        for scalar in line.unicodeScalars {
+            let size = UTF8.width(scalar)
             if count + size > 75 {
-                result += "\r\n "
+                result.append(contentsOf: "\r\n ".unicodeScalars)
                 count = 1
             }
-            result.append(character)
+            result.append(scalar)
             count += size
         }
-        return result
+        return String(result)
     }
 }

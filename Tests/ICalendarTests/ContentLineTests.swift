@@ -20,6 +20,14 @@ import Testing
         #expect(try Component.parse(text).property("SUMMARY")?.value == summary)
     }
 
+    @Test func foldsInsideAGraphemeClusterLongerThanALine() throws {
+        // One Character of 121 octets: a letter with 60 combining acute accents.
+        let summary = "e" + String(repeating: "\u{301}", count: 60)
+        let text = Component("VTODO", properties: [Property("SUMMARY", summary)]).serialized()
+        for line in text.split(separator: "\r\n") { #expect(line.utf8.count <= 75, "\(line.utf8.count) octets") }
+        #expect(try Component.parse(text).property("SUMMARY")?.value == summary)
+    }
+
     @Test func readsQuotedAndMultipleParameterValues() throws {
         let property = try Property(
             line: #"ATTENDEE;MEMBER="mailto:a@x.org","mailto:b@x.org";X-Y=p1,p2;CN="Doe; Jane":mailto:j@x.org"#,
