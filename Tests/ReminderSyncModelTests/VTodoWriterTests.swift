@@ -34,6 +34,18 @@ import Testing
             }!)
     }
 
+    @Test func aZoneWithoutChangesHasOneObservance() throws {
+        let utc = SyncContext(planner: Planner(configuration: .defaults, zone: .utc), now: Kit.now)
+        let calendar = try Component.parse(Kit.written(SyncRecord(item: Kit.uber), context: utc))
+        let timezone = try #require(calendar.components("VTIMEZONE").first)
+        #expect(timezone.property("TZID")?.value == "UTC")
+        #expect(
+            timezone.components.map { $0.properties.map(\.line) } == [
+                ["DTSTART:19700101T000000", "TZOFFSETFROM:+0000", "TZOFFSETTO:+0000"]
+            ])
+        #expect(calendar.components.last?.property("DUE")?.line == "DUE;TZID=UTC:20261130T235900")
+    }
+
     @Test func oneRelativeAlarmPerLead() throws {
         let todo = try Kit.todo(Kit.written(SyncRecord(item: Kit.uber)))
         let alarms = todo.components("VALARM")
