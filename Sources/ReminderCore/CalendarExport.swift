@@ -1,3 +1,4 @@
+import CivilTime
 import ICalendar
 
 /// Items as an RFC 5545 calendar. A repeating item is one event with an `RRULE` and one relative

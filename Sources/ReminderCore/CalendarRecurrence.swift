@@ -1,3 +1,4 @@
+import CivilTime
 import ICalendar
 
 /// How a repeating item looks in RFC 5545: an `RRULE` that a calendar program expands into the

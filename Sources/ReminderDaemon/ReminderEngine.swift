@@ -1,3 +1,4 @@
+import CivilTime
 import Dispatch
 import Logging
 import ReminderCore
@@ -278,11 +279,9 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
     func shortTime(_ instant: Int64) -> String {
         let local = zone.localDateTime(at: instant)
-        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let time = local.time
-        let hm = "\(time.hour < 10 ? "0" : "")\(time.hour):\(time.minute < 10 ? "0" : "")\(time.minute)"
         let days = local.date.dayNumber - zone.localDateTime(at: clock()).date.dayNumber
-        return days >= 0 && days < 7 ? "\(weekdays[local.date.weekday]) \(hm)" : "\(local.date) \(hm)"
+        let day = days >= 0 && days < 7 ? local.date.weekdayAbbreviation : local.date.description
+        return "\(day) \(local.time.hourMinute)"
     }
 
     /// The earliest pending reminder (not the pass events).

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ICalendar
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 import ReminderProtocol
 import ReminderSyncModel

@@ -1,4 +1,5 @@
 import ICalendar
+import CivilTime
 import ReminderCore
 
 /// The phone's alarms and the acknowledgements every client shares.

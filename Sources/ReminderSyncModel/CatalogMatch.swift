@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// A second device's first join: both devices ran `add card amex-gold`, so the same catalog

@@ -1,4 +1,5 @@
 import ICalendar
+import CivilTime
 import ReminderCore
 
 /// Apple Reminders completes one occurrence of a repeating reminder by moving the master

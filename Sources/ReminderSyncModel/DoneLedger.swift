@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// One done occurrence: `X-REMINDERD-DONE:<occurrence due>/<done at>/<amount>`, such as

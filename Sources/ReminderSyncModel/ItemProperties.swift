@@ -1,5 +1,7 @@
 import ICalendar
+import CivilTime
 import ReminderCore
+import ReminderJSON
 
 /// reminderd's own fields as `X-REMINDERD-*` properties: the item's JSON keys (SPEC §2) in
 /// upper case with dashes (`amountUsed` → `X-REMINDERD-AMOUNT-USED`), plain tokens or decimals.

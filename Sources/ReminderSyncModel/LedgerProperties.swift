@@ -1,4 +1,5 @@
 import ICalendar
+import CivilTime
 import ReminderCore
 
 /// The Done ledger as `X-REMINDERD-DONE` properties, one per done occurrence, oldest first.

@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// Which occurrence a resource shows, derived from the item's rules and its ledger — never

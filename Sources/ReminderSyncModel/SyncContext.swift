@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// What converting between items and resources needs besides them: the device's rules and

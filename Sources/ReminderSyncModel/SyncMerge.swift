@@ -1,4 +1,6 @@
+import CivilTime
 import ReminderCore
+import ReminderJSON
 
 /// A field both sides changed since the last agreement: the remote value was taken, and the
 /// local one is kept here for history and a pop-up, so nothing is silently lost.

@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// What one task resource says about one item, in reminderd's terms: the item, which

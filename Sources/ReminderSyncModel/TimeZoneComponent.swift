@@ -1,4 +1,5 @@
 import ICalendar
+import CivilTime
 import ReminderCore
 
 /// The `VTIMEZONE` for the device's zone, so that `DUE;TZID=…` means the same instant to every

@@ -1,5 +1,7 @@
 import ICalendar
+import CivilTime
 import ReminderCore
+import ReminderJSON
 
 /// Reads a task resource back into a record, whoever wrote it last: reminderd's own fields,
 /// then what other clients did to it (their completion shapes, acknowledgements, a retitle on
@@ -110,10 +112,9 @@ public enum VTodoReader {
 
     /// The error with the property the field came from in place of the JSON key.
     private static func propertyNamed(_ error: ReminderCoreError) -> String {
-        let text = error.description
-        guard let field = error.field, text.hasPrefix(field) else { return text }
         let names = ["title": "SUMMARY", "notes": "DESCRIPTION", "expires": "DUE"]
-        let base = field.split(separator: "[").first.map(String.init) ?? field
-        return (names[base] ?? ItemProperties.propertyName(base)) + text.dropFirst(base.count)
+        let key = error.field.split(separator: "[").first.map(String.init) ?? error.field
+        let index = error.field.dropFirst(key.count)
+        return (names[key] ?? ItemProperties.propertyName(key)) + index + ": " + error.reason
     }
 }

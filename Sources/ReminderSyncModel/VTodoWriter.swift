@@ -1,4 +1,5 @@
 import ICalendar
+import CivilTime
 import ReminderCore
 
 /// Writes an item into its task resource in the rolling form: edits the server's VCALENDAR in

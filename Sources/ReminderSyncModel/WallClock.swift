@@ -1,4 +1,5 @@
 import ICalendar
+import CivilTime
 import ReminderCore
 
 /// Conversions between iCalendar date-time values and reminderd's civil time.

@@ -1,7 +1,9 @@
+import CivilTime
 import Foundation
 import Logging
 import ReminderCore
 import ReminderDaemon
+import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 import Synchronization

@@ -1,4 +1,5 @@
 import ICalendar
+import CivilTime
 import ReminderCore
 import ReminderSyncModel
 import Testing

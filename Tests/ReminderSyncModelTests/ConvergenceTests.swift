@@ -1,6 +1,8 @@
 import ICalendar
+import CivilTime
 import ReminderCore
 import ReminderSyncModel
+import ReminderTestSupport
 import Testing
 
 /// Random interleavings of Done, Undo, edits and acknowledgements on two devices and a phone
