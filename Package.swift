@@ -94,7 +94,8 @@ let package = Package(
         .target(
             name: "ReminderFuzzTargets",
             dependencies: [
-                "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol", "ICalendar", "ReminderSyncModel",
+                "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol", "ICalendar",
+                "ReminderSyncModel",
             ]
         ),
         .target(name: "CFuzzerDriver"),
@@ -107,7 +108,8 @@ let package = Package(
         .testTarget(
             name: "ReminderSyncModelTests",
             dependencies: [
-                "ReminderSyncModel", "ReminderCore", "CivilTime", "ICalendar", "ReminderPlatform", "ReminderTestSupport",
+                "ReminderSyncModel", "ReminderCore", "CivilTime", "ICalendar", "ReminderPlatform",
+                "ReminderTestSupport",
             ]),
         .testTarget(
             name: "ReminderCoreTests",

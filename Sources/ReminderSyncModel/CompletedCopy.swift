@@ -1,5 +1,5 @@
-import ICalendar
 import CivilTime
+import ICalendar
 import ReminderCore
 
 /// Apple Reminders completes one occurrence of a repeating reminder by moving the master

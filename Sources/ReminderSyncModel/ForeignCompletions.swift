@@ -1,5 +1,5 @@
-import ICalendar
 import CivilTime
+import ICalendar
 import ReminderCore
 
 /// The ways other clients complete one occurrence of a repeating task, each read as

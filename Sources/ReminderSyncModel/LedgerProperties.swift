@@ -1,5 +1,5 @@
-import ICalendar
 import CivilTime
+import ICalendar
 import ReminderCore
 
 /// The Done ledger as `X-REMINDERD-DONE` properties, one per done occurrence, oldest first.

@@ -1,5 +1,5 @@
-import ICalendar
 import CivilTime
+import ICalendar
 import ReminderCore
 
 /// Why a task resource cannot be read as a reminderd item, naming the resource and the

@@ -1,5 +1,5 @@
-import ICalendar
 import CivilTime
+import ICalendar
 import ReminderCore
 
 /// The `VTIMEZONE` for the device's zone, so that `DUE;TZID=…` means the same instant to every

@@ -1,5 +1,5 @@
-import ICalendar
 import CivilTime
+import ICalendar
 import ReminderCore
 import ReminderJSON
 

@@ -1,5 +1,5 @@
-import ICalendar
 import CivilTime
+import ICalendar
 import ReminderCore
 
 /// Writes an item into its task resource in the rolling form: edits the server's VCALENDAR in

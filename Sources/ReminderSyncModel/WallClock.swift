@@ -1,5 +1,5 @@
-import ICalendar
 import CivilTime
+import ICalendar
 import ReminderCore
 
 /// Conversions between iCalendar date-time values and reminderd's civil time.
