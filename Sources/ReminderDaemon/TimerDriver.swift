@@ -8,9 +8,14 @@ final class TimerDriver: @unchecked Sendable {  // confined to the engine's queu
     private let timer: DispatchSourceTimer
     private var armed: Int64?
 
+    /// `fire` runs on `queue` after the armed deadline was forgotten, so the next `arm` re-arms
+    /// even for the same one (a fire that came a moment early).
     init(queue: DispatchQueue, fire: @escaping @Sendable () -> Void) {
         timer = DispatchSource.makeTimerSource(flags: [], queue: queue)
-        timer.setEventHandler(handler: fire)
+        timer.setEventHandler { [weak self] in
+            self?.reset()
+            fire()
+        }
         timer.schedule(wallDeadline: .distantFuture)
         timer.activate()
     }
