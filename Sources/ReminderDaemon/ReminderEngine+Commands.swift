@@ -165,9 +165,10 @@ extension ReminderEngine {
         }
     }
 
-    /// Validates an item's JSON, refusing with `InvalidItem`.
+    /// Validates an item's JSON, refusing with `InvalidItem`. Dates in the future are judged
+    /// against the engine's present, not the item's creation (a rebuy is bought again later).
     func decodeItem(_ json: JSONValue, path: String, defaultCreatedAt: Int64?) throws -> Item {
-        let context = Item.DecodingContext(zone: zone, defaultCreatedAt: defaultCreatedAt)
+        let context = Item.DecodingContext(zone: zone, defaultCreatedAt: defaultCreatedAt, present: .instant(clock()))
         let result: Result<Item, ReminderCoreError> = Result { () throws(ReminderCoreError) in
             try Item(json: json, path: path, context: context)
         }

@@ -127,7 +127,7 @@ extension ReminderEngine {
         var restored: Item
         do {
             restored = try Item(
-                json: JSONValue.parse(Array(step.itemJSON.utf8), source: "undo"), context: .init(zone: zone))
+                json: JSONValue.parse(Array(step.itemJSON.utf8), source: "undo"), context: .init(zone: zone, present: .unchecked))
         } catch {
             throw CommandError(
                 error: VarlinkError(

@@ -87,7 +87,7 @@ public enum SyncMerge {
             }
             merged[key] = value
         }
-        guard let item = try? Item(json: .object(merged), context: .init(zone: zone)) else {
+        guard let item = try? Item(json: .object(merged), context: .init(zone: zone, present: .unchecked)) else {
             let whole = Set(l.keys).union(r.keys).sorted().filter { l[$0] != r[$0] && $0 != "amountUsed" }
             return (remote, whole.map { SyncConflict(field: $0, local: text(l[$0]), remote: text(r[$0])) })
         }
