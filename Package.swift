@@ -22,8 +22,13 @@ let package = Package(
         .target(name: "ReminderJSON"),
         // Calendar dates, wall-clock times, RFC 3339 timestamps and time-zone rules from TZif bytes. Pure.
         .target(name: "CivilTime"),
+        // RFC 5545 text: content lines, folding, escaping, the component tree. Pure Swift, so it can
+        // be fuzzed and has no C boundary (docs/SYNC-FORMAT.md says why not libical).
+        .target(name: "ICalendar"),
         // Pure domain logic: items, fire-time rules, timer wheel, notification text.
-        .target(name: "ReminderCore", dependencies: ["ReminderJSON", "CivilTime"]),
+        .target(name: "ReminderCore", dependencies: ["ReminderJSON", "CivilTime", "ICalendar"]),
+        // Items as CalDAV VTODOs and back, other clients' completions, the 3-way merge: no I/O.
+        .target(name: "ReminderSyncModel", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ICalendar"]),
         // The few OS-facing pieces shared by the executables: the zoneinfo database, files.
         .target(name: "ReminderPlatform", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime"]),
         // The bundled card catalog and subscription templates.
@@ -38,6 +43,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // For tests beyond the store: faults put into a store file (a write that fails as on a full
+        // disk), so those tests need not reach into SQLite themselves.
+        .target(name: "ReminderStoreTesting", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // Varlink framing, the io.reminderd.Reminders interface, and the client.
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -93,7 +101,10 @@ let package = Package(
         // The parsers that read outside input, as fuzz targets, and their driver.
         .target(
             name: "ReminderFuzzTargets",
-            dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol"]
+            dependencies: [
+                "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol", "ICalendar",
+                "ReminderSyncModel",
+            ]
         ),
         .target(name: "CFuzzerDriver"),
         .executableTarget(
@@ -101,12 +112,22 @@ let package = Package(
         .testTarget(name: "ReminderFuzzTargetsTests", dependencies: ["ReminderFuzzTargets"]),
         .testTarget(name: "ReminderJSONTests", dependencies: ["ReminderJSON"]),
         .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime", "ReminderTestSupport"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        .testTarget(
+            name: "ReminderSyncModelTests",
+            dependencies: [
+                "ReminderSyncModel", "ReminderCore", "CivilTime", "ICalendar", "ReminderPlatform",
+                "ReminderTestSupport",
+            ]),
         .testTarget(
             name: "ReminderCoreTests",
             dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderTestSupport"]),
         .testTarget(
             name: "ReminderStoreTests",
-            dependencies: ["ReminderStore", "ReminderCore", "CivilTime", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ReminderStore", "ReminderCore", "CivilTime", "ReminderStoreTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore", "ReminderJSON"]),
         .testTarget(
@@ -124,7 +145,7 @@ let package = Package(
                 "ReminderDaemon", "ReminderCore", "ReminderJSON", "CivilTime", "ReminderStore", "ReminderProtocol",
                 "ReminderPlatform", .product(name: "Logging", package: "swift-log"),
                 // To make the store fail on purpose (a trigger standing in for a full disk).
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ReminderStoreTesting",
                 // To build the GErrors the notifier classifies.
                 "CNotify",
             ]

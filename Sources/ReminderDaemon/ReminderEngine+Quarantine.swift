@@ -1,14 +1,15 @@
 import ReminderCore
 import ReminderJSON
+import ReminderProtocol
 import ReminderStore
 
 extension ReminderEngine {
     /// How `list` and `show` present an item whose stored data cannot be read: status
     /// "unreadable", the reason, and the way out.
-    func quarantinedView(_ item: QuarantinedItem) -> JSONValue {
-        .object([
+    func quarantinedView(_ item: QuarantinedItem) -> ItemView {
+        ItemView(fields: [
             "id": .string(item.id), "kind": .string("?"), "title": .string(item.title ?? "(unreadable)"),
-            "status": .string("unreadable"), "reason": .string(item.reason),
+            "status": .string(ItemStatus.unreadable.rawValue), "reason": .string(item.reason),
             "hint": .string("reminderctl remove \(item.id)"),
         ])
     }
@@ -16,17 +17,11 @@ extension ReminderEngine {
     /// Deletes an unreadable item, stored first, with a history line.
     func removeQuarantined(_ item: QuarantinedItem, now: Int64) throws -> [String: JSONValue] {
         do {
-            try store.write { db in
-                try ReminderStore.deleteItem(id: item.id, db)
-                try ReminderStore.appendHistory(
-                    HistoryRecord(
-                        at: now, itemId: item.id, title: item.title ?? "(unreadable)", event: "removed",
-                        reason: "was unreadable"), db)
-            }
+            try store.removeItem(id: item.id, title: item.title ?? "(unreadable)", reason: "was unreadable", at: now)
         } catch { throw CommandError.store(error) }
         quarantined[item.id] = nil
         occurrences[item.id] = nil
         fired.removeAll(of: item.id)
-        return ["id": .string(item.id)]
+        return RemoveReply(id: item.id).parameters
     }
 }
