@@ -34,7 +34,9 @@ public struct StatusReply: ReminderReply {
     public var waiting: Int64
     public var timeZone: String
     /// The date in `timeZone` (YYYY-MM-DD): the day natural dates such as `tomorrow` count from.
-    public var today: String
+    /// Nil from a daemon older than the field (one still running after an upgrade): a client then
+    /// works it out from `timeZone` rather than refusing the whole reply.
+    public var today: String?
     public var store: String
     /// Reminders held back by the desktop's do-not-disturb, and the latest reason given.
     public var held: Int64
@@ -42,7 +44,7 @@ public struct StatusReply: ReminderReply {
 
     public init(
         version: String, uptimeSeconds: Int64, items: Int64, nextReminder: String?, notificationServer: Server?,
-        paused: String?, waiting: Int64, timeZone: String, today: String, store: String, held: Int64,
+        paused: String?, waiting: Int64, timeZone: String, today: String?, store: String, held: Int64,
         heldReason: String?
     ) {
         self.version = version
@@ -71,9 +73,8 @@ public struct StatusReply: ReminderReply {
             "status": .object([
                 "version": .string(version), "uptimeSeconds": .integer(uptimeSeconds), "items": .integer(items),
                 "nextReminder": .optional(nextReminder), "notificationServer": server, "paused": .optional(paused),
-                "waiting": .integer(waiting), "timeZone": .string(timeZone), "today": .string(today),
-                "store": .string(store),
-                "held": .integer(held), "heldReason": .optional(heldReason),
+                "waiting": .integer(waiting), "timeZone": .string(timeZone), "today": .optional(today),
+                "store": .string(store), "held": .integer(held), "heldReason": .optional(heldReason),
             ])
         ]
     }
@@ -91,7 +92,7 @@ public struct StatusReply: ReminderReply {
             items: try status.integer("items"), nextReminder: try status.optionalString("nextReminder"),
             notificationServer: server, paused: try status.optionalString("paused"),
             waiting: try status.integer("waiting"), timeZone: try status.string("timeZone"),
-            today: try status.string("today"), store: try status.string("store"),
+            today: try status.optionalString("today"), store: try status.string("store"),
             held: try status.integer("held"), heldReason: try status.optionalString("heldReason"))
     }
 }

@@ -5,6 +5,10 @@ import ReminderJSON
 import ReminderPlatform
 import ReminderProtocol
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Talks to the running daemon: one varlink call per command, with SPEC §5's exit codes.
 enum DaemonClient {
     /// The socket: `$REMINDERD_SOCKET`, the config's `socketPath`, or the runtime directory's.
@@ -35,22 +39,29 @@ enum DaemonClient {
 
     /// Today in the daemon's time zone — not the shell's `TZ` nor a config file the daemon may not
     /// be reading: natural dates (`tomorrow`) and "is this in the past" are answered in it.
+    /// A daemon older than `today` (still running after an upgrade) is answered from its zone.
     static func today() throws -> LocalDate {
         let status = try call(.status, as: StatusReply.self)
-        guard case .success(let today) = LocalDate.parse(status.today) else {
+        guard let text = status.today else {
+            return zone(named: status.timeZone).localDateTime(at: Int64(time(nil))).date
+        }
+        guard case .success(let today) = LocalDate.parse(text) else {
             throw Refusal(
-                message: "unreadable reply from reminderd: status.today: \"\(status.today)\" is not a date",
-                exitCode: 69)
+                message: "unreadable reply from reminderd: status.today: \"\(text)\" is not a date", exitCode: 69)
         }
         return today
     }
 
     /// The daemon's time zone, for checking items as it will (a rebuy bought "in the future" is
-    /// so by its calendar). A zone this machine's database cannot name (the daemon's `localtime`
-    /// fallback) is the system's own, which is what the daemon read.
+    /// so by its calendar).
     static func zone() throws -> TimeZoneRules {
-        let name = try call(.status, as: StatusReply.self).timeZone
-        return (try? ZoneDatabase.shared.zone(named: name)) ?? (try? ZoneDatabase.shared.systemZone()) ?? .utc
+        zone(named: try call(.status, as: StatusReply.self).timeZone)
+    }
+
+    /// A zone this machine's database cannot name (the daemon's `localtime` fallback) is the
+    /// system's own, which is what the daemon read.
+    private static func zone(named name: String) -> TimeZoneRules {
+        (try? ZoneDatabase.shared.zone(named: name)) ?? (try? ZoneDatabase.shared.systemZone()) ?? .utc
     }
 
     /// The daemon's reply, success or varlink error; only a failed connection throws (exit 69).

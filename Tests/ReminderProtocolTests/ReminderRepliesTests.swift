@@ -32,6 +32,22 @@ import Testing
         #expect(bare.parameters["status"]?.objectKeys.count == 12)
     }
 
+    /// A daemon of the previous version (still running after an upgrade, until it is restarted)
+    /// answers `Status` without `today`: the reply still reads, so `status` and `add` keep working.
+    @Test func aStatusFromADaemonBeforeTodayStillReads() throws {
+        var parameters = StatusReply(
+            version: "0.1.0", uptimeSeconds: 5, items: 1, nextReminder: nil, notificationServer: nil, paused: nil,
+            waiting: 0, timeZone: "Europe/Paris", today: nil, store: "s", held: 0, heldReason: nil
+        ).parameters
+        if case .object(var fields)? = parameters["status"] {
+            fields["today"] = nil
+            parameters["status"] = .object(fields)
+        }
+        let read = try StatusReply(parameters: overTheWire(parameters))
+        #expect(read.today == nil)
+        #expect(read.timeZone == "Europe/Paris")
+    }
+
     @Test func historyRoundTrips() throws {
         let reply = HistoryReply(entries: [
             .init(at: "2026-11-24T09:00:00Z", item: "ab12", title: "Uber Cash", event: "fired", reason: "7d"),
