@@ -3,8 +3,29 @@ internal import CSecret
 /// The password from the Secret Service (GNOME Keyring, KeePassXC, KWallet's bridge) through
 /// libsecret, as Evolution keeps its CalDAV passwords. The entry is found by two attributes,
 /// so it is stored with
-/// `secret-tool store --label='reminderd sync' service reminderd username NAME`.
-enum SecretService {
+/// `secret-tool store --label='reminderd sync' service reminderd username NAME`, or by
+/// `reminderctl sync setup`.
+public enum SecretService {
+    static let label = "reminderd sync"
+
+    /// Stores `password` for `username` where `password(username:)` finds it, replacing any
+    /// earlier entry; the error says when no Secret Service runs and what to use instead.
+    public static func store(username: String, password: String) throws(PasswordError) {
+        var error: UnsafeMutablePointer<GError>? = nil
+        keepRunningWhenTheBusCloses()
+        let stored = reminderd_secret_store("reminderd", username, label, password, &error)
+        if let error {
+            let message = String(cString: error.pointee.message)
+            g_error_free(error)
+            throw PasswordError(
+                description: "the password could not be stored in the Secret Service (\(message)); is a keyring "
+                    + "(GNOME Keyring, KeePassXC, KWallet) running? Or keep it in a file: --password-file PATH")
+        }
+        guard stored != 0 else {
+            throw PasswordError(description: "the Secret Service did not store the password; use --password-file PATH")
+        }
+    }
+
     static func password(username: String) throws(PasswordError) -> String {
         var error: UnsafeMutablePointer<GError>? = nil
         keepRunningWhenTheBusCloses()

@@ -204,14 +204,7 @@ struct Setup: ParsableCommand {
                 }
             }
         }
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !directory.isEmpty {
-            do { try makePrivateDirectories(directory) } catch { throw Refusal(message: error.description) }
-        }
-        let temporary = path + ".tmp"
-        guard FileManagerLite.write(Array(data) + [0x0A], to: temporary), rename(temporary, path) == 0 else {
-            throw Refusal(message: "\(path): cannot write: \(errnoDescription())")
-        }
+        try writeConfigFile(document, to: path)
         print("Config written to \(path).")
     }
 
@@ -249,6 +242,20 @@ struct Setup: ParsableCommand {
         }
         print("Start reminderd: systemctl --user enable --now reminderd.socket reminderd.service")
         print("(or, without a user manager, run ~/.local/bin/reminderd in your desktop session)")
+    }
+}
+
+/// Writes the config whole or not at all (a temporary file renamed over it), owner-only, in
+/// directories only the owner can enter.
+func writeConfigFile(_ document: [String: JSONValue], to path: String) throws {
+    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    if !directory.isEmpty {
+        do { try makePrivateDirectories(directory) } catch { throw Refusal(message: error.description) }
+    }
+    let temporary = path + ".tmp"
+    let data = JSONValue.object(document).serialized(pretty: true)
+    guard FileManagerLite.write(Array(data) + [0x0A], to: temporary), rename(temporary, path) == 0 else {
+        throw Refusal(message: "\(path): cannot write: \(errnoDescription())")
     }
 }
 
