@@ -194,9 +194,13 @@ struct SyncSetup: ParsableCommand {
             return "TLS failure talking to \(url): the server's certificate was not accepted (\(detail))"
         case .notACalendar(let found):
             return "\(found) exists but is not a calendar; choose another name with --calendar"
-        case .notXML, .malformedXML, .missingProperty, .notFound, .unexpectedStatus, .redirectLoop:
+        case .serverError(_, 501, _) where stage == "discovery",
+            .notXML, .malformedXML, .missingProperty, .notFound, .unexpectedStatus, .redirectLoop:
             guard stage == "discovery" else { return error.description }
             return "\(url) does not look like a CalDAV server (\(error)); check --url"
+        case .serverError(let request, let status, _):
+            // Not the sync loop's "will retry": setup tries once.
+            return "\(request): server error \(status); try again later"
         default:
             return error.description
         }
