@@ -26,8 +26,11 @@ struct SyncSetup: ParsableCommand {
         commandName: "setup",
         abstract: "Check a CalDAV account, create its task list, and save it in the config.",
         discussion: """
-            The password goes to the Secret Service (GNOME Keyring, KeePassXC, KWallet) unless
-            --password-file or --password-command names where reminderd-sync should read it.
+            Asks for what the flags leave out (on a terminal; the password without echo). The \
+            password goes to the Secret Service (GNOME Keyring, KeePassXC, KWallet) unless \
+            --password-file or --password-command says where to read it. Syncing itself comes in \
+            a later version: setup checks and saves the account, nothing more.
+
             Examples:
               reminderctl sync setup
               reminderctl sync setup --url https://dav.example.org/ --username alice --password-file ~/.dav-password
