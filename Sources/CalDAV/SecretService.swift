@@ -11,12 +11,8 @@ public enum SecretService {
     /// Stores `password` for `username` where `password(username:)` finds it, replacing any
     /// earlier entry; the error says when no Secret Service runs and what to use instead.
     public static func store(username: String, password: String) throws(PasswordError) {
-        var error: UnsafeMutablePointer<GError>? = nil
-        keepRunningWhenTheBusCloses()
-        let stored = reminderd_secret_store("reminderd", username, label, password, &error)
-        if let error {
-            let message = String(cString: error.pointee.message)
-            g_error_free(error)
+        let (stored, failure) = calling { reminderd_secret_store("reminderd", username, label, password, $0) }
+        if let message = failure {
             throw PasswordError(
                 description: "the password could not be stored in the Secret Service (\(message)); is a keyring "
                     + "(GNOME Keyring, KeePassXC, KWallet) running? Or keep it in a file: --password-file PATH")
@@ -27,12 +23,8 @@ public enum SecretService {
     }
 
     static func password(username: String) throws(PasswordError) -> String {
-        var error: UnsafeMutablePointer<GError>? = nil
-        keepRunningWhenTheBusCloses()
-        let secret = reminderd_secret_lookup("reminderd", username, &error)
-        if let error {
-            let message = String(cString: error.pointee.message)
-            g_error_free(error)
+        let (secret, failure) = calling { reminderd_secret_lookup("reminderd", username, $0) }
+        if let message = failure {
             throw PasswordError(
                 description: "the Secret Service could not be asked (\(message)); "
                     + "set sync.passwordCommand or sync.passwordFile instead")
@@ -49,6 +41,19 @@ public enum SecretService {
             throw PasswordError(description: "the Secret Service's password for \(username) is empty")
         }
         return password
+    }
+
+    /// Runs one libsecret call on the session bus: its result, and its GError's message (the error
+    /// freed here) when it failed.
+    private static func calling<Result>(_ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Result)
+        -> (Result, String?)
+    {
+        var error: UnsafeMutablePointer<GError>? = nil
+        keepRunningWhenTheBusCloses()
+        let result = call(&error)
+        guard let error else { return (result, nil) }
+        defer { g_error_free(error) }
+        return (result, String(cString: error.pointee.message))
     }
 
     /// GLib's shared session-bus connection, the one libsecret uses, raises SIGTERM in the

@@ -54,16 +54,10 @@ struct SyncSetup: ParsableCommand {
     func run() throws {
         let terminal = isatty(STDIN_FILENO) == 1
         let path = config ?? ConfigFile.defaultPath()
-        let exists = access(path, F_OK) == 0
-        var document: [String: JSONValue] = [:]
-        if exists {
-            guard case .object(let fields) = try readJSON(path) else {
-                throw Refusal(message: "\(path): expected a JSON object")
-            }
-            document = fields
-        }
+        let existing = try readConfigDocument(path)
+        var document = existing ?? [:]
         // A broken config is refused before anything is asked: it would be refused after.
-        let previous = exists ? try ConfigFile.refusing(path).sync : nil
+        let previous = existing == nil ? nil : try ConfigFile.refusing(path).sync
         let settings = try settings(previous: previous, terminal: terminal)
         let password = try password(for: settings, terminal: terminal)
         let taskList = try checkAccount(settings, password: password)

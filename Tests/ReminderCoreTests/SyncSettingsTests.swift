@@ -4,16 +4,7 @@ import ReminderTestSupport
 import Testing
 
 /// The config's `"sync"` object, read by the one config loader (it was refused as an unknown key).
-@Suite struct SyncSettingsTests {
-    func refusal(_ json: String) -> String? {
-        do {
-            _ = try Fixture.config(json)
-            return nil
-        } catch {
-            return "\(error)"
-        }
-    }
-
+extension ConfigurationTests {
     func sync(_ fields: String) -> String { #"{"timeZone": "UTC", "sync": {"# + fields + "}}" }
 
     @Test func theSyncObjectIsReadWithItsDefaults() throws {
