@@ -83,8 +83,8 @@ extension ReminderEngine {
                     HistoryRecord(at: now, itemId: id, title: item.title, event: "done", reason: reason), db)
             }
         } catch { throw CommandError.store(error) }
-        items[id] = item
-        if let record { occurrences[id, default: [:]][record.due] = record }
+        index.update(item)
+        if let record { index.record(record) }
         closePopUps(of: id)
         reschedule(id, now: now)
         return ["item": view(id, now: now)]
@@ -175,8 +175,8 @@ extension ReminderEngine {
                     db)
             }
         } catch { throw CommandError.store(error) }
-        items[id] = restored
-        if let record { occurrences[id]?[step.due] = record }
+        index.update(restored)
+        if let record { index.record(record) }
         reschedule(id, now: now)
         return ["item": view(id, now: now)]
     }

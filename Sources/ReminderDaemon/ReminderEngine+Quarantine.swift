@@ -23,9 +23,7 @@ extension ReminderEngine {
                         reason: "was unreadable"), db)
             }
         } catch { throw CommandError.store(error) }
-        quarantined[item.id] = nil
-        occurrences[item.id] = nil
-        fired.removeAll(of: item.id)
+        index.remove(item.id)
         return ["id": .string(item.id)]
     }
 }

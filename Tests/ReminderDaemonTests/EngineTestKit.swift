@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import ReminderCore
-import ReminderDaemon
+@testable import ReminderDaemon
 import ReminderProtocol
 import ReminderStore
 import Synchronization
@@ -187,10 +187,12 @@ final class EngineHarness {
         settle()
     }
 
-    /// Lets everything the engine queued (completions, events) run.
+    /// Lets everything the engine queued (completions, events) run, then checks the engine's
+    /// invariants (`ReminderEngine.checkInvariant`).
     func settle() {
         engine.queue.sync {}
         engine.queue.sync {}
+        #expect(engine.queue.sync { engine.checkInvariant() } == [])
     }
 
     /// Moves the clock `seconds` past the start and runs what came due, as the timer would.
