@@ -64,9 +64,15 @@ struct FireOutbox {
     /// Takes every reminder kept in `place`.
     mutating func take(_ place: Place) -> [Event] {
         switch place {
-        case .waiting: defer { waiting.removeAll() }; return waiting
-        case .held: defer { held.removeAll() }; return held
-        case .repost: defer { repost.removeAll() }; return repost
+        case .waiting:
+            defer { waiting.removeAll() }
+            return waiting
+        case .held:
+            defer { held.removeAll() }
+            return held
+        case .repost:
+            defer { repost.removeAll() }
+            return repost
         }
     }
 

@@ -108,7 +108,8 @@ struct FireSchedule {
     /// The item's pending pop-ups: (when, occurrence, lead, late).
     func fires(of id: String) -> [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] {
         (entries[id] ?? []).compactMap { entry in
-            guard let scheduled = events[entry.token], case .fire(_, let occurrence, _, let lead, let late) = scheduled.event
+            guard let scheduled = events[entry.token],
+                case .fire(_, let occurrence, _, let lead, let late) = scheduled.event
             else { return nil }
             return (scheduled.at, occurrence, lead, late)
         }

@@ -106,7 +106,9 @@ extension ReminderEngine {
                 logger.error("shown but not recorded (it may show once more after a restart): \(error)")
             }
             for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
-                for fireAt in fireAts { index.recordFired(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
+                for fireAt in fireAts {
+                    index.recordFired(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt))
+                }
                 logger.info(
                     "reminder shown",
                     metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])
@@ -224,7 +226,9 @@ extension ReminderEngine {
     /// still the one due (else Done would land on the next one); a refusal is logged and shown.
     /// Returns whether it succeeded.
     @discardableResult
-    func press(_ button: String, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> [String: JSONValue]) -> Bool {
+    func press(
+        _ button: String, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> [String: JSONValue]
+    ) -> Bool {
         let reason: String
         // A rebuy's Done means "bought it today", as good after its run-out date as before.
         var isRebuy = false

@@ -21,7 +21,8 @@ extension ReminderEngine {
                         self.notifier.close(id: id)
                     }
                 }
-                self.delivered(self.outbox.answered(ticket), item: itemsById, replaced: 0, grouped: true, result: result)
+                self.delivered(
+                    self.outbox.answered(ticket), item: itemsById, replaced: 0, grouped: true, result: result)
             }
         }
     }

@@ -14,7 +14,9 @@ extension ReminderEngine {
             for fireAt in fireAts { scheduled.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
         }
         outbox.forEachFire { key, place in
-            if scheduled.contains(key) { broken.append("\(key.itemId) at \(key.fireAt) is both scheduled and \(place)") }
+            if scheduled.contains(key) {
+                broken.append("\(key.itemId) at \(key.fireAt) is both scheduled and \(place)")
+            }
         }
         return broken
     }

@@ -271,7 +271,8 @@ extension ReminderEngine {
             paused: pausedUntil.map {
                 $0 == ReminderEngine.untilResumed ? "until resumed" : Timestamp.format($0, in: zone)
             },
-            waiting: Int64(outbox.waiting.count), timeZone: zone.identifier, store: store.path, held: Int64(outbox.held.count),
+            waiting: Int64(outbox.waiting.count), timeZone: zone.identifier, store: store.path,
+            held: Int64(outbox.held.count),
             heldReason: heldReason())
     }
 

@@ -106,7 +106,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
                 "stored item \(item.id) is unreadable and set aside: \(item.reason)",
                 metadata: ["ITEM_ID": "\(item.id)"])
         }
-        index = ItemIndex(items: loaded, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
+        index = ItemIndex(
+            items: loaded, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
         schedule.reserveCapacity(items: loaded.count)
         try collectInterruptedDeliveries()
         pausedUntil = ReminderEngine.pause(stored: try store.setting("pausedUntil"))

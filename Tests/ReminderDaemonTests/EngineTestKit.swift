@@ -1,11 +1,12 @@
 import Foundation
 import Logging
 import ReminderCore
-@testable import ReminderDaemon
 import ReminderProtocol
 import ReminderStore
 import Synchronization
 import Testing
+
+@testable import ReminderDaemon
 
 /// A clock the test sets: the engine reads time only through it.
 final class ManualClock: Sendable {

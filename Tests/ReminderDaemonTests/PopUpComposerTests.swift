@@ -13,11 +13,13 @@ import Testing
     }
 
     /// A reminder of a coupon titled `title`, due `dueIn` seconds from now, shown now.
-    func reminder(_ composer: PopUpComposer, title: String = "Deal", dueIn: Int64 = 30 * 86_400) -> NotificationRequest {
+    func reminder(_ composer: PopUpComposer, title: String = "Deal", dueIn: Int64 = 30 * 86_400) -> NotificationRequest
+    {
         let (item, occurrence) = Parts.coupon("ab12", title: title, dueIn: dueIn)
         let event = ReminderEngine.ScheduledEvent.fire(
             itemId: "ab12", occurrence: occurrence, fireAts: [Parts.now], lead: "1h", late: false)
-        let text = NotificationText(item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
+        let text = NotificationText(
+            item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
         return composer.reminder(event, text: text, shownAgain: false, replacesId: 7)
     }
 
@@ -57,9 +59,12 @@ import Testing
         let (item, occurrence) = Parts.coupon("ab12", dueIn: 86_400)
         let event = ReminderEngine.ScheduledEvent.fire(
             itemId: "ab12", occurrence: occurrence, fireAts: [Parts.now - 600], lead: "1h", late: false)
-        let text = NotificationText(item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
+        let text = NotificationText(
+            item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
         let composer = composer([])
-        #expect(composer.reminder(event, text: text, shownAgain: false, replacesId: 0).body.contains("(late: was due Wed 10:56)"))
+        #expect(
+            composer.reminder(event, text: text, shownAgain: false, replacesId: 0).body.contains(
+                "(late: was due Wed 10:56)"))
         #expect(!composer.reminder(event, text: text, shownAgain: true, replacesId: 0).body.contains("late"))
     }
 
@@ -79,7 +84,10 @@ import Testing
         #expect(request.summary.hasPrefix("3 reminders: "))
         #expect(request.summary.hasSuffix(" and 1 more"))
         let commands = request.body.components(separatedBy: "\n").filter { $0.contains("reminderctl done") }
-        #expect(commands.map { String($0.suffix(18)) } == ["reminderctl done b", "reminderctl done a", "reminderctl done c"])
+        #expect(
+            commands.map { String($0.suffix(18)) } == [
+                "reminderctl done b", "reminderctl done a", "reminderctl done c",
+            ])
     }
 
     @Test func theUndoOfferHasItsButtonOnlyWithActions() {
