@@ -9,7 +9,7 @@ let package = Package(
         .executable(name: "reminderctl", targets: ["reminderctl"]),
         .executable(name: "reminder-bench", targets: ["reminder-bench"]),
         .executable(name: "reminder-load", targets: ["reminder-load"]),
-        .library(name: "ReminderCore", targets: ["ReminderCore"]),
+        .library(name: "ReminderCore", targets: ["ReminderCore", "ReminderJSON", "CivilTime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -18,26 +18,36 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
-        // Pure domain logic: items, civil time, fire-time rules, timer wheel, notification text.
-        .target(name: "ReminderCore"),
+        // The JSON reader and writer, and reading an object field by field. Pure.
+        .target(name: "ReminderJSON"),
+        // Calendar dates, wall-clock times, RFC 3339 timestamps and time-zone rules from TZif bytes. Pure.
+        .target(name: "CivilTime"),
+        // Pure domain logic: items, fire-time rules, timer wheel, notification text.
+        .target(name: "ReminderCore", dependencies: ["ReminderJSON", "CivilTime"]),
         // The few OS-facing pieces shared by the executables: the zoneinfo database, files.
-        .target(name: "ReminderPlatform", dependencies: ["ReminderCore"]),
+        .target(name: "ReminderPlatform", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime"]),
         // The bundled card catalog and subscription templates.
-        .target(name: "ReminderCatalog", dependencies: ["ReminderCore"], resources: [.copy("Resources/cards.json")]),
+        .target(
+            name: "ReminderCatalog", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime"],
+            resources: [.copy("Resources/cards.json")]),
         // SQLite through GRDB: items, per-occurrence state, fires, history.
         .target(
             name: "ReminderStore",
-            dependencies: ["ReminderCore", "ReminderPlatform", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         // Varlink framing, the io.reminderd.Reminders interface, and the client.
-        .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderPlatform"]),
+        .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CNotify", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // The runtime: scheduler, notifier, socket server, systemd integration.
         .target(
             name: "ReminderDaemon",
             dependencies: [
-                "ReminderCore", "ReminderPlatform", "ReminderStore", "ReminderProtocol", "CSystemd", "CNotify",
+                "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderStore", "ReminderProtocol",
+                "CSystemd", "CNotify",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -52,41 +62,59 @@ let package = Package(
         .executableTarget(
             name: "reminderctl",
             dependencies: [
-                "ReminderCore", "ReminderPlatform", "ReminderProtocol", "ReminderCatalog",
+                "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderProtocol", "ReminderCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // glibc's mallinfo2 for the benchmark's memory figures (malloc.h is not in the Glibc module).
         .target(name: "CMallocInfo"),
+        // What tests and the benchmark share: a seeded random generator and test fixtures.
+        .target(
+            name: "ReminderTestSupport",
+            dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform"]
+        ),
         .executableTarget(
             name: "reminder-bench",
             dependencies: [
-                "ReminderCore", "ReminderPlatform", "CMallocInfo",
+                "ReminderCore", "CivilTime", "ReminderPlatform", "ReminderTestSupport", "CMallocInfo",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         // The socket load generator and raw echo baseline for scripts/bench-daemon.sh.
-        .executableTarget(name: "reminder-load", dependencies: ["ReminderCore", "ReminderProtocol"]),
+        .executableTarget(
+            name: "reminder-load",
+            dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol"]
+        ),
         // The parsers that read outside input, as fuzz targets, and their driver.
-        .target(name: "ReminderFuzzTargets", dependencies: ["ReminderCore", "ReminderPlatform", "ReminderProtocol"]),
+        .target(
+            name: "ReminderFuzzTargets",
+            dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol"]
+        ),
         .target(name: "CFuzzerDriver"),
-        .executableTarget(name: "reminder-fuzz", dependencies: ["ReminderFuzzTargets", "CFuzzerDriver"]),
+        .executableTarget(
+            name: "reminder-fuzz", dependencies: ["ReminderFuzzTargets", "ReminderPlatform", "CFuzzerDriver"]),
         .testTarget(name: "ReminderFuzzTargetsTests", dependencies: ["ReminderFuzzTargets"]),
-        .testTarget(name: "ReminderCoreTests", dependencies: ["ReminderCore", "ReminderPlatform"]),
+        .testTarget(name: "ReminderJSONTests", dependencies: ["ReminderJSON"]),
+        .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime", "ReminderTestSupport"]),
+        .testTarget(
+            name: "ReminderCoreTests",
+            dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderTestSupport"]),
         .testTarget(
             name: "ReminderStoreTests",
-            dependencies: ["ReminderStore", "ReminderCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ReminderStore", "ReminderCore", "CivilTime", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore"]),
+        .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore", "ReminderJSON"]),
         .testTarget(
             name: "ReminderctlTests",
-            dependencies: ["ReminderCore", "ReminderPlatform", "reminderctl", "ReminderProtocol"]),
-        .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore"]),
+            dependencies: [
+                "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "reminderctl", "ReminderProtocol",
+            ]),
+        .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore", "ReminderJSON"]),
         .testTarget(
             name: "ReminderDaemonTests",
             dependencies: [
-                "ReminderDaemon", "ReminderCore", "ReminderStore", "ReminderProtocol", "ReminderPlatform",
-                .product(name: "Logging", package: "swift-log"),
+                "ReminderDaemon", "ReminderCore", "ReminderJSON", "CivilTime", "ReminderStore", "ReminderProtocol",
+                "ReminderPlatform", .product(name: "Logging", package: "swift-log"),
                 // To make the store fail on purpose (a trigger standing in for a full disk).
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

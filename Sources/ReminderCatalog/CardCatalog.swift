@@ -1,5 +1,7 @@
+import CivilTime
 import Foundation
 import ReminderCore
+import ReminderJSON
 
 /// Popular premium cards with their annual fee and recurring credits, and common subscriptions
 /// with their usual price: what `reminderctl cards`, `add card`, `add subscription --template`

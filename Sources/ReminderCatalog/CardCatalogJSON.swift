@@ -1,4 +1,6 @@
+import CivilTime
 import ReminderCore
+import ReminderJSON
 
 extension CardCatalog {
     /// Reads and checks a catalog document: every card has an issuer, a name and a fee ≥ 0;

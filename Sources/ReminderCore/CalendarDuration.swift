@@ -1,3 +1,5 @@
+import CivilTime
+
 /// `N` + unit, as written in leads, snoozes and renewal intervals: `30m`, `2h`, `7d`, `1w`,
 /// `3mo`, `1y`.
 ///

@@ -1,3 +1,5 @@
+import CivilTime
+
 /// Items as an RFC 5545 calendar. A repeating item is one event with an `RRULE` and one relative
 /// alarm per lead; an occurrence in the exported range whose reminders differ from what those
 /// triggers give (quiet hours moved one, a DST gap, one fell before the item was created, two

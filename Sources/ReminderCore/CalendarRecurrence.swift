@@ -1,3 +1,5 @@
+import CivilTime
+
 /// How a repeating item looks in RFC 5545: an `RRULE` that a calendar program expands into the
 /// same dates `forEachOccurrence` gives, and one relative `TRIGGER` per lead.
 ///

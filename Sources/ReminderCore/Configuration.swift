@@ -1,3 +1,6 @@
+import CivilTime
+import ReminderJSON
+
 /// The user's settings (SPEC §3), with the defaults that `config.example.json` spells out.
 public struct Configuration: Hashable, Sendable {
     /// IANA zone name; `nil` means the system zone.

@@ -1,3 +1,5 @@
+import CivilTime
+
 /// One occurrence of an item: the instant it is due and the local date it is due on.
 public struct Occurrence: Hashable, Sendable {
     /// Unix seconds.

@@ -1,3 +1,5 @@
+import CivilTime
+
 /// One tracked thing: a card benefit, a subscription, a coupon, an annual fee or a rebuy.
 ///
 /// The fields common to every kind live here; what makes each kind recur is in `Schedule`.

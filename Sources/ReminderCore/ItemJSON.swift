@@ -1,3 +1,6 @@
+import CivilTime
+import ReminderJSON
+
 /// Items to and from their JSON form (SPEC §2), validating every field on the way in.
 extension Item {
     /// What validation needs besides the item itself.
@@ -207,8 +210,4 @@ func decodeDurations(_ elements: [JSONValue], field: String, rules: CalendarDura
         }
     }
     return result
-}
-
-extension TimeZoneRules {
-    public static let utc = TimeZoneRules.fixed(identifier: "UTC", offset: 0)
 }

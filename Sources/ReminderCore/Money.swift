@@ -1,3 +1,5 @@
+import CivilTime
+
 /// A non-negative decimal amount, held exactly in ten-thousandths: money is never a binary float.
 public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The amount × 10,000.

@@ -1,3 +1,5 @@
+import CivilTime
+
 /// The words of a pop-up (SPEC §4), a pure function of item, occurrence and now, so the
 /// daemon, `reminderctl` and the tests all say the same thing.
 ///

@@ -1,3 +1,5 @@
+import CivilTime
+
 extension FireTimeRules {
     /// Calls `body` with each occurrence of `item` due in `(after, before)`, in time order, until
     /// it returns false — assuming nothing was marked done (SPEC §2: periods, renewals, yearly

@@ -1,3 +1,6 @@
+import CivilTime
+import ReminderJSON
+
 /// Every fire time of a set of items in a time range — what `reminderctl plan` prints and what
 /// the daemon schedules.
 public struct Planner: Sendable {
@@ -61,29 +64,10 @@ public struct Planner: Sendable {
             let fire = entry.fire
             let adjusted = fire.adjusted.map { "\"\($0.rawValue)\"" } ?? "null"
             lines.append(
-                "  {\"item\": \(jsonString(id)), \"occurrenceDue\": \"\(Timestamp.format(fire.occurrence.due, in: rules.zone))\", "
+                "  {\"item\": \(JSONValue.string(id).text()), \"occurrenceDue\": \"\(Timestamp.format(fire.occurrence.due, in: rules.zone))\", "
                     + "\"lead\": \"\(fire.lead)\", \"fireAt\": \"\(Timestamp.format(fire.fireAt, in: rules.zone))\", "
                     + "\"adjusted\": \(adjusted)}")
         }
         return lines.isEmpty ? "[]" : "[\n" + lines.joined(separator: ",\n") + "\n]"
     }
-}
-
-/// A JSON string literal, escaped per RFC 8259.
-public func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }

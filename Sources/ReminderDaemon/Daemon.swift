@@ -1,3 +1,4 @@
+import CivilTime
 import Dispatch
 import Glibc
 import Logging
@@ -52,7 +53,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         let zone: TimeZoneRules
         do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
             // With no zone in the config, it came from the environment: name that.
-            if configuration.timeZone == nil, let tz = getenv("TZ").map({ String(cString: $0) }), !tz.isEmpty {
+            if configuration.timeZone == nil, let tz = environmentVariable("TZ"), !tz.isEmpty {
                 return "TZ=\"\(tz)\" (the environment's time zone; the config names none): \(error)"
             }
             return "config: timeZone: \(error)"
@@ -123,10 +124,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         switch ConfigFile.load(explicitPath: options.configPath) {
         case .failure(let error):
             logger.error("reload refused, keeping the old config: \(error)")
-            return .failure(
-                VarlinkError(
-                    name: ReminderInterface.ErrorName.invalidConfig,
-                    parameters: ["field": .string(error.path), "reason": .string(error.message)]))
+            return .failure(.invalidConfig(field: error.path, reason: error.message))
         case .success(let configuration):
             do {
                 let zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone)
@@ -135,14 +133,9 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
                 return .success([:])
             } catch {
                 logger.error("reload refused, keeping the old config: \(error)")
-                return .failure(
-                    VarlinkError(
-                        name: ReminderInterface.ErrorName.invalidConfig,
-                        parameters: [
-                            // With no zone in the config, it came from $TZ.
-                            "field": .string(configuration.timeZone == nil ? "TZ" : "timeZone"),
-                            "reason": .string("\(error)"),
-                        ]))
+                // With no zone in the config, it came from $TZ.
+                let field = configuration.timeZone == nil ? "TZ" : "timeZone"
+                return .failure(.invalidConfig(field: field, reason: "\(error)"))
             }
         }
     }

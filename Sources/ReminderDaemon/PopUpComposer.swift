@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// What a reminder's pop-up says and offers, as a pure function of plain values: the reminder(s),
@@ -154,11 +155,9 @@ struct PopUpComposer {
     /// "Tue 09:00" within the coming week, else "2026-12-01 09:00".
     static func shortTime(_ instant: Int64, zone: TimeZoneRules, now: Int64) -> String {
         let local = zone.localDateTime(at: instant)
-        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let time = local.time
-        let hm = "\(time.hour < 10 ? "0" : "")\(time.hour):\(time.minute < 10 ? "0" : "")\(time.minute)"
         let days = local.date.dayNumber - zone.localDateTime(at: now).date.dayNumber
-        return days >= 0 && days < 7 ? "\(weekdays[local.date.weekday]) \(hm)" : "\(local.date) \(hm)"
+        let day = days >= 0 && days < 7 ? local.date.weekdayAbbreviation : local.date.description
+        return "\(day) \(local.time.hourMinute)"
     }
 
     /// The urgency sent for a pop-up. GNOME Shell shows a low one in its list only, and hides a

@@ -1,6 +1,8 @@
+import CivilTime
 import Dispatch
 import GRDB
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 
@@ -13,8 +15,7 @@ struct CommandError: Error {
             error: VarlinkError(
                 name: ReminderInterface.ErrorName.invalidItem,
                 parameters: [
-                    "field": .string(error.field ?? "item"),
-                    "reason": .string(error.field == nil ? error.description : reason(of: error)),
+                    "field": .string(error.field), "reason": .string(error.reason),
                 ]))
     }
 
@@ -35,16 +36,6 @@ struct CommandError: Error {
         CommandError(
             error: VarlinkError(
                 name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string(error.description)]))
-    }
-
-    /// The reason part of a field error, without the field.
-    static func reason(of error: ReminderCoreError) -> String {
-        switch error {
-        case .invalidValue(_, let reason): return reason
-        case .missingField(_, let reason): return "missing (\(reason))"
-        case .unknownField: return "unknown field"
-        case .invalidZoneData(_, let reason): return reason
-        }
     }
 }
 

@@ -1,5 +1,7 @@
+import CivilTime
 import GRDB
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 

@@ -1,6 +1,8 @@
+import CivilTime
 import Dispatch
 import GRDB
 import ReminderCore
+import ReminderJSON
 import ReminderStore
 
 extension ReminderEngine {

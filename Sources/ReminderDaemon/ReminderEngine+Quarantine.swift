@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 import ReminderStore
 
 extension ReminderEngine {

@@ -1,3 +1,4 @@
+import CivilTime
 import Dispatch
 import GRDB
 import ReminderCore

@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 import Logging
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 import ReminderProtocol
 import ReminderStore
@@ -175,16 +176,9 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     static func bind(path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketServerError.cannotListen(path: path, reason: errnoDescription()) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard let address = UnixSocketAddress(path: path) else {
             close(fd)
             throw SocketServerError.cannotListen(path: path, reason: "path too long for a Unix socket")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
         }
         // The runtime directory may not exist outside a login session (no XDG_RUNTIME_DIR).
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
@@ -200,11 +194,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         }
         unlink(path)
         let mask = umask(0o177)
-        let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = address.withSocketAddress { Glibc.bind(fd, $0, $1) }
         umask(mask)
         guard bound == 0, listen(fd, 128) == 0 else {
             let reason = errnoDescription()

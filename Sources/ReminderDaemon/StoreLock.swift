@@ -20,10 +20,10 @@ final class StoreLock: Sendable {
         }
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw StoreLockError(message: "cannot open the lock file \(path): \(StoreLock.errnoText())")
+            throw StoreLockError(message: "cannot open the lock file \(path): \(errnoDescription())")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let reason = errno == EWOULDBLOCK ? nil : StoreLock.errnoText()
+            let reason = errno == EWOULDBLOCK ? nil : errnoDescription()
             let owner = StoreLock.readPid(fd)
             close(fd)
             if let reason { throw StoreLockError(message: "cannot lock \(path): \(reason)") }
@@ -47,8 +47,6 @@ final class StoreLock: Sendable {
     }
 
     deinit { close(fd) }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
 struct StoreLockError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 import ReminderProtocol
 

@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 #if canImport(Glibc)
     import Glibc
@@ -8,11 +9,7 @@ import ReminderCore
 /// (`~/.config/reminderd/config.json`); the built-in defaults when that file does not exist.
 public enum ConfigFile {
     public static func defaultPath() -> String {
-        let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
-        let configHome =
-            environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment("HOME") ?? "/tmp") + "/.config"
-        return configHome + "/reminderd/config.json"
+        xdgDirectory("XDG_CONFIG_HOME", else: ".config") + "/reminderd/config.json"
     }
 
     /// The default config file's path when that file exists.

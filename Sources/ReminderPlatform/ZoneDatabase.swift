@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 import Synchronization
 
@@ -12,7 +13,7 @@ public final class ZoneDatabase: Sendable {
     private let cache = Mutex<[String: TimeZoneRules]>([:])
 
     public init(directory: String? = nil) {
-        let environment = ProcessInfoLite.environment("TZDIR")
+        let environment = environmentVariable("TZDIR")
         self.directory = directory ?? (environment?.isEmpty == false ? environment! : "/usr/share/zoneinfo")
     }
 
@@ -47,7 +48,7 @@ public final class ZoneDatabase: Sendable {
     /// `$TZ` (a zone name, optionally after `:`), else the zone `/etc/localtime` links to, else
     /// that file's own rules, else UTC.
     public func systemZone() throws(ReminderPlatformError) -> TimeZoneRules {
-        if var tz = ProcessInfoLite.environment("TZ"), !tz.isEmpty {
+        if var tz = environmentVariable("TZ"), !tz.isEmpty {
             if tz.hasPrefix(":") { tz.removeFirst() }
             if tz.hasPrefix("/") {
                 return try zone(file: tz, identifier: tz)
@@ -69,12 +70,12 @@ public final class ZoneDatabase: Sendable {
     /// The system zone's link: `/etc/localtime`, or `$REMINDERD_LOCALTIME` (tests point it at a
     /// link of their own).
     public static var localtimePath: String {
-        ProcessInfoLite.environment("REMINDERD_LOCALTIME").flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/localtime"
+        environmentVariable("REMINDERD_LOCALTIME").flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/localtime"
     }
 
     /// Whether the zone comes from the system (no `$TZ` to override `/etc/localtime`).
     public static var followsLocaltime: Bool {
-        ProcessInfoLite.environment("TZ").map(\.isEmpty) ?? true
+        environmentVariable("TZ").map(\.isEmpty) ?? true
     }
 
     /// `Europe/Berlin` when `/etc/localtime` → `/usr/share/zoneinfo/Europe/Berlin`.
@@ -86,12 +87,5 @@ public final class ZoneDatabase: Sendable {
         let parts = target.split(separator: "/", omittingEmptySubsequences: true)
         guard let index = parts.lastIndex(of: "zoneinfo"), index + 1 < parts.count else { return nil }
         return parts[(index + 1)...].joined(separator: "/")
-    }
-}
-
-/// Environment lookups without Foundation.
-enum ProcessInfoLite {
-    static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
     }
 }

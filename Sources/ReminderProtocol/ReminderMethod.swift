@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 /// The methods of `io.reminderd.Reminders`, each named here once: its name on the wire (the raw
 /// value), whether it only reads, and the parameters it takes. A test holds this to the

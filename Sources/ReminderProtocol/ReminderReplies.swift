@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 /// The replies of the methods whose shape the daemon and `reminderctl` share, typed: the engine
 /// builds one and writes its `parameters`, the client reads them back with `init(parameters:)`.

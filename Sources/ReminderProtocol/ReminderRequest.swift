@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 /// A call of `io.reminderd.Reminders`, read and checked in one place: the method, and each
 /// parameter in its type with its default. Whether an id exists or a duration parses is the
@@ -90,6 +91,13 @@ extension VarlinkError {
         VarlinkError(
             name: ReminderInterface.ErrorName.invalidParameter,
             parameters: ["parameter": .string(parameter), "reason": .string(reason)])
+    }
+
+    /// `InvalidConfig`: the config key (or file, or `TZ`) at fault, and why.
+    public static func invalidConfig(field: String, reason: String) -> VarlinkError {
+        VarlinkError(
+            name: ReminderInterface.ErrorName.invalidConfig,
+            parameters: ["field": .string(field), "reason": .string(reason)])
     }
 }
 

@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 #if canImport(Glibc)
@@ -16,24 +17,15 @@ public final class VarlinkClient {
     public init(path: String, timeoutSeconds: Int = 30) throws(ReminderProtocolError) {
         let socketFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socketFD >= 0 else { throw .unreachable(path: path, reason: errnoDescription()) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard let address = UnixSocketAddress(path: path) else {
             close(socketFD)
             throw .unreachable(path: path, reason: "path too long for a Unix socket")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-            raw[pathBytes.count] = 0
         }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                retryingOnEINTR { connect(socketFD, generic, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
+        let connected = address.withSocketAddress { generic, length in
+            retryingOnEINTR { connect(socketFD, generic, length) }
         }
         guard connected == 0 else {
             let reason = errnoDescription()

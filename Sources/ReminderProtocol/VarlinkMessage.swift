@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 /// A varlink method call: `{"method": "io.reminderd.Reminders.Add", "parameters": {…}}`.
 public struct VarlinkCall: Sendable, Equatable {

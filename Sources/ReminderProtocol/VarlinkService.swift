@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 
 /// What every call meets first: `org.varlink.service` (GetInfo, GetInterfaceDescription) is
 /// answered here, a call of another interface is refused, and one of `io.reminderd.Reminders`

@@ -1,5 +1,6 @@
 import GRDB
 import ReminderCore
+import ReminderJSON
 
 /// A stored item whose JSON cannot be read (written by a broken build, edited by hand, a bad
 /// sector): kept aside with the reason so the rest of the store works and the user can see and

@@ -1,6 +1,8 @@
+import CivilTime
 import Dispatch
 import GRDB
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 #if canImport(Glibc)
@@ -22,11 +24,7 @@ public final class ReminderStore: Sendable {
 
     /// `$XDG_DATA_HOME/reminderd/reminderd.sqlite` (`~/.local/share` when unset).
     public static func defaultPath() -> String {
-        let environment = { (name: String) in getenv(name).map { String(cString: $0) } }
-        let dataHome =
-            environment("XDG_DATA_HOME").flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment("HOME") ?? "/tmp") + "/.local/share"
-        return dataHome + "/reminderd/reminderd.sqlite"
+        xdgDirectory("XDG_DATA_HOME", else: ".local/share") + "/reminderd/reminderd.sqlite"
     }
 
     /// Opens (creating) the store; every write must then run on `groupCommit` when given.

@@ -5,12 +5,14 @@
 //
 // Timings are the median of several runs; memory is the heap growth that glibc's mallinfo2 reports.
 
+import CivilTime
 import CMallocInfo
 import Dispatch
 import Foundation
 import HeapModule
 import ReminderCore
 import ReminderPlatform
+import ReminderTestSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -8,6 +8,7 @@
 // TARGET is json, varlink, config or item.
 
 import ReminderFuzzTargets
+import ReminderPlatform
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +20,7 @@ import ReminderFuzzTargets
     /// The target, named by the environment: libFuzzer's own main owns the command line.
     enum Selected {
         static let target: String = {
-            let name = getenv("REMINDERD_FUZZ_TARGET").map { String(cString: $0) } ?? ""
+            let name = environmentVariable("REMINDERD_FUZZ_TARGET") ?? ""
             precondition(FuzzTargets.names.contains(name), "set REMINDERD_FUZZ_TARGET to json, varlink, config or item")
             return name
         }()

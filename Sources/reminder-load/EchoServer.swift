@@ -1,3 +1,5 @@
+import ReminderPlatform
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -9,18 +11,8 @@ enum EchoServer {
     static func run(path: String) -> Never {
         unlink(path)
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        guard let address = UnixSocketAddress(path: path) else { fatal("\(path): too long for a Unix socket") }
+        let bound = address.withSocketAddress { bind(listener, $0, $1) }
         guard bound == 0, listen(listener, 128) == 0 else { fatal("cannot listen on \(path)") }
         var polled = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 65536)

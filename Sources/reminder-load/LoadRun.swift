@@ -1,5 +1,6 @@
 import Foundation
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 import Synchronization
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 struct Done: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReminderCatalog
 import ReminderCore
+import ReminderJSON
 
 /// `reminderctl cards [SEARCH]` and `reminderctl cards show ID`.
 struct Cards: ParsableCommand {

@@ -1,5 +1,7 @@
+import CivilTime
 import ReminderCatalog
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 #if canImport(Glibc)

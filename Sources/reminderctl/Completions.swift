@@ -1,5 +1,6 @@
 import ReminderCatalog
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 
 /// What the shell completion scripts offer (ArgumentParser's `---completion` entry point calls

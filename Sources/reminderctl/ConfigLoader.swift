@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 /// Reads the config file, or gives the built-in defaults when there is none.

@@ -1,4 +1,6 @@
+import CivilTime
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 #if canImport(Glibc)
@@ -30,7 +32,7 @@ struct ResolvedDate {
     var echo: String { "\(option) \(typed): \(ResolvedDate.full(date))" }
 
     /// "Fri 2026-11-27".
-    static func full(_ date: LocalDate) -> String { "\(HumanTime.weekdays[date.weekday]) \(date)" }
+    static func full(_ date: LocalDate) -> String { "\(date.weekdayAbbreviation) \(date)" }
 
     /// `typed` for `option` resolved as a natural date (`fri`, `+2w`); nil when it is a
     /// YYYY-MM-DD… form already, which goes on as typed.

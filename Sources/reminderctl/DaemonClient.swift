@@ -1,5 +1,7 @@
+import CivilTime
 import FoundationEssentials
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 import ReminderProtocol
 
@@ -50,6 +52,14 @@ enum Output {
         do { return try body() } catch let error as ReminderProtocolError {
             throw Refusal(message: "unreadable reply from reminderd: \(error)", exitCode: 69)
         }
+    }
+
+    /// A reply's signed decimal amount (`"-12.50"`) in `currency`, with a real minus sign
+    /// (`−$12.50`); nil when `text` is not an amount.
+    static func money(_ text: String, currency: String) -> String? {
+        let negative = text.hasPrefix("-")
+        guard case .success(let amount) = Money.parse(negative ? String(text.dropFirst()) : text) else { return nil }
+        return (negative ? "−" : "") + amount.formatted(currency: currency)
     }
 
     /// The reply as pretty JSON with sorted keys.

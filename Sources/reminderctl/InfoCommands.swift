@@ -1,6 +1,8 @@
 import ArgumentParser
 import Glibc
 import ReminderCore
+import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 
 struct Upcoming: ParsableCommand {
@@ -97,11 +99,8 @@ struct SummaryView {
 
     /// An amount in `currency` (the summary's own by default); negative ones with a minus sign.
     func money(_ value: JSONValue?, _ currency: JSONValue? = nil) -> String {
-        guard case .string(let text)? = value,
-            case .success(let amount) = Money.parse(text.hasPrefix("-") ? String(text.dropFirst()) : text)
-        else { return Output.string(value) }
-        let code = Output.string(currency ?? summary["currency"])
-        return (text.hasPrefix("-") ? "−" : "") + amount.formatted(currency: code)
+        guard case .string(let text)? = value else { return Output.string(value) }
+        return Output.money(text, currency: Output.string(currency ?? summary["currency"])) ?? text
     }
 
     /// " (+ $127)" for totals in other currencies.
@@ -198,7 +197,7 @@ struct SummaryView {
 /// ANSI colour, only on a terminal and never when NO_COLOR is set (no-color.org).
 enum Colour {
     static var enabled: Bool {
-        isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil && getenv("TERM").map { String(cString: $0) } != "dumb"
+        isatty(STDOUT_FILENO) == 1 && environmentVariable("NO_COLOR") == nil && environmentVariable("TERM") != "dumb"
     }
 
     static func paint(_ text: String, _ code: String, _ on: Bool) -> String {

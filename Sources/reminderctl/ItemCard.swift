@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 /// `show`'s human form: an item as a person reads it — title first, then its fields in a fixed,

@@ -1,6 +1,8 @@
 import ArgumentParser
+import CivilTime
 import Glibc
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 struct Add: ParsableCommand {

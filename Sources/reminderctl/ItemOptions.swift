@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 
 /// `--json`, taken by every command.

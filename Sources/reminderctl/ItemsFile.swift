@@ -1,4 +1,6 @@
+import CivilTime
 import ReminderCore
+import ReminderJSON
 
 /// An items file: a JSON array of items in the §2 format, or a backup (`reminderctl export`):
 /// an object with that array as `items` and their `state`. All valid or none taken.

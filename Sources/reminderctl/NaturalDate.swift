@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// Dates as people type them — `today`, `tomorrow`, `+3d`, `+2w`, `fri`, `next friday`,
@@ -68,9 +69,8 @@ enum NaturalDate {
 
     /// 0 for Sunday … 6 for Saturday, from `fri`, `friday`, `thurs`.
     static func weekday(_ word: String) -> Int? {
-        let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
         guard word.count >= 3 else { return nil }
-        return names.firstIndex { $0.hasPrefix(word) }
+        return LocalDate.weekdayNames.firstIndex { $0.lowercased().hasPrefix(word) }
     }
 
     /// 1 … 12 from `dec` or `december`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CivilTime
 import ReminderCore
 import ReminderPlatform
 

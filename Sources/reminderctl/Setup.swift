@@ -1,7 +1,9 @@
 import ArgumentParser
+import CivilTime
 import FoundationEssentials
 import ReminderCatalog
 import ReminderCore
+import ReminderJSON
 import ReminderPlatform
 
 #if canImport(Glibc)

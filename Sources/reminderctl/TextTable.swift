@@ -1,3 +1,5 @@
+import ReminderPlatform
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -65,7 +67,7 @@ struct TextTable {
         if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
             return Int(size.ws_col)
         }
-        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
+        if let columns = environmentVariable("COLUMNS").flatMap({ Int($0) }), columns > 0 { return columns }
         return nil
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReminderCore
+import ReminderJSON
 
 /// `reminderctl wallet [CARD]`: the cards you hold, like a wallet's card stack — for each card,
 /// what is left to use this period, what runs out within a week, what was used, and the annual
@@ -99,9 +100,7 @@ struct WalletCard {
 
     func money(_ value: JSONValue?) -> String {
         guard case .string(let text)? = value else { return "" }
-        let negative = text.hasPrefix("-")
-        guard case .success(let amount) = Money.parse(negative ? String(text.dropFirst()) : text) else { return text }
-        return (negative ? "−" : "") + money(amount)
+        return Output.money(text, currency: currency) ?? text
     }
 
     func render(colour: Bool) -> String {

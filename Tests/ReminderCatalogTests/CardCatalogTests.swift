@@ -1,5 +1,6 @@
 import ReminderCatalog
 import ReminderCore
+import ReminderJSON
 import Testing
 
 @Suite struct CardCatalogTests {

@@ -1,3 +1,5 @@
+import CivilTime
+import ReminderTestSupport
 import Testing
 
 @testable import ReminderCore

@@ -1,5 +1,6 @@
 import Foundation
 import ReminderCore
+import ReminderTestSupport
 import Testing
 
 @Suite struct ConfigurationTests {

@@ -1,4 +1,6 @@
+import CivilTime
 import ReminderCore
+import ReminderTestSupport
 import Testing
 
 @Suite struct FireTimeRulesTests {

@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderTestSupport
 import Testing
 
 @Suite struct ItemValidationTests {

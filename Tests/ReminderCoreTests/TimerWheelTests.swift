@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderTestSupport
 import Testing
 
 @Suite struct TimerWheelTests {
@@ -86,7 +87,7 @@ import Testing
 
     @Test func aBigJumpExpiresEverythingInDeadlineOrder() {
         var wheel = TimerWheel(now: start)
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var deadlines: [Int64] = []
         for i in 0..<5_000 {
             let deadline = start + Int64.random(in: 0...(400 * 86_400), using: &generator)
@@ -102,7 +103,7 @@ import Testing
     /// Random inserts, cancels and advances, checked after every step against a plain array.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
     func agreesWithASortedArrayReference(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var now = start + Int64.random(in: 0..<86_400, using: &generator)
         var wheel = TimerWheel(now: now)
         var reference: [UInt64: (deadline: Int64, handle: TimerWheel.Handle)] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 import Testing

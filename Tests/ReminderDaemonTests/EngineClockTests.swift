@@ -1,7 +1,9 @@
+import CivilTime
 import Foundation
 import Logging
 import ReminderCore
 import ReminderDaemon
+import ReminderJSON
 import ReminderPlatform
 import ReminderProtocol
 import ReminderStore

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 import Testing

@@ -1,6 +1,8 @@
+import CivilTime
 import Foundation
 import Logging
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 import Synchronization

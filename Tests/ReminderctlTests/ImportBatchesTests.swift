@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 import Testing
 
 @testable import reminderctl

@@ -1,4 +1,5 @@
-import ReminderCore
+import CivilTime
+import ReminderTestSupport
 import Testing
 
 @Suite struct CivilDateTests {

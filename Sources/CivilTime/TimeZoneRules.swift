@@ -18,6 +18,8 @@ public struct TimeZoneRules: Sendable, Equatable {
     let windowStart: [Int64]
     let windowEnd: [Int64]
 
+    public static let utc = TimeZoneRules.fixed(identifier: "UTC", offset: 0)
+
     /// A zone with one fixed offset, such as UTC.
     public static func fixed(identifier: String, offset: Int32) -> TimeZoneRules {
         TimeZoneRules(identifier: identifier, initialOffset: offset, changes: [])

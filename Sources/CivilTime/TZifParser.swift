@@ -3,7 +3,7 @@
 /// Only the bytes are handled here; finding the file is `ReminderPlatform.ZoneDatabase`'s job,
 /// which keeps this module free of I/O.
 extension TimeZoneRules {
-    public init(identifier: String, tzif bytes: [UInt8]) throws(ReminderCoreError) {
+    public init(identifier: String, tzif bytes: [UInt8]) throws(ZoneDataError) {
         var reader = ByteReader(bytes: bytes, zone: identifier)
         let v1 = try reader.header()
         let header: TZifHeader
@@ -27,7 +27,7 @@ extension TimeZoneRules {
             try reader.skip(2)  // isdst, abbreviation index
         }
         guard !typeOffsets.isEmpty, typeIndices.allSatisfy({ $0 < typeOffsets.count }) else {
-            throw .invalidZoneData(zone: identifier, reason: "time type index out of range")
+            throw ZoneDataError(zone: identifier, reason: "time type index out of range")
         }
         try reader.skip(header.charCount + header.leapCount * (timeSize + 4) + header.isStdCount + header.isUTCount)
         var changes = zip(times, typeIndices).map { ($0, typeOffsets[$1]) }
@@ -35,7 +35,7 @@ extension TimeZoneRules {
         if v1.version >= 2, let footer = reader.footer(), !footer.isEmpty {
             let rule: PosixTimeZoneRule
             do { rule = try PosixTimeZoneRule(parsing: footer) } catch {
-                throw .invalidZoneData(zone: identifier, reason: "footer \"\(footer)\": \(error.reason)")
+                throw ZoneDataError(zone: identifier, reason: "footer \"\(footer)\": \(error.reason)")
             }
             changes += rule.changes(after: times.last, through: LocalDate.supportedYears.upperBound + 1)
         }
@@ -68,24 +68,24 @@ private struct ByteReader {
         self.zone = zone
     }
 
-    mutating func need(_ count: Int) throws(ReminderCoreError) {
+    mutating func need(_ count: Int) throws(ZoneDataError) {
         guard count >= 0, position + count <= bytes.count else {
-            throw .invalidZoneData(zone: zone, reason: "file ends early (at byte \(position), needs \(count) more)")
+            throw ZoneDataError(zone: zone, reason: "file ends early (at byte \(position), needs \(count) more)")
         }
     }
 
-    mutating func skip(_ count: Int) throws(ReminderCoreError) {
+    mutating func skip(_ count: Int) throws(ZoneDataError) {
         try need(count)
         position += count
     }
 
-    mutating func byte() throws(ReminderCoreError) -> UInt8 {
+    mutating func byte() throws(ZoneDataError) -> UInt8 {
         try need(1)
         defer { position += 1 }
         return bytes[position]
     }
 
-    mutating func signed(size: Int) throws(ReminderCoreError) -> Int64 {
+    mutating func signed(size: Int) throws(ZoneDataError) -> Int64 {
         try need(size)
         var value: UInt64 = 0
         for i in 0..<size { value = value << 8 | UInt64(bytes[position + i]) }
@@ -94,18 +94,18 @@ private struct ByteReader {
         return Int64(bitPattern: value)
     }
 
-    mutating func count() throws(ReminderCoreError) -> Int {
+    mutating func count() throws(ZoneDataError) -> Int {
         let value = try signed(size: 4)
         guard value >= 0, value < 1 << 20 else {
-            throw .invalidZoneData(zone: zone, reason: "implausible count \(value) in header")
+            throw ZoneDataError(zone: zone, reason: "implausible count \(value) in header")
         }
         return Int(value)
     }
 
-    mutating func header() throws(ReminderCoreError) -> TZifHeader {
+    mutating func header() throws(ZoneDataError) -> TZifHeader {
         try need(44)
         guard bytes[position..<position + 4].elementsEqual("TZif".utf8) else {
-            throw .invalidZoneData(zone: zone, reason: "not a TZif file")
+            throw ZoneDataError(zone: zone, reason: "not a TZif file")
         }
         let versionByte = bytes[position + 4]
         position += 20

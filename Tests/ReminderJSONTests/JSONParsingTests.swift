@@ -1,4 +1,4 @@
-import ReminderCore
+import ReminderJSON
 import Testing
 
 @Suite struct JSONParsingTests {

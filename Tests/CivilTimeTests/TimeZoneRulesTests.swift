@@ -1,5 +1,6 @@
+import CivilTime
 import Foundation
-import ReminderCore
+import ReminderTestSupport
 import Testing
 
 @Suite struct TimeZoneRulesTests {
@@ -71,11 +72,11 @@ import Testing
     }
 
     @Test func aDamagedFileIsRefusedWithTheReason() {
-        #expect(throws: ReminderCoreError.invalidZoneData(zone: "Bad/Zone", reason: "not a TZif file")) {
+        #expect(throws: ZoneDataError(zone: "Bad/Zone", reason: "not a TZif file")) {
             try TimeZoneRules(
                 identifier: "Bad/Zone", tzif: Array("not a zone file at all, but long enough to have a header".utf8))
         }
-        #expect(throws: ReminderCoreError.self) {
+        #expect(throws: ZoneDataError.self) {
             try TimeZoneRules(identifier: "Short", tzif: Array("TZif2".utf8))
         }
     }

@@ -14,10 +14,10 @@ public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func < (lhs: LocalTime, rhs: LocalTime) -> Bool { lhs.secondsOfDay < rhs.secondsOfDay }
 
     /// `HH:MM`, with `:SS` only when the seconds are not zero.
-    public var description: String {
-        let hm = "\(pad(hour, 2)):\(pad(minute, 2))"
-        return second == 0 ? hm : hm + ":\(pad(second, 2))"
-    }
+    public var description: String { second == 0 ? hourMinute : hourMinute + ":\(pad(second, 2))" }
+
+    /// `09:05`: the seconds dropped, as tables and status lines show a time.
+    public var hourMinute: String { "\(pad(hour, 2)):\(pad(minute, 2))" }
 
     /// "11:59 PM": the form the notification text uses.
     public var twelveHourDescription: String {

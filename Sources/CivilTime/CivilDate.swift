@@ -110,6 +110,12 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return .success(LocalDate(uncheckedYear: year, month: month, day: day))
     }
 
+    /// `Sunday` … `Saturday`, indexed by `weekday`.
+    public static let weekdayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// `Fri`: the weekday as tables, prompts and status lines abbreviate it.
+    public var weekdayAbbreviation: String { String(LocalDate.weekdayNames[weekday].prefix(3)) }
+
     public static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September",
         "October", "November", "December",
@@ -128,10 +134,9 @@ public enum DateParseError: Error, Sendable, Equatable {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    package var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
-/// Zero-pads a non-negative number to `width` digits.
 /// The number that the ASCII digits `bytes[range]` spell, or nil when one is not a digit.
 /// (Dates and times are read byte by byte: `Character` properties cost more than the rest of
 /// reading an item.)
@@ -144,7 +149,8 @@ func asciiNumber(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
     return value
 }
 
-func pad(_ value: Int, _ width: Int) -> String {
+/// Zero-pads a non-negative number to `width` digits.
+package func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
 }

@@ -5,7 +5,7 @@ extension JSONValue {
     /// Hand-written rather than `JSONDecoder`: the daemon reads every stored item at start and
     /// every request through this, and decoding into an enum through `Decodable` cost ~50 µs
     /// per item. Nesting deeper than `maximumDepth` is refused instead of exhausting the stack.
-    public static func parse(_ bytes: [UInt8], source: String) throws(ReminderCoreError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8], source: String) throws(FieldError) -> JSONValue {
         var reader = JSONReader(bytes)
         do throws(JSONSyntaxError) {
             reader.skipWhitespace()
