@@ -5,8 +5,11 @@ import ReminderCore
 import ReminderPlatform
 import ReminderStore
 
-/// The daemon's state and rules at run time: items and their occurrence state, the timer wheel of
-/// pending reminders, what is on screen, and every command that changes them.
+/// The daemon's state and rules at run time, and every command that changes them. The state is in
+/// parts, each owning its own and keeping its invariant (`checkInvariant`): `index` (items and
+/// their occurrence state), `schedule` (the timer wheel of pending reminders) and `outbox` (the
+/// reminders that came due: in flight, on screen, waiting, held). The engine decides; the parts
+/// keep; `PlanningSnapshot` plans and `PopUpComposer` words a pop-up, both from plain values.
 ///
 /// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,
 /// the notifier's GLib thread, the timer) hop onto it. Every change is written to the store in one
