@@ -42,6 +42,11 @@ let package = Package(
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CNotify", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // The CalDAV client for reminderd-sync: HTTP over libcurl, WebDAV/CalDAV operations on
+        // FoundationXML, and the account's password (command, 0600 file or Secret Service).
+        .target(name: "CalDAV", dependencies: ["ReminderCore", "ReminderJSON", "CCurl", "CSecret"]),
         // The runtime: scheduler, notifier, socket server, systemd integration.
         .target(
             name: "ReminderDaemon",
@@ -110,6 +115,9 @@ let package = Package(
                 "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "reminderctl", "ReminderProtocol",
             ]),
         .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore", "ReminderJSON"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "ReminderJSON"]),
+        // Against Radicale and Xandikos from the tests' venv, started on 127.0.0.1 per test.
+        .testTarget(name: "CalDAVServerTests", dependencies: ["CalDAV"], exclude: ["fault_proxy.py"]),
         .testTarget(
             name: "ReminderDaemonTests",
             dependencies: [
@@ -117,6 +125,8 @@ let package = Package(
                 "ReminderPlatform", .product(name: "Logging", package: "swift-log"),
                 // To make the store fail on purpose (a trigger standing in for a full disk).
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // To build the GErrors the notifier classifies.
+                "CNotify",
             ]
         ),
     ],

@@ -3,7 +3,7 @@
 # The notification servers the end-to-end tests run in their stock configurations: dunst and
 # xfce4-notifyd under Xvfb (clicked with xdotool, photographed with imagemagick), mako on a headless
 # sway (photographed with grim). GNOME Shell (~230 packages) only for REMINDERD_GNOME_TEST=1.
-packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libglib2.0-dev libsqlite3-dev dbus dbus-x11 libglib2.0-bin
+packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
   python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas
   xfce4-notifyd mako-notifier sway grim xdotool imagemagick
   dpkg-dev binutils lintian debootstrap)  # the last line: scripts/package-deb.sh and its tests
@@ -26,10 +26,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# `swift build` without the one line every build prints, "warning: prohibited flag(s): -pthread":
-# glib's gio-2.0.pc asks for -pthread, which SwiftPM does not pass on from a .pc file. It is
-# harmless — glibc has the threads library built in (2.34+), and Swift links it anyway.
+# `swift build` without the lines every build prints, "warning: prohibited flag(s): -pthread":
+# glib's gio-2.0.pc (and libsecret-1.pc, which pulls it in) asks for -pthread, which SwiftPM does
+# not pass on from a .pc file. It is harmless — glibc has the threads library built in (2.34+),
+# and Swift links it anyway.
 swift_build() {
-  swift build "$@" 2>&1 | { grep -v '^warning: prohibited flag(s): -pthread$' || true; }
+  swift build "$@" 2>&1 | { grep -Ev '^warning: prohibited flag\(s\): -pthread(, -pthread)*$' || true; }
   return "${PIPESTATUS[0]}"
 }

@@ -10,9 +10,12 @@ source scripts/setup.sh
 # system's Python is left as it was (dbusmock itself is Debian's python3-dbusmock).
 python=.build-venv/bin/python3
 [ -x "$python" ] || python3 -m venv .build-venv
-"$python" -c "import pytest, varlink, pexpect, icalendar, recurring_ical_events" 2>/dev/null \
-  || "$python" -m pip install --quiet --disable-pip-version-check pytest varlink pexpect icalendar recurring-ical-events
+"$python" -c "import pytest, varlink, pexpect, icalendar, recurring_ical_events, radicale, xandikos" 2>/dev/null \
+  || "$python" -m pip install --quiet --disable-pip-version-check pytest varlink pexpect icalendar recurring-ical-events \
+    radicale==3.9.0 xandikos==0.4.10
 swift_build --build-tests
+# The CalDAV server tests start Radicale and Xandikos from this venv (their default too).
+export REMINDERD_TEST_VENV="$PWD/.build-venv"
 swift test --skip-build "$@"
 scripts/fuzz.sh  # FUZZ_SECONDS (default 20) per target
 "$python" -m pytest -q Tests/EndToEnd

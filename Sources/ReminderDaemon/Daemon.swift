@@ -22,98 +22,97 @@ public struct DaemonOptions: Sendable {
 
 /// Puts the parts together and runs them: config, store, engine, timer driver, clock watch,
 /// notifier, socket server, signals and systemd's notifications.
-public final class Daemon: @unchecked Sendable {  // set up once on the main thread, then read-only
+///
+/// `init` builds every part (nothing runs yet but the timer sources, which stay idle until the
+/// engine arms them); `run` starts them in order — engine (and with it the notifier's GLib
+/// thread), socket server, signals, watchdog — and stopping undoes that in reverse.
+public final class Daemon: Sendable {
     let options: DaemonOptions
     let logger: Logger
-    var engine: ReminderEngine!
-    var storeLock: StoreLock?
-    var server: SocketServer!
-    var notifier: DBusNotifier!
-    var driver: TimerDriver!
-    var clockWatch: ClockWatch?
-    var localtimeWatch: LocaltimeWatch?
-    var signalSources: [DispatchSourceSignal] = []
-    var watchdog: DispatchSourceTimer?
     let managerNotifier: ManagerNotifier
+    /// Held, never read: the lock lasts as long as the daemon.
+    let storeLock: StoreLock
+    let store: ReminderStore
+    let notifier: DBusNotifier
+    let engine: ReminderEngine
+    let driver: TimerDriver
+    /// Held so their sources stay alive; they call the engine themselves.
+    let clockWatch: ClockWatch?
+    let localtimeWatch: LocaltimeWatch?
+    /// The socket's path from the options or the config, resolved once.
+    let socketPath: String
 
-    public init(options: DaemonOptions, logger: Logger) {
+    public init(options: DaemonOptions, logger: Logger) throws(DaemonError) {
         self.options = options
         self.logger = logger
         managerNotifier = ManagerNotifier(logger: logger)
-    }
-
-    /// Starts everything, reports READY=1, and serves until SIGTERM. Returns only on a start-up
-    /// failure, with the message to print.
-    public func run() -> String {
         let configuration: Configuration
         switch ConfigFile.load(explicitPath: options.configPath) {
         case .success(let loaded): configuration = loaded
-        case .failure(let error): return "config: \(error)"
+        case .failure(let error): throw .config(error)
         }
         let zone: TimeZoneRules
         do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
             // With no zone in the config, it came from the environment: name that.
-            if configuration.timeZone == nil, let tz = environmentVariable("TZ"), !tz.isEmpty {
-                return "TZ=\"\(tz)\" (the environment's time zone; the config names none): \(error)"
-            }
-            return "config: timeZone: \(error)"
+            let tz = configuration.timeZone == nil ? environmentVariable("TZ") : nil
+            throw .timeZone(environmentTZ: tz?.isEmpty == false ? tz : nil, error)
         }
         let queue = DispatchQueue(label: "reminderd.engine")
         let storePath = options.storePath ?? ReminderStore.defaultPath()
-        do { storeLock = try StoreLock(storePath: storePath) } catch { return "\(error)" }
-        let store: ReminderStore
-        do { store = try ReminderStore(path: storePath, groupCommit: queue) } catch { return "\(error)" }
+        do { storeLock = try StoreLock(storePath: storePath) } catch { throw .storeLock(error) }
+        do { store = try ReminderStore(path: storePath, groupCommit: queue) } catch { throw .store(error) }
         notifier = DBusNotifier(logger: logger)
         let clock: @Sendable () -> Int64 = { Int64(time(nil)) }
-        engine = ReminderEngine(
+        let engine = ReminderEngine(
             store: store, notifier: notifier, configuration: configuration, zone: zone, clock: clock, logger: logger,
             queue: queue)
-        let engine = self.engine!
-        driver = TimerDriver(queue: engine.queue) { [weak self] in
-            self?.driver.reset()
+        let driver = TimerDriver(queue: queue) { engine.advance() }
+        clockWatch = ClockWatch(queue: queue) {
+            logger.info("the clock changed; re-evaluating the schedule")
+            driver.reset()
             engine.advance()
         }
-        clockWatch = ClockWatch(queue: engine.queue) { [weak self] in
-            self?.logger.info("the clock changed; re-evaluating the schedule")
-            self?.driver.reset()
-            engine.advance()
-        }
-        if ZoneDatabase.followsLocaltime {
-            localtimeWatch = LocaltimeWatch(path: ZoneDatabase.localtimePath, queue: engine.queue) { [weak self] in
-                self?.systemZoneMayHaveChanged()
-            }
-        }
-        let driver = self.driver!
-        let startFailure: String? = engine.queue.sync {
+        localtimeWatch =
+            ZoneDatabase.followsLocaltime
+            ? LocaltimeWatch(path: ZoneDatabase.localtimePath, queue: queue) {
+                Daemon.systemZoneMayHaveChanged(engine: engine, driver: driver, logger: logger)
+            } : nil
+        self.engine = engine
+        self.driver = driver
+        socketPath = options.socketPath ?? SocketPath.resolve(configured: configuration.socketPath)
+    }
+
+    /// Starts everything, reports READY=1, and serves until SIGTERM or SIGINT, then exits 0.
+    /// Returns only by throwing, when a part could not start.
+    public func run() throws(DaemonError) -> Never {
+        let startFailure: DaemonError? = engine.queue.sync { [engine, driver, managerNotifier, store] in
             engine.deadlineChanged = { deadline in driver.arm(deadline) }
-            engine.statusChanged = { [managerNotifier] status in managerNotifier.status(status) }
-            do { try engine.start() } catch {
-                return ReminderStore.diskFull(at: store.path).map { "\($0): \(error)" } ?? "\(error)"
+            engine.statusChanged = { status in managerNotifier.status(status) }
+            do throws(ReminderStoreError) { try engine.start() } catch {
+                return .engineStart(diskFull: ReminderStore.diskFull(at: store.path), error)
             }
             return nil
         }
-        if let startFailure { return startFailure }
-
-        let socketPath = options.socketPath ?? SocketPath.resolve(configured: configuration.socketPath)
+        if let startFailure { throw startFailure }
+        let server: SocketServer
         do {
             server = try SocketServer(
                 listenFD: Systemd.listenFileDescriptors().first, path: socketPath, queue: engine.queue, store: store,
                 version: ReminderVersion.current,
-                handler: { [weak self] method, parameters in
+                handler: { [self] method, parameters in
                     // Already on the engine's queue.
-                    guard let self else { return .failure(VarlinkError(name: ReminderInterface.ErrorName.internal)) }
-                    return method == .reload ? self.reload() : engine.perform(method, parameters)
+                    method == .reload ? reload() : engine.perform(method, parameters)
                 }, logger: logger)
         } catch {
-            return "\(error)"
+            throw .socket(path: socketPath, error)
         }
         server.start()
-        handleSignals()
-        startWatchdog()
+        let signalSources = handleSignals(server: server)
+        let watchdog = startWatchdog()
         let status = engine.queue.sync { engine.statusLine() }
         managerNotifier.send("READY=1\nSTATUS=\(status)")
         logger.info("reminderd \(ReminderVersion.current) ready: \(status); socket \(socketPath)")
-        dispatchMain()
+        withExtendedLifetime((signalSources, watchdog)) { dispatchMain() }
     }
 
     /// Re-reads the config: RELOADING=1, then READY=1; a bad config is refused and the old one kept.
@@ -141,7 +140,7 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
     }
 
     /// Reschedules everything when the system zone changed and the config names none.
-    func systemZoneMayHaveChanged() {
+    static func systemZoneMayHaveChanged(engine: ReminderEngine, driver: TimerDriver, logger: Logger) {
         guard engine.configuration.timeZone == nil, let zone = try? ZoneDatabase.shared.systemZone(),
             zone != engine.zone
         else {
@@ -152,31 +151,39 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
         engine.apply(engine.configuration, zone: zone)
     }
 
-    private func handleSignals() {
-        for number in [SIGTERM, SIGINT, SIGHUP] {
+    /// SIGHUP reloads; SIGTERM and SIGINT stop. The sources are returned to be kept alive.
+    private func handleSignals(server: SocketServer) -> [DispatchSourceSignal] {
+        [SIGTERM, SIGINT, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [weak self] in
-                guard let self else { return }
+            source.setEventHandler { [self] in
                 if number == SIGHUP {
-                    self.engine.queue.async { _ = self.reload() }
+                    engine.queue.async { _ = self.reload() }
                 } else {
-                    self.stop()
+                    stop(server: server)
                 }
             }
             source.activate()
-            signalSources.append(source)
+            return source
         }
     }
 
-    /// STOPPING=1, then a prompt, clean exit: the replies owed to clients go out first (at most
-    /// ten seconds for their flush), and at most a second is spent on a slow manager.
-    private func stop() -> Never {
+    /// STOPPING=1, then a prompt, clean exit, undoing the start in reverse: the socket stops
+    /// accepting and the replies owed to clients go out (at most ten seconds for their flush);
+    /// the engine records when it was last running and that is flushed (at most ten seconds
+    /// more); the notifier's GLib loop quits and its thread is joined; at most a second is spent
+    /// on a slow manager.
+    private func stop(server: SocketServer) -> Never {
         managerNotifier.send("STOPPING=1")
         logger.info("stopping")
         server.stop(timeout: .seconds(10))
+        let flushed = DispatchSemaphore(value: 0)
         engine.queue.sync {
             do { try engine.recordLastSeen(Int64(time(nil))) } catch { logger.error("\(error)") }
+            store.whenDurable(through: store.commitCount) { _ in flushed.signal() }
+        }
+        if flushed.wait(timeout: .now() + .seconds(10)) == .timedOut {
+            logger.error("the store's last flush did not finish within 10 s; stopping anyway")
         }
         notifier.stop()
         managerNotifier.drain(timeout: .seconds(1))
@@ -184,14 +191,14 @@ public final class Daemon: @unchecked Sendable {  // set up once on the main thr
     }
 
     /// WATCHDOG=1 from the engine's own queue, at half the interval, so a stuck queue is noticed.
-    private func startWatchdog() {
-        guard let usec = Systemd.watchdogMicroseconds() else { return }
+    private func startWatchdog() -> DispatchSourceTimer? {
+        guard let usec = Systemd.watchdogMicroseconds() else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: engine.queue)
         let interval = DispatchTimeInterval.microseconds(Int(usec / 2))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
         timer.setEventHandler { [managerNotifier] in managerNotifier.send("WATCHDOG=1") }
         timer.activate()
-        watchdog = timer
+        return timer
     }
 }
 

@@ -7,12 +7,19 @@ import Glibc
 final class TimerDriver: Sendable {
     private let state: QueueBound<(timer: DispatchSourceTimer, armed: Int64?)>
 
+    /// `fire` runs on `queue` after the armed deadline was forgotten, so the next `arm` re-arms
+    /// even for the same one (a fire that came a moment early).
     init(queue: DispatchQueue, fire: @escaping @Sendable () -> Void) {
         let timer = DispatchSource.makeTimerSource(flags: [], queue: queue)
-        timer.setEventHandler(handler: fire)
+        let state = QueueBound<(timer: DispatchSourceTimer, armed: Int64?)>((timer, nil), queue: queue)
+        // Weak: the box holds the timer, which holds this handler.
+        timer.setEventHandler { [weak state] in
+            state?.value.armed = nil
+            fire()
+        }
         timer.schedule(wallDeadline: .distantFuture)
         timer.activate()
-        state = QueueBound((timer, nil), queue: queue)
+        self.state = state
     }
 
     /// Arms for `deadline` (Unix seconds), or disarms for nil. On the engine's queue.

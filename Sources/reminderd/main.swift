@@ -30,11 +30,14 @@ struct ReminderdCommand: ParsableCommand {
             handler.logLevel = .info
             return handler
         }
-        let daemon = Daemon(
-            options: DaemonOptions(configPath: config, storePath: store, socketPath: socket),
-            logger: Logger(label: "reminderd"))
-        let failure = daemon.run()
-        Logger(label: "reminderd").critical("\(failure)")
+        do {
+            let daemon = try Daemon(
+                options: DaemonOptions(configPath: config, storePath: store, socketPath: socket),
+                logger: Logger(label: "reminderd"))
+            try daemon.run()
+        } catch {
+            Logger(label: "reminderd").critical("\(error)")
+        }
         throw ExitCode(1)
     }
 }

@@ -1,0 +1,162 @@
+internal import CCurl
+import Foundation
+import ReminderCore
+import Synchronization
+
+/// HTTP over libcurl's easy API: one blocking `curl_easy_perform` per request on the caller's
+/// thread. Chosen over FoundationNetworking's URLSession because it starts no thread and arms no
+/// timer of its own, so `reminderd-sync` is silent between syncs (docs/ARCHITECTURE.md has the
+/// measurements). One easy handle is reused, so requests of one sync share a connection; the
+/// mutex serialises them.
+public final class CurlTransport: HTTPTransport {
+    /// Bounds on one request: a dead server or a trickling one cannot hold a sync forever.
+    public struct Limits: Sendable {
+        public var connectSeconds = 10
+        public var totalSeconds = 60
+        public var maximumBodyBytes = 64 << 20
+
+        public init() {}
+    }
+
+    private let limits: Limits
+    /// A PEM bundle to trust instead of the system's (a self-hosted server's own CA); nil = system.
+    private let trustedCertificates: String?
+    private let handle: Mutex<EasyHandle>
+
+    public init(limits: Limits = Limits(), trustedCertificates: String? = nil) {
+        Self.initialiseOnce
+        self.limits = limits
+        self.trustedCertificates = trustedCertificates
+        self.handle = Mutex(EasyHandle())
+    }
+
+    /// curl_global_init is not thread-safe; a static let runs it exactly once.
+    private static let initialiseOnce: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    public func send(_ request: HTTPRequest, credentials: Credentials?) throws(DAVError) -> HTTPResponse {
+        try handle.withLock { (easy: inout EasyHandle) throws(DAVError) -> HTTPResponse in
+            try perform(request, credentials: credentials, on: easy.pointer)
+        }
+    }
+
+    private func perform(_ request: HTTPRequest, credentials: Credentials?, on curl: UnsafeMutableRawPointer)
+        throws(DAVError) -> HTTPResponse
+    {
+        curl_easy_reset(curl)
+        let collector = ResponseCollector(limit: limits.maximumBodyBytes)
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
+        var headerList: UnsafeMutablePointer<curl_slist>? = nil
+        defer { curl_slist_free_all(headerList) }
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            headerList = curl_slist_append(headerList, "\(name): \(value)")
+        }
+        headerList = curl_slist_append(headerList, "Expect:")  // no 100-continue round trip
+
+        let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> CURLcode in
+            let context = Unmanaged.passUnretained(collector).toOpaque()
+            reminderd_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
+            reminderd_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, buffer.baseAddress)
+            reminderd_curl_set_string(curl, CURLOPT_URL, request.url.absoluteString)
+            reminderd_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+            reminderd_curl_set_string(curl, CURLOPT_CUSTOMREQUEST, request.method)
+            reminderd_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
+            reminderd_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 1)
+            reminderd_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 2)
+            if let trustedCertificates { reminderd_curl_set_string(curl, CURLOPT_CAINFO, trustedCertificates) }
+            reminderd_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT, limits.connectSeconds)
+            reminderd_curl_set_long(curl, CURLOPT_TIMEOUT, limits.totalSeconds)
+            reminderd_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "")
+            reminderd_curl_set_string(curl, CURLOPT_USERAGENT, "reminderd-sync/\(ReminderVersion.current)")
+            reminderd_curl_set_pointer(curl, CURLOPT_HTTPHEADER, headerList)
+            if let credentials {
+                reminderd_curl_set_long(curl, CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC, a macro Swift cannot see
+                reminderd_curl_set_string(curl, CURLOPT_USERNAME, credentials.username)
+                reminderd_curl_set_string(curl, CURLOPT_PASSWORD, credentials.password)
+            }
+            if !request.body.isEmpty {
+                reminderd_curl_set_offset(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
+                request.body.withUnsafeBytes { bytes in
+                    _ = reminderd_curl_set_pointer(
+                        curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                }
+            }
+            reminderd_curl_set_write_function(curl, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                Unmanaged<ResponseCollector>.fromOpaque(context!).takeUnretainedValue().appendBody(data, size * count)
+            }
+            reminderd_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
+            reminderd_curl_set_write_function(curl, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                Unmanaged<ResponseCollector>.fromOpaque(context!).takeUnretainedValue().appendHeader(data, size * count)
+            }
+            reminderd_curl_set_pointer(curl, CURLOPT_HEADERDATA, context)
+            return curl_easy_perform(curl)
+        }
+        guard code == CURLE_OK else {
+            let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw transferError(
+                code, detail: detail, request: request.summary,
+                overflowed: collector.overflowed)
+        }
+        var status = 0
+        reminderd_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
+        return HTTPResponse(status: status, headers: collector.headers, body: collector.body)
+    }
+
+    private func transferError(_ code: CURLcode, detail: String, request: String, overflowed: Bool) -> DAVError {
+        let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        switch code {
+        case CURLE_WRITE_ERROR where overflowed:
+            return .responseTooLarge(request: request, limit: limits.maximumBodyBytes)
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timedOut(request: request, seconds: limits.totalSeconds)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM:
+            return .tls(request: request, detail: words)
+        default:
+            return .network(request: request, detail: words)
+        }
+    }
+}
+
+/// The one libcurl easy handle, kept for its connection cache. Only touched inside the
+/// transport's mutex.
+private struct EasyHandle: ~Copyable {
+    let pointer: UnsafeMutableRawPointer
+
+    init() {
+        guard let pointer = curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
+        self.pointer = pointer
+    }
+
+    deinit { curl_easy_cleanup(pointer) }
+}
+
+/// Gathers one answer's header lines and body as libcurl's callbacks hand them over, on the
+/// thread running `curl_easy_perform` (the only one that touches it).
+private final class ResponseCollector {
+    let limit: Int
+    var body: [UInt8] = []
+    var headers: [String: String] = [:]
+    var overflowed = false
+
+    init(limit: Int) { self.limit = limit }
+
+    func appendBody(_ data: UnsafeMutablePointer<CChar>?, _ length: Int) -> Int {
+        guard body.count + length <= limit else {
+            overflowed = true
+            return 0  // makes libcurl stop with CURLE_WRITE_ERROR
+        }
+        if let data, length > 0 { body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
+        return length
+    }
+
+    func appendHeader(_ data: UnsafeMutablePointer<CChar>?, _ length: Int) -> Int {
+        guard let data else { return length }
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            headers = [:]  // a new status line (after a 100 Continue): only the final answer's headers count
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return length
+    }
+}

@@ -1,0 +1,102 @@
+internal import CNotify
+
+/// The session-bus connection: our own, watched for the server's name and for the signals we
+/// act on, and opened again when the bus comes back. All on the GLib thread.
+extension DBusNotifier {
+    /// Opens our own connection to the session bus and starts listening on it.
+    func connect() -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            logger.error("no D-Bus session bus: \(GLibError.take(error))")
+            return false
+        }
+        defer { g_free(address) }
+        let flags = GDBusConnectionFlags(
+            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+            logger.error(
+                "cannot connect to the D-Bus session bus at \(String(cString: address)): \(GLibError.take(error))")
+            return false
+        }
+        self.connection = connection
+        reconnectDelay = 1
+        g_dbus_connection_set_exit_on_close(connection, 0)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = {
+            _, _, error, data in
+            DBusNotifier.from(data).busClosed(reason: error?.pointee.message.map { String(cString: $0) })
+        }
+        closedHandler = reminderd_signal_connect(
+            UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), me)
+        subscriptions = [
+            subscribe(connection, DBusNotifier.interface, "ActionInvoked") { _, _, _, _, _, parameters, data in
+                DBusNotifier.from(data).actionInvoked(parameters)
+            },
+            subscribe(connection, DBusNotifier.interface, "NotificationClosed") { _, _, _, _, _, parameters, data in
+                DBusNotifier.from(data).notificationClosed(parameters)
+            },
+            // Do-not-disturb may change: the server's `Inhibited` property, dunst's `paused`.
+            subscribe(connection, "org.freedesktop.DBus.Properties", "PropertiesChanged") {
+                _, _, _, _, _, parameters, data in
+                DBusNotifier.from(data).serverPropertiesChanged(parameters)
+            },
+        ]
+        // Watching asks only whether the name has an owner; it never starts a server.
+        watchID = g_bus_watch_name_on_connection(
+            connection, DBusNotifier.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            { _, _, _, data in DBusNotifier.from(data).serverAppeared() },
+            { _, _, data in DBusNotifier.from(data).serverVanished() }, me, nil)
+        return true
+    }
+
+    /// Subscribes to `member` of `interface` on the notification server's object.
+    private func subscribe(
+        _ connection: OpaquePointer, _ interface: String, _ member: String, _ callback: GDBusSignalCallback
+    ) -> guint {
+        g_dbus_connection_signal_subscribe(
+            connection, nil, interface, member, DBusNotifier.objectPath, nil, G_DBUS_SIGNAL_FLAGS_NONE, callback,
+            Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    func disconnect() {
+        guard let connection else { return }
+        if watchID != 0 { g_bus_unwatch_name(watchID) }
+        watchID = 0
+        for id in subscriptions { g_dbus_connection_signal_unsubscribe(connection, id) }
+        subscriptions = []
+        if closedHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandler) }
+        closedHandler = 0
+        g_object_unref(UnsafeMutableRawPointer(connection))
+        self.connection = nil
+    }
+
+    /// The bus went away (it was restarted, or it crashed): whatever server was on it is gone
+    /// too. reminderd keeps running and connects again when the bus is back.
+    private func busClosed(reason: String?) {
+        logger.error("the D-Bus session bus connection closed (\(reason ?? "the bus went away")); reconnecting")
+        disconnect()
+        serverVanished()
+        scheduleReconnect()
+    }
+
+    /// Tries to connect again after `reconnectDelay` seconds, doubling it up to 30 s; wakes only
+    /// while the bus is away.
+    func scheduleReconnect() {
+        let source = g_timeout_source_new_seconds(reconnectDelay)
+        reconnectDelay = min(reconnectDelay * 2, DBusNotifier.longestReconnectDelay)
+        g_source_set_callback(
+            source,
+            { data in
+                let me = DBusNotifier.from(data)
+                if me.connect() {
+                    me.logger.notice("connected to the D-Bus session bus again")
+                } else {
+                    me.scheduleReconnect()
+                }
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, context)
+        g_source_unref(source)
+    }
+}
