@@ -38,6 +38,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // For tests beyond the store: faults put into a store file (a write that fails as on a full
+        // disk), so those tests need not reach into SQLite themselves.
+        .target(name: "ReminderStoreTesting", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // Varlink framing, the io.reminderd.Reminders interface, and the client.
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -106,7 +109,10 @@ let package = Package(
             dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderTestSupport"]),
         .testTarget(
             name: "ReminderStoreTests",
-            dependencies: ["ReminderStore", "ReminderCore", "CivilTime", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ReminderStore", "ReminderCore", "CivilTime", "ReminderStoreTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore", "ReminderJSON"]),
         .testTarget(
@@ -124,7 +130,7 @@ let package = Package(
                 "ReminderDaemon", "ReminderCore", "ReminderJSON", "CivilTime", "ReminderStore", "ReminderProtocol",
                 "ReminderPlatform", .product(name: "Logging", package: "swift-log"),
                 // To make the store fail on purpose (a trigger standing in for a full disk).
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "ReminderStoreTesting",
                 // To build the GErrors the notifier classifies.
                 "CNotify",
             ]

@@ -1,5 +1,4 @@
 import CivilTime
-import GRDB
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
@@ -23,54 +22,39 @@ extension ReminderEngine {
             }
         }
         var state: [String: JSONValue] = ["occurrences": .array(occurrenceRows)]
-        do {
-            try store.read { db in
-                state["redemptions"] = .array(
-                    try Row.fetchAll(db, sql: "SELECT itemId, card, at, amount FROM redemption ORDER BY id").map {
-                        row in
-                        .object([
-                            "item": .string(row["itemId"]), "card": .string(row["card"]), "at": time(row["at"]),
-                            "amount": .string(row["amount"]),
-                        ])
-                    })
-                state["undo"] = .array(
-                    try Row.fetchAll(db, sql: "SELECT itemId, itemJSON, due, doneAt FROM undoStep ORDER BY id").map {
-                        row in
-                        let json: String = row["itemJSON"]
-                        return .object([
-                            "item": .string(row["itemId"]),
-                            "before": (try? JSONValue.parse(Array(json.utf8), source: "undo")) ?? .null,
-                            "due": time(row["due"]), "doneAt": time(row["doneAt"]),
-                        ])
-                    })
-                if history {
-                    state["history"] = .array(
-                        try HistoryRecord.fetchAll(db, sql: "SELECT * FROM history ORDER BY at, id").map { entry in
-                            .object([
-                                "at": time(entry.at), "item": .string(entry.itemId), "title": .string(entry.title),
-                                "event": .string(entry.event), "reason": .string(entry.reason),
-                            ])
-                        })
-                }
-            }
-        } catch { throw CommandError.store(error) }
+        let ledger: (redemptions: [Redemption], undoSteps: [UndoStep], history: [HistoryRecord])
+        do { ledger = try store.backupLedger(history: history) } catch { throw CommandError.store(error) }
+        state["redemptions"] = .array(
+            ledger.redemptions.map { redemption in
+                .object([
+                    "item": .string(redemption.itemId), "card": .string(redemption.card), "at": time(redemption.at),
+                    "amount": .string(redemption.amount),
+                ])
+            })
+        state["undo"] = .array(
+            ledger.undoSteps.map { step in
+                .object([
+                    "item": .string(step.itemId),
+                    "before": (try? JSONValue.parse(Array(step.itemJSON.utf8), source: "undo")) ?? .null,
+                    "due": time(step.due), "doneAt": time(step.doneAt),
+                ])
+            })
+        if history {
+            state["history"] = .array(
+                ledger.history.map { entry in
+                    .object([
+                        "at": time(entry.at), "item": .string(entry.itemId), "title": .string(entry.title),
+                        "event": .string(entry.event.rawValue), "reason": .string(entry.reason),
+                    ])
+                })
+        }
         return .object(state)
     }
 
     /// A backup's state, checked: every entry names one of the items imported with it (history
     /// may also name items no longer there).
-    struct ImportedState {
-        var occurrences: [OccurrenceRecord] = []
-        var redemptions: [(itemId: String, card: String, at: Int64, amount: String)] = []
-        var undo: [(itemId: String, json: String, due: Int64, doneAt: Int64)] = []
-        var history: [HistoryRecord] = []
-        /// A backup's state was given: its redemptions replace any left by a removed item of the
-        /// same id, so a restore never counts a redemption twice.
-        var restoring = false
-    }
-
-    func decodeState(_ state: JSONValue?, ids: Set<String>) throws -> ImportedState {
-        var result = ImportedState()
+    func decodeState(_ state: JSONValue?, ids: Set<String>) throws -> BackupState {
+        var result = BackupState()
         guard let state, state != .null else { return result }
         result.restoring = true
         guard case .object(let sections) = state else {
@@ -131,42 +115,33 @@ extension ReminderEngine {
                 throw CommandError.invalidParameter("\(path).amount", "\"\(amount)\" is not a decimal amount")
             }
             result.redemptions.append(
-                (try item(fields, path), try text(fields, "card", path), try instant(fields, "at", path)!, amount))
+                Redemption(
+                    itemId: try item(fields, path), card: try text(fields, "card", path),
+                    at: try instant(fields, "at", path)!, amount: amount))
         }
         for (path, fields) in try entries("undo") {
             guard let before = fields["before"], case .object = before else {
                 throw CommandError.invalidParameter("\(path).before", "expected the item as it was, an object")
             }
             _ = try decodeItem(before, path: "\(path).before", defaultCreatedAt: nil)
-            result.undo.append(
-                (
-                    try item(fields, path), before.text(pretty: false), try instant(fields, "due", path)!,
-                    try instant(fields, "doneAt", path)!
-                ))
+            result.undoSteps.append(
+                UndoStep(
+                    itemId: try item(fields, path), itemJSON: before.text(pretty: false),
+                    due: try instant(fields, "due", path)!, doneAt: try instant(fields, "doneAt", path)!))
         }
         for (path, fields) in try entries("history") {
+            let eventName = try text(fields, "event", path)
+            guard let event = HistoryEvent(rawValue: eventName) else {
+                throw CommandError.invalidParameter(
+                    "\(path).event",
+                    "\"\(eventName)\" is not a history event; use \(HistoryEvent.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
             result.history.append(
                 HistoryRecord(
                     at: try instant(fields, "at", path)!, itemId: try text(fields, "item", path),
-                    title: try text(fields, "title", path), event: try text(fields, "event", path),
-                    reason: try text(fields, "reason", path)))
+                    title: try text(fields, "title", path), event: event, reason: try text(fields, "reason", path)))
         }
         return result
-    }
-
-    /// Writes a backup's state inside the items' transaction.
-    static func writeState(_ state: ImportedState, _ db: Database) throws {
-        for record in state.occurrences { try record.save(db) }
-        for entry in state.redemptions {
-            try db.execute(
-                sql: "INSERT INTO redemption (itemId, card, at, amount) VALUES (?, ?, ?, ?)",
-                arguments: [entry.itemId, entry.card, entry.at, entry.amount])
-        }
-        for step in state.undo {
-            try db.execute(
-                sql: "INSERT INTO undoStep (itemId, itemJSON, due, doneAt) VALUES (?, ?, ?, ?)",
-                arguments: [step.itemId, step.json, step.due, step.doneAt])
-        }
-        for entry in state.history { try ReminderStore.appendHistory(entry, db) }
     }
 }

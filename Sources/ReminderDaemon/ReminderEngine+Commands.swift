@@ -1,6 +1,5 @@
 import CivilTime
 import Dispatch
-import GRDB
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
@@ -147,23 +146,10 @@ extension ReminderEngine {
 
     /// Adds `added` in one transaction; for a restore, first deletes the items of the same ids
     /// (`replacing`, with their state) and writes the backup's `state` in the same transaction.
-    func insert(_ added: [Item], now: Int64, replacing: [String] = [], state: ImportedState = ImportedState()) throws {
-        do {
-            try store.write { db in
-                for id in replacing { try ReminderStore.deleteItem(id: id, db) }
-                for id in state.restoring ? added.map({ $0.id! }) : [] {
-                    try db.execute(sql: "DELETE FROM redemption WHERE itemId = ?", arguments: [id])
-                }
-                for item in added {
-                    try ReminderStore.insertItem(item, db)
-                    try ReminderStore.appendHistory(
-                        HistoryRecord(
-                            at: now, itemId: item.id!, title: item.title, event: "added", reason: item.kind.rawValue),
-                        db)
-                }
-                try ReminderEngine.writeState(state, db)
-            }
-        } catch { throw CommandError.store(error) }
+    func insert(_ added: [Item], now: Int64, replacing: [String] = [], state: BackupState = BackupState()) throws {
+        do { try store.addItems(added, at: now, replacing: replacing, state: state) } catch {
+            throw CommandError.store(error)
+        }
         for id in replacing { dropFromMemory(id) }
         for record in state.occurrences { index.record(record) }
         index.add(added)
@@ -208,13 +194,7 @@ extension ReminderEngine {
         var edited = try decodeItem(.object(fields), path: "", defaultCreatedAt: nil)
         edited.id = id
         do {
-            try store.write { db in
-                try ReminderStore.updateItem(edited, db)
-                try ReminderStore.appendHistory(
-                    HistoryRecord(
-                        at: now, itemId: id, title: edited.title, event: "edited",
-                        reason: updates.keys.sorted().joined(separator: ", ")), db)
-            }
+            try store.recordEdit(edited, changedFields: updates.keys.sorted().joined(separator: ", "), at: now)
         } catch { throw CommandError.store(error) }
         index.update(edited)
         reschedule(id, now: now)
@@ -224,13 +204,9 @@ extension ReminderEngine {
     func remove(_ id: String, now: Int64) throws -> [String: JSONValue] {
         if let unreadable = quarantined[id] { return try removeQuarantined(unreadable, now: now) }
         guard let item = items[id] else { return ["id": .string(id)] }
-        do {
-            try store.write { db in
-                try ReminderStore.deleteItem(id: id, db)
-                try ReminderStore.appendHistory(
-                    HistoryRecord(at: now, itemId: id, title: item.title, event: "removed", reason: ""), db)
-            }
-        } catch { throw CommandError.store(error) }
+        do { try store.removeItem(id: id, title: item.title, reason: "", at: now) } catch {
+            throw CommandError.store(error)
+        }
         dropFromMemory(id)
         reschedule(id, now: now)
         return ["id": .string(id)]
@@ -281,13 +257,11 @@ extension ReminderEngine {
         var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
         record.snoozedUntil = end
         do {
-            try store.write { db in
-                try record.save(db)
-                try ReminderStore.appendHistory(
-                    HistoryRecord(
-                        at: now, itemId: id, title: item.title, event: "snoozed",
-                        reason: "\(duration), until \(Timestamp.format(end, in: zone))"), db)
-            }
+            try store.recordSnooze(
+                record,
+                history: HistoryRecord(
+                    at: now, itemId: id, title: item.title, event: .snoozed,
+                    reason: "\(duration), until \(Timestamp.format(end, in: zone))"))
         } catch { throw CommandError.store(error) }
         index.record(record)
         closePopUps(of: id)

@@ -1,6 +1,5 @@
 import CivilTime
 import Dispatch
-import GRDB
 import ReminderCore
 import ReminderJSON
 import ReminderStore
@@ -22,7 +21,7 @@ extension ReminderEngine {
                 item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
             if let paused = pausedUntil, paused > now, text.urgency != NotificationText.Urgency.critical {
                 outbox.keep(event, in: .held)
-                appendHistory(itemId, item.title, "held", "paused \(pauseDescription(paused))", now: now)
+                appendHistory(itemId, item.title, .held, "paused \(pauseDescription(paused))", now: now)
                 continue
             }
             guard server != nil else {
@@ -79,32 +78,23 @@ extension ReminderEngine {
         switch result {
         case .success(let id):
             retryDelay = ReminderEngine.firstRetryDelay
-            do {
-                try store.write { db in
-                    for event in events {
-                        guard case .fire(let itemId, let occurrence, let fireAts, let lead, _) = event else { continue }
-                        // A pop-up shown again on a new server was fired already: history says so, once.
-                        let shownAgain = fireAts.allSatisfy {
-                            fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0))
-                        }
-                        for fireAt in fireAts {
-                            try ReminderStore.endDelivery(itemId: itemId, due: occurrence.due, fireAt: fireAt, db)
-                            try FireRecord(
-                                itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now,
-                                notificationId: Int64(id)
-                            ).insert(db, onConflict: .ignore)
-                        }
-                        let late = PopUpComposer.lateness(of: event, zone: zone, now: now).map { ", late: \($0)" } ?? ""
-                        try ReminderStore.appendHistory(
-                            HistoryRecord(
-                                at: now, itemId: itemId, title: item[itemId]?.title ?? itemId,
-                                event: shownAgain ? "reshown" : "fired",
-                                reason: shownAgain
-                                    ? "open when the notification server went away; shown on the new one"
-                                    : "lead \(lead)" + (grouped ? ", grouped" : "") + late), db)
-                    }
+            var shown: [ShownReminder] = []
+            for event in events {
+                guard case .fire(let itemId, let occurrence, let fireAts, let lead, _) = event else { continue }
+                // A pop-up shown again on a new server was fired already: history says so, once.
+                let shownAgain = fireAts.allSatisfy {
+                    fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0))
                 }
-            } catch {
+                let late = PopUpComposer.lateness(of: event, zone: zone, now: now).map { ", late: \($0)" } ?? ""
+                shown.append(
+                    ShownReminder(
+                        itemId: itemId, due: occurrence.due, fireAts: fireAts, title: item[itemId]?.title ?? itemId,
+                        event: shownAgain ? .reshown : .fired,
+                        reason: shownAgain
+                            ? "open when the notification server went away; shown on the new one"
+                            : "lead \(lead)" + (grouped ? ", grouped" : "") + late))
+            }
+            do { try store.recordShown(shown, notificationId: Int64(id), at: now) } catch {
                 logger.error("shown but not recorded (it may show once more after a restart): \(error)")
             }
             for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
@@ -129,7 +119,7 @@ extension ReminderEngine {
             outbox.keep(events, in: .held)
             for event in events {
                 appendHistory(
-                    event.itemId, item[event.itemId]?.title ?? event.itemId, "held",
+                    event.itemId, item[event.itemId]?.title ?? event.itemId, .held,
                     "desktop do-not-disturb: \(reason)", now: now)
             }
         case .failure(.refused(let reason)):
@@ -154,16 +144,13 @@ extension ReminderEngine {
     /// Notes before the `Notify` call that the reminders are being handed over, so a restart after
     /// a crash before their outcome is recorded shows them once more (see `DeliveryRecord`).
     func beginDelivery(_ events: [ScheduledEvent], now: Int64) {
-        do {
-            try store.write { db in
-                for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
-                    for fireAt in fireAts {
-                        try ReminderStore.beginDelivery(
-                            DeliveryRecord(itemId: itemId, due: occurrence.due, fireAt: fireAt, startedAt: now), db)
-                    }
-                }
+        var records: [DeliveryRecord] = []
+        for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
+            for fireAt in fireAts {
+                records.append(DeliveryRecord(itemId: itemId, due: occurrence.due, fireAt: fireAt, startedAt: now))
             }
-        } catch {
+        }
+        do { try store.beginDeliveries(records) } catch {
             logger.error(
                 "cannot note reminders as being shown (a crash before they are recorded could lose them): \(error)")
         }
@@ -197,7 +184,7 @@ extension ReminderEngine {
         case .closed(let id, let reason):
             guard let itemId = outbox.closed(id)?.itemId else { return }
             if reason == 2, let item = items[itemId] {
-                appendHistory(itemId, item.title, "dismissed", "closed on screen", now: now)
+                appendHistory(itemId, item.title, .dismissed, "closed on screen", now: now)
             }
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
@@ -271,7 +258,8 @@ extension ReminderEngine {
         logger.error(
             "a Done from a button is saved but not confirmed on disk: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
         showRefusal(
-            "Done, not confirmed on disk", "\(items[itemId]?.title ?? itemId): saved but not confirmed on disk: \(reason)")
+            "Done, not confirmed on disk",
+            "\(items[itemId]?.title ?? itemId): saved but not confirmed on disk: \(reason)")
     }
 
     /// After Done from a button: the confirmation with an Undo button (`PopUpComposer.undoOffer`).
@@ -289,12 +277,9 @@ extension ReminderEngine {
         PopUpComposer.snoozeEnd(duration, from: now, due: due, configuration: configuration, rules: rules)
     }
 
-    func appendHistory(_ itemId: String, _ title: String, _ event: String, _ reason: String, now: Int64) {
+    func appendHistory(_ itemId: String, _ title: String, _ event: HistoryEvent, _ reason: String, now: Int64) {
         do {
-            try store.write { db in
-                try ReminderStore.appendHistory(
-                    HistoryRecord(at: now, itemId: itemId, title: title, event: event, reason: reason), db)
-            }
+            try store.recordHistory(HistoryRecord(at: now, itemId: itemId, title: title, event: event, reason: reason))
         } catch {
             logger.error("cannot record history: \(error)")
         }

@@ -1,5 +1,4 @@
 import CivilTime
-import GRDB
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
@@ -69,21 +68,13 @@ extension ReminderEngine {
             r.doneAt = now
             record = r
         }
+        var redemption: Redemption?
+        if let redeemed, redeemed > .zero, case .benefit(let benefit) = item.schedule {
+            redemption = Redemption(itemId: id, card: benefit.card ?? "", at: now, amount: redeemed.description)
+        }
         do {
-            try store.write { db in
-                try ReminderStore.updateItem(item, db)
-                try record?.save(db)
-                try db.execute(
-                    sql: "INSERT INTO undoStep (itemId, itemJSON, due, doneAt) VALUES (?, ?, ?, ?)",
-                    arguments: [id, previous.jsonText, doneOccurrence?.due ?? 0, now])
-                if let redeemed, redeemed > .zero, case .benefit(let benefit) = item.schedule {
-                    try db.execute(
-                        sql: "INSERT INTO redemption (itemId, card, at, amount) VALUES (?, ?, ?, ?)",
-                        arguments: [id, benefit.card ?? "", now, redeemed.description])
-                }
-                try ReminderStore.appendHistory(
-                    HistoryRecord(at: now, itemId: id, title: item.title, event: "done", reason: reason), db)
-            }
+            try store.recordDone(
+                item, before: previous, occurrence: record, redeemed: redemption, reason: reason, at: now)
         } catch { throw CommandError.store(error) }
         index.update(item)
         if let record { index.record(record) }
@@ -121,31 +112,14 @@ extension ReminderEngine {
     /// The latest Dones still in effect, newest first: a Done that was undone no longer has its
     /// undo step (Undo deletes it), so it is not "used" any more.
     func usedRecently(limit: Int) throws -> [HistoryRecord] {
-        do {
-            return try store.read { db in
-                try HistoryRecord.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM history h WHERE event = 'done'
-                        AND EXISTS (SELECT 1 FROM undoStep u WHERE u.itemId = h.itemId AND u.doneAt = h.at)
-                        ORDER BY at DESC, id DESC LIMIT ?
-                        """, arguments: [limit])
-            }
-        } catch { throw CommandError.store(error) }
+        do { return try store.usedRecently(limit: limit) } catch { throw CommandError.store(error) }
     }
 
     /// Restores the item as it was before its latest Done not yet undone; repeated, it walks back
     /// through every Done.
     func undo(_ id: String, now: Int64) throws -> [String: JSONValue] {
-        let step: (id: Int64, json: String, due: Int64, doneAt: Int64)?
-        do {
-            step = try store.read { db in
-                try Row.fetchOne(
-                    db, sql: "SELECT id, itemJSON, due, doneAt FROM undoStep WHERE itemId = ? ORDER BY id DESC LIMIT 1",
-                    arguments: [id]
-                ).map { ($0["id"], $0["itemJSON"], $0["due"], $0["doneAt"]) }
-            }
-        } catch { throw CommandError.store(error) }
+        let step: UndoStep?
+        do { step = try store.latestUndoStep(of: id) } catch { throw CommandError.store(error) }
         guard let step else {
             throw CommandError(
                 error: VarlinkError(name: ReminderInterface.ErrorName.nothingToUndo, parameters: ["id": .string(id)]))
@@ -153,7 +127,7 @@ extension ReminderEngine {
         var restored: Item
         do {
             restored = try Item(
-                json: JSONValue.parse(Array(step.json.utf8), source: "undo"), context: .init(zone: zone))
+                json: JSONValue.parse(Array(step.itemJSON.utf8), source: "undo"), context: .init(zone: zone))
         } catch {
             throw CommandError(
                 error: VarlinkError(
@@ -162,21 +136,9 @@ extension ReminderEngine {
         restored.id = id
         var record = occurrences[id]?[step.due]
         record?.doneAt = nil
-        do {
-            try store.write { db in
-                try ReminderStore.updateItem(restored, db)
-                try record?.save(db)
-                try db.execute(
-                    sql: """
-                        DELETE FROM redemption WHERE id = (SELECT max(id) FROM redemption WHERE itemId = ? AND at = ?)
-                        """, arguments: [id, step.doneAt])
-                try db.execute(sql: "DELETE FROM undoStep WHERE id = ?", arguments: [step.id])
-                try ReminderStore.appendHistory(
-                    HistoryRecord(
-                        at: now, itemId: id, title: restored.title, event: "undone", reason: "restored as before Done"),
-                    db)
-            }
-        } catch { throw CommandError.store(error) }
+        do { try store.recordUndo(step, restored: restored, occurrence: record, at: now) } catch {
+            throw CommandError.store(error)
+        }
         index.update(restored)
         if let record { index.record(record) }
         reschedule(id, now: now)

@@ -1,6 +1,5 @@
 import CivilTime
 import Dispatch
-import GRDB
 import ReminderCore
 import ReminderJSON
 import ReminderStore
@@ -34,11 +33,7 @@ extension ReminderEngine {
             }
             until = now + duration.nominalSeconds
         }
-        do {
-            try store.write { db in
-                try ReminderStore.setSetting("pausedUntil", ReminderEngine.storedPause(until), db)
-            }
-        } catch { throw CommandError.store(error) }
+        do { try store.savePause(ReminderEngine.storedPause(until)) } catch { throw CommandError.store(error) }
         pausedUntil = until
         armPauseEnd()
         return ["until": durationText == nil ? .null : .string(Timestamp.format(until, in: zone))]
@@ -51,9 +46,7 @@ extension ReminderEngine {
 
     /// The Resume command: answered only once the end of the pause is stored.
     func resumeCommand(now: Int64) throws -> [String: JSONValue] {
-        do { try store.write { db in try ReminderStore.setSetting("pausedUntil", nil, db) } } catch {
-            throw CommandError.store(error)
-        }
+        do { try store.savePause(nil) } catch { throw CommandError.store(error) }
         pausedUntil = nil
         armPauseEnd()
         releaseHeld(now: now)
@@ -65,7 +58,7 @@ extension ReminderEngine {
     /// next start ends the pause too.
     func resume(now: Int64) {
         if pausedUntil != nil {
-            do { try store.write { db in try ReminderStore.setSetting("pausedUntil", nil, db) } } catch {
+            do { try store.savePause(nil) } catch {
                 logger.error("cannot record the end of the pause: \(error)")
             }
         }
@@ -100,26 +93,22 @@ extension ReminderEngine {
                 let digest = self.outbox.answered(ticket)
                 switch result {
                 case .success(let id):
-                    do {
-                        try self.store.write { db in
-                            for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
-                                for fireAt in fireAts {
-                                    try ReminderStore.endDelivery(
-                                        itemId: itemId, due: occurrence.due, fireAt: fireAt, db)
-                                    try FireRecord(
-                                        itemId: itemId, due: occurrence.due, fireAt: fireAt, shownAt: now,
-                                        notificationId: Int64(id)
-                                    ).insert(db, onConflict: .ignore)
-                                    self.index.recordFired(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt))
-                                }
-                                try ReminderStore.appendHistory(
-                                    HistoryRecord(
-                                        at: now, itemId: itemId, title: self.items[itemId]?.title ?? itemId,
-                                        event: "fired", reason: "in the digest of \(digest.count) held reminders"), db)
-                            }
-                        }
-                    } catch {
+                    var shown: [ShownReminder] = []
+                    for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
+                        shown.append(
+                            ShownReminder(
+                                itemId: itemId, due: occurrence.due, fireAts: fireAts,
+                                title: self.items[itemId]?.title ?? itemId, event: .fired,
+                                reason: "in the digest of \(digest.count) held reminders"))
+                    }
+                    do { try self.store.recordShown(shown, notificationId: Int64(id), at: now) } catch {
                         self.logger.error("digest shown but not recorded: \(error)")
+                    }
+                    // On screen whether or not that was stored: not shown again while this run lasts.
+                    for reminder in shown {
+                        for fireAt in reminder.fireAts {
+                            self.index.recordFired(FireKey(itemId: reminder.itemId, due: reminder.due, fireAt: fireAt))
+                        }
                     }
                 // Kept as a single reminder's would be (`delivered`): held again under the desktop's
                 // do-not-disturb, sent only to the next server after no answer, retried after a refusal.

@@ -8,7 +8,7 @@ extension ReminderEngine {
     func quarantinedView(_ item: QuarantinedItem) -> JSONValue {
         .object([
             "id": .string(item.id), "kind": .string("?"), "title": .string(item.title ?? "(unreadable)"),
-            "status": .string("unreadable"), "reason": .string(item.reason),
+            "status": .string(ItemStatus.unreadable.rawValue), "reason": .string(item.reason),
             "hint": .string("reminderctl remove \(item.id)"),
         ])
     }
@@ -16,13 +16,7 @@ extension ReminderEngine {
     /// Deletes an unreadable item, stored first, with a history line.
     func removeQuarantined(_ item: QuarantinedItem, now: Int64) throws -> [String: JSONValue] {
         do {
-            try store.write { db in
-                try ReminderStore.deleteItem(id: item.id, db)
-                try ReminderStore.appendHistory(
-                    HistoryRecord(
-                        at: now, itemId: item.id, title: item.title ?? "(unreadable)", event: "removed",
-                        reason: "was unreadable"), db)
-            }
+            try store.removeItem(id: item.id, title: item.title ?? "(unreadable)", reason: "was unreadable", at: now)
         } catch { throw CommandError.store(error) }
         index.remove(item.id)
         return ["id": .string(item.id)]

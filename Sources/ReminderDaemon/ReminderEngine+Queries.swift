@@ -8,22 +8,22 @@ import ReminderStore
 extension ReminderEngine {
     /// available, expiring (7 days or less), used (this occurrence done), expired (a coupon that
     /// passed), overdue (a rebuy past its date).
-    func status(of item: Item, now: Int64) -> (status: String, due: Occurrence?) {
-        guard let id = item.id else { return ("available", nil) }
+    func status(of item: Item, now: Int64) -> (status: ItemStatus, due: Occurrence?) {
+        guard let id = item.id else { return (.available, nil) }
         guard let first = rules.firstOccurrence(of: item, dueAfter: now, where: { _ in true }) else {
-            if case .rebuy(let rebuy) = item.schedule { return ("overdue", rules.occurrence(dueOn: rebuy.runsOut)) }
+            if case .rebuy(let rebuy) = item.schedule { return (.overdue, rules.occurrence(dueOn: rebuy.runsOut)) }
             let done = occurrences[id]?.values.contains { $0.doneAt != nil } ?? false
-            return (done ? "used" : "expired", nil)
+            return (done ? .used : .expired, nil)
         }
-        if occurrences[id]?[first.due]?.doneAt != nil { return ("used", first) }
-        return (NotificationText.daysLeft(first, now: now, zone: zone) <= 7 ? "expiring" : "available", first)
+        if occurrences[id]?[first.due]?.doneAt != nil { return (.used, first) }
+        return (NotificationText.daysLeft(first, now: now, zone: zone) <= 7 ? .expiring : .available, first)
     }
 
     /// The item's §2 JSON plus `status`, `due`, `daysLeft` and `nextReminder`.
     func view(_ id: String, now: Int64) -> JSONValue {
         guard let item = items[id], case .object(var fields) = item.json else { return .null }
         let (status, due) = status(of: item, now: now)
-        fields["status"] = .string(status)
+        fields["status"] = .string(status.rawValue)
         if let due {
             fields["due"] = .string(Timestamp.format(due.due, in: zone))
             fields["daysLeft"] = .integer(NotificationText.daysLeft(due, now: now, zone: zone))
@@ -41,7 +41,7 @@ extension ReminderEngine {
         let readable = order.compactMap { id -> JSONValue? in
             guard let item = items[id], kind == nil || item.kind.rawValue == kind else { return nil }
             let status = status(of: item, now: now).status
-            if !all, item.kind == .coupon, status == "used" || status == "expired" { return nil }
+            if !all, item.kind == .coupon, status.isSettled { return nil }
             return view(id, now: now)
         }
         // Unreadable items have no kind to filter by: listed whenever the kind is not, to be removed.
@@ -137,8 +137,8 @@ extension ReminderEngine {
         }
         return entries.map { entry in
             HistoryReply.Entry(
-                at: Timestamp.format(entry.at, in: zone), item: entry.itemId, title: entry.title, event: entry.event,
-                reason: entry.reason)
+                at: Timestamp.format(entry.at, in: zone), item: entry.itemId, title: entry.title,
+                event: entry.event.rawValue, reason: entry.reason)
         }
     }
 
@@ -161,13 +161,13 @@ extension ReminderEngine {
             let days = due.map { NotificationText.daysLeft($0, now: now, zone: zone) }
             var entry: [String: JSONValue] = [
                 "item": .string(id), "title": .string(item.title), "kind": .string(item.kind.rawValue),
-                "status": .string(status),
+                "status": .string(status.rawValue),
             ]
             if let due, let days {
                 entry["due"] = .string(Timestamp.format(due.due, in: zone))
                 entry["daysLeft"] = .integer(days)
             }
-            let active = status != "used" && status != "expired"
+            let active = !status.isSettled
             let currency = item.currency ?? configuration.currency
             entry["currency"] = .string(currency)
             switch item.schedule {
@@ -281,6 +281,6 @@ extension ReminderEngine {
     /// Why reminders are held, while some are: the reason the latest `held` entry recorded.
     func heldReason() -> String? {
         guard !outbox.held.isEmpty else { return nil }
-        return (try? store.history(limit: 1, event: "held"))?.first?.reason
+        return (try? store.history(limit: 1, event: .held))?.first?.reason
     }
 }

@@ -1,6 +1,5 @@
 import CivilTime
 import Dispatch
-import GRDB
 import ReminderCore
 import ReminderStore
 
@@ -76,13 +75,10 @@ extension ReminderEngine {
         if record.doneAt == nil, record.passedAt == nil {
             record.passedAt = now
             let entry = HistoryRecord(
-                at: now, itemId: itemId, title: item.title, event: "expired",
+                at: now, itemId: itemId, title: item.title, event: .expired,
                 reason: "due \(Timestamp.format(occurrence.due, in: zone)) passed without Done")
             do {
-                try store.write { db in
-                    try record.save(db)
-                    try ReminderStore.appendHistory(entry, db)
-                }
+                try store.recordPassed([(record, entry)])
                 index.record(record)
             } catch {
                 logger.error("cannot record a passed occurrence: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
@@ -119,24 +115,23 @@ extension ReminderEngine {
     func reportMissed(_ missed: [(Item, Occurrence)], now: Int64, reason: String) {
         guard !missed.isEmpty else { return }
         for (item, occurrence) in missed { if let id = item.id { closePopUps(of: id, due: occurrence.due) } }
+        var passes: [(occurrence: OccurrenceRecord, history: HistoryRecord)] = []
+        for (item, occurrence) in missed {
+            guard let id = item.id else { continue }
+            var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
+            record.passedAt = now
+            passes.append(
+                (
+                    record,
+                    HistoryRecord(
+                        at: now, itemId: id, title: item.title, event: .missed,
+                        reason: "due \(Timestamp.format(occurrence.due, in: zone)) \(reason)")
+                ))
+        }
         do {
-            try store.write { db in
-                for (item, occurrence) in missed {
-                    guard let id = item.id else { continue }
-                    var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
-                    record.passedAt = now
-                    try record.save(db)
-                    try ReminderStore.appendHistory(
-                        HistoryRecord(
-                            at: now, itemId: id, title: item.title, event: "missed",
-                            reason: "due \(Timestamp.format(occurrence.due, in: zone)) \(reason)"), db)
-                }
-            }
-            for (item, occurrence) in missed {
-                guard let id = item.id else { continue }
-                var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
-                record.passedAt = now
-                index.record(record)
+            try store.recordPassed(passes)
+            for pass in passes {
+                index.record(pass.occurrence)
             }
         } catch {
             logger.error("cannot record missed reminders: \(error)")

@@ -114,9 +114,9 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
             items: loaded, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
         schedule.reserveCapacity(items: loaded.count)
         try collectInterruptedDeliveries()
-        pausedUntil = ReminderEngine.pause(stored: try store.setting("pausedUntil"))
+        pausedUntil = ReminderEngine.pause(stored: try store.savedPause())
         armPauseEnd()
-        let lastSeen = try store.setting("lastSeen").flatMap(Int64.init)
+        let lastSeen = try store.lastSeen()
         let now = clock()
         try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400)
         collectMissed(since: lastSeen, now: now)
@@ -150,11 +150,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
             }
         }
         guard !settled.isEmpty else { return }
-        try store.write { db in
-            for record in settled {
-                try ReminderStore.endDelivery(itemId: record.itemId, due: record.due, fireAt: record.fireAt, db)
-            }
-        }
+        try store.endDeliveries(settled)
     }
 
     /// Remembers up to when every due reminder was shown, held or deliberately skipped — never
@@ -173,7 +169,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
                 }
             }
         }
-        try store.write { db in try ReminderStore.setSetting("lastSeen", String(seen), db) }
+        try store.saveLastSeen(seen)
     }
 
     /// Tells the driver (the wheel's next deadline, or a retry's if sooner) and systemd what

@@ -1,4 +1,5 @@
-import GRDB
+internal import GRDB
+import ReminderCore
 
 /// Reminders handed to the notification server whose outcome is not yet recorded.
 ///
@@ -6,9 +7,7 @@ import GRDB
 /// the reminder as shown, so a daemon that dies in between (a crash, `kill -9`, a server that
 /// hung and then went away) finds the row at its next start and owes that reminder: it shows it
 /// once more, or reports it missed when its occurrence has passed meanwhile.
-public struct DeliveryRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "delivery"
-
+public struct DeliveryRecord: Sendable, Equatable {
     public var itemId: String
     public var due: Int64
     /// The scheduled fire time this pop-up stands for.
@@ -40,22 +39,78 @@ extension ReminderStore {
 
     /// Every delivery whose outcome was never recorded.
     public func deliveries() throws(ReminderStoreError) -> [DeliveryRecord] {
-        try read { db in try DeliveryRecord.fetchAll(db) }
+        try read { db in
+            try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, fireAt, startedAt FROM delivery") {
+                DeliveryRecord(itemId: $0[0], due: $0[1], fireAt: $0[2], startedAt: $0[3])
+            }
+        }
     }
 
-    /// Notes that a reminder is being handed to the server.
-    public static func beginDelivery(_ record: DeliveryRecord, _ db: Database) throws {
-        try record.insert(db, onConflict: .replace)
+    /// Notes, before the `Notify` call, that these reminders are being handed to the server.
+    public func beginDeliveries(_ records: [DeliveryRecord]) throws(ReminderStoreError) {
+        try write { db in
+            for record in records {
+                try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO delivery (itemId, due, fireAt, startedAt) VALUES (?, ?, ?, ?)"
+                ).execute(arguments: [record.itemId, record.due, record.fireAt, record.startedAt])
+            }
+        }
+    }
+
+    /// Forgets deliveries a start has taken into account (shown after all, done, or gone).
+    public func endDeliveries(_ records: [DeliveryRecord]) throws(ReminderStoreError) {
+        try write { db in
+            for record in records {
+                try ReminderStore.endDelivery(itemId: record.itemId, due: record.due, fireAt: record.fireAt, db)
+            }
+        }
+    }
+
+    /// Records reminders the server accepted as pop-up `notificationId`, in one transaction: each
+    /// fire (never shown again), the end of its delivery, and its history line.
+    public func recordShown(_ reminders: [ShownReminder], notificationId: Int64, at now: Int64)
+        throws(ReminderStoreError)
+    {
+        try write { db in
+            for reminder in reminders {
+                for fireAt in reminder.fireAts {
+                    try ReminderStore.endDelivery(itemId: reminder.itemId, due: reminder.due, fireAt: fireAt, db)
+                    try FireRecord(
+                        itemId: reminder.itemId, due: reminder.due, fireAt: fireAt, shownAt: now,
+                        notificationId: notificationId
+                    ).insert(db)
+                }
+                try ReminderStore.appendHistory(
+                    HistoryRecord(
+                        at: now, itemId: reminder.itemId, title: reminder.title, event: reminder.event,
+                        reason: reminder.reason), db)
+            }
+        }
     }
 
     /// Forgets a delivery whose outcome is now recorded (or deliberately dropped).
-    public static func endDelivery(itemId: String, due: Int64, fireAt: Int64, _ db: Database) throws {
+    static func endDelivery(itemId: String, due: Int64, fireAt: Int64, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM delivery WHERE itemId = ? AND due = ? AND fireAt = ?").execute(
             arguments: [itemId, due, fireAt])
     }
+}
 
-    /// Forgets every delivery, once a start has taken them into account.
-    public static func clearDeliveries(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM delivery")
+/// One reminder of a pop-up the server accepted: the fire times it stands for, and its history
+/// line (`fired`, or `reshown` on a new server).
+public struct ShownReminder: Sendable, Equatable {
+    public var itemId: String
+    public var due: Int64
+    public var fireAts: [Int64]
+    public var title: String
+    public var event: HistoryEvent
+    public var reason: String
+
+    public init(itemId: String, due: Int64, fireAts: [Int64], title: String, event: HistoryEvent, reason: String) {
+        self.itemId = itemId
+        self.due = due
+        self.fireAts = fireAts
+        self.title = title
+        self.event = event
+        self.reason = reason
     }
 }

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 import ReminderCore
 import ReminderJSON
 
@@ -22,7 +22,7 @@ extension ReminderStore {
                 try ReminderStore.appendHistory(
                     HistoryRecord(
                         at: now, itemId: row.id, title: ReminderStore.title(in: row.json) ?? "(unreadable)",
-                        event: "quarantined",
+                        event: .quarantined,
                         reason:
                             "stored item is unreadable (\(row.reason)); set aside, remove it with: reminderctl remove \(row.id)"
                     ),

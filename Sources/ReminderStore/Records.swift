@@ -1,9 +1,8 @@
-import GRDB
+internal import GRDB
+import ReminderCore
 
 /// What the store remembers of one occurrence of an item.
-public struct OccurrenceRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "occurrence"
-
+public struct OccurrenceRecord: Sendable, Equatable {
     public var itemId: String
     /// Unix seconds.
     public var due: Int64
@@ -24,9 +23,7 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable, FetchableRecord, P
 }
 
 /// A reminder that the notification server accepted: never shown again.
-public struct FireRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "fire"
-
+public struct FireRecord: Sendable, Equatable {
     public var itemId: String
     public var due: Int64
     /// The scheduled fire time (Unix seconds); a snoozed reminder's is its snooze end.
@@ -45,25 +42,90 @@ public struct FireRecord: Codable, Sendable, Equatable, FetchableRecord, Persist
 }
 
 /// One line of `reminderctl history`.
-public struct HistoryRecord: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
-    public static let databaseTableName = "history"
-
+public struct HistoryRecord: Sendable, Equatable {
+    /// The row's id once stored: among lines of the same instant, the later has the larger one.
     public var id: Int64?
     public var at: Int64
     public var itemId: String
     public var title: String
-    /// fired, done, undone, snoozed, dismissed, missed, held, expired, added, edited, removed,
-    /// quarantined.
-    public var event: String
+    public var event: HistoryEvent
     public var reason: String
 
-    public init(at: Int64, itemId: String, title: String, event: String, reason: String) {
+    public init(at: Int64, itemId: String, title: String, event: HistoryEvent, reason: String) {
         self.at = at
         self.itemId = itemId
         self.title = title
         self.event = event
         self.reason = reason
     }
+}
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+// The rows behind the records: GRDB stays inside the store (imported internally, so no GRDB
+// type can reach the public API).
+
+extension ReminderStore {
+    /// The rows `sql` selects, each made into a value by `make`. Through a cursor, which reuses
+    /// one `Row` (`Row.fetchAll` would build one per row): every start reads whole tables.
+    static func fetchAll<T>(
+        _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
+        _ make: (Row) throws -> T
+    ) throws -> [T] {
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        var values: [T] = []
+        while let row = try cursor.next() { values.append(try make(row)) }
+        return values
+    }
+}
+
+extension OccurrenceRecord {
+    static func fetchAll(_ db: Database) throws -> [OccurrenceRecord] {
+        try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, doneAt, snoozedUntil, passedAt FROM occurrence") {
+            OccurrenceRecord(itemId: $0[0], due: $0[1], doneAt: $0[2], snoozedUntil: $0[3], passedAt: $0[4])
+        }
+    }
+
+    /// Stores the occurrence's state, replacing what was stored of it.
+    func save(_ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO occurrence (itemId, due, doneAt, snoozedUntil, passedAt) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (itemId, due) DO UPDATE
+                SET doneAt = excluded.doneAt, snoozedUntil = excluded.snoozedUntil, passedAt = excluded.passedAt
+                """
+        ).execute(arguments: [itemId, due, doneAt, snoozedUntil, passedAt])
+    }
+}
+
+extension FireRecord {
+    static func fetchAll(_ db: Database) throws -> [FireRecord] {
+        try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, fireAt, shownAt, notificationId FROM fire") {
+            FireRecord(itemId: $0[0], due: $0[1], fireAt: $0[2], shownAt: $0[3], notificationId: $0[4])
+        }
+    }
+
+    /// Stores the fire; one recorded already (a pop-up shown again) stays as it was.
+    func insert(_ db: Database) throws {
+        try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO fire (itemId, due, fireAt, shownAt, notificationId) VALUES (?, ?, ?, ?, ?)"
+        ).execute(arguments: [itemId, due, fireAt, shownAt, notificationId])
+    }
+}
+
+extension HistoryRecord {
+    /// The lines `sql` selects (every column of `history`).
+    static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws
+        -> [HistoryRecord]
+    {
+        try ReminderStore.fetchAll(db, sql: sql, arguments: arguments) { row in
+            let name: String = row["event"]
+            guard let event = HistoryEvent(rawValue: name) else {
+                throw ReminderStoreError.database(
+                    reason: "history line \(row["id"] as Int64) has an unknown event \"\(name)\"")
+            }
+            var record = HistoryRecord(
+                at: row["at"], itemId: row["itemId"], title: row["title"], event: event, reason: row["reason"])
+            record.id = row["id"]
+            return record
+        }
+    }
 }

@@ -1,6 +1,6 @@
 import CivilTime
 import Dispatch
-import GRDB
+internal import GRDB
 import ReminderCore
 import ReminderJSON
 import ReminderPlatform
@@ -159,8 +159,9 @@ public final class ReminderStore: Sendable {
         return migrator
     }
 
-    /// Runs `body` in one write transaction, mapping GRDB's errors to the store's.
-    public func write<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
+    /// Runs `body` in one write transaction, mapping GRDB's errors to the store's. Internal: what
+    /// the daemon changes goes through the store's intent-level methods, so SQL stays here.
+    func write<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
         let result: T
         do { result = try database.write(body) } catch let error as ReminderStoreError { throw error } catch {
             throw .database(reason: "\(error)")
@@ -170,7 +171,7 @@ public final class ReminderStore: Sendable {
         return result
     }
 
-    public func read<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
         do { return try database.read(body) } catch let error as ReminderStoreError { throw error } catch {
             throw .database(reason: "\(error)")
         }
@@ -189,12 +190,11 @@ extension ReminderStore {
     /// (set aside with the reason, and a history line) rather than stopping everything else.
     public func items(zone: TimeZoneRules, now: Int64) throws(ReminderStoreError) -> [Item] {
         let rows = try read { db in
-            // A cursor reuses one Row; fetchAll would build 100k of them.
-            let cursor = try Row.fetchCursor(
-                db, sql: "SELECT id, json FROM item WHERE unreadable IS NULL ORDER BY createdAt, id")
-            var rows: [(id: String, json: String)] = []
-            while let row = try cursor.next() { rows.append((row[0], row[1])) }
-            return rows
+            try ReminderStore.fetchAll(
+                db, sql: "SELECT id, json FROM item WHERE unreadable IS NULL ORDER BY createdAt, id"
+            ) {
+                (id: $0[0] as String, json: $0[1] as String)
+            }
         }
         let decoded = rows.concurrentMap { row in
             Result { () throws(ReminderCoreError) in
@@ -214,41 +214,6 @@ extension ReminderStore {
         return items
     }
 
-    public static func insertItem(_ item: Item, _ db: Database) throws {
-        guard let id = item.id, let createdAt = item.createdAt else { return }
-        try db.cachedStatement(sql: "INSERT INTO item (id, json, createdAt) VALUES (?, ?, ?)").execute(
-            arguments: [id, item.jsonText, createdAt])
-    }
-
-    public static func updateItem(_ item: Item, _ db: Database) throws {
-        guard let id = item.id else { return }
-        try db.cachedStatement(sql: "UPDATE item SET json = ? WHERE id = ?").execute(arguments: [item.jsonText, id])
-    }
-
-    public static func deleteItem(id: String, _ db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id])
-    }
-
-    /// One history line. (A cached statement: every change writes one, and encoding the record
-    /// through `Codable` cost more than the insert.)
-    public static func appendHistory(_ entry: HistoryRecord, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT INTO history (at, itemId, title, event, reason) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [entry.at, entry.itemId, entry.title, entry.event, entry.reason])
-    }
-
-    public static func setSetting(_ key: String, _ value: String?, _ db: Database) throws {
-        if let value {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)").execute(
-                arguments: [key, value])
-        } else {
-            try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
-        }
-    }
-
-    public func setting(_ key: String) throws(ReminderStoreError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
-    }
-
     public func occurrences() throws(ReminderStoreError) -> [OccurrenceRecord] {
         try read { db in try OccurrenceRecord.fetchAll(db) }
     }
@@ -257,56 +222,6 @@ extension ReminderStore {
         try read { db in try FireRecord.fetchAll(db) }
     }
 
-    /// History newest first, optionally since an instant and for one item.
-    public func history(
-        limit: Int, since: Int64? = nil, itemId: String? = nil, event: String? = nil
-    ) throws(ReminderStoreError) -> [HistoryRecord] {
-        try read { db in
-            try HistoryRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM history WHERE at >= ? AND (? IS NULL OR itemId = ?) AND (? IS NULL OR event = ?)
-                    ORDER BY at DESC, id DESC LIMIT ?
-                    """,
-                arguments: [since ?? Int64.min, itemId, itemId, event, event, limit])
-        }
-    }
-
-    /// Value redeemed per card since `since` (Unix seconds).
-    public func redeemed(since: Int64) throws(ReminderStoreError) -> [String: Money] {
-        let rows = try read { db in
-            try Row.fetchAll(db, sql: "SELECT card, amount FROM redemption WHERE at >= ?", arguments: [since])
-        }
-        var totals: [String: Money] = [:]
-        for row in rows {
-            let card: String = row["card"]
-            let text: String = row["amount"]
-            if case .success(let amount) = Money.parse(text) {
-                totals[card, default: .zero] = totals[card, default: .zero] + amount
-            }
-        }
-        return totals
-    }
-
-    /// Deletes history older than `before` (Unix seconds), and the fire records of occurrences
-    /// concluded (done or passed) before it — every start loads the fire records, and nothing
-    /// asks about a concluded occurrence's reminders again. A fire whose occurrence never
-    /// concluded (an overdue rebuy's) stays: without it, that reminder would show again.
-    /// Returns how many history entries went.
-    @discardableResult
-    public func pruneHistory(before: Int64) throws(ReminderStoreError) -> Int {
-        try write { db in
-            try db.execute(sql: "DELETE FROM history WHERE at < ?", arguments: [before])
-            let pruned = db.changesCount
-            try db.execute(
-                sql: """
-                    DELETE FROM fire WHERE due < ? AND EXISTS (
-                        SELECT 1 FROM occurrence o WHERE o.itemId = fire.itemId AND o.due = fire.due
-                        AND (o.doneAt IS NOT NULL OR o.passedAt IS NOT NULL))
-                    """, arguments: [before])
-            return pruned
-        }
-    }
 }
 
 extension Item {

@@ -79,6 +79,26 @@ import Testing
         #expect(ok(engine, "List")["items"] == .array([]))
     }
 
+    @Test func aHistoryEntryOfAnUnknownEventRefusesTheWholeImportNamingIt() throws {
+        let engine = try engine("one", clock: ManualClock(start))
+        var item = benefit
+        item["id"] = .string("abcd")
+        let entry: [String: JSONValue] = [
+            "at": .string("2026-11-01T10:00:00+00:00"), "item": .string("abcd"), "title": .string("Uber Cash"),
+            "event": .string("exploded"), "reason": .string(""),
+        ]
+        let reply = call(
+            engine, "Import",
+            ["items": .array([.object(item)]), "state": .object(["history": .array([.object(entry)])])])
+        guard case .failure(let error) = reply else {
+            Issue.record("accepted: \(reply)")
+            return
+        }
+        #expect(error.parameters["parameter"] == .string("state.history[0].event"))
+        #expect(error.description.contains("\"exploded\" is not a history event; use added, edited, removed"))
+        #expect(ok(engine, "List")["items"] == .array([]))
+    }
+
     @Test func anImportOverItemsItHasIsRefusedUnlessReplace() throws {
         let engine = try engine("one", clock: ManualClock(start))
         _ = add(engine, benefit)

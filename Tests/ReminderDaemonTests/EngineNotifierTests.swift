@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderStoreTesting
 import Testing
 
 @testable import ReminderDaemon
@@ -343,6 +344,46 @@ import Testing
         try harness.restart()  // the digest's deliveries were settled with it
         harness.advance(to: 86_400 + 60)
         #expect(harness.notifier.requests.isEmpty)
+    }
+
+    @Test func aDigestShownButNotRecordedIsNotShownAgainWhileTheDaemonRuns() throws {
+        let harness = try EngineHarness()
+        harness.notifier.answer = .fail(.inhibited(reason: "the notification server is inhibited"))
+        var ids: [String] = []
+        for title in ["Coffee", "Tea"] {
+            // Ran out before it was added: reminds once, now (held by the desktop's do-not-disturb).
+            let reply = harness.perform(
+                "Add",
+                [
+                    "item": .object([
+                        "kind": .string("rebuy"), "title": .string(title), "everyDays": .integer(30),
+                        "lastPurchased": .string("2026-10-01"),
+                    ])
+                ])
+            guard case .success(let added) = reply, case .string(let id)? = added["id"] else {
+                Issue.record("add failed: \(reply)")
+                return
+            }
+            ids.append(id)
+        }
+        harness.advance(to: 0)
+        #expect(ids.map { harness.history($0).last } == ["held", "held"])
+        // The digest is shown, but recording it fails half-way (the second reminder's fire).
+        try StoreFaults.failWrites(
+            .insert, on: "fire", when: "NEW.itemId = '\(ids[1])'",
+            storeAt: harness.directory.appendingPathComponent("store.sqlite").path)
+        harness.notifier.answer = .accept
+        harness.emit(.doNotDisturbChanged)
+        harness.settle()
+        harness.settle()
+        #expect(harness.notifier.requests.last?.body.hasPrefix("2 reminders while you were busy: ") == true)
+        let asked = harness.notifier.requests.count
+        // Rescheduling either reminder must not find it unshown: both are on screen in the digest.
+        for id in ids {
+            _ = harness.perform("Edit", ["id": .string(id), "changes": .object(["category": .string("food")])])
+        }
+        harness.advance(to: 60)
+        #expect(harness.notifier.requests.count == asked)
     }
 
     @Test func aPauseGivenWhileTheDesktopsDoNotDisturbIsBeingCheckedStays() throws {

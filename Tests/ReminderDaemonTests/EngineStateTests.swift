@@ -1,10 +1,10 @@
 import Foundation
-import GRDB
 import Logging
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
 import ReminderStore
+import ReminderStoreTesting
 import Testing
 
 @testable import ReminderDaemon
@@ -57,15 +57,6 @@ import Testing
         return fields
     }
 
-    /// Makes the store refuse a kind of write from now on, as a full disk would.
-    func failWrites(trigger: String) throws {
-        let database = try DatabaseQueue(path: storePath)
-        try database.write { db in
-            try db.execute(
-                sql: "CREATE TRIGGER fail \(trigger) BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
-        }
-    }
-
     let fee: [String: JSONValue] = [
         "kind": .string("fee"), "title": .string("Card fee"), "card": .string("Card"), "amount": .string("95"),
         "due": .string("2026-12-10"),
@@ -107,9 +98,7 @@ import Testing
     }
 
     @Test func aPauseStoredByAnOlderVersionAsAFarInstantReadsUntilResumed() throws {
-        try ReminderStore(path: storePath).write { db in
-            try ReminderStore.setSetting("pausedUntil", String(Int64(Int32.max) * 4), db)
-        }
+        try ReminderStore(path: storePath).savePause(String(Int64(Int32.max) * 4))
         let engine = try engine(clock: ManualClock(start))
         #expect(status(engine)["paused"] == .string("until resumed"))
         #expect(engine.queue.sync { engine.schedule.nextDeadline() } == nil)
@@ -164,7 +153,7 @@ import Testing
         let clock = ManualClock(start)
         let engine = try engine(clock: clock)
         ok(engine, "Pause")
-        try failWrites(trigger: "BEFORE DELETE ON setting WHEN OLD.key = 'pausedUntil'")
+        try StoreFaults.failWrites(.delete, on: "setting", when: "OLD.key = 'pausedUntil'", storeAt: storePath)
         guard case .failure(let error) = call(engine, "Resume") else {
             Issue.record("Resume answered success for a change it did not store")
             return
@@ -191,7 +180,7 @@ import Testing
         #expect(status(engine)["paused"] == .string("until resumed"))
         let held = history(engine).filter { $0.event == "held" }
         #expect(held.map(\.reason) == ["paused until resumed"])
-        #expect(try ReminderStore(path: storePath).setting("pausedUntil") == "untilResumed")
+        #expect(try ReminderStore(path: storePath).savedPause() == "untilResumed")
     }
 
     @Test func aTimedPauseEndsOnTheWheelAlsoAfterARestart() throws {
@@ -208,7 +197,7 @@ import Testing
         clock.set(start + 7200)
         advance(restarted)
         #expect(status(restarted)["paused"] == .null)
-        #expect(try ReminderStore(path: storePath).setting("pausedUntil") == nil)
+        #expect(try ReminderStore(path: storePath).savedPause() == nil)
     }
 
     @Test func anUnreadableStoredItemIsSetAsideListedAndRemovable() throws {
@@ -220,12 +209,8 @@ import Testing
             id = add(engine, fee)
             keep = add(engine, fee.merging(["title": .string("Other fee")]) { $1 })
         }
-        let database = try DatabaseQueue(path: storePath)
-        try database.write { db in
-            try db.execute(
-                sql: "UPDATE item SET json = '{\"kind\": \"fee\", \"title\": \"Card fee\"' WHERE id = ?",
-                arguments: [id])
-        }
+        try StoreFaults.overwriteItemJSON(
+            id: id, with: "{\"kind\": \"fee\", \"title\": \"Card fee\"", storeAt: storePath)
         let engine = try engine(clock: clock)  // starts: the rest works
         guard case .array(let listed)? = ok(engine, "List")["items"] else { return }
         #expect(listed.compactMap { $0.field("id") } == [.string(keep), .string(id)])

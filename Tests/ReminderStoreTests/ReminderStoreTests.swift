@@ -2,8 +2,9 @@ import CivilTime
 import Foundation
 import GRDB
 import ReminderCore
-import ReminderStore
 import Testing
+
+@testable import ReminderStore
 
 @Suite struct ReminderStoreTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -48,7 +49,7 @@ import Testing
         let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
         try store.write { db in
             try ReminderStore.insertItem(item("abcd"), db)
-            try OccurrenceRecord(itemId: "abcd", due: 10, doneAt: 5).insert(db)
+            try OccurrenceRecord(itemId: "abcd", due: 10, doneAt: 5).save(db)
             try FireRecord(itemId: "abcd", due: 10, fireAt: 3, shownAt: 3, notificationId: 1).insert(db)
         }
         #expect(try store.occurrences().count == 1)
@@ -62,7 +63,7 @@ import Testing
         try store.write { db in
             for at in [3, 1, 2] as [Int64] {
                 try ReminderStore.appendHistory(
-                    HistoryRecord(at: at, itemId: "a", title: "A", event: "fired", reason: "lead 1d"), db)
+                    HistoryRecord(at: at, itemId: "a", title: "A", event: .fired, reason: "lead 1d"), db)
             }
         }
         #expect(try store.history(limit: 2).map(\.at) == [3, 2])
@@ -73,13 +74,26 @@ import Testing
         try store.write { db in
             for (at, item) in [(1, "a"), (2, "b"), (3, "a"), (4, "b")] as [(Int64, String)] {
                 try ReminderStore.appendHistory(
-                    HistoryRecord(at: at, itemId: item, title: item, event: "fired", reason: ""), db)
+                    HistoryRecord(at: at, itemId: item, title: item, event: .fired, reason: ""), db)
             }
         }
         #expect(try store.history(limit: 10, itemId: "a").map(\.at) == [3, 1])
         #expect(try store.history(limit: 10, since: 3).map(\.at) == [4, 3])
         #expect(try store.pruneHistory(before: 3) == 2)
         #expect(try store.history(limit: 10).map(\.at) == [4, 3])
+    }
+
+    @Test func aHistoryLineOfAnUnknownEventIsAnErrorNamingIt() throws {
+        let store = try ReminderStore(path: directory.appendingPathComponent("s.sqlite").path)
+        try store.write { db in
+            try db.execute(
+                sql: "INSERT INTO history (at, itemId, title, event, reason) VALUES (1, 'a', 'A', 'exploded', '')")
+        }
+        #expect {
+            try store.history(limit: 10)
+        } throws: { error in
+            "\(error)".contains("history line 1 has an unknown event \"exploded\"")
+        }
     }
 
     @Test func fireRecordsOfOccurrencesConcludedLongAgoArePrunedAndOpenOnesKept() throws {
@@ -90,9 +104,9 @@ import Testing
                 try FireRecord(itemId: "abcd", due: due, fireAt: due - 50, shownAt: due - 50, notificationId: 1)
                     .insert(db)
             }
-            try OccurrenceRecord(itemId: "abcd", due: 100, doneAt: 90).insert(db)
-            try OccurrenceRecord(itemId: "abcd", due: 200, passedAt: 200).insert(db)
-            try OccurrenceRecord(itemId: "abcd", due: 5_000, doneAt: 4_990).insert(db)
+            try OccurrenceRecord(itemId: "abcd", due: 100, doneAt: 90).save(db)
+            try OccurrenceRecord(itemId: "abcd", due: 200, passedAt: 200).save(db)
+            try OccurrenceRecord(itemId: "abcd", due: 5_000, doneAt: 4_990).save(db)
             // due 300: shown, never done nor passed (an overdue rebuy): its fire must stay, or it
             // would remind again.
         }

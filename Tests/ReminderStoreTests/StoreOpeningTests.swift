@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import ReminderCore
-import ReminderStore
 import Testing
+
+@testable import ReminderStore
 
 /// Opening a file that is not ours, or is newer, or is busy; and the v5 migration of Undo.
 @Suite struct StoreOpeningTests {

@@ -1,0 +1,32 @@
+internal import GRDB
+
+/// The few single values the daemon keeps beside its items, in the `setting` table.
+extension ReminderStore {
+    /// Stores the pause as the engine encodes it (see `ReminderEngine.storedPause`); nil resumes.
+    public func savePause(_ stored: String?) throws(ReminderStoreError) {
+        try write { db in try ReminderStore.setSetting("pausedUntil", stored, db) }
+    }
+
+    /// The stored pause, nil when not paused.
+    public func savedPause() throws(ReminderStoreError) -> String? { try setting("pausedUntil") }
+
+    /// Up to when every due reminder was shown, held or deliberately skipped (Unix seconds).
+    public func saveLastSeen(_ seen: Int64) throws(ReminderStoreError) {
+        try write { db in try ReminderStore.setSetting("lastSeen", String(seen), db) }
+    }
+
+    public func lastSeen() throws(ReminderStoreError) -> Int64? { try setting("lastSeen").flatMap(Int64.init) }
+
+    static func setSetting(_ key: String, _ value: String?, _ db: Database) throws {
+        if let value {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)").execute(
+                arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+        }
+    }
+
+    func setting(_ key: String) throws(ReminderStoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+}
