@@ -22,8 +22,13 @@ let package = Package(
         .target(name: "ReminderJSON"),
         // Calendar dates, wall-clock times, RFC 3339 timestamps and time-zone rules from TZif bytes. Pure.
         .target(name: "CivilTime"),
+        // RFC 5545 text: content lines, folding, escaping, the component tree. Pure Swift, so it can
+        // be fuzzed and has no C boundary (docs/SYNC-FORMAT.md says why not libical).
+        .target(name: "ICalendar"),
         // Pure domain logic: items, fire-time rules, timer wheel, notification text.
-        .target(name: "ReminderCore", dependencies: ["ReminderJSON", "CivilTime"]),
+        .target(name: "ReminderCore", dependencies: ["ReminderJSON", "CivilTime", "ICalendar"]),
+        // Items as CalDAV VTODOs and back, other clients' completions, the 3-way merge: no I/O.
+        .target(name: "ReminderSyncModel", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ICalendar"]),
         // The few OS-facing pieces shared by the executables: the zoneinfo database, files.
         .target(name: "ReminderPlatform", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime"]),
         // The bundled card catalog and subscription templates.
@@ -96,7 +101,10 @@ let package = Package(
         // The parsers that read outside input, as fuzz targets, and their driver.
         .target(
             name: "ReminderFuzzTargets",
-            dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol"]
+            dependencies: [
+                "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol", "ICalendar",
+                "ReminderSyncModel",
+            ]
         ),
         .target(name: "CFuzzerDriver"),
         .executableTarget(
@@ -104,6 +112,13 @@ let package = Package(
         .testTarget(name: "ReminderFuzzTargetsTests", dependencies: ["ReminderFuzzTargets"]),
         .testTarget(name: "ReminderJSONTests", dependencies: ["ReminderJSON"]),
         .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime", "ReminderTestSupport"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar"]),
+        .testTarget(
+            name: "ReminderSyncModelTests",
+            dependencies: [
+                "ReminderSyncModel", "ReminderCore", "CivilTime", "ICalendar", "ReminderPlatform",
+                "ReminderTestSupport",
+            ]),
         .testTarget(
             name: "ReminderCoreTests",
             dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderTestSupport"]),

@@ -1,4 +1,5 @@
 import CivilTime
+import ICalendar
 
 /// Items as an RFC 5545 calendar. A repeating item is one event with an `RRULE` and one relative
 /// alarm per lead; an occurrence in the exported range whose reminders differ from what those
@@ -53,7 +54,8 @@ public enum CalendarExport {
             lines += details(item)
             for trigger in triggers {
                 lines += [
-                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(summary(item)))", "TRIGGER:\(trigger.text)",
+                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(TextValue.escape(summary(item)))",
+                    "TRIGGER:\(trigger.text)",
                     "END:VALARM",
                 ]
             }
@@ -68,7 +70,7 @@ public enum CalendarExport {
             }
         }
         lines.append("END:VCALENDAR")
-        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+        return lines.map(LineFolding.fold).joined(separator: "\r\n") + "\r\n"
     }
 
     private struct OccurrenceKey: Hashable {
@@ -81,16 +83,17 @@ public enum CalendarExport {
     /// The properties every event of `item` carries after its start.
     private static func details(_ item: Item) -> [String] {
         var lines = [
-            "DURATION:PT1M", "SUMMARY:\(escape(summary(item)))", "CATEGORIES:\(item.kind.rawValue.uppercased())",
+            "DURATION:PT1M", "SUMMARY:\(TextValue.escape(summary(item)))",
+            "CATEGORIES:\(item.kind.rawValue.uppercased())",
         ]
-        if let description = description(item) { lines.append("DESCRIPTION:\(escape(description))") }
+        if let description = description(item) { lines.append("DESCRIPTION:\(TextValue.escape(description))") }
         return lines
     }
 
     private static func absoluteAlarms(_ instants: [Int64], item: Item) -> [String] {
         instants.flatMap { instant in
             [
-                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(summary(item)))",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(TextValue.escape(summary(item)))",
                 "TRIGGER;VALUE=DATE-TIME:\(utc(instant))", "END:VALARM",
             ]
         }
@@ -137,40 +140,8 @@ public enum CalendarExport {
 
     /// RFC 5545's basic date-time form.
     private static func basic(_ local: LocalDateTime) -> String {
-        let (d, t) = (local.date, local.time)
-        return
-            "\(pad(d.year, 4))\(pad(d.month, 2))\(pad(d.day, 2))T\(pad(t.hour, 2))\(pad(t.minute, 2))\(pad(t.second, 2))"
-    }
-
-    /// TEXT escaping (RFC 5545 §3.3.11).
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n": out += "\\n"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
-    /// Lines of at most 75 octets, continued with a leading space (§3.1), never splitting a
-    /// UTF-8 sequence.
-    static func fold(_ line: String) -> String {
-        var result = ""
-        var count = 0
-        for character in line {
-            let size = character.utf8.count
-            if count + size > 75 {
-                result += "\r\n "
-                count = 1
-            }
-            result.append(character)
-            count += size
-        }
-        return result
+        DateTimeValue(
+            year: local.date.year, month: local.date.month, day: local.date.day, secondsOfDay: local.time.secondsOfDay
+        ).description
     }
 }

@@ -1,13 +1,14 @@
 import CivilTime
+import ICalendar
 
 /// How a repeating item looks in RFC 5545: an `RRULE` that a calendar program expands into the
 /// same dates `forEachOccurrence` gives, and one relative `TRIGGER` per lead.
 ///
 /// Recurring items are due at 23:59 on a date, so their events use floating local times: the
 /// wall-clock time stays 23:59 across DST changes, as reminderd's own rules do.
-enum CalendarRecurrence {
+public enum CalendarRecurrence {
     /// The rule for `item`'s occurrences from one that falls on `first`, or nil for one-off kinds.
-    static func rule(for item: Item, first: LocalDate) -> String? {
+    public static func rule(for item: Item, first: LocalDate) -> String? {
         switch item.schedule {
         case .benefit(let benefit):
             let months = benefit.period.months
@@ -41,7 +42,7 @@ enum CalendarRecurrence {
     /// The trigger for `lead` on an event starting at 23:59 local: a day lead is whole days back
     /// (nominal, so DST does not shift it) and then back to the reminder time; a time lead is
     /// exact elapsed time.
-    static func trigger(lead: CalendarDuration, reminderTime: LocalTime) -> Trigger {
+    public static func trigger(lead: CalendarDuration, reminderTime: LocalTime) -> Trigger {
         if lead.isElapsedTime { return Trigger(days: 0, seconds: lead.nominalSeconds) }
         let back = Int64(FireTimeRules.endOfDay.secondsOfDay - reminderTime.secondsOfDay)
         return back >= 0
@@ -49,26 +50,19 @@ enum CalendarRecurrence {
     }
 
     /// A negative duration before an event's start: `days` nominal days, then `seconds` exact.
-    struct Trigger: Hashable {
-        let days: Int64
-        let seconds: Int64
+    public struct Trigger: Hashable, Sendable {
+        public let days: Int64
+        public let seconds: Int64
 
         /// `-P7DT14H59M`.
-        var text: String {
-            var text = "-P"
-            if days > 0 { text += "\(days)D" }
-            guard seconds > 0 || days == 0 else { return text }
-            text += "T"
-            let (h, m, s) = (seconds / 3600, seconds % 3600 / 60, seconds % 60)
-            if h > 0 { text += "\(h)H" }
-            if m > 0 { text += "\(m)M" }
-            if s > 0 || (h == 0 && m == 0) { text += "\(s)S" }
-            return text
-        }
+        public var text: String { duration.description }
+
+        /// The trigger as an RFC 5545 duration, negative (before the start or due time).
+        public var duration: DurationValue { DurationValue(isNegative: true, days: days, seconds: seconds) }
 
         /// Where a calendar program puts this alarm for an event starting at local `start`
         /// (RFC 5545 §3.3.6: days on the wall clock, the rest in elapsed time).
-        func instant(beforeLocal start: Int64, in zone: TimeZoneRules) -> Int64 {
+        public func instant(beforeLocal start: Int64, in zone: TimeZoneRules) -> Int64 {
             zone.resolve(localSeconds: start - days * 86_400).instant - seconds
         }
     }

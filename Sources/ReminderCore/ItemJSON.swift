@@ -9,10 +9,24 @@ extension Item {
         public var zone: TimeZoneRules
         /// The creation time assumed when the item has none (`plan` uses `--from`).
         public var defaultCreatedAt: Int64?
+        /// What a `lastPurchased` in the future is judged against.
+        public var present: Present
 
-        public init(zone: TimeZoneRules, defaultCreatedAt: Int64? = nil) {
+        /// The day after which a purchase date is refused as being in the future.
+        public enum Present: Sendable {
+            /// The item's creation (or `defaultCreatedAt`): input with no clock of its own, as `plan`'s.
+            case creation
+            /// The given instant: input arriving now (add, edit, import).
+            case instant(Int64)
+            /// Not judged: an item read back from storage was judged when it came in, and a rebuy
+            /// bought again after it was added (or a clock set back) must not make it unreadable.
+            case unchecked
+        }
+
+        public init(zone: TimeZoneRules, defaultCreatedAt: Int64? = nil, present: Present = .creation) {
             self.zone = zone
             self.defaultCreatedAt = defaultCreatedAt
+            self.present = present
         }
     }
 
@@ -84,8 +98,14 @@ extension Item {
                     field: fields.fieldPath("everyDays"), reason: "\(everyDays) is not between 1 and 365")
             }
             let last = try fields.required("lastPurchased", "the date it was last bought, YYYY-MM-DD", LocalDate.parse)
-            if let effectiveCreatedAt {
-                let today = context.zone.localDateTime(at: effectiveCreatedAt).date
+            let present: Int64? =
+                switch context.present {
+                case .creation: effectiveCreatedAt
+                case .instant(let now): now
+                case .unchecked: nil
+                }
+            if let present {
+                let today = context.zone.localDateTime(at: present).date
                 if last > today {
                     throw .invalidValue(
                         field: fields.fieldPath("lastPurchased"), reason: "\(last) is in the future (today is \(today))"

@@ -47,10 +47,11 @@ extension ReminderEngine {
         do {
             switch try ReminderRequest(method, parameters) {
             case .add(let item): result = try add(item, now: now)
-            case .list(let kind, let all): result = ["items": .array(try list(kind: kind, all: all, now: now))]
+            case .list(let kind, let all):
+                result = ListReply(items: try list(kind: kind, all: all, now: now)).parameters
             case .get(let text):
                 let id = try resolve(text, quarantinedToo: true)
-                result = ["item": quarantined[id].map(quarantinedView) ?? view(id, now: now)]
+                result = ItemReply(item: quarantined[id].map(quarantinedView) ?? view(id, now: now)).parameters
             case .edit(let id, let changes): result = try edit(resolve(id), changes: changes, now: now)
             case .remove(let id): result = try remove(resolve(id, quarantinedToo: true), now: now)
             case .done(let id, let amount, let early):
@@ -73,7 +74,7 @@ extension ReminderEngine {
                     ).parameters
             case .history(let limit, let since, let item):
                 result = HistoryReply(entries: try history(limit: limit, since: since, item: item)).parameters
-            case .summary: result = ["summary": try summary(now: now)]
+            case .summary: result = try summary(now: now).parameters
             case .status: result = status(now: now).parameters
             case .pause(let duration): result = try pause(duration, now: now)
             case .resume: result = try resumeCommand(now: now)
@@ -86,10 +87,10 @@ extension ReminderEngine {
             case .importItems(let elements, let state, let replace):
                 result = try importItems(elements, state: state, replace: replace, now: now)
             case .export(let history):
-                result = [
-                    "items": .array(order.compactMap { items[$0]?.json }),
-                    "state": try exportState(history: history),
-                ]
+                result =
+                    ExportReply(items: order.compactMap { items[$0]?.json }, state: try exportState(history: history))
+                    .parameters
+            case .calendar(let days): result = CalendarReply(ics: try calendar(days: days, now: now)).parameters
             }
         } catch let error as VarlinkError {
             return .failure(error)
@@ -141,7 +142,7 @@ extension ReminderEngine {
         item.id = newID()
         item.createdAt = now
         try insert([item], now: now)
-        return ["id": .string(item.id!), "item": view(item.id!, now: now)]
+        return AddReply(id: item.id!, item: view(item.id!, now: now)).parameters
     }
 
     /// Adds `added` in one transaction; for a restore, first deletes the items of the same ids
@@ -156,9 +157,10 @@ extension ReminderEngine {
         for item in added { reschedule(item.id!, now: now) }
     }
 
-    /// Validates an item's JSON, refusing with `InvalidItem`.
+    /// Validates an item's JSON, refusing with `InvalidItem`. Dates in the future are judged
+    /// against the engine's present, not the item's creation (a rebuy is bought again later).
     func decodeItem(_ json: JSONValue, path: String, defaultCreatedAt: Int64?) throws -> Item {
-        let context = Item.DecodingContext(zone: zone, defaultCreatedAt: defaultCreatedAt)
+        let context = Item.DecodingContext(zone: zone, defaultCreatedAt: defaultCreatedAt, present: .instant(clock()))
         let result: Result<Item, ReminderCoreError> = Result { () throws(ReminderCoreError) in
             try Item(json: json, path: path, context: context)
         }
@@ -198,18 +200,18 @@ extension ReminderEngine {
         } catch { throw CommandError.store(error) }
         index.update(edited)
         reschedule(id, now: now)
-        return ["item": view(id, now: now)]
+        return ItemReply(item: view(id, now: now)).parameters
     }
 
     func remove(_ id: String, now: Int64) throws -> [String: JSONValue] {
         if let unreadable = quarantined[id] { return try removeQuarantined(unreadable, now: now) }
-        guard let item = items[id] else { return ["id": .string(id)] }
+        guard let item = items[id] else { return RemoveReply(id: id).parameters }
         do { try store.removeItem(id: id, title: item.title, reason: "", at: now) } catch {
             throw CommandError.store(error)
         }
         dropFromMemory(id)
         reschedule(id, now: now)
-        return ["id": .string(id)]
+        return RemoveReply(id: id).parameters
     }
 
     /// Drops a deleted item from memory: its state, pending reminders and pop-ups.
@@ -238,12 +240,12 @@ extension ReminderEngine {
             throw CommandError.notApplicable(
                 id, "due \(Timestamp.format(occurrence.due, in: zone)), too soon to snooze")
         }
-        var reply = try snooze(id, until: end, label: "\(duration)" + (shortened ? ", shortened" : ""), now: now)
-        if shortened {
-            reply["shortened"] = .string(
-                "\(duration) would end after the due time \(Timestamp.format(occurrence.due, in: zone))")
-        }
-        return reply
+        let reply = try snooze(id, until: end, label: "\(duration)" + (shortened ? ", shortened" : ""), now: now)
+        guard shortened else { return reply }
+        return SnoozeReply(
+            until: Timestamp.format(end, in: zone),
+            shortened: "\(duration) would end after the due time \(Timestamp.format(occurrence.due, in: zone))"
+        ).parameters
     }
 
     /// Snoozes the current occurrence until `end` (before its due time).
@@ -266,7 +268,7 @@ extension ReminderEngine {
         index.record(record)
         closePopUps(of: id)
         reschedule(id, now: now)
-        return ["until": .string(Timestamp.format(end, in: zone))]
+        return SnoozeReply(until: Timestamp.format(end, in: zone)).parameters
     }
 
     /// Adds items, all or none, with a backup's state; `replace` restores items over those of
@@ -300,7 +302,7 @@ extension ReminderEngine {
         let restored = try decodeState(state, ids: Set(added.map { $0.id! }))
         try insert(added, now: now, replacing: replacing, state: restored)
         // A replaced item's old reminders were dropped with it; its new ones were scheduled above.
-        return ["ids": .array(added.map { .string($0.id!) })]
+        return ImportReply(ids: added.map { $0.id! }).parameters
     }
 }
 

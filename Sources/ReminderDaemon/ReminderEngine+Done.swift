@@ -80,7 +80,7 @@ extension ReminderEngine {
         if let record { index.record(record) }
         closePopUps(of: id)
         reschedule(id, now: now)
-        return ["item": view(id, now: now)]
+        return ItemReply(item: view(id, now: now)).parameters
     }
 
     /// The occurrence due next, done or not: the one Done means.
@@ -127,7 +127,7 @@ extension ReminderEngine {
         var restored: Item
         do {
             restored = try Item(
-                json: JSONValue.parse(Array(step.itemJSON.utf8), source: "undo"), context: .init(zone: zone))
+                json: JSONValue.parse(Array(step.itemJSON.utf8), source: "undo"), context: .init(zone: zone, present: .unchecked))
         } catch {
             throw CommandError(
                 error: VarlinkError(
@@ -142,6 +142,6 @@ extension ReminderEngine {
         index.update(restored)
         if let record { index.record(record) }
         reschedule(id, now: now)
-        return ["item": view(id, now: now)]
+        return ItemReply(item: view(id, now: now)).parameters
     }
 }

@@ -2,6 +2,7 @@ import CivilTime
 import Dispatch
 import ReminderCore
 import ReminderJSON
+import ReminderProtocol
 import ReminderStore
 
 extension ReminderEngine {
@@ -36,7 +37,7 @@ extension ReminderEngine {
         do { try store.savePause(ReminderEngine.storedPause(until)) } catch { throw CommandError.store(error) }
         pausedUntil = until
         armPauseEnd()
-        return ["until": durationText == nil ? .null : .string(Timestamp.format(until, in: zone))]
+        return PauseReply(until: durationText == nil ? nil : Timestamp.format(until, in: zone)).parameters
     }
 
     /// Puts the end of a timed pause on the timer wheel, replacing an earlier one. The wheel runs

@@ -1,12 +1,13 @@
 import ReminderCore
 import ReminderJSON
+import ReminderProtocol
 import ReminderStore
 
 extension ReminderEngine {
     /// How `list` and `show` present an item whose stored data cannot be read: status
     /// "unreadable", the reason, and the way out.
-    func quarantinedView(_ item: QuarantinedItem) -> JSONValue {
-        .object([
+    func quarantinedView(_ item: QuarantinedItem) -> ItemView {
+        ItemView(fields: [
             "id": .string(item.id), "kind": .string("?"), "title": .string(item.title ?? "(unreadable)"),
             "status": .string(ItemStatus.unreadable.rawValue), "reason": .string(item.reason),
             "hint": .string("reminderctl remove \(item.id)"),
@@ -19,6 +20,6 @@ extension ReminderEngine {
             try store.removeItem(id: item.id, title: item.title ?? "(unreadable)", reason: "was unreadable", at: now)
         } catch { throw CommandError.store(error) }
         index.remove(item.id)
-        return ["id": .string(item.id)]
+        return RemoveReply(id: item.id).parameters
     }
 }

@@ -19,9 +19,11 @@ extension ReminderEngine {
         return (NotificationText.daysLeft(first, now: now, zone: zone) <= 7 ? .expiring : .available, first)
     }
 
-    /// The item's §2 JSON plus `status`, `due`, `daysLeft` and `nextReminder`.
-    func view(_ id: String, now: Int64) -> JSONValue {
-        guard let item = items[id], case .object(var fields) = item.json else { return .null }
+    /// The item's §2 JSON plus `status`, `due`, `daysLeft`, `nextReminder`, and the currency it
+    /// is shown in when it has none of its own (the config's).
+    func view(_ id: String, now: Int64) -> ItemView {
+        guard let item = items[id], case .object(var fields) = item.json else { return ItemView(fields: [:]) }
+        fields["currency"] = .string(item.currency ?? configuration.currency)
         let (status, due) = status(of: item, now: now)
         fields["status"] = .string(status.rawValue)
         if let due {
@@ -30,15 +32,15 @@ extension ReminderEngine {
         }
         let next = scheduledFires(of: id).map(\.at).min()
         fields["nextReminder"] = next.map { .string(Timestamp.format($0, in: zone)) } ?? .null
-        return .object(fields)
+        return ItemView(fields: fields)
     }
 
-    func list(kind: String?, all: Bool, now: Int64) throws -> [JSONValue] {
+    func list(kind: String?, all: Bool, now: Int64) throws -> [ItemView] {
         if let kind, ItemKind(rawValue: kind) == nil {
             throw CommandError.invalidParameter(
                 "kind", "\"\(kind)\" is not a kind; use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let readable = order.compactMap { id -> JSONValue? in
+        let readable = order.compactMap { id -> ItemView? in
             guard let item = items[id], kind == nil || item.kind.rawValue == kind else { return nil }
             let status = status(of: item, now: now).status
             if !all, item.kind == .coupon, status.isSettled { return nil }
@@ -72,10 +74,13 @@ extension ReminderEngine {
                 if case .string(let text)? = itemFields[key] { return text }
                 return nil
             }
+            // Money in the item's currency, or the config's: the client has no other to go by.
+            let money = text("amount") ?? text("value")
             return UpcomingReply.Reminder(
                 item: row.id, title: items[row.id]?.title ?? "", fireAt: Timestamp.format(row.at, in: zone),
                 due: Timestamp.format(row.occurrence.due, in: zone), lead: row.lead, late: row.late,
-                card: text("card"), amount: text("amount"), value: text("value"), currency: text("currency"))
+                card: text("card"), amount: text("amount"), value: text("value"),
+                currency: money == nil ? nil : items[row.id]?.currency ?? configuration.currency)
         }
     }
 
@@ -120,6 +125,15 @@ extension ReminderEngine {
         return until
     }
 
+    /// The items as iCalendar for the next `days` days, their alarms where this daemon — in its
+    /// zone, with its settings — reminds (Done aside, as with `reminderctl plan`).
+    func calendar(days: Int, now: Int64) throws -> String {
+        guard (1...3660).contains(days) else { throw CommandError.invalidParameter("days", "expected 1 to 3660") }
+        return CalendarExport.ics(
+            items: order.compactMap { items[$0] }, planner: Planner(configuration: configuration, zone: zone),
+            from: now, to: now + Int64(days) * 86_400)
+    }
+
     func history(limit: Int, since: String?, item: String?) throws -> [HistoryReply.Entry] {
         var sinceInstant: Int64?
         if let since {
@@ -145,54 +159,48 @@ extension ReminderEngine {
     /// The dashboard (SPEC §5 `summary`): benefit value still available this period, what is
     /// due within a week, what was used lately, subscription totals, coupons, and each card's
     /// fee return (value redeemed this card year against its fee).
-    func summary(now: Int64) throws -> JSONValue {
+    func summary(now: Int64) throws -> SummaryReply {
         // Sums are kept per currency; the config's currency leads, others are listed beside it.
         var available: [String: Money] = [:]
         var benefitCards = Set<String>()
         var monthly: [String: Money] = [:]
-        var expiring: [(days: Int64, due: Int64, value: JSONValue)] = []
-        var renewing: [JSONValue] = []
-        var couponsToday: [JSONValue] = []
-        var couponsThisWeek: [JSONValue] = []
+        var expiring: [(days: Int64, due: Int64, entry: SummaryReply.Entry)] = []
+        var renewing: [SummaryReply.Entry] = []
+        var couponsToday: [SummaryReply.Entry] = []
+        var couponsThisWeek: [SummaryReply.Entry] = []
         var fees: [(card: String, fee: Money?, due: Occurrence, previousDue: Int64, currency: String)] = []
         for id in order {
             guard let item = items[id] else { continue }
             let (status, due) = status(of: item, now: now)
             let days = due.map { NotificationText.daysLeft($0, now: now, zone: zone) }
-            var entry: [String: JSONValue] = [
-                "item": .string(id), "title": .string(item.title), "kind": .string(item.kind.rawValue),
-                "status": .string(status.rawValue),
-            ]
-            if let due, let days {
-                entry["due"] = .string(Timestamp.format(due.due, in: zone))
-                entry["daysLeft"] = .integer(days)
-            }
             let active = !status.isSettled
             let currency = item.currency ?? configuration.currency
-            entry["currency"] = .string(currency)
+            var entry = SummaryReply.Entry(
+                item: id, title: item.title, kind: item.kind.rawValue, status: status.rawValue, currency: currency,
+                due: due.map { Timestamp.format($0.due, in: zone) }, daysLeft: days)
             switch item.schedule {
             case .benefit(let benefit):
-                if let card = benefit.card { entry["card"] = .string(card) }
+                entry.card = benefit.card
                 if let amount = benefit.amount, active {
                     let left = amount - (benefit.amountUsed ?? .zero)
                     available[currency, default: .zero] = available[currency, default: .zero] + left
-                    entry["value"] = .string(left.description)
+                    entry.value = left.description
                     if let card = benefit.card { benefitCards.insert(card) }
                 }
             case .subscription(let subscription):
                 if let amount = subscription.amount {
-                    entry["value"] = .string(amount.description)
+                    entry.value = amount.description
                     monthly[currency, default: .zero] =
                         monthly[currency, default: .zero] + ReminderEngine.perMonth(amount, every: subscription.every)
                 }
-                if let days, days <= 7, active { renewing.append(.object(entry)) }
+                if let days, days <= 7, active { renewing.append(entry) }
             case .coupon(let coupon):
-                if let value = coupon.value { entry["value"] = .string(value.description) }
+                entry.value = coupon.value?.description
                 if let days, active {
                     if days <= 0 {
-                        couponsToday.append(.object(entry))
+                        couponsToday.append(entry)
                     } else if days <= 7 {
-                        couponsThisWeek.append(.object(entry))
+                        couponsThisWeek.append(entry)
                     }
                 }
             case .fee(let fee):
@@ -202,56 +210,39 @@ extension ReminderEngine {
                 }
             case .rebuy: break
             }
-            if let days, let due, days <= 7, active { expiring.append((days, due.due, .object(entry))) }
+            if let days, let due, days <= 7, active { expiring.append((days, due.due, entry)) }
         }
         expiring.sort { ($0.due, $0.days) < ($1.due, $1.days) }
-        var cards: [JSONValue] = []
+        var cards: [SummaryReply.FeeReturn] = []
         for fee in fees.sorted(by: { $0.due.due < $1.due.due }) {
             let redeemed: Money
             do { redeemed = try store.redeemed(since: fee.previousDue)[fee.card] ?? .zero } catch {
                 throw CommandError.store(error)
             }
-            var entry: [String: JSONValue] = [
-                "card": .string(fee.card), "redeemed": .string(redeemed.description), "currency": .string(fee.currency),
-                "feeDue": .string(Timestamp.format(fee.due.due, in: zone)),
-                "daysUntilFee": .integer(NotificationText.daysLeft(fee.due, now: now, zone: zone)),
-            ]
-            if let amount = fee.fee {
-                entry["fee"] = .string(amount.description)
-                entry["net"] = .string((redeemed - amount).description)
-            }
-            cards.append(.object(entry))
+            cards.append(
+                SummaryReply.FeeReturn(
+                    card: fee.card, redeemed: redeemed.description, currency: fee.currency,
+                    feeDue: Timestamp.format(fee.due.due, in: zone),
+                    daysUntilFee: NotificationText.daysLeft(fee.due, now: now, zone: zone),
+                    fee: fee.fee?.description, net: fee.fee.map { (redeemed - $0).description }))
         }
-        let used = try usedRecently(limit: 3)
-        return .object([
-            "currency": .string(configuration.currency),
-            "benefits": .object([
-                "available": .string((available[configuration.currency] ?? .zero).description),
-                "availableOther": ReminderEngine.others(available, besides: configuration.currency),
-                "cards": .integer(Int64(benefitCards.count)),
-            ]),
-            "expiring": .array(expiring.map(\.value)),
-            "usedRecently": .array(
-                used.map { entry in
-                    .object([
-                        "item": .string(entry.itemId), "title": .string(entry.title),
-                        "at": .string(Timestamp.format(entry.at, in: zone)),
-                        "reason": .string(entry.reason),
-                    ])
-                }),
-            "subscriptions": .object([
-                "monthlyTotal": .string((monthly[configuration.currency] ?? .zero).description),
-                "monthlyOther": ReminderEngine.others(monthly, besides: configuration.currency),
-                "renewingThisWeek": .array(renewing),
-            ]),
-            "coupons": .object(["today": .array(couponsToday), "thisWeek": .array(couponsThisWeek)]),
-            "cards": .array(cards),
-        ])
+        let main = configuration.currency
+        return SummaryReply(
+            currency: main, benefitsAvailable: (available[main] ?? .zero).description,
+            benefitsAvailableOther: ReminderEngine.others(available, besides: main),
+            benefitCards: Int64(benefitCards.count), expiring: expiring.map(\.entry),
+            usedRecently: try usedRecently(limit: 3).map {
+                SummaryReply.Use(
+                    item: $0.itemId, title: $0.title, at: Timestamp.format($0.at, in: zone), reason: $0.reason)
+            },
+            monthlyTotal: (monthly[main] ?? .zero).description,
+            monthlyOther: ReminderEngine.others(monthly, besides: main), renewingThisWeek: renewing,
+            couponsToday: couponsToday, couponsThisWeek: couponsThisWeek, cards: cards)
     }
 
     /// Totals in currencies other than `main`, as `{"USD": "127"}`.
-    static func others(_ totals: [String: Money], besides main: String) -> JSONValue {
-        .object(totals.filter { $0.key != main && $0.value != .zero }.mapValues { .string($0.description) })
+    static func others(_ totals: [String: Money], besides main: String) -> [String: String] {
+        totals.filter { $0.key != main && $0.value != .zero }.mapValues(\.description)
     }
 
     /// A renewal amount as a monthly cost: by months for `mo`/`y`, by 30-day months otherwise.
@@ -273,7 +264,8 @@ extension ReminderEngine {
             paused: pausedUntil.map {
                 $0 == ReminderEngine.untilResumed ? "until resumed" : Timestamp.format($0, in: zone)
             },
-            waiting: Int64(outbox.waiting.count), timeZone: zone.identifier, store: store.path,
+            waiting: Int64(outbox.waiting.count), timeZone: zone.identifier,
+            today: zone.localDateTime(at: now).date.description, store: store.path,
             held: Int64(outbox.held.count),
             heldReason: heldReason())
     }

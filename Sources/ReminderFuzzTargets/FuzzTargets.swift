@@ -1,14 +1,16 @@
 import FoundationEssentials
+import ICalendar
 import ReminderCore
 import ReminderJSON
 import ReminderPlatform
 import ReminderProtocol
+import ReminderSyncModel
 
 /// What the fuzzers feed arbitrary bytes to: the parsers that read input from outside the
 /// process. Each returns normally on any input — a refusal is an answer — and stops the process
 /// (a finding) only when a parser crashes or an invariant below breaks.
 public enum FuzzTargets {
-    public static let names = ["json", "varlink", "config", "item"]
+    public static let names = ["json", "varlink", "config", "item", "ical"]
 
     public static func run(_ name: String, _ bytes: [UInt8]) {
         switch name {
@@ -16,6 +18,7 @@ public enum FuzzTargets {
         case "varlink": varlink(bytes)
         case "config": config(bytes)
         case "item": item(bytes)
+        case "ical": ical(bytes)
         default: preconditionFailure("unknown fuzz target \(name)")
         }
     }
@@ -108,6 +111,32 @@ public enum FuzzTargets {
             precondition(entry.fire.fireAt < entry.fire.occurrence.due, "a reminder at or after its due instant")
             precondition(entry.fire.fireAt >= from, "a reminder before the planned range")
         }
+    }
+}
+
+extension FuzzTargets {
+    /// A CalDAV resource as a server hands it over: what parses serialises to folded lines of at
+    /// most 75 octets that parse back to the same tree; what reads as an item is written back
+    /// into the same resource and reads as the same record.
+    public static func ical(_ bytes: [UInt8]) {
+        let calendar: Component
+        do {
+            calendar = try Component.parse(bytes)
+        } catch {
+            precondition(error.line >= 1 && !error.reason.isEmpty, "a refusal without a line or a reason")
+            return
+        }
+        let text = calendar.serialized()
+        for line in text.split(separator: "\r\n", omittingEmptySubsequences: false).dropLast() {
+            precondition(line.utf8.count <= 75, "a line of \(line.utf8.count) octets")
+        }
+        precondition((try? Component.parse(text)) == calendar, "a calendar changes on re-reading")
+        let zone = (try? ZoneDatabase.shared.zone(named: "America/New_York")) ?? .utc
+        let context = SyncContext(planner: Planner(configuration: .defaults, zone: zone), now: 1_795_000_000)
+        guard let reading = try? VTodoReader.read(calendar, name: "fuzz.ics", context: context) else { return }
+        let written = VTodoWriter.write(reading.record, uid: reading.uid, into: calendar, context: context)
+        let again = try? VTodoReader.read(written, name: "fuzz.ics", context: context)
+        precondition(again?.record == reading.record, "a record changes on writing it back")
     }
 }
 

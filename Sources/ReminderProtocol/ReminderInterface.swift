@@ -5,7 +5,7 @@ public enum ReminderInterface {
     public static let name = "io.reminderd.Reminders"
 
     /// Items travel as objects in the §2 JSON format; replies describing items add `status`,
-    /// `daysLeft`, `nextReminder` and `due`.
+    /// `daysLeft`, `nextReminder`, `due`, and `currency` when the item has none (the config's).
     public static let description = """
         # reminderd: reminders of money-relevant deadlines (card benefits, subscriptions,
         # coupons, annual fees, rebuys). Items are objects in the format of SPEC section 2.
@@ -47,6 +47,7 @@ public enum ReminderInterface {
 
         method Summary() -> (summary: object)
 
+        # The status object includes today, the date in the daemon's time zone.
         method Status() -> (status: object)
 
         # Holds pop-ups (do not disturb), for duration or until Resume.
@@ -63,6 +64,10 @@ public enum ReminderInterface {
 
         # Every item, and their state for a backup; history: true adds the history.
         method Export(history: ?bool) -> (items: []object, state: object)
+
+        # The items as RFC 5545 iCalendar for the next days (default 365, at most 3660), with
+        # the alarms where the daemon, in its zone and with its settings, reminds.
+        method Calendar(days: ?int) -> (ics: string)
 
         error InvalidItem (field: string, reason: string)
         error InvalidParameter (parameter: string, reason: string)

@@ -3,8 +3,8 @@ import ReminderJSON
 
 /// The methods of `io.reminderd.Reminders`, each named here once: its name on the wire (the raw
 /// value), whether it only reads, and the parameters it takes. A test holds this to the
-/// interface description, so the two cannot drift apart. Adding a method is a case here, its
-/// request in `ReminderRequest`, and its engine function.
+/// interface description, so the two cannot drift apart. Adding a method is a case here (with
+/// its request in `ReminderRequest`), its reply type, and its engine function (docs/ARCHITECTURE.md).
 public enum ReminderMethod: String, CaseIterable, Sendable {
     case add = "Add"
     case list = "List"
@@ -24,6 +24,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
     case reload = "Reload"
     case importItems = "Import"
     case export = "Export"
+    case calendar = "Calendar"
 
     /// The method by its full varlink name (`io.reminderd.Reminders.List`); nil for another
     /// interface's or an unknown one.
@@ -39,7 +40,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
     /// The method only reads: it changes nothing the timer or systemd's status line depend on.
     public var isQuery: Bool {
         switch self {
-        case .list, .get, .upcoming, .explain, .history, .summary, .status, .export: return true
+        case .list, .get, .upcoming, .explain, .history, .summary, .status, .export, .calendar: return true
         case .add, .edit, .remove, .done, .undo, .snooze, .pause, .resume, .reload, .importItems: return false
         }
     }
@@ -53,7 +54,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         case .edit: return ["id", "changes"]
         case .done: return ["id", "amount", "early"]
         case .snooze: return ["id", "duration"]
-        case .upcoming: return ["days"]
+        case .upcoming, .calendar: return ["days"]
         case .history: return ["limit", "since", "item"]
         case .summary, .status, .resume, .reload: return []
         case .pause: return ["duration"]

@@ -1,13 +1,18 @@
 import ReminderCore
 import ReminderJSON
 
-/// The replies of the methods whose shape the daemon and `reminderctl` share, typed: the engine
-/// builds one and writes its `parameters`, the client reads them back with `init(parameters:)`.
-/// Both go through `JSONValue`, whose hand-written reader is measured; times travel as the RFC
-/// 3339 text the daemon formats in its zone.
+/// A method's reply, typed: the engine builds one and writes its `parameters`, a client reads
+/// them back with `init(parameters:)` — so a misspelt field does not compile on either side.
+/// Every method has one (`Resume` and `Reload` answer `()`): here, in `ItemReplies.swift` and in
+/// `SummaryReply.swift`. Both sides go through `JSONValue`, whose hand-written reader is measured
+/// (no `Codable` here); times travel as the RFC 3339 text the daemon formats in its zone.
+public protocol ReminderReply: Sendable, Equatable {
+    var parameters: [String: JSONValue] { get }
+    init(parameters: [String: JSONValue]) throws(ReminderProtocolError)
+}
 
 /// `Status`: how the daemon is doing.
-public struct StatusReply: Sendable, Equatable {
+public struct StatusReply: ReminderReply {
     /// The notification server on the session bus.
     public struct Server: Sendable, Equatable {
         public var name, vendor, version: String
@@ -28,6 +33,8 @@ public struct StatusReply: Sendable, Equatable {
     public var paused: String?
     public var waiting: Int64
     public var timeZone: String
+    /// The date in `timeZone` (YYYY-MM-DD): the day natural dates such as `tomorrow` count from.
+    public var today: String
     public var store: String
     /// Reminders held back by the desktop's do-not-disturb, and the latest reason given.
     public var held: Int64
@@ -35,7 +42,8 @@ public struct StatusReply: Sendable, Equatable {
 
     public init(
         version: String, uptimeSeconds: Int64, items: Int64, nextReminder: String?, notificationServer: Server?,
-        paused: String?, waiting: Int64, timeZone: String, store: String, held: Int64, heldReason: String?
+        paused: String?, waiting: Int64, timeZone: String, today: String, store: String, held: Int64,
+        heldReason: String?
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -45,6 +53,7 @@ public struct StatusReply: Sendable, Equatable {
         self.paused = paused
         self.waiting = waiting
         self.timeZone = timeZone
+        self.today = today
         self.store = store
         self.held = held
         self.heldReason = heldReason
@@ -62,7 +71,8 @@ public struct StatusReply: Sendable, Equatable {
             "status": .object([
                 "version": .string(version), "uptimeSeconds": .integer(uptimeSeconds), "items": .integer(items),
                 "nextReminder": .optional(nextReminder), "notificationServer": server, "paused": .optional(paused),
-                "waiting": .integer(waiting), "timeZone": .string(timeZone), "store": .string(store),
+                "waiting": .integer(waiting), "timeZone": .string(timeZone), "today": .string(today),
+                "store": .string(store),
                 "held": .integer(held), "heldReason": .optional(heldReason),
             ])
         ]
@@ -81,13 +91,13 @@ public struct StatusReply: Sendable, Equatable {
             items: try status.integer("items"), nextReminder: try status.optionalString("nextReminder"),
             notificationServer: server, paused: try status.optionalString("paused"),
             waiting: try status.integer("waiting"), timeZone: try status.string("timeZone"),
-            store: try status.string("store"), held: try status.integer("held"),
-            heldReason: try status.optionalString("heldReason"))
+            today: try status.string("today"), store: try status.string("store"),
+            held: try status.integer("held"), heldReason: try status.optionalString("heldReason"))
     }
 }
 
 /// `History`: what happened, newest first.
-public struct HistoryReply: Sendable, Equatable {
+public struct HistoryReply: ReminderReply {
     public struct Entry: Sendable, Equatable {
         public var at, item, title, event, reason: String
 
@@ -125,7 +135,7 @@ public struct HistoryReply: Sendable, Equatable {
 }
 
 /// `Upcoming`: pending reminders in time order.
-public struct UpcomingReply: Sendable, Equatable {
+public struct UpcomingReply: ReminderReply {
     public struct Reminder: Sendable, Equatable {
         public var item, title, fireAt, due, lead: String
         /// Shown after its time (the daemon was not running, or the desktop held it).
@@ -183,7 +193,7 @@ public struct UpcomingReply: Sendable, Equatable {
 }
 
 /// `Explain`: how each upcoming fire time of an item was derived.
-public struct ExplainReply: Sendable, Equatable {
+public struct ExplainReply: ReminderReply {
     public struct Step: Sendable, Equatable {
         public var lead, due, rule, computed: String
         /// The computed time fell into a DST gap and was moved.
@@ -237,75 +247,5 @@ public struct ExplainReply: Sendable, Equatable {
         }
         let top = try ReplyFields(.object(parameters), "reply")
         self.init(steps: steps, snoozedUntil: try top.optionalString("snoozedUntil"))
-    }
-}
-
-extension JSONValue {
-    /// A string, or null for nil (the key stays in the reply).
-    static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
-}
-
-/// Reads a reply object's fields, refusing a missing or mistyped one with its path
-/// (`status.items: expected a whole number`).
-struct ReplyFields {
-    let fields: [String: JSONValue]
-    let path: String
-
-    init(_ value: JSONValue?, _ path: String) throws(ReminderProtocolError) {
-        guard case .object(let fields)? = value else { throw .malformedMessage(reason: "\(path): expected an object") }
-        self.fields = fields
-        self.path = path
-    }
-
-    /// The objects of an array field.
-    static func objects(_ value: JSONValue?, _ path: String) throws(ReminderProtocolError) -> [ReplyFields] {
-        guard case .array(let elements)? = value else { throw .malformedMessage(reason: "\(path): expected an array") }
-        var objects: [ReplyFields] = []
-        for (index, element) in elements.enumerated() { objects.append(try ReplyFields(element, "\(path)[\(index)]")) }
-        return objects
-    }
-
-    private func wrong(_ key: String, _ expected: String) -> ReminderProtocolError {
-        .malformedMessage(reason: "\(path).\(key): expected \(expected)")
-    }
-
-    func string(_ key: String) throws(ReminderProtocolError) -> String {
-        guard case .string(let text)? = fields[key] else { throw wrong(key, "a string") }
-        return text
-    }
-
-    func optionalString(_ key: String) throws(ReminderProtocolError) -> String? {
-        switch fields[key] {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        default: throw wrong(key, "a string or null")
-        }
-    }
-
-    func integer(_ key: String) throws(ReminderProtocolError) -> Int64 {
-        guard case .integer(let number)? = fields[key] else { throw wrong(key, "a whole number") }
-        return number
-    }
-
-    func bool(_ key: String) throws(ReminderProtocolError) -> Bool {
-        guard case .bool(let flag)? = fields[key] else { throw wrong(key, "true or false") }
-        return flag
-    }
-
-    func strings(_ key: String) throws(ReminderProtocolError) -> [String] {
-        guard case .array(let elements)? = fields[key] else { throw wrong(key, "an array of strings") }
-        var texts: [String] = []
-        for element in elements {
-            guard case .string(let text) = element else { throw wrong(key, "an array of strings") }
-            texts.append(text)
-        }
-        return texts
-    }
-
-    func optionalObject(_ key: String) throws(ReminderProtocolError) -> ReplyFields? {
-        switch fields[key] {
-        case nil, .null?: return nil
-        default: return try ReplyFields(fields[key], "\(path).\(key)")
-        }
     }
 }

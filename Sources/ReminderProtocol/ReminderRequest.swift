@@ -23,6 +23,7 @@ public enum ReminderRequest: Sendable, Equatable {
     case reload
     case importItems(items: [JSONValue], state: JSONValue?, replace: Bool)
     case export(history: Bool)
+    case calendar(days: Int)
 
     /// Reads `parameters` as a call of `method`, refusing an unknown parameter or one of the
     /// wrong type with `InvalidParameter`.
@@ -58,7 +59,32 @@ public enum ReminderRequest: Sendable, Equatable {
             self = .importItems(
                 items: try p.array("items"), state: p.value("state"), replace: try p.optionalBool("replace") ?? false)
         case .export: self = .export(history: try p.optionalBool("history") ?? false)
+        case .calendar: self = .calendar(days: try p.optionalInt("days") ?? 365)
         }
+    }
+
+    /// The call's parameters as a client writes them, the names `init` reads; nil is left out.
+    public var parameters: [String: JSONValue] {
+        var fields: [String: JSONValue] = [:]
+        switch self {
+        case .add(let item): fields["item"] = item
+        case .list(let kind, let all): (fields["kind"], fields["all"]) = (kind.map { .string($0) }, .bool(all))
+        case .get(let id), .remove(let id), .undo(let id), .explain(let id): fields["id"] = .string(id)
+        case .edit(let id, let changes): (fields["id"], fields["changes"]) = (.string(id), changes)
+        case .done(let id, let amount, let early):
+            (fields["id"], fields["amount"], fields["early"]) = (.string(id), amount.map { .string($0) }, .bool(early))
+        case .snooze(let id, let duration): (fields["id"], fields["duration"]) = (.string(id), .string(duration))
+        case .upcoming(let days), .calendar(let days): fields["days"] = .integer(Int64(days))
+        case .history(let limit, let since, let item):
+            fields["limit"] = .integer(Int64(limit))
+            (fields["since"], fields["item"]) = (since.map { .string($0) }, item.map { .string($0) })
+        case .summary, .status, .resume, .reload: break
+        case .pause(let duration): fields["duration"] = duration.map { .string($0) }
+        case .importItems(let items, let state, let replace):
+            (fields["items"], fields["state"], fields["replace"]) = (.array(items), state, .bool(replace))
+        case .export(let history): fields["history"] = .bool(history)
+        }
+        return fields
     }
 
     public var method: ReminderMethod {
@@ -81,6 +107,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .reload: return .reload
         case .importItems: return .importItems
         case .export: return .export
+        case .calendar: return .calendar
         }
     }
 }

@@ -198,7 +198,7 @@ extension ReminderStore {
         }
         let decoded = rows.concurrentMap { row in
             Result { () throws(ReminderCoreError) in
-                try Item(json: try JSONValue.parse(Array(row.json.utf8), source: "item"), context: .init(zone: zone))
+                try Item(json: try JSONValue.parse(Array(row.json.utf8), source: "item"), context: .init(zone: zone, present: .unchecked))
             }
         }
         var items: [Item] = []

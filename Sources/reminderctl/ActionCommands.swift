@@ -1,7 +1,7 @@
 import ArgumentParser
 import ReminderCore
 import ReminderJSON
-import ReminderPlatform
+import ReminderProtocol
 
 struct Done: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,22 +17,19 @@ struct Done: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        var parameters: [String: JSONValue] = ["id": .string(id)]
-        if let amount { parameters["amount"] = .string(amount) }
-        if early { parameters["early"] = .bool(true) }
-        guard let reply = try output.call(.done, parameters) else { return }
-        let item = reply["item"] ?? .null
-        if case .string(let used)? = item["amountUsed"], case .string(let total)? = item["amount"],
+        guard let item = try output.call(.done(id: id, amount: amount, early: early), as: ItemReply.self)?.item else {
+            return
+        }
+        // The currency is the daemon's word: the item's own, or the one it is configured with.
+        if let used = item.amountUsed, let total = item.amount, let currency = item.currency,
             case .success(let usedAmount) = Money.parse(used), case .success(let totalAmount) = Money.parse(total)
         {
-            let configured = (try? ConfigFile.load(explicitPath: nil).get())?.currency ?? "USD"
-            let currency = item["currency"].map { Output.string($0) } ?? configured
             print(
-                "Recorded \(usedAmount.formatted(currency: currency)) of \(totalAmount.formatted(currency: currency)) \(Output.string(item["title"])) used; reminders go on for the remaining \((totalAmount - usedAmount).formatted(currency: currency))"
+                "Recorded \(usedAmount.formatted(currency: currency)) of \(totalAmount.formatted(currency: currency)) \(item.title) used; reminders go on for the remaining \((totalAmount - usedAmount).formatted(currency: currency))"
             )
             return
         }
-        print("Done: \(Output.string(item["title"])) is \(Output.string(item["status"]))\(nextText(item))")
+        print("Done: \(item.title) is \(item.status)\(nextText(item))")
     }
 }
 
@@ -44,9 +41,8 @@ struct Undo: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.undo, ["id": .string(id)]) else { return }
-        let item = reply["item"] ?? .null
-        print("Undone: \(Output.string(item["title"])) is \(Output.string(item["status"])) again\(nextText(item))")
+        guard let item = try output.call(.undo(id: id), as: ItemReply.self)?.item else { return }
+        print("Undone: \(item.title) is \(item.status) again\(nextText(item))")
     }
 }
 
@@ -59,9 +55,9 @@ struct Snooze: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.snooze, ["id": .string(id), "duration": .string(duration)]) else { return }
-        var line = "Snoozed until \(Output.when(reply["until"]))"
-        if case .string(let why)? = reply["shortened"] { line += " (shortened: \(why))" }
+        guard let reply = try output.call(.snooze(id: id, duration: duration), as: SnoozeReply.self) else { return }
+        var line = "Snoozed until \(Output.when(reply.until))"
+        if let why = reply.shortened { line += " (shortened: \(why))" }
         print(line)
     }
 }
@@ -75,12 +71,8 @@ struct Pause: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        var parameters: [String: JSONValue] = [:]
-        if let duration { parameters["duration"] = .string(duration) }
-        guard let reply = try output.call(.pause, parameters) else { return }
-        print(
-            duration == nil ? "Paused until you run: reminderctl resume" : "Paused until \(Output.when(reply["until"]))"
-        )
+        guard let reply = try output.call(.pause(duration: duration), as: PauseReply.self) else { return }
+        print(reply.until.map { "Paused until \(Output.when($0))" } ?? "Paused until you run: reminderctl resume")
     }
 }
 
@@ -108,7 +100,7 @@ struct Reload: ParsableCommand {
 }
 
 /// ", next reminder Tue 2026-11-24 09:00", or nothing.
-func nextText(_ item: JSONValue) -> String {
-    let next = Output.when(item["nextReminder"])
+func nextText(_ item: ItemView) -> String {
+    let next = Output.when(item.nextReminder)
     return next.isEmpty ? "" : ", next reminder \(next)"
 }

@@ -3,6 +3,7 @@ import ReminderCatalog
 import ReminderCore
 import ReminderJSON
 import ReminderPlatform
+import ReminderProtocol
 
 #if canImport(Glibc)
     import Glibc
@@ -67,14 +68,14 @@ enum Catalog {
     /// Splits a card's `items` into those not tracked yet and those already tracked — an item of
     /// the same kind and title on the same card name (case aside) — so adding a card again, or
     /// running setup again, never duplicates a credit or a fee.
-    static func untracked(_ items: [JSONValue], existing: [JSONValue]) -> (new: [JSONValue], tracked: [JSONValue]) {
+    static func untracked(_ items: [JSONValue], existing: [ItemView]) -> (new: [JSONValue], tracked: [JSONValue]) {
         func key(_ item: JSONValue) -> [String] {
             ["kind", "card", "title"].map { field in
                 if case .object(let fields) = item, case .string(let text)? = fields[field] { return text.lowercased() }
                 return ""
             }
         }
-        let known = Set(existing.map(key))
+        let known = Set(existing.map { [$0.kind, $0.card ?? "", $0.title].map { $0.lowercased() } })
         var result: (new: [JSONValue], tracked: [JSONValue]) = ([], [])
         for item in items {
             if known.contains(key(item)) { result.tracked.append(item) } else { result.new.append(item) }
@@ -83,9 +84,8 @@ enum Catalog {
     }
 
     /// Every item the daemon tracks, for `untracked`.
-    static func trackedItems() throws -> [JSONValue] {
-        guard case .array(let items)? = try DaemonClient.call(.list, ["all": .bool(true)])["items"] else { return [] }
-        return items
+    static func trackedItems() throws -> [ItemView] {
+        try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
     }
 
     /// The yearly value of `card`'s credits less `skip`.
@@ -120,7 +120,7 @@ extension Catalog {
 
     /// Prints `staleness` on stderr, where it does not disturb `--json` or a table read by a script.
     /// (A config that cannot be read is the command's own business to report, not this warning's.)
-    static func warnIfOld(_ catalog: CardCatalog, today: LocalDate? = try? ConfiguredZone.today()) {
+    static func warnIfOld(_ catalog: CardCatalog, today: LocalDate? = SystemClock.today()) {
         if let today, let warning = staleness(catalog, today: today) { printError(warning) }
     }
 }

@@ -12,19 +12,21 @@ enum Completions {
     static let durations = ["15m", "30m", "1h", "2h", "4h", "1d", "2d", "1w"]
 
     /// The daemon's items, within a second; none when it is not running or slow.
-    static func items() -> [JSONValue] {
+    static func items() -> [ItemView] {
+        let request = ReminderRequest.list(kind: nil, all: true)
         guard let client = try? VarlinkClient(path: DaemonClient.socketPath, timeoutSeconds: 1),
-            case .success(let reply)? = try? client.call(ReminderMethod.list.qualifiedName, ["all": .bool(true)])
+            case .success(let reply)? = try? client.call(request.method.qualifiedName, request.parameters),
+            let list = try? ListReply(parameters: reply)
         else { return [] }
-        return reply["items"]?.elements ?? []
+        return list.items
     }
 
     @Sendable static func itemIds(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        items().map { Output.string($0["id"]) }.filter { $0.hasPrefix(prefix) }
+        items().map(\.id).filter { $0.hasPrefix(prefix) }
     }
 
     @Sendable static func cardNames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        let names = Set(items().map { Output.string($0["card"]) }.filter { !$0.isEmpty })
+        let names = Set(items().compactMap(\.card).filter { !$0.isEmpty })
         return names.sorted().filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
     }
 

@@ -13,10 +13,10 @@ enum DaemonClient {
         return SocketPath.resolve(configured: configured ?? nil)
     }
 
-    /// Calls `method`; a refusal exits 1 with the daemon's reason, an
-    /// unreachable daemon exits 69 with the hint to start it.
-    static func call(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
-        switch try reply(method, parameters) {
+    /// Makes the call; a refusal exits 1 with the daemon's reason, an unreachable daemon exits
+    /// 69 with the hint to start it.
+    static func call(_ request: ReminderRequest) throws -> [String: JSONValue] {
+        switch try reply(request) {
         case .success(let parameters): return parameters
         case .failure(let error) where error.name == ReminderInterface.ErrorName.notDurable:
             throw Refusal(
@@ -27,12 +27,38 @@ enum DaemonClient {
         }
     }
 
+    /// Makes the call and reads its typed reply.
+    static func call<Reply: ReminderReply>(_ request: ReminderRequest, as: Reply.Type) throws -> Reply {
+        let reply = try call(request)
+        return try Output.read { try Reply(parameters: reply) }
+    }
+
+    /// Today in the daemon's time zone — not the shell's `TZ` nor a config file the daemon may not
+    /// be reading: natural dates (`tomorrow`) and "is this in the past" are answered in it.
+    static func today() throws -> LocalDate {
+        let status = try call(.status, as: StatusReply.self)
+        guard case .success(let today) = LocalDate.parse(status.today) else {
+            throw Refusal(
+                message: "unreadable reply from reminderd: status.today: \"\(status.today)\" is not a date",
+                exitCode: 69)
+        }
+        return today
+    }
+
+    /// The daemon's time zone, for checking items as it will (a rebuy bought "in the future" is
+    /// so by its calendar). A zone this machine's database cannot name (the daemon's `localtime`
+    /// fallback) is the system's own, which is what the daemon read.
+    static func zone() throws -> TimeZoneRules {
+        let name = try call(.status, as: StatusReply.self).timeZone
+        return (try? ZoneDatabase.shared.zone(named: name)) ?? (try? ZoneDatabase.shared.systemZone()) ?? .utc
+    }
+
     /// The daemon's reply, success or varlink error; only a failed connection throws (exit 69).
-    static func reply(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:]) throws -> VarlinkReply {
+    static func reply(_ request: ReminderRequest) throws -> VarlinkReply {
         let path = socketPath
         do throws(ReminderProtocolError) {
             let client = try VarlinkClient(path: path)
-            return try client.call(method.qualifiedName, parameters)
+            return try client.call(request.method.qualifiedName, request.parameters)
         } catch {
             switch error {
             case .unreachable:
@@ -85,36 +111,23 @@ enum Output {
     }
 
     /// `2026-11-24T09:00:00-05:00` → `2026-11-24 09:00`, for tables short of room.
-    static func compact(_ value: JSONValue?) -> String {
-        let full = when(value)
+    static func compact(_ time: String?) -> String {
+        let full = when(time)
         return full.count == 20 ? String(full.dropFirst(4)) : full
     }
 
     /// A due time as its date, with the time only when it is not the end of the day (23:59, the
     /// due time of anything due "on" a date): `2026-12-31`, `2026-12-31 20:00`.
-    static func day(_ value: JSONValue?) -> String {
-        let short = compact(value)
+    static func day(_ time: String?) -> String {
+        let short = compact(time)
         return short.hasSuffix(" 23:59") ? String(short.dropLast(6)) : short
     }
 
-    /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables.
-    static func when(_ value: JSONValue?) -> String {
-        guard case .string(let text)? = value, case .success(let instant) = Timestamp.parse(text) else {
-            return string(value)
-        }
-        let offset = Timestamp.offsetSeconds(text) ?? 0
+    /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables; "" for nil.
+    static func when(_ time: String?) -> String {
+        guard let time else { return "" }
+        guard case .success(let instant) = Timestamp.parse(time) else { return time }
+        let offset = Timestamp.offsetSeconds(time) ?? 0
         return HumanTime.format(instant, in: TimeZoneRules.fixed(identifier: "offset", offset: Int32(offset)))
-    }
-}
-
-extension JSONValue {
-    subscript(key: String) -> JSONValue? {
-        if case .object(let fields) = self { return fields[key] }
-        return nil
-    }
-
-    var elements: [JSONValue] {
-        if case .array(let values) = self { return values }
-        return []
     }
 }

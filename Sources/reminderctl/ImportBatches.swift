@@ -84,13 +84,12 @@ enum ImportBatches {
         if ranges.count > 1 { try validate(file: file) }
         var ids: [String] = []
         for range in ranges {
-            var parameters: [String: JSONValue] = ["items": .array(Array(items[range]))]
-            if let part = slice(state, owners: owners, range: range) { parameters["state"] = part }
-            if replace { parameters["replace"] = .bool(true) }
-            let reply = try DaemonClient.reply(.importItems, parameters)
+            let reply = try DaemonClient.reply(
+                .importItems(
+                    items: Array(items[range]), state: slice(state, owners: owners, range: range), replace: replace))
             switch reply {
             case .success(let parameters):
-                ids += parameters["ids"]?.elements.map { Output.string($0) } ?? []
+                ids += try Output.read { try ImportReply(parameters: parameters) }.ids
             case .failure(let error):
                 let reason = shifted(ErrorWording.message(error), by: range.lowerBound)
                 guard range.lowerBound > 0 else { throw Refusal(message: reason) }
@@ -114,7 +113,7 @@ enum ImportBatches {
     /// Checks every item as the daemon will, so that bad input refuses the whole import before
     /// any batch is sent.
     static func validate(file: String) throws {
-        _ = try ItemsFile.load(path: file, zone: ConfiguredZone.load(), defaultCreatedAt: Int64(time(nil)))
+        _ = try ItemsFile.load(path: file, zone: DaemonClient.zone(), defaultCreatedAt: Int64(time(nil)))
     }
 
     /// The daemon names items within its batch (`items[3].id: …`); the user's file counts from

@@ -13,15 +13,14 @@ struct Upcoming: ParsableCommand {
 
     func run() throws {
         guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
-        guard let reply = try output.call(.upcoming, ["days": .integer(Int64(days))]) else { return }
-        let rows = try Output.read { try UpcomingReply(parameters: reply) }.reminders
+        guard let rows = try output.call(.upcoming(days: days), as: UpcomingReply.self)?.reminders else { return }
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
         var table = TextTable(
             headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
         for row in rows {
             table.add([
-                Output.when(.string(row.fireAt)), row.item, row.title, row.card ?? "",
-                Output.amount(row.amount ?? row.value, currency: row.currency), row.lead, Output.day(.string(row.due)),
+                Output.when(row.fireAt), row.item, row.title, row.card ?? "",
+                Output.amount(row.amount ?? row.value, currency: row.currency), row.lead, Output.day(row.due),
             ])
         }
         print(table.render(), terminator: "")
@@ -35,20 +34,19 @@ struct Explain: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let parameters = try output.call(.explain, ["id": .string(id)]) else { return }
-        let reply = try Output.read { try ExplainReply(parameters: parameters) }
+        guard let reply = try output.call(.explain(id: id), as: ExplainReply.self) else { return }
         if let snoozed = reply.snoozedUntil {
-            print("Snoozed until \(Output.when(.string(snoozed))): no reminder before then")
+            print("Snoozed until \(Output.when(snoozed)): no reminder before then")
         }
         guard let first = reply.steps.first else { return print("Nothing is due for this item.") }
         var table = TextTable(headers: ["LEAD", "RULE", "COMPUTED", "DST GAP", "QUIET HOURS", "FIRES", "RESULT"])
         for step in reply.steps {
             table.add([
-                step.lead, step.rule, Output.when(.string(step.computed)), Output.string(.bool(step.dstGap)),
-                step.quietHours, step.fireAt.map { Output.when(.string($0)) } ?? "", step.result,
+                step.lead, step.rule, Output.when(step.computed), step.dstGap ? "yes" : "no", step.quietHours,
+                Output.when(step.fireAt), step.result,
             ])
         }
-        print("Due \(Output.when(.string(first.due)))")
+        print("Due \(Output.when(first.due))")
         print(table.render(), terminator: "")
     }
 }
@@ -64,15 +62,14 @@ struct History: ParsableCommand {
 
     func run() throws {
         guard (1...100_000).contains(limit) else { throw Refusal.usage("--limit must be between 1 and 100000") }
-        var parameters: [String: JSONValue] = ["limit": .integer(Int64(limit))]
-        if let since { parameters["since"] = .string(since) }
-        if let item { parameters["item"] = .string(item) }
-        guard let reply = try output.call(.history, parameters) else { return }
-        let entries = try Output.read { try HistoryReply(parameters: reply) }.entries
+        guard
+            let entries = try output.call(.history(limit: limit, since: since, item: item), as: HistoryReply.self)?
+                .entries
+        else { return }
         if entries.isEmpty { return print("No history yet.") }
         var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
         for entry in entries {
-            table.add([Output.when(.string(entry.at)), entry.event, entry.item, entry.title, entry.reason])
+            table.add([Output.when(entry.at), entry.event, entry.item, entry.title, entry.reason])
         }
         print(table.render(), terminator: "")
     }
@@ -86,27 +83,27 @@ struct Summary: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.summary) else { return }
-        print(SummaryView(summary: reply["summary"] ?? .null, colour: Colour.enabled).render(), terminator: "")
+        guard let summary = try output.call(.summary, as: SummaryReply.self) else { return }
+        print(SummaryView(summary: summary, colour: Colour.enabled).render(), terminator: "")
     }
 }
 
 /// The human form of `summary`: urgency shown by colour and by a mark and words, so it reads
 /// the same without colour.
 struct SummaryView {
-    let summary: JSONValue
+    let summary: SummaryReply
     let colour: Bool
 
     /// An amount in `currency` (the summary's own by default); negative ones with a minus sign.
-    func money(_ value: JSONValue?, _ currency: JSONValue? = nil) -> String {
-        guard case .string(let text)? = value else { return Output.string(value) }
-        return Output.money(text, currency: Output.string(currency ?? summary["currency"])) ?? text
+    func money(_ text: String?, _ currency: String? = nil) -> String {
+        guard let text else { return "" }
+        return Output.money(text, currency: currency ?? summary.currency) ?? text
     }
 
     /// " (+ $127)" for totals in other currencies.
-    func others(_ value: JSONValue?) -> String {
-        guard case .object(let totals)? = value, !totals.isEmpty else { return "" }
-        return " (+ " + totals.keys.sorted().map { money(totals[$0], .string($0)) }.joined(separator: " + ") + ")"
+    func others(_ totals: [String: String]) -> String {
+        guard !totals.isEmpty else { return "" }
+        return " (+ " + totals.keys.sorted().map { money(totals[$0], $0) }.joined(separator: " + ") + ")"
     }
 
     /// "‼ today", "! in 2 days", "• in 5 days", "  in 12 days", coloured by urgency.
@@ -122,71 +119,55 @@ struct SummaryView {
 
     func render() -> String {
         var out = ""
-        let benefits = summary["benefits"] ?? .null
-        let cardCount = Output.string(benefits["cards"])
+        let cardCount = summary.benefitCards
         out +=
-            "Benefits       \(money(benefits["available"]))\(others(benefits["availableOther"])) available across \(cardCount) card\(cardCount == "1" ? "" : "s") this period\n"
-        let expiring = summary["expiring"]?.elements ?? []
+            "Benefits       \(money(summary.benefitsAvailable))\(others(summary.benefitsAvailableOther)) available across \(cardCount) card\(cardCount == 1 ? "" : "s") this period\n"
+        let expiring = summary.expiring
         out += "Due within 7 days\(expiring.isEmpty ? ": nothing" : "")\n"
         var table = TextTable(columns: 4)
         for entry in expiring.prefix(5) {
-            let days: Int64
-            if case .integer(let left)? = entry["daysLeft"] { days = left } else { days = 0 }
-            let card = entry["card"].map { " (\(Output.string($0)))" } ?? ""
-            let value = entry["value"].map { money($0, entry["currency"]) } ?? ""
-            table.add(["  " + urgency(days), Output.string(entry["title"]) + card, Output.string(entry["kind"]), value])
+            let card = entry.card.map { " (\($0))" } ?? ""
+            let value = entry.value.map { money($0, entry.currency) } ?? ""
+            table.add(["  " + urgency(entry.daysLeft ?? 0), entry.title + card, entry.kind, value])
         }
         out += table.render()
         if expiring.count > 5 { out += "  and \(expiring.count - 5) more\n" }
-        let used = summary["usedRecently"]?.elements ?? []
-        if !used.isEmpty {
+        if !summary.usedRecently.isEmpty {
             out +=
                 "Used recently  "
-                + used.map { "\(Output.string($0["title"])) (\(Output.when($0["at"])))" }.joined(separator: ", ") + "\n"
+                + summary.usedRecently.map { "\($0.title) (\(Output.when($0.at)))" }.joined(separator: ", ") + "\n"
         }
-        let subscriptions = summary["subscriptions"] ?? .null
-        let renewing = subscriptions["renewingThisWeek"]?.elements ?? []
-        out += "Subscriptions  \(money(subscriptions["monthlyTotal"]))\(others(subscriptions["monthlyOther"])) a month"
+        let renewing = summary.renewingThisWeek
+        out += "Subscriptions  \(money(summary.monthlyTotal))\(others(summary.monthlyOther)) a month"
         out +=
             renewing.isEmpty
             ? "\n"
-            : "; renewing this week: " + renewing.map { Output.string($0["title"]) }.joined(separator: ", ") + "\n"
-        let coupons = summary["coupons"] ?? .null
-        let today = coupons["today"]?.elements ?? []
-        let week = coupons["thisWeek"]?.elements ?? []
+            : "; renewing this week: " + renewing.map(\.title).joined(separator: ", ") + "\n"
+        let today = summary.couponsToday
+        let week = summary.couponsThisWeek
         if !today.isEmpty || !week.isEmpty {
             var parts: [String] = []
             if !today.isEmpty {
-                parts.append(
-                    Colour.paint("‼ today: ", "1;31", colour)
-                        + today.map { Output.string($0["title"]) }.joined(separator: ", "))
+                parts.append(Colour.paint("‼ today: ", "1;31", colour) + today.map(\.title).joined(separator: ", "))
             }
-            if !week.isEmpty {
-                parts.append("this week: " + week.map { Output.string($0["title"]) }.joined(separator: ", "))
-            }
+            if !week.isEmpty { parts.append("this week: " + week.map(\.title).joined(separator: ", ")) }
             out += "Coupons        " + parts.joined(separator: " · ") + "\n"
         }
-        let cards = summary["cards"]?.elements ?? []
-        if !cards.isEmpty {
+        if !summary.cards.isEmpty {
             out += "Card fees\n"
             var feeTable = TextTable(columns: 3)
-            for card in cards {
-                let currency = card["currency"]
-                var line = "\(money(card["redeemed"], currency)) redeemed"
-                if let fee = card["fee"] {
-                    line += " − \(money(fee, currency)) fee"
-                    if case .string(let net)? = card["net"] {
+            for card in summary.cards {
+                var line = "\(money(card.redeemed, card.currency)) redeemed"
+                if let fee = card.fee {
+                    line += " − \(money(fee, card.currency)) fee"
+                    if let net = card.net {
                         line +=
                             net.hasPrefix("-")
-                            ? ": redeem \(money(.string(String(net.dropFirst())), currency)) more to break even"
-                            : " = +\(money(.string(net), currency))"
+                            ? ": redeem \(money(String(net.dropFirst()), card.currency)) more to break even"
+                            : " = +\(money(net, card.currency))"
                     }
                 }
-                let days: Int64
-                if case .integer(let left)? = card["daysUntilFee"] { days = left } else { days = 0 }
-                feeTable.add([
-                    "  " + Output.string(card["card"]), line, "fee due " + urgency(days).trimmingCharacters(),
-                ])
+                feeTable.add(["  " + card.card, line, "fee due " + urgency(card.daysUntilFee).trimmingCharacters()])
             }
             out += feeTable.render()
         }
@@ -212,12 +193,11 @@ struct Status: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.status) else { return }
-        let status = try Output.read { try StatusReply(parameters: reply) }
+        guard let status = try output.call(.status, as: StatusReply.self) else { return }
         let serverText =
             status.notificationServer.map { "\($0.name) \($0.version) (\($0.capabilities.joined(separator: ", ")))" }
             ?? "none on the session bus (reminders wait for one)"
-        let next = status.nextReminder.map { Output.when(.string($0)) } ?? ""
+        let next = Output.when(status.nextReminder)
         let lines = [
             ("Version", status.version), ("Uptime", "\(status.uptimeSeconds) s"),
             ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "none pending" : next),
@@ -232,7 +212,7 @@ struct Status: ParsableCommand {
     /// do-not-disturb (the daemon holds them and sends one digest when it ends).
     static func paused(_ status: StatusReply) -> String {
         if let paused = status.paused {
-            return paused == "until resumed" ? "until you run: reminderctl resume" : Output.when(.string(paused))
+            return paused == "until resumed" ? "until you run: reminderctl resume" : Output.when(paused)
         }
         let held = status.held
         guard held > 0 else { return "no" }

@@ -1,6 +1,6 @@
 import ReminderCore
 import ReminderJSON
-import ReminderPlatform
+import ReminderProtocol
 
 /// `show`'s human form: an item as a person reads it — title first, then its fields in a fixed,
 /// meaningful order with labels in words (not the JSON's camelCase keys in alphabetical order;
@@ -15,24 +15,26 @@ enum ItemCard {
         ("nextReminder", "Next reminder"), ("lead", "Lead times"), ("notes", "Notes"), ("createdAt", "Added"),
     ]
 
-    static func render(_ item: JSONValue) -> String {
-        guard case .object(let values) = item else { return "" }
-        var out =
-            "\(Output.string(values["title"]))  (\(Output.string(values["id"])), \(Output.string(values["kind"])))\n"
+    /// The rows are the item's fields, the known ones in `fields`' order and words, then any
+    /// this version does not know.
+    static func render(_ item: ItemView) -> String {
+        let values = item.fields
+        var out = "\(item.title)  (\(item.id), \(item.kind))\n"
         var rows: [(String, String)] = []
         var known: Set<String> = ["title", "id", "kind"]
         for (key, label) in fields {
             known.insert(key)
             guard let value = values[key], value != .null else { continue }
-            let text =
-                ["due", "nextReminder", "createdAt"].contains(key) ? Output.when(value) : Output.string(value)
-            if !text.isEmpty { rows.append((label, text)) }
+            let text = Output.string(value)
+            if text.isEmpty { continue }
+            rows.append((label, ["due", "nextReminder", "createdAt"].contains(key) ? Output.when(text) : text))
         }
         // Fields this version does not know yet: shown too, their keys spelled as words.
         for key in values.keys.sorted() where !known.contains(key) && values[key] != .null {
             rows.append((words(key), Output.string(values[key])))
         }
-        if values["nextReminder"] == .null { rows.append(("Next reminder", "none pending")) }
+        // An item set aside as unreadable has no reminders to speak of.
+        if item.nextReminder == nil, item.status != "unreadable" { rows.append(("Next reminder", "none pending")) }
         let width = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
         for (label, text) in rows { out += "  \(label.padding(width))  \(text)\n" }
         return out
@@ -49,20 +51,13 @@ enum ItemCard {
 }
 
 extension Output {
-    /// The currency of items without their own: the config's.
-    static let configuredCurrency: String = {
-        (try? ConfigFile.load(explicitPath: nil).get())?.currency ?? "USD"
-    }()
-
     /// An item's amount (a coupon's value) with its currency: "$15", "€9.99"; "" when it has none.
-    static func amount(_ item: JSONValue) -> String {
-        guard let value = item["amount"] ?? item["value"], case .string(let text) = value else { return "" }
-        return amount(text, currency: item["currency"].map { string($0) })
-    }
+    static func amount(_ item: ItemView) -> String { amount(item.amount ?? item.value, currency: item.currency) }
 
-    /// An amount's text with its currency, the config's when nil; "" when there is none.
+    /// An amount's text with its currency — the daemon gives every item's, its own or the
+    /// configured one; "" when there is no amount.
     static func amount(_ text: String?, currency: String?) -> String {
         guard let text, case .success(let money) = Money.parse(text) else { return "" }
-        return money.formatted(currency: currency ?? configuredCurrency)
+        return currency.map { money.formatted(currency: $0) } ?? money.description
     }
 }

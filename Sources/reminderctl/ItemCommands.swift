@@ -3,7 +3,7 @@ import CivilTime
 import Glibc
 import ReminderCore
 import ReminderJSON
-import ReminderPlatform
+import ReminderProtocol
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +37,7 @@ struct Add: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let today = try ConfiguredZone.today()
+        let today = try DaemonClient.today()
         if kind == "card" { return try addCard(today: today) }
         if nickname != nil || feeDue != nil || !skip.isEmpty {
             throw Refusal.usage("--nickname, --fee-due and --skip go with `add card ID`")
@@ -64,24 +64,19 @@ struct Add: ParsableCommand {
         }
         fields["kind"] = .string(kind)
         for date in dates { Output.note(date.echo, json: output.json) }
-        guard let reply = try output.call(.add, ["item": .object(fields)]) else { return }
-        let added = reply["item"] ?? .null
-        let next = Output.when(added["nextReminder"])
+        guard let reply = try output.call(.add(item: .object(fields)), as: AddReply.self) else { return }
+        let next = Output.when(reply.item.nextReminder)
         print(
-            "Added \(Output.string(reply["id"])): \(Output.string(added["title"])) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
+            "Added \(reply.id): \(reply.item.title) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
         )
-        Add.sayStoredDue(typed: fields["due"] ?? fields["next"], stored: added["due"])
+        Add.sayStoredDue(typed: fields["due"] ?? fields["next"], stored: reply.item.due)
     }
 
     /// A fee or renewal date already past is stored as the next one ahead: say so, with the
     /// date kept, rather than leave the user believing the date typed.
-    static func sayStoredDue(typed: JSONValue?, stored: JSONValue?) {
-        guard case .string(let typed)? = typed, case .string(let stored)? = stored, !stored.hasPrefix(typed) else {
-            return
-        }
-        print(
-            "\(typed) is past; the next one is due \(Output.when(.string(stored)).prefix(14)), and that is what is stored"
-        )
+    static func sayStoredDue(typed: JSONValue?, stored: String?) {
+        guard case .string(let typed)? = typed, let stored, !stored.hasPrefix(typed) else { return }
+        print("\(typed) is past; the next one is due \(Output.when(stored).prefix(14)), and that is what is stored")
     }
 
     /// One benefit per catalog credit and, with --fee-due, the annual fee — all or nothing. What
@@ -109,8 +104,11 @@ struct Add: ParsableCommand {
                     "\(name) is already tracked (\(tracked.count) item\(tracked.count == 1 ? "" : "s")); nothing added. "
                     + "To start over: reminderctl remove --card \"\(name)\"")
         }
-        guard let reply = try output.call(.importItems, ["items": .array(items)]) else { return }
-        let ids = reply["ids"]?.elements.map { Output.string($0) } ?? []
+        guard
+            let ids = try output.call(.importItems(items: items, state: nil, replace: false), as: ImportReply.self)?.ids
+        else {
+            return
+        }
         let addsFee = items.contains { $0["kind"] == .string("fee") }
         let benefits = items.count - (addsFee ? 1 : 0)
         if tracked.isEmpty {
@@ -124,7 +122,7 @@ struct Add: ParsableCommand {
         }
         if addsFee, let feeDue, let feeId = ids.last {
             // The daemon keeps the next fee date ahead: a past one moves on a year. Say what is stored.
-            let stored = try DaemonClient.call(.get, ["id": .string(feeId)])["item"]?["due"]
+            let stored = try DaemonClient.call(.get(id: feeId), as: ItemReply.self).item.due
             print("and its \(usd(card.annualFee)) annual fee, due \(Output.when(stored).prefix(14))")
             Add.sayStoredDue(typed: .string(feeDue), stored: stored)
         }
@@ -147,7 +145,7 @@ struct Edit: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let today = try ConfiguredZone.today()
+        let today = try DaemonClient.today()
         var (changes, dates) = try item.resolvedFields(today: today)
         if let title { changes["title"] = .string(title) }
         guard !changes.isEmpty else {
@@ -155,11 +153,11 @@ struct Edit: ParsableCommand {
         }
         try ItemOptions.refusePastExpiry(changes, today: today, force: force)
         for date in dates { Output.note(date.echo, json: output.json) }
-        guard let reply = try output.call(.edit, ["id": .string(id), "changes": .object(changes)]) else { return }
-        let edited = reply["item"] ?? .null
-        print(
-            "Changed \(Output.string(edited["id"])): \(Output.string(edited["title"])), next reminder \(Output.when(edited["nextReminder"]).isEmpty ? "none pending" : Output.when(edited["nextReminder"]))"
-        )
+        guard
+            let edited = try output.call(.edit(id: id, changes: .object(changes)), as: ItemReply.self)?.item
+        else { return }
+        let next = Output.when(edited.nextReminder)
+        print("Changed \(edited.id): \(edited.title), next reminder \(next.isEmpty ? "none pending" : next)")
     }
 }
 
@@ -178,19 +176,19 @@ struct Remove: ParsableCommand {
     func run() throws {
         if let card { return try removeCard(card) }
         guard let id else { throw Refusal.usage("remove: give an item id, or --card NAME") }
-        guard let reply = try output.call(.remove, ["id": .string(id)]) else { return }
-        print("Removed \(Output.string(reply["id"]))")
+        guard let reply = try output.call(.remove(id: id), as: RemoveReply.self) else { return }
+        print("Removed \(reply.id)")
     }
 
     /// Removes the card's own items — its credits and its annual fee. Subscriptions or coupons
     /// merely paid with the card are not the card's: they are listed and asked about separately
     /// (kept under --yes, and when not on a terminal).
     func removeCard(_ name: String) throws {
-        let items = try DaemonClient.call(.list, ["all": .bool(true)])["items"]?.elements ?? []
-        let onCard = items.filter { Output.string($0["card"]).lowercased() == name.lowercased() }
+        let items = try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
+        let onCard = items.filter { $0.card?.lowercased() == name.lowercased() }
         guard !onCard.isEmpty else { throw Refusal(message: "no items have the card \"\(name)\"") }
-        let own = onCard.filter { ["benefit", "fee"].contains(Output.string($0["kind"])) }
-        let paidWith = onCard.filter { !["benefit", "fee"].contains(Output.string($0["kind"])) }
+        let own = onCard.filter { ["benefit", "fee"].contains($0.kind) }
+        let paidWith = onCard.filter { !["benefit", "fee"].contains($0.kind) }
         var doomed = own
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
@@ -210,25 +208,28 @@ struct Remove: ParsableCommand {
                 if confirm("These are paid with \(name) but are not its own; remove them too?") { doomed += paidWith }
             }
         }
-        var removed: [JSONValue] = []
+        var removed: [String] = []
         for item in doomed {
-            removed.append(try DaemonClient.call(.remove, ["id": item["id"] ?? .null])["id"] ?? .null)
+            removed.append(try DaemonClient.call(.remove(id: item.id), as: RemoveReply.self).id)
         }
-        let kept = paidWith.filter { item in !doomed.contains { $0["id"] == item["id"] } }
+        let kept = paidWith.filter { item in !doomed.contains { $0.id == item.id } }
         if output.json {
             return print(
-                Output.json(.object(["ids": .array(removed), "kept": .array(kept.map { $0["id"] ?? .null })])))
+                Output.json(
+                    .object([
+                        "ids": .array(removed.map { .string($0) }), "kept": .array(kept.map { .string($0.id) }),
+                    ])))
         }
         print("Removed \(removed.count) item\(removed.count == 1 ? "" : "s") of \(name)")
         if !kept.isEmpty {
             print(
-                "Kept \(kept.count) paid with it: \(kept.map { "\(Output.string($0["title"])) (\(Output.string($0["id"])))" }.joined(separator: ", ")); remove one with: reminderctl remove ID"
+                "Kept \(kept.count) paid with it: \(kept.map { "\($0.title) (\($0.id))" }.joined(separator: ", ")); remove one with: reminderctl remove ID"
             )
         }
     }
 
-    static func line(_ item: JSONValue) -> String {
-        "  \(Output.string(item["id"]))  \(Output.string(item["kind"]))  \(Output.string(item["title"]))"
+    static func line(_ item: ItemView) -> String {
+        "  \(item.id)  \(item.kind)  \(item.title)"
     }
 }
 
@@ -244,15 +245,13 @@ struct List: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        var parameters: [String: JSONValue] = ["all": .bool(all)]
-        if let kind { parameters["kind"] = .string(kind) }
-        let reply = try DaemonClient.call(.list, parameters)
-        var items = reply["items"]?.elements ?? []
+        let listed = try DaemonClient.call(.list(kind: kind, all: all), as: ListReply.self).items
+        var items = listed
         if let card {
-            items = items.filter { Output.string($0["card"]).lowercased() == card.lowercased() }
-            if items.isEmpty { throw Refusal(message: List.noCard(card, among: reply["items"]?.elements ?? [])) }
+            items = items.filter { $0.card?.lowercased() == card.lowercased() }
+            if items.isEmpty { throw Refusal(message: List.noCard(card, among: listed)) }
         }
-        if output.json { return print(Output.json(.object(["items": .array(items)]))) }
+        if output.json { return print(Output.json(.object(["items": .array(items.map(\.json))]))) }
         if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
         // Nine columns on a 100-column terminal: the dates without their weekday, the title and
         // the card cut to fit.
@@ -261,17 +260,16 @@ struct List: ParsableCommand {
             flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([
-                Output.string(item["id"]), Output.string(item["kind"]), Output.string(item["title"]),
-                Output.string(item["card"]), Output.amount(item), Output.string(item["status"]),
-                Output.day(item["due"]), Output.string(item["daysLeft"]), Output.compact(item["nextReminder"]),
+                item.id, item.kind, item.title, item.card ?? "", Output.amount(item), item.status, Output.day(item.due),
+                item.daysLeft.map(String.init) ?? "", Output.compact(item.nextReminder),
             ])
         }
         print(table.render(), terminator: "")
     }
 
     /// "no items have the card "Amex Plat"; the cards are Amex Gold, Amex Platinum".
-    static func noCard(_ card: String, among items: [JSONValue]) -> String {
-        let names = Set(items.map { Output.string($0["card"]) }.filter { !$0.isEmpty }).sorted()
+    static func noCard(_ card: String, among items: [ItemView]) -> String {
+        let names = Set(items.compactMap(\.card).filter { !$0.isEmpty }).sorted()
         return "no items have the card \"\(card)\""
             + (names.isEmpty ? "" : "; the cards are \(names.joined(separator: ", "))")
     }
@@ -284,8 +282,8 @@ struct Show: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.get, ["id": .string(id)]) else { return }
-        print(ItemCard.render(reply["item"] ?? .null), terminator: "")
+        guard let reply = try output.call(.get(id: id), as: ItemReply.self) else { return }
+        print(ItemCard.render(reply.item), terminator: "")
     }
 }
 
@@ -333,7 +331,8 @@ struct Export: ParsableCommand {
             alarm per lead time; where, in the next --days days, reminderd would remind at other
             times (quiet hours, a DST gap, a reminder before the item was added), that occurrence
             gets its own alarms at exactly the times reminderd (and `plan`) computes. A coupon
-            or a rebuy item is one event. Done is not taken into account, as with `plan`.
+            or a rebuy item is one event. Done is not taken into account, as with `plan`. The
+            running reminderd writes it, in its own time zone and with its own settings.
             """)
     @Flag(help: "Write RFC 5545 iCalendar instead of JSON.") var ics = false
     @Option(help: "With --ics: how many days ahead (default 365).") var days: Int = 365
@@ -343,29 +342,15 @@ struct Export: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let reply = try DaemonClient.call(.export, history ? ["history": .bool(true)] : [:])
-        if itemsOnly { return print(Output.json(reply["items"] ?? .array([]))) }
-        guard ics else {
-            return print(
-                Output.json(.object(["items": reply["items"] ?? .array([]), "state": reply["state"] ?? .object([:])])))
+        if ics {
+            guard (1...3660).contains(days) else { throw Refusal.usage("--days must be between 1 and 3660") }
+            // The daemon writes it: its zone, reminder time, lead times and quiet hours decide the alarms.
+            let calendar = try DaemonClient.call(.calendar(days: days), as: CalendarReply.self)
+            return print(calendar.ics, terminator: "")
         }
-        guard (1...3660).contains(days) else { throw Refusal.usage("--days must be between 1 and 3660") }
-        let configuration = try ConfigLoader.load(path: ConfigFile.defaultPathIfPresent())
-        let zone: TimeZoneRules
-        do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
-            throw Refusal(message: "timeZone: \(error)")
-        }
-        var items: [Item] = []
-        for (index, element) in (reply["items"]?.elements ?? []).enumerated() {
-            do { items.append(try Item(json: element, path: "items[\(index)]", context: .init(zone: zone))) } catch {
-                throw Refusal(message: "\(error)")
-            }
-        }
-        let now = Int64(time(nil))
-        let planner = Planner(configuration: configuration, zone: zone)
-        print(
-            CalendarExport.ics(items: items, planner: planner, from: now, to: now + Int64(days) * 86_400),
-            terminator: "")
+        let backup = try DaemonClient.call(.export(history: history), as: ExportReply.self)
+        if itemsOnly { return print(Output.json(.array(backup.items))) }
+        print(Output.json(.object(["items": .array(backup.items), "state": backup.state])))
     }
 }
 

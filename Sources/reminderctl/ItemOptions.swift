@@ -10,13 +10,19 @@ struct OutputOptions: ParsableArguments {
 
     /// Calls the daemon; under `--json` prints the reply and returns nil, otherwise returns it
     /// for the command's human form.
-    func call(_ method: ReminderMethod, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue]? {
-        let reply = try DaemonClient.call(method, parameters)
+    func call(_ request: ReminderRequest) throws -> [String: JSONValue]? {
+        let reply = try DaemonClient.call(request)
         if json {
             print(Output.json(.object(reply)))
             return nil
         }
         return reply
+    }
+
+    /// `call`, with the reply read as `Reply`.
+    func call<Reply: ReminderReply>(_ request: ReminderRequest, as: Reply.Type) throws -> Reply? {
+        guard let reply = try call(request) else { return nil }
+        return try Output.read { try Reply(parameters: reply) }
     }
 }
 

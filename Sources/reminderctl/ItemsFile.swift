@@ -1,6 +1,7 @@
 import CivilTime
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 
 /// An items file: a JSON array of items in the §2 format, or a backup (`reminderctl export`):
 /// an object with that array as `items` and their `state`. All valid or none taken.
@@ -39,5 +40,41 @@ enum ItemsFile {
             }
         }
         return items
+    }
+}
+
+/// Reads and parses a JSON file, refusing with the path and the reason.
+func readJSON(_ path: String) throws -> JSONValue {
+    do {
+        return try JSONValue.parse(try FileReader.read(path), source: path)
+    } catch let error as ReminderPlatformError {
+        throw Refusal(message: error.description)
+    } catch let error as ReminderCoreError {
+        throw Refusal(message: error.description)
+    }
+}
+
+extension ConfigFile {
+    /// The config file at `path`, read and checked by the loader the daemon uses (`plan --config`,
+    /// `setup`); refused with the file, the key and the reason.
+    static func refusing(_ path: String) throws -> Configuration {
+        switch load(explicitPath: path) {
+        case .success(let configuration): return configuration
+        case .failure(let error): throw Refusal(message: error.message)
+        }
+    }
+}
+
+/// Reading the JSON of files and catalog items, which have no reply type (the daemon's replies
+/// are read through theirs, with typed fields).
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        if case .object(let fields) = self { return fields[key] }
+        return nil
+    }
+
+    var elements: [JSONValue] {
+        if case .array(let values) = self { return values }
+        return []
     }
 }

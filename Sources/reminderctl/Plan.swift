@@ -30,7 +30,7 @@ struct Plan: ParsableCommand {
     var json = false
 
     func run() throws {
-        let configuration = try ConfigLoader.load(path: config)
+        let configuration = try config.map(ConfigFile.refusing) ?? .defaults
         let zone: TimeZoneRules
         do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
             throw Refusal(message: "\(config ?? "config"): timeZone: \(error)")

@@ -47,7 +47,8 @@ struct Setup: ParsableCommand {
             }
             document = fields
         }
-        let current = try currentConfiguration(document, path: path)
+        // The settings in force, read by the daemon's own loader: the file's, or the defaults.
+        let current = exists ? try ConfigFile.refusing(path) : .defaults
         let catalog = try Catalog.load()
         Catalog.warnIfOld(catalog)
         var settings = Answers(
@@ -95,18 +96,17 @@ struct Setup: ParsableCommand {
         var quietHours: String
     }
 
-    func currentConfiguration(_ document: [String: JSONValue], path: String) throws -> Configuration {
-        do { return try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
-    }
-
     /// `ID=DATE` pairs; the date as for `add` (`2027-03-15`, `+3mo`, `mar 15`), echoed back when
     /// it was not given as YYYY-MM-DD.
     func parseFeeDue() throws -> [String: String] {
         var result: [String: String] = [:]
+        guard !feeDue.isEmpty else { return result }
+        // The daemon's today when it runs; before its first start, the system zone's, where it would start.
+        let today = (try? DaemonClient.today()) ?? SystemClock.today()
         for entry in feeDue {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw Refusal.usage("--fee-due \"\(entry)\": expected CARD-ID=YYYY-MM-DD") }
-            switch NaturalDate.resolve(parts[1], today: try ConfiguredZone.today()) {
+            switch NaturalDate.resolve(parts[1], today: today) {
             case .success(let date?):
                 print("--fee-due \(entry): \(ResolvedDate.full(date))")
                 result[parts[0]] = date.description
@@ -227,7 +227,7 @@ struct Setup: ParsableCommand {
             _ = try? DaemonClient.call(.reload)
             // Setup run again adds only what is not tracked yet.
             let (fresh, tracked) = Catalog.untracked(items, existing: try Catalog.trackedItems())
-            if !fresh.isEmpty { _ = try DaemonClient.call(.importItems, ["items": .array(fresh)]) }
+            if !fresh.isEmpty { _ = try DaemonClient.call(.importItems(items: fresh, state: nil, replace: false)) }
             let fees = fresh.filter { $0["kind"] == .string("fee") }.count
             if tracked.isEmpty, !fresh.isEmpty {
                 print(

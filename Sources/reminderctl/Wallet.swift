@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReminderCore
 import ReminderJSON
+import ReminderProtocol
 
 /// `reminderctl wallet [CARD]`: the cards you hold, like a wallet's card stack — for each card,
 /// what is left to use this period, what runs out within a week, what was used, and the annual
@@ -19,8 +20,8 @@ struct Wallet: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let items = try DaemonClient.call(.list, ["all": .bool(true)])["items"]?.elements ?? []
-        let feeReturns = try DaemonClient.call(.summary)["summary"]?["cards"]?.elements ?? []
+        let items = try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
+        let feeReturns = try DaemonClient.call(.summary, as: SummaryReply.self).cards
         var cards = WalletCard.stack(items: items, feeReturns: feeReturns)
         if let card {
             let wanted = card.lowercased()
@@ -53,8 +54,8 @@ struct WalletCard {
     var credits: [Credit] = []
     var usedThisPeriod = Money.zero
     /// The fee item's amount and due time, and the summary's redeemed/net for the card.
-    var fee: JSONValue?
-    var feeReturn: JSONValue?
+    var fee: ItemView?
+    var feeReturn: SummaryReply.FeeReturn?
 
     var available: Money { credits.reduce(Money.zero) { $0 + $1.left } }
     var expiring: [Credit] { credits.filter { $0.left > .zero && ($0.daysLeft ?? .max) <= 7 } }
@@ -62,35 +63,26 @@ struct WalletCard {
 
     /// Every card named by a benefit or a fee, most urgent (value expiring soonest) first, then
     /// most value left, then by name.
-    static func stack(items: [JSONValue], feeReturns: [JSONValue]) -> [WalletCard] {
+    static func stack(items: [ItemView], feeReturns: [SummaryReply.FeeReturn]) -> [WalletCard] {
         var cards: [String: WalletCard] = [:]
         for item in items {
-            let name = Output.string(item["card"])
-            let kind = Output.string(item["kind"])
-            guard !name.isEmpty, kind == "benefit" || kind == "fee" else { continue }
-            let currency = item["currency"].map { Output.string($0) } ?? Output.configuredCurrency
-            var card = cards[name] ?? WalletCard(name: name, currency: currency)
-            if kind == "fee" {
+            guard let name = item.card, !name.isEmpty, item.kind == "benefit" || item.kind == "fee" else { continue }
+            var card = cards[name] ?? WalletCard(name: name, currency: item.currency ?? "")
+            if item.kind == "fee" {
                 card.fee = item
-            } else if case .success(let amount) = Money.parse(Output.string(item["amount"])) {
-                let status = Output.string(item["status"])
-                let used = status == "used" ? amount : Money.parse(Output.string(item["amountUsed"])).value ?? .zero
-                let gone = status == "used" || status == "expired"
+            } else if let text = item.amount, case .success(let amount) = Money.parse(text) {
+                let used =
+                    item.status == "used" ? amount : item.amountUsed.flatMap { Money.parse($0).value } ?? .zero
+                let gone = item.status == "used" || item.status == "expired"
                 card.usedThisPeriod = card.usedThisPeriod + used
-                var days: Int64?
-                if case .integer(let left)? = item["daysLeft"] { days = left }
                 card.credits.append(
                     Credit(
-                        id: Output.string(item["id"]), title: Output.string(item["title"]),
-                        left: gone ? .zero : amount - used, amount: amount, period: Output.string(item["period"]),
-                        status: status, daysLeft: days))
+                        id: item.id, title: item.title, left: gone ? .zero : amount - used, amount: amount,
+                        period: item.period ?? "", status: item.status, daysLeft: item.daysLeft))
             }
             cards[name] = card
         }
-        for entry in feeReturns {
-            let name = Output.string(entry["card"])
-            if cards[name] != nil { cards[name]?.feeReturn = entry }
-        }
+        for entry in feeReturns where cards[entry.card] != nil { cards[entry.card]?.feeReturn = entry }
         return cards.values.sorted {
             ($0.soonest, Money.zero - $0.available, $0.name) < ($1.soonest, Money.zero - $1.available, $1.name)
         }
@@ -98,8 +90,8 @@ struct WalletCard {
 
     func money(_ amount: Money) -> String { amount.formatted(currency: currency) }
 
-    func money(_ value: JSONValue?) -> String {
-        guard case .string(let text)? = value else { return "" }
+    func money(_ text: String?) -> String {
+        guard let text else { return "" }
         return Output.money(text, currency: currency) ?? text
     }
 
@@ -134,15 +126,14 @@ struct WalletCard {
         guard let fee else {
             return "No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)"
         }
-        var line = "Annual fee \(money(fee["amount"])) due \(Output.when(fee["due"]).prefix(14))"
-        if case .integer(let days)? = fee["daysLeft"] { line += " (\(WalletCard.days(days)))" }
+        var line = "Annual fee \(money(fee.amount)) due \(Output.when(fee.due).prefix(14))"
+        if let days = fee.daysLeft { line += " (\(WalletCard.days(days)))" }
         if let feeReturn {
-            line += "; \(money(feeReturn["redeemed"])) back this card year"
-            if case .string(let net)? = feeReturn["net"] {
+            line += "; \(money(feeReturn.redeemed)) back this card year"
+            if let net = feeReturn.net {
                 line +=
                     net.hasPrefix("-")
-                    ? ", \(money(.string(String(net.dropFirst())))) more to break even"
-                    : ", \(money(.string(net))) ahead of the fee"
+                    ? ", \(money(String(net.dropFirst()))) more to break even" : ", \(money(net)) ahead of the fee"
             }
         }
         return line
@@ -167,13 +158,11 @@ struct WalletCard {
             "fee": .null,
         ]
         if let fee {
-            var feeFields: [String: JSONValue] = [
-                "item": fee["id"] ?? .null, "amount": fee["amount"] ?? .null, "due": fee["due"] ?? .null,
-                "daysLeft": fee["daysLeft"] ?? .null,
-            ]
-            feeFields["redeemed"] = feeReturn?["redeemed"] ?? .null
-            feeFields["net"] = feeReturn?["net"] ?? .null
-            fields["fee"] = .object(feeFields)
+            fields["fee"] = .object([
+                "item": .string(fee.id), "amount": .optional(fee.amount), "due": .optional(fee.due),
+                "daysLeft": fee.daysLeft.map { .integer($0) } ?? .null, "redeemed": .optional(feeReturn?.redeemed),
+                "net": .optional(feeReturn?.net),
+            ])
         }
         return .object(fields)
     }

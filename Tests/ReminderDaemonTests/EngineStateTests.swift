@@ -149,6 +149,23 @@ import Testing
         #expect(ok(restarted, "Get", ["id": .string(id)])["item"]?.field("nextReminder") != .null)
     }
 
+    @Test func aRebuyDoneDaysAfterItWasAddedIsStillReadableAfterARestart() throws {
+        let clock = ManualClock(start)
+        let engine = try engine(clock: clock)
+        let id = add(
+            engine,
+            [
+                "kind": .string("rebuy"), "title": .string("Filters"), "everyDays": .integer(60),
+                "lastPurchased": .string("2026-11-01"),
+            ])
+        clock.set(start + 5 * 86_400)  // bought again five days after it was added
+        ok(engine, "Done", ["id": .string(id)])
+        let restarted = try self.engine(clock: clock)
+        let item = ok(restarted, "Get", ["id": .string(id)])["item"]
+        #expect(item?.field("status") != .string("unreadable"))
+        #expect(item?.field("lastPurchased") == .string("2026-11-23"))
+    }
+
     @Test func aResumeThatCannotBeStoredIsRefusedAndThePauseStays() throws {
         let clock = ManualClock(start)
         let engine = try engine(clock: clock)

@@ -24,7 +24,7 @@ import Testing
 
     @Test func theEnumHasExactlyTheDescribedMethodsWithTheirParameters() {
         let described = Self.describedMethods()
-        #expect(described.count == 18)
+        #expect(described.count == 19)
         #expect(Set(described.keys) == Set(ReminderMethod.allCases.map(\.rawValue)))
         for method in ReminderMethod.allCases {
             #expect(described[method.rawValue] == method.parameterNames, "\(method.rawValue)")
@@ -41,7 +41,8 @@ import Testing
 
     @Test func onlyReadingMethodsAreQueries() {
         let queries = Set(ReminderMethod.allCases.filter(\.isQuery).map(\.rawValue))
-        #expect(queries == ["List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export"])
+        #expect(
+            queries == ["List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export", "Calendar"])
     }
 }
 
@@ -69,6 +70,27 @@ import Testing
             .list, .upcoming, .history, .summary, .status, .pause, .resume, .reload, .export,
         ]
         for method in needNothing { #expect(try ReminderRequest(method, [:]).method == method) }
+    }
+
+    /// What a client writes (`parameters`) the daemon reads back as the same call, for every
+    /// method, with optional values given and left out.
+    @Test func everyRequestReadsBackWhatItWrites() throws {
+        let item = JSONValue.object(["kind": .string("coupon"), "title": .string("Deal")])
+        let requests: [ReminderRequest] = [
+            .add(item: item), .list(kind: "fee", all: true), .list(kind: nil, all: false), .get(id: "ab"),
+            .edit(id: "ab", changes: .object(["title": .string("New")])), .remove(id: "ab"),
+            .done(id: "ab", amount: "7.50", early: true), .done(id: "ab", amount: nil, early: false), .undo(id: "ab"),
+            .snooze(id: "ab", duration: "1h"), .upcoming(days: 30), .explain(id: "ab"),
+            .history(limit: 20, since: "2026-11-01", item: "ab"), .history(limit: 50, since: nil, item: nil), .summary,
+            .status, .pause(duration: "2h"), .pause(duration: nil), .resume, .reload,
+            .importItems(items: [item], state: .object([:]), replace: true),
+            .importItems(items: [], state: nil, replace: false), .export(history: true), .calendar(days: 365),
+        ]
+        #expect(Set(requests.map(\.method)) == Set(ReminderMethod.allCases))
+        for request in requests {
+            #expect(try ReminderRequest(request.method, request.parameters) == request)
+        }
+        #expect(ReminderRequest.done(id: "ab", amount: nil, early: false).parameters.keys.sorted() == ["early", "id"])
     }
 
     @Test func anUnknownParameterIsRefusedByName() {

@@ -21,15 +21,15 @@ import Testing
             version: "0.2.0", uptimeSeconds: 12, items: 3, nextReminder: "2026-11-24T09:00:00-05:00",
             notificationServer: .init(
                 name: "dunst", vendor: "knopwob", version: "1.9", capabilities: ["body", "actions"]),
-            paused: "until resumed", waiting: 1, timeZone: "America/New_York", store: "/tmp/s.sqlite", held: 2,
-            heldReason: "do not disturb")
+            paused: "until resumed", waiting: 1, timeZone: "America/New_York", today: "2026-11-22",
+            store: "/tmp/s.sqlite", held: 2, heldReason: "do not disturb")
         #expect(try StatusReply(parameters: overTheWire(full.parameters)) == full)
         let bare = StatusReply(
             version: "0.2.0", uptimeSeconds: 0, items: 0, nextReminder: nil, notificationServer: nil, paused: nil,
-            waiting: 0, timeZone: "UTC", store: "s", held: 0, heldReason: nil)
+            waiting: 0, timeZone: "UTC", today: "2026-11-22", store: "s", held: 0, heldReason: nil)
         #expect(try StatusReply(parameters: overTheWire(bare.parameters)) == bare)
         // The absent values are written as null, so every key is in the reply.
-        #expect(bare.parameters["status"]?.objectKeys.count == 11)
+        #expect(bare.parameters["status"]?.objectKeys.count == 12)
     }
 
     @Test func historyRoundTrips() throws {
@@ -61,7 +61,7 @@ import Testing
     @Test func anUnreadableReplyNamesTheField() {
         var status = StatusReply(
             version: "v", uptimeSeconds: 0, items: 0, nextReminder: nil, notificationServer: nil, paused: nil,
-            waiting: 0, timeZone: "UTC", store: "s", held: 0, heldReason: nil
+            waiting: 0, timeZone: "UTC", today: "2026-11-22", store: "s", held: 0, heldReason: nil
         ).parameters
         if case .object(var fields)? = status["status"] {
             fields["items"] = .string("three")

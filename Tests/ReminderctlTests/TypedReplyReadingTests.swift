@@ -22,7 +22,7 @@ import Testing
     @Test func thePausedLineReadsTheTypedStatus() {
         let status = StatusReply(
             version: "v", uptimeSeconds: 0, items: 0, nextReminder: nil, notificationServer: nil, paused: nil,
-            waiting: 0, timeZone: "UTC", store: "s", held: 2, heldReason: nil)
+            waiting: 0, timeZone: "UTC", today: "2026-11-22", store: "s", held: 2, heldReason: nil)
         #expect(
             Status.paused(status)
                 == "no, but 2 reminders are held by the desktop's do-not-disturb; they come as one digest when it ends")

@@ -2,6 +2,7 @@ import CivilTime
 import ReminderCatalog
 import ReminderCore
 import ReminderJSON
+import ReminderProtocol
 import Testing
 
 @testable import reminderctl
@@ -9,10 +10,10 @@ import Testing
 /// The wallet's card stack, `show`'s layout, the catalog's age and negative values, from replies
 /// and inputs as the daemon and the user give them.
 @Suite struct WalletAndShowTests {
-    func item(_ fields: [String: JSONValue]) -> JSONValue { .object(fields) }
+    func item(_ fields: [String: JSONValue]) -> ItemView { ItemView(fields: fields) }
 
     func benefit(_ id: String, _ card: String, _ amount: String, status: String, days: Int64, used: String? = nil)
-        -> JSONValue
+        -> ItemView
     {
         var fields: [String: JSONValue] = [
             "id": .string(id), "kind": .string("benefit"), "title": .string("Credit \(id)"), "card": .string(card),
@@ -20,7 +21,7 @@ import Testing
             "daysLeft": .integer(days), "currency": .string("USD"),
         ]
         if let used { fields["amountUsed"] = .string(used) }
-        return .object(fields)
+        return ItemView(fields: fields)
     }
 
     @Test func theStackPutsValueAboutToExpireFirstThenTheMostLeft() {
@@ -47,7 +48,11 @@ import Testing
         ])
         let stack = WalletCard.stack(
             items: [benefit("a1", "Big Card", "300", status: "available", days: 30), fee],
-            feeReturns: [item(["card": .string("Big Card"), "redeemed": .string("235"), "net": .string("-460")])])
+            feeReturns: [
+                SummaryReply.FeeReturn(
+                    card: "Big Card", redeemed: "235", currency: "USD", feeDue: "2027-03-15T23:59:00+00:00",
+                    daysUntilFee: 113, fee: "695", net: "-460")
+            ])
         #expect(
             stack[0].feeLine()
                 == "Annual fee $695 due Mon 2027-03-15 (in 113 days); $235 back this card year, $460 more to break even"
@@ -69,6 +74,14 @@ import Testing
         #expect(lines.contains { $0.contains("Added") && $0.hasSuffix("Sun 2026-11-01 10:00") })
         #expect(lines.contains { $0.contains("Next reminder") && $0.hasSuffix("none pending") })
         #expect(!text.contains("amountUsed") && !text.contains("createdAt"))
+    }
+
+    @Test func amountsAreInTheCurrencyTheDaemonGaveNeverAGuessedOne() {
+        #expect(Output.amount(item(["amount": .string("7.5"), "currency": .string("EUR")])) == "€7.50")
+        #expect(Output.amount(item(["value": .string("5"), "currency": .string("GBP")])) == "£5")
+        // An item without one (a daemon of another version): the number alone, not the config's.
+        #expect(Output.amount(item(["amount": .string("15")])) == "15")
+        #expect(Output.amount(item([:])) == "")
     }
 
     @Test func anOldCatalogIsSaidSoWithHowToUpdateIt() throws {

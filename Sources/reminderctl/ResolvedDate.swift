@@ -7,18 +7,12 @@ import ReminderPlatform
     import Glibc
 #endif
 
-/// The config's time zone, as the daemon uses it: natural dates (`tomorrow`) and "is this in
-/// the past" are answered in it, not in the shell's `TZ`.
-enum ConfiguredZone {
-    static func load() throws -> TimeZoneRules {
-        let configuration = try ConfigLoader.load(path: ConfigFile.defaultPathIfPresent())
-        do { return try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
-            throw Refusal(message: "timeZone: \(error)")
-        }
-    }
-
-    static func today() throws -> LocalDate {
-        try load().localDateTime(at: Int64(time(nil))).date
+/// Today in the system's zone (`TZ`, else /etc/localtime): for what is asked without a daemon —
+/// the catalog's age, and `setup` before reminderd first runs. Everything else asks the daemon
+/// (`DaemonClient.today`), whose zone may be another.
+enum SystemClock {
+    static func today() -> LocalDate {
+        ((try? ZoneDatabase.shared.systemZone()) ?? .utc).localDateTime(at: Int64(time(nil))).date
     }
 }
 
