@@ -233,3 +233,32 @@ def test_a_bad_sync_section_stops_the_daemon_naming_the_field(daemon):
     assert daemon.process.wait(10) == 1
     log = (daemon.tmp / "daemon.log").read_text()
     assert "sync.url: must be an http(s) address" in log, log
+
+
+TLS_SERVER = """import http.server, ssl, sys
+server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(sys.argv[1], sys.argv[2])
+server.socket = context.wrap_socket(server.socket, server_side=True)
+print(server.server_port, flush=True)
+server.serve_forever()
+"""
+
+
+def test_a_certificate_nobody_vouched_for_is_a_tls_failure(daemon, env, tmp_path):
+    certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(certificate)],
+                   check=True, capture_output=True, timeout=60)
+    server = subprocess.Popen([sys.executable, "-c", TLS_SERVER, str(certificate), str(key)], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = int(server.stdout.readline())
+        result = run(env, "--url", f"https://127.0.0.1:{port}/", "--username", USER, "--password-file",
+                     str(password_file(tmp_path)))
+    finally:
+        server.kill()
+        server.wait(10)
+    assert result.returncode == 1
+    assert "TLS failure" in result.stderr and "certificate was not accepted" in result.stderr, result.stderr
+    assert "sync" not in json.loads(daemon.config_path.read_text())
