@@ -56,10 +56,14 @@ public struct SyncSettings: Hashable, Sendable {
         let file = try fields.string("passwordFile")
         switch (command, file) {
         case (let command?, nil):
-            guard !command.isEmpty else { throw .invalidValue(field: fields.fieldPath("passwordCommand"), reason: "is empty") }
+            guard !command.isEmpty else {
+                throw .invalidValue(field: fields.fieldPath("passwordCommand"), reason: "is empty")
+            }
             password = .command(command)
         case (nil, let file?):
-            guard !file.isEmpty else { throw .invalidValue(field: fields.fieldPath("passwordFile"), reason: "is empty") }
+            guard !file.isEmpty else {
+                throw .invalidValue(field: fields.fieldPath("passwordFile"), reason: "is empty")
+            }
             password = .file(file)
         case (nil, nil): password = .secretService
         case (.some, .some):

@@ -244,7 +244,9 @@ struct Setup: ParsableCommand {
 /// `nil` when there is no file yet.
 func readConfigDocument(_ path: String) throws -> [String: JSONValue]? {
     guard access(path, F_OK) == 0 else { return nil }
-    guard case .object(let fields) = try readJSON(path) else { throw Refusal(message: "\(path): expected a JSON object") }
+    guard case .object(let fields) = try readJSON(path) else {
+        throw Refusal(message: "\(path): expected a JSON object")
+    }
     return fields
 }
 

@@ -74,8 +74,9 @@ struct SyncSetup: ParsableCommand {
         print("Syncing itself arrives in a later version of reminderd: nothing is sent to the server yet.")
     }
 
-    /// The account from the flags, the terminal, or the config's earlier `"sync"` object, in that
-    /// order, validated by the config's own reader (its errors name the flag).
+    /// The account from the flags, the terminal, or the config's earlier `"sync"` object (on a
+    /// terminal offered as the answer Enter keeps), validated by the config's own reader; its
+    /// errors name the flag.
     func settings(previous: SyncSettings?, terminal: Bool) throws -> SyncSettings {
         let url = try self.url ?? ask("Server address (https://…)", previous?.url, flag: "--url URL", terminal)
         let username = try self.username ?? ask("User name", previous?.username, flag: "--username NAME", terminal)
@@ -85,11 +86,21 @@ struct SyncSetup: ParsableCommand {
         ]
         if let passwordFile { object["passwordFile"] = .string(absolute(passwordFile)) }
         if let passwordCommand { object["passwordCommand"] = .string(passwordCommand) }
+        // Run again without a password flag, the file or command configured before stays.
+        if passwordFile == nil, passwordCommand == nil {
+            switch previous?.password {
+            case .file(let file)?: object["passwordFile"] = .string(file)
+            case .command(let command)?: object["passwordCommand"] = .string(command)
+            case .secretService?, nil: break
+            }
+        }
         if let mirror = previous?.mirror { object["mirror"] = .string(mirror) }
         do { return try SyncSettings(.object(object)) } catch {
-            let flag = "--" + (error.field.split(separator: ".").last.map(String.init) ?? "")
-            let named = ["--url", "--username", "--calendar", "--mirror"].contains(flag) ? flag : error.field
-            throw Refusal.usage("\(named): \(error.reason)")
+            let flags = [
+                "sync.url": "--url", "sync.username": "--username", "sync.calendar": "--calendar",
+                "sync.passwordFile": "--password-file", "sync.passwordCommand": "--password-command",
+            ]
+            throw Refusal.usage("\(flags[error.field] ?? error.field): \(error.reason)")
         }
     }
 
@@ -161,7 +172,8 @@ struct SyncSetup: ParsableCommand {
                 list = try client.calendar(at: wanted)
                 print("Found the task list \"\(settings.calendar)\" on the server.")
             } catch .notFound {
-                let created = try client.makeTaskList(in: home, segment: settings.calendar, displayName: settings.calendar)
+                let created = try client.makeTaskList(
+                    in: home, segment: settings.calendar, displayName: settings.calendar)
                 list = try client.calendar(at: created)
                 print("Created the task list \"\(settings.calendar)\" on the server.")
             }

@@ -160,6 +160,10 @@ def test_a_second_setup_finds_the_task_list(daemon, env, radicale, tmp_path):
     assert radicale.task_lists() == ["reminderd"]
     sync = json.loads(daemon.config_path.read_text())["sync"]
     assert sync == {"url": radicale.url, "username": USER, "calendar": "reminderd", "passwordFile": str(secret)}
+    again = run(env)  # no terminal, no flags: the account saved before is checked again
+    assert again.returncode == 0, again.stderr
+    assert 'Found the task list "reminderd"' in again.stdout
+    assert json.loads(daemon.config_path.read_text())["sync"] == sync
 
 
 def test_a_wrong_password_names_401_and_changes_nothing(daemon, env, radicale):

@@ -60,7 +60,9 @@ extension ConfigurationTests {
         #expect(
             refusal(sync(#""url": "https://dav.example.org:99999/", "username": "a""#))
                 == #"sync.url: "99999" is not a port number (1 to 65535)"#)
-        #expect(refusal(sync(#""url": "https://d/", "username": """#)) == "sync.username: missing (the account's user name)")
+        #expect(
+            refusal(sync(#""url": "https://d/", "username": """#)) == "sync.username: missing (the account's user name)"
+        )
         #expect(refusal(sync(base + #", "passwordFile": """#)) == "sync.passwordFile: is empty")
         #expect(
             refusal(sync(base + #", "passwordFile": "/p", "passwordCommand": "x""#))
@@ -68,7 +70,8 @@ extension ConfigurationTests {
         #expect(
             refusal(sync(base + #", "calendar": "a/b""#))
                 == #"sync.calendar: "a/b" is one name in the calendar home, without "/""#)
-        #expect(refusal(sync(base + #", "calendar": "..""#)) == "sync.calendar: must be a calendar name such as reminderd")
+        #expect(
+            refusal(sync(base + #", "calendar": "..""#)) == "sync.calendar: must be a calendar name such as reminderd")
         #expect(
             refusal(sync(base + #", "mirror": "reminderd""#))
                 == #"sync.mirror: "reminderd" is the task list itself; the mirror needs a calendar of its own"#)
