@@ -63,7 +63,8 @@ struct SyncSetup: ParsableCommand {
         let taskList = try checkAccount(settings, password: password)
         if settings.password == .secretService {
             do { try SecretService.store(username: settings.username, password: password) } catch {
-                throw Refusal(message: "\(error.description); nothing was saved")
+                // The task list stays on the server: the next setup finds it.
+                throw Refusal(message: "\(error.description); the config was not changed")
             }
             print("Password stored in the Secret Service (service reminderd, username \(settings.username)).")
         }

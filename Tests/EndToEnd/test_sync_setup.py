@@ -209,6 +209,7 @@ def test_no_secret_service_suggests_a_password_file(daemon, env, radicale):
     child.close()
     assert child.exitstatus == 1
     assert "Secret Service" in child.before and "--password-file PATH" in child.before
+    assert "the config was not changed" in child.before
     assert daemon.config_path.read_bytes() == before
 
 
