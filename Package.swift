@@ -76,6 +76,8 @@ let package = Package(
             name: "reminderctl",
             dependencies: [
                 "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderProtocol", "ReminderCatalog",
+                // `sync setup` checks the account against the server and stores its password.
+                "CalDAV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -136,9 +138,9 @@ let package = Package(
                 "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "reminderctl", "ReminderProtocol",
             ]),
         .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore", "ReminderJSON"]),
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "ReminderJSON"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "ReminderCore", "ReminderJSON"]),
         // Against Radicale and Xandikos from the tests' venv, started on 127.0.0.1 per test.
-        .testTarget(name: "CalDAVServerTests", dependencies: ["CalDAV"], exclude: ["fault_proxy.py"]),
+        .testTarget(name: "CalDAVServerTests", dependencies: ["CalDAV", "ReminderCore"], exclude: ["fault_proxy.py"]),
         .testTarget(
             name: "ReminderDaemonTests",
             dependencies: [

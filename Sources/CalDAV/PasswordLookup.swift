@@ -1,4 +1,5 @@
 import Foundation
+import ReminderCore
 
 /// Why the password could not be had, in words naming the source and what to do.
 public struct PasswordError: Error, Equatable, Sendable, CustomStringConvertible {

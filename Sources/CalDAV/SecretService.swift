@@ -3,15 +3,28 @@ internal import CSecret
 /// The password from the Secret Service (GNOME Keyring, KeePassXC, KWallet's bridge) through
 /// libsecret, as Evolution keeps its CalDAV passwords. The entry is found by two attributes,
 /// so it is stored with
-/// `secret-tool store --label='reminderd sync' service reminderd username NAME`.
-enum SecretService {
+/// `secret-tool store --label='reminderd sync' service reminderd username NAME`, or by
+/// `reminderctl sync setup`.
+public enum SecretService {
+    static let label = "reminderd sync"
+
+    /// Stores `password` for `username` where `password(username:)` finds it, replacing any
+    /// earlier entry; the error says when no Secret Service runs and what to use instead.
+    public static func store(username: String, password: String) throws(PasswordError) {
+        let (stored, failure) = calling { reminderd_secret_store("reminderd", username, label, password, $0) }
+        if let message = failure {
+            throw PasswordError(
+                description: "the password could not be stored in the Secret Service (\(message)); is a keyring "
+                    + "(GNOME Keyring, KeePassXC, KWallet) running? Or keep it in a file: --password-file PATH")
+        }
+        guard stored != 0 else {
+            throw PasswordError(description: "the Secret Service did not store the password; use --password-file PATH")
+        }
+    }
+
     static func password(username: String) throws(PasswordError) -> String {
-        var error: UnsafeMutablePointer<GError>? = nil
-        keepRunningWhenTheBusCloses()
-        let secret = reminderd_secret_lookup("reminderd", username, &error)
-        if let error {
-            let message = String(cString: error.pointee.message)
-            g_error_free(error)
+        let (secret, failure) = calling { reminderd_secret_lookup("reminderd", username, $0) }
+        if let message = failure {
             throw PasswordError(
                 description: "the Secret Service could not be asked (\(message)); "
                     + "set sync.passwordCommand or sync.passwordFile instead")
@@ -28,6 +41,19 @@ enum SecretService {
             throw PasswordError(description: "the Secret Service's password for \(username) is empty")
         }
         return password
+    }
+
+    /// Runs one libsecret call on the session bus: its result, and its GError's message (the error
+    /// freed here) when it failed.
+    private static func calling<Result>(_ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Result)
+        -> (Result, String?)
+    {
+        var error: UnsafeMutablePointer<GError>? = nil
+        keepRunningWhenTheBusCloses()
+        let result = call(&error)
+        guard let error else { return (result, nil) }
+        defer { g_error_free(error) }
+        return (result, String(cString: error.pointee.message))
     }
 
     /// GLib's shared session-bus connection, the one libsecret uses, raises SIGTERM in the

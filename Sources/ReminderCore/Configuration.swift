@@ -16,6 +16,10 @@ public struct Configuration: Hashable, Sendable {
     public var socketPath: String?
     /// History entries older than this many days are pruned.
     public var historyDays: Int
+    /// The CalDAV account (`reminderctl sync setup` writes it); `nil` when syncing is not set up.
+    /// Read and validated here so that every program refuses the same mistakes; the daemon itself
+    /// has no network and ignores it.
+    public var sync: SyncSettings?
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),
@@ -26,7 +30,7 @@ public struct Configuration: Hashable, Sendable {
         snoozeOptions: [CalendarDuration] = [
             CalendarDuration(1, .hours), CalendarDuration(1, .days), CalendarDuration(1, .weeks),
         ],
-        currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365
+        currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365, sync: SyncSettings? = nil
     ) {
         self.timeZone = timeZone
         self.reminderTime = reminderTime
@@ -36,6 +40,7 @@ public struct Configuration: Hashable, Sendable {
         self.currency = currency
         self.socketPath = socketPath
         self.historyDays = historyDays
+        self.sync = sync
     }
 
     public static let defaults = Configuration()
@@ -87,6 +92,7 @@ public struct Configuration: Hashable, Sendable {
             }
             config.historyDays = Int(days)
         }
+        if let sync = fields.value("sync") { config.sync = try SyncSettings(sync) }
         try fields.rejectUnknown()
         self = config
     }

@@ -12,6 +12,9 @@ struct EventSlab<Event> {
     private var deadlines: [Int64] = []
     private var free: [Int] = []
 
+    /// How many events it holds.
+    var count: Int { events.count - free.count }
+
     mutating func reserveCapacity(_ n: Int) {
         events.reserveCapacity(n)
         generations.reserveCapacity(n)

@@ -4,12 +4,16 @@ import Logging
 /// Sends `sd_notify` states to the service manager from a queue of its own, in the order they
 /// were given. `sd_notify` blocks while the manager's socket is full; on this queue that holds up
 /// nobody, where on the engine's queue a slow manager stalled every client, and SIGTERM hung.
-final class ManagerNotifier: @unchecked Sendable {  // `lastStatus` is confined to `queue`
-    private let queue = DispatchQueue(label: "reminderd.sd-notify")
+final class ManagerNotifier: Sendable {
+    private let queue: DispatchQueue
     private let logger: Logger
-    private var lastStatus: String?
+    private let lastStatus: QueueBound<String?>
 
-    init(logger: Logger) { self.logger = logger }
+    init(logger: Logger) {
+        self.logger = logger
+        queue = DispatchQueue(label: "reminderd.sd-notify")
+        lastStatus = QueueBound(nil, queue: queue)
+    }
 
     /// Sends `state` (`READY=1`, `RELOADING=1`, `WATCHDOG=1` …) soon; never waits.
     func send(_ state: String) {
@@ -21,8 +25,8 @@ final class ManagerNotifier: @unchecked Sendable {  // `lastStatus` is confined 
     /// `STATUS=` with `status`, only when the line changed.
     func status(_ status: String) {
         queue.async { [self] in
-            guard status != lastStatus else { return }
-            lastStatus = status
+            guard status != lastStatus.value else { return }
+            lastStatus.value = status
             do { try Systemd.notify("STATUS=\(status)") } catch { logger.warning("\(error)") }
         }
     }

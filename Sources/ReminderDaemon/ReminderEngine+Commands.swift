@@ -115,7 +115,7 @@ extension ReminderEngine {
             }
             return text
         }
-        let matches = text.isEmpty ? [] : sortedIds.starting(with: text)
+        let matches = text.isEmpty ? [] : index.sortedIds.starting(with: text)
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty || text.isEmpty {
             throw CommandError(
@@ -152,17 +152,9 @@ extension ReminderEngine {
             throw CommandError.store(error)
         }
         for id in replacing { dropFromMemory(id) }
-        for record in state.occurrences { occurrences[record.itemId, default: [:]][record.due] = record }
-        if added.count == 1 {
-            sortedIds.insert(added[0].id!)
-        } else {
-            sortedIds.insert(contentsOf: added.map { $0.id! })
-        }
-        for item in added {
-            items[item.id!] = item
-            order.append(item.id!)
-            reschedule(item.id!, now: now)
-        }
+        for record in state.occurrences { index.record(record) }
+        index.add(added)
+        for item in added { reschedule(item.id!, now: now) }
     }
 
     /// Validates an item's JSON, refusing with `InvalidItem`. Dates in the future are judged
@@ -185,7 +177,7 @@ extension ReminderEngine {
         while true {
             for _ in 0..<20 {
                 let id = String((0..<length).map { _ in alphabet.randomElement()! })
-                if !sortedIds.overlaps(id), quarantined[id] == nil { return id }
+                if !index.sortedIds.overlaps(id), quarantined[id] == nil { return id }
             }
             length += 1
         }
@@ -206,7 +198,7 @@ extension ReminderEngine {
         do {
             try store.recordEdit(edited, changedFields: updates.keys.sorted().joined(separator: ", "), at: now)
         } catch { throw CommandError.store(error) }
-        items[id] = edited
+        index.update(edited)
         reschedule(id, now: now)
         return ItemReply(item: view(id, now: now)).parameters
     }
@@ -224,22 +216,17 @@ extension ReminderEngine {
 
     /// Drops a deleted item from memory: its state, pending reminders and pop-ups.
     func dropFromMemory(_ id: String) {
-        items[id] = nil
-        if let at = order.firstIndex(of: id) { order.remove(at: at) }
-        sortedIds.remove(id)
-        occurrences[id] = nil
-        fired.removeAll(of: id)
-        waiting.removeAll { $0.itemId == id }
-        held.removeAll { $0.itemId == id }
+        index.remove(id)
+        outbox.drop(id)
         closePopUps(of: id)
     }
 
     /// Closes the item's pop-ups — only the given occurrence's with `due` (one that passed or was
     /// missed: their countdown and buttons mean nothing any more).
     func closePopUps(of id: String, due: Int64? = nil) {
-        for (serverId, shown) in onScreen where shown.itemId == id && (due == nil || shown.due == due) {
+        for serverId in outbox.popUps(of: id, due: due) {
             notifier.close(id: serverId)
-            onScreen[serverId] = nil
+            outbox.offScreen(serverId)
         }
     }
 
@@ -278,7 +265,7 @@ extension ReminderEngine {
                     at: now, itemId: id, title: item.title, event: .snoozed,
                     reason: "\(duration), until \(Timestamp.format(end, in: zone))"))
         } catch { throw CommandError.store(error) }
-        occurrences[id, default: [:]][occurrence.due] = record
+        index.record(record)
         closePopUps(of: id)
         reschedule(id, now: now)
         return SnoozeReply(until: Timestamp.format(end, in: zone)).parameters

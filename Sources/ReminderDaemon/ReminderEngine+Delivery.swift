@@ -20,7 +20,7 @@ extension ReminderEngine {
             let text = NotificationText(
                 item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
             if let paused = pausedUntil, paused > now, text.urgency != NotificationText.Urgency.critical {
-                held.append(event)
+                outbox.keep(event, in: .held)
                 appendHistory(itemId, item.title, .held, "paused \(pauseDescription(paused))", now: now)
                 continue
             }
@@ -28,75 +28,46 @@ extension ReminderEngine {
                 // No server on the bus, or one whose capabilities are still being asked (at start):
                 // the reminder goes out when it is known, with the buttons it offers.
                 logger.info("reminder waits for a notification server", metadata: ["ITEM_ID": "\(itemId)"])
-                waiting.append(event)
+                outbox.keep(event, in: .waiting)
                 continue
             }
             ready.append((event, item, text))
         }
         guard let server, !ready.isEmpty else { return }
+        let composer = composer(for: server, now: now)
         if ready.count > ReminderEngine.mostSeparatePopUps {
-            showGroup(ready, server: server, now: now)
+            showGroup(ready, composer: composer)
         } else {
-            for reminder in ready {
-                show(reminder.event, item: reminder.item, text: reminder.text, server: server, now: now)
-            }
+            for reminder in ready { show(reminder.event, item: reminder.item, text: reminder.text, composer: composer) }
         }
     }
 
     /// More reminders than this at one instant share one pop-up.
     static let mostSeparatePopUps = 2
 
-    /// One reminder's pop-up: it stays until acted on (expire timeout 0, `resident`), its buttons
-    /// are Done and the snoozes that fit, at most three (GNOME draws no more).
-    func show(_ event: ScheduledEvent, item: Item, text: NotificationText, server: ServerInfo, now: Int64) {
+    /// What pop-ups say and offer, for the server known now (see `PopUpComposer`).
+    func composer(for server: ServerInfo?, now: Int64) -> PopUpComposer {
+        PopUpComposer(server: server, configuration: configuration, rules: rules, zone: zone, now: now)
+    }
+
+    /// Shows one reminder, replacing a pop-up of the same item on screen.
+    func show(_ event: ScheduledEvent, item: Item, text: NotificationText, composer: PopUpComposer) {
         guard case .fire(let itemId, let occurrence, let fireAts, _, _) = event else { return }
-        let capabilities = Set(server.capabilities)
         // A pop-up re-shown on a new server is not late: it was shown on time on the old one.
         let shownAgain = fireAts.allSatisfy { fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0)) }
-        var body = text.body + (shownAgain ? "" : lateness(of: event, now: now).map { " (late: \($0))" } ?? "")
-        var actions: [(key: String, label: String)] = []
-        if capabilities.contains("actions") {
-            actions.append(("done", text.doneLabel))
-            actions += snoozeActions(due: occurrence.due, now: now)
-        } else {
-            body += "\nreminderctl done \(itemId)"
-        }
-        if capabilities.contains("body-markup") { body = markupEscaped(body) }
-        let replaces = onScreen.first { $0.value.itemId == itemId }?.key ?? 0
-        let request = NotificationRequest(
-            summary: text.summary, body: body, urgency: ReminderEngine.urgency(text.urgency, on: server),
-            category: text.category, actions: actions, replacesId: replaces, timeoutMilliseconds: 0,
-            resident: capabilities.contains("persistence"),
-            bypassDoNotDisturb: text.urgency == NotificationText.Urgency.critical)
-        beginDelivery([event], now: now)
+        let replaces = outbox.onScreen.first { $0.value.itemId == itemId }?.key ?? 0
+        let request = composer.reminder(event, text: text, shownAgain: shownAgain, replacesId: replaces)
+        beginDelivery([event], now: composer.now)
+        let ticket = outbox.send([event])
         notifier.show(request) { [weak self] result in
             guard let self else { return }
             self.queue.async {
-                self.delivered([event], item: [itemId: item], replaced: replaces, grouped: false, result: result)
+                self.delivered(
+                    self.outbox.answered(ticket), item: [itemId: item], replaced: replaces, grouped: false,
+                    result: result)
             }
         }
     }
-
-    /// The urgency sent for a pop-up. GNOME Shell shows a low one in its list only, and hides a
-    /// normal banner after a few seconds into a list that draws no buttons: there a reminder (and
-    /// the Undo offer) goes out critical, the only banner that stays until acted on.
-    static func urgency(_ urgency: NotificationText.Urgency, on server: ServerInfo?) -> NotificationText.Urgency {
-        server?.name == "gnome-shell" ? .critical : urgency
-    }
-
-    /// The snooze buttons of a pop-up: the configured snoozes that end before the due time
-    /// (quiet hours applied), shortest first, two at most beside Done; when none fits but the
-    /// due time is more than two minutes away, one to be reminded a minute before it.
-    func snoozeActions(due: Int64, now: Int64) -> [(key: String, label: String)] {
-        let fitting = configuration.snoozeOptions.sorted { $0.nominalSeconds < $1.nominalSeconds }.filter {
-            snoozeEnd($0, from: now, due: due)?.shortened == false
-        }
-        if !fitting.isEmpty { return fitting.prefix(2).map { ("snooze-\($0)", "Snooze \($0)") } }
-        return due - 60 > now + 60 ? [(ReminderEngine.lastMinuteAction, "Remind 1 min before")] : []
-    }
-
-    /// The action that snoozes until a minute before the due time.
-    static let lastMinuteAction = "snooze-last-minute"
 
     /// The server's answer to one pop-up (`grouped`: one pop-up for all `events`).
     func delivered(
@@ -114,7 +85,7 @@ extension ReminderEngine {
                 let shownAgain = fireAts.allSatisfy {
                     fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0))
                 }
-                let late = lateness(of: event, now: now).map { ", late: \($0)" } ?? ""
+                let late = PopUpComposer.lateness(of: event, zone: zone, now: now).map { ", late: \($0)" } ?? ""
                 shown.append(
                     ShownReminder(
                         itemId: itemId, due: occurrence.due, fireAts: fireAts, title: item[itemId]?.title ?? itemId,
@@ -127,23 +98,25 @@ extension ReminderEngine {
                 logger.error("shown but not recorded (it may show once more after a restart): \(error)")
             }
             for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
-                for fireAt in fireAts { fired.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
+                for fireAt in fireAts {
+                    index.recordFired(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt))
+                }
                 logger.info(
                     "reminder shown",
                     metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])
             }
-            if replaced != 0 { onScreen[replaced] = nil }
+            if replaced != 0 { outbox.offScreen(replaced) }
             // A pop-up answered after its occurrence was done, passed or removed (closing it then
             // found nothing on screen) is closed: its countdown and buttons mean nothing any more.
             if !events.contains(where: { stillDue($0, now: now) }) {
                 notifier.close(id: id)
             } else if grouped {
-                groupsOnScreen[id] = events
-            } else if let event = events.first, case .fire(let itemId, let occurrence, _, _, _) = event {
-                onScreen[id] = PopUp(itemId: itemId, due: occurrence.due, event: event)
+                outbox.onScreen(group: events, as: id)
+            } else if let event = events.first {
+                outbox.onScreen(event, as: id)
             }
         case .failure(.inhibited(let reason)):
-            held += events
+            outbox.keep(events, in: .held)
             for event in events {
                 appendHistory(
                     event.itemId, item[event.itemId]?.title ?? event.itemId, .held,
@@ -152,7 +125,7 @@ extension ReminderEngine {
         case .failure(.refused(let reason)):
             // The server is there but said no (busy, full, timed out): try again, backing off.
             logger.warning("the notification server refused a reminder, retrying: \(reason)")
-            waiting += events
+            outbox.keep(events, in: .waiting)
             scheduleRetry(now: now)
         case .failure(.timedOut(let reason)):
             // The server may still show it: sending it again to the same server could show it
@@ -160,10 +133,10 @@ extension ReminderEngine {
             logger.warning(
                 "the notification server did not answer (\(reason)); the reminder may be on screen, so it is shown again only on the next server"
             )
-            repost += events
+            outbox.keep(events, in: .repost)
         case .failure(let error):
             logger.warning("reminder waits: \(error)")
-            waiting += events.filter { items[$0.itemId] != nil }
+            outbox.keep(events.filter { items[$0.itemId] != nil }, in: .waiting)
         }
         publish()
     }
@@ -187,12 +160,12 @@ extension ReminderEngine {
         let now = clock()
         switch event {
         case .actionInvoked(let id, let action):
-            if action == "undo", let itemId = undoOffers.removeValue(forKey: id) {
+            if action == "undo", let itemId = outbox.undoOffers.removeValue(forKey: id) {
                 perform(button: "undo", itemId) { try undo(itemId, now: now) }
                 notifier.close(id: id)
                 break
             }
-            guard let popUp = onScreen[id] else { return }
+            guard let popUp = outbox.onScreen[id] else { return }
             let itemId = popUp.itemId
             if action == "done" {
                 if press("done", on: popUp, now: now, { try markDone(itemId, amount: nil, now: now) }) {
@@ -201,7 +174,7 @@ extension ReminderEngine {
                         self?.confirmDone(itemId, durability, now: now)
                     }
                 }
-            } else if action == ReminderEngine.lastMinuteAction {
+            } else if action == PopUpComposer.lastMinuteAction {
                 press(action, on: popUp, now: now) { try snooze(itemId, until: popUp.due - 60, now: now) }
             } else if action.hasPrefix("snooze-"),
                 case .success(let duration) = CalendarDuration.parse(String(action.dropFirst(7)), rules: .snooze)
@@ -209,30 +182,22 @@ extension ReminderEngine {
                 press(action, on: popUp, now: now) { try snooze(itemId, duration, now: now) }
             }
         case .closed(let id, let reason):
-            undoOffers[id] = nil
-            groupsOnScreen[id] = nil
-            guard let itemId = onScreen.removeValue(forKey: id)?.itemId else { return }
+            guard let itemId = outbox.closed(id)?.itemId else { return }
             if reason == 2, let item = items[itemId] {
                 appendHistory(itemId, item.title, .dismissed, "closed on screen", now: now)
             }
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
-            let pending = waiting + repost
-            let pendingNotices = notices
-            waiting.removeAll()
-            repost.removeAll()
-            notices.removeAll()
+            let pending = outbox.take(.waiting) + outbox.take(.repost)
+            let pendingNotices = outbox.notices
+            outbox.notices.removeAll()
             for notice in pendingNotices { showNotice(notice) }
             deliver(pending.filter { stillDue($0, now: now) }, now: now)
             releaseHeldIfDesktopAllows()
         case .doNotDisturbChanged:
             releaseHeldIfDesktopAllows()
         case .serverVanished:
-            // Its ids mean nothing to the next server; what was open is shown again there.
-            repost += onScreen.values.map(\.event) + groupsOnScreen.values.joined()
-            onScreen.removeAll()
-            groupsOnScreen.removeAll()
-            undoOffers.removeAll()
+            outbox.serverVanished()
         }
         publish()
     }
@@ -250,7 +215,9 @@ extension ReminderEngine {
     /// still the one due (else Done would land on the next one); a refusal is logged and shown.
     /// Returns whether it succeeded.
     @discardableResult
-    func press(_ button: String, on popUp: PopUp, now: Int64, _ command: () throws -> [String: JSONValue]) -> Bool {
+    func press(
+        _ button: String, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> [String: JSONValue]
+    ) -> Bool {
         let reason: String
         // A rebuy's Done means "bought it today", as good after its run-out date as before.
         var isRebuy = false
@@ -295,50 +262,19 @@ extension ReminderEngine {
             "\(items[itemId]?.title ?? itemId): saved but not confirmed on disk: \(reason)")
     }
 
-    /// After Done from a button: a short confirmation ("Marked $15 Uber Cash as used") with an
-    /// Undo button, for about ten seconds.
+    /// After Done from a button: the confirmation with an Undo button (`PopUpComposer.undoOffer`).
     func offerUndo(_ itemId: String, now: Int64) {
         guard let item = items[itemId] else { return }
-        let capabilities = Set(notifier.serverInfo()?.capabilities ?? [])
-        let currency = item.currency ?? configuration.currency
-        var body: String
-        switch item.schedule {
-        case .benefit(let benefit):
-            body = "Marked \(benefit.amount.map { $0.formatted(currency: currency) + " " } ?? "")\(item.title) as used"
-        case .coupon: body = "Marked \(item.title) as used"
-        case .rebuy: body = "Rebought \(item.title)"
-        default: body = "Done: \(item.title)"
-        }
-        var actions: [(key: String, label: String)] = []
-        if capabilities.contains("actions") {
-            actions.append(("undo", "Undo"))
-        } else {
-            body += "\nreminderctl undo \(itemId)"
-        }
-        if capabilities.contains("body-markup") { body = markupEscaped(body) }
-        // Normal, not low: GNOME shows no banner for a low one, so its Undo could not be reached.
-        let request = NotificationRequest(
-            summary: "Done", body: body, urgency: ReminderEngine.urgency(.normal, on: notifier.serverInfo()),
-            category: "x-reminderd.done", actions: actions, timeoutMilliseconds: 10_000)
+        let request = composer(for: notifier.serverInfo(), now: now).undoOffer(for: item, id: itemId)
         notifier.show(request) { [weak self] result in
             guard let self, case .success(let id) = result else { return }
-            self.queue.async { self.undoOffers[id] = itemId }
+            self.queue.async { self.outbox.undoOffers[id] = itemId }
         }
     }
 
-    /// When a snooze of `duration` from `now` would fire (quiet hours applied, clamped to the
-    /// last minute before the due instant, then `shortened`), or nil when none fits.
+    /// When a snooze of `duration` from `now` would fire (`PopUpComposer.snoozeEnd`).
     func snoozeEnd(_ duration: CalendarDuration, from now: Int64, due: Int64) -> (end: Int64, shortened: Bool)? {
-        var end = now + duration.nominalSeconds
-        if let quiet = configuration.quietHours, let moved = rules.moveOutOfQuietHours(end, window: quiet, due: due) {
-            end = moved.fireAt
-        }
-        var shortened = false
-        if end >= due {
-            end = due - 60
-            shortened = true
-        }
-        return end > now ? (end, shortened) : nil
+        PopUpComposer.snoozeEnd(duration, from: now, due: due, configuration: configuration, rules: rules)
     }
 
     func appendHistory(_ itemId: String, _ title: String, _ event: HistoryEvent, _ reason: String, now: Int64) {
@@ -348,17 +284,6 @@ extension ReminderEngine {
             logger.error("cannot record history: \(error)")
         }
     }
-
-    /// Why a reminder goes out late, if it does: it came due while reminderd was not running,
-    /// or more than a minute ago while it ran (the machine slept, or the clock jumped forward).
-    func lateness(of event: ScheduledEvent, now: Int64) -> String? {
-        guard case .fire(_, _, let fireAts, _, let whileAway) = event, let due = fireAts.max() else { return nil }
-        if whileAway { return "was due \(shortTime(due)), while reminderd was not running" }
-        return now - due > ReminderEngine.lateAfter ? "was due \(shortTime(due))" : nil
-    }
-
-    /// How long after its time a reminder counts as late.
-    static let lateAfter: Int64 = 60
 
     static let firstRetryDelay = 10
     static let longestRetryDelay = 900
@@ -376,8 +301,7 @@ extension ReminderEngine {
     func retryIfDue(now: Int64) {
         guard let at = retryAt, at <= now else { return }
         retryAt = nil
-        let pending = waiting
-        waiting.removeAll()
+        let pending = outbox.take(.waiting)
         deliver(pending.filter { stillDue($0, now: now) }, now: now)
     }
 
@@ -392,7 +316,7 @@ extension ReminderEngine {
     /// After the desktop's do-not-disturb may have ended: the held reminders go out as one
     /// digest, unless reminderd's own pause is still on.
     func releaseHeldIfDesktopAllows() {
-        guard !held.isEmpty, pausedUntil == nil else { return }
+        guard !outbox.held.isEmpty, pausedUntil == nil else { return }
         notifier.doNotDisturb { [weak self] reason in
             guard let self, reason == nil else { return }
             self.queue.async {

@@ -76,8 +76,8 @@ extension ReminderEngine {
             try store.recordDone(
                 item, before: previous, occurrence: record, redeemed: redemption, reason: reason, at: now)
         } catch { throw CommandError.store(error) }
-        items[id] = item
-        if let record { occurrences[id, default: [:]][record.due] = record }
+        index.update(item)
+        if let record { index.record(record) }
         closePopUps(of: id)
         reschedule(id, now: now)
         return ItemReply(item: view(id, now: now)).parameters
@@ -139,8 +139,8 @@ extension ReminderEngine {
         do { try store.recordUndo(step, restored: restored, occurrence: record, at: now) } catch {
             throw CommandError.store(error)
         }
-        items[id] = restored
-        if let record { occurrences[id]?[step.due] = record }
+        index.update(restored)
+        if let record { index.record(record) }
         reschedule(id, now: now)
         return ItemReply(item: view(id, now: now)).parameters
     }

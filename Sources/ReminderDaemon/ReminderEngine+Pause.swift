@@ -9,11 +9,6 @@ extension ReminderEngine {
     /// `pausedUntil` of a pause without an end: never reached, and never shown as a date.
     static let untilResumed = Int64.max
 
-    /// The wheel payload of a timed pause's end. Event tokens carry a slot number below 2^32 - 1
-    /// in their low bits, so this one never names a scheduled event: `advance` finds no event
-    /// for it and, the pause having ended by then, resumes.
-    static let pauseEndToken = UInt64.max
-
     /// The pause as stored (setting `pausedUntil`): Unix seconds, or "untilResumed".
     static func storedPause(_ until: Int64) -> String { until == untilResumed ? "untilResumed" : String(until) }
 
@@ -48,12 +43,7 @@ extension ReminderEngine {
     /// Puts the end of a timed pause on the timer wheel, replacing an earlier one. The wheel runs
     /// on wall-clock deadlines, so the end comes on time after a suspend, and `start` re-arms it
     /// after a restart.
-    func armPauseEnd() {
-        if let handle = pauseEnd { wheel.cancel(handle) }
-        pauseEnd = nil
-        guard let until = pausedUntil, until != ReminderEngine.untilResumed else { return }
-        pauseEnd = wheel.insert(deadline: until, payload: ReminderEngine.pauseEndToken)
-    }
+    func armPauseEnd() { schedule.armPauseEnd(at: pausedUntil == ReminderEngine.untilResumed ? nil : pausedUntil) }
 
     /// The Resume command: answered only once the end of the pause is stored.
     func resumeCommand(now: Int64) throws -> [String: JSONValue] {
@@ -80,8 +70,7 @@ extension ReminderEngine {
 
     /// Shows the held reminders: one as itself, several as one digest.
     func releaseHeld(now: Int64) {
-        let digest = held
-        held.removeAll()
+        let digest = outbox.take(.held)
         guard !digest.isEmpty else { return }
         if digest.count == 1 {
             deliver(digest[0], now: now)
@@ -94,6 +83,7 @@ extension ReminderEngine {
         // Noted before the call, as a single reminder is: a stop or crash before the outcome is
         // recorded owes each reminder of the digest (they are no longer held, so lastSeen moves on).
         beginDelivery(digest, now: now)
+        let ticket = outbox.send(digest)
         notifier.show(
             NotificationRequest(
                 summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest",
@@ -101,6 +91,7 @@ extension ReminderEngine {
         ) { [weak self] result in
             guard let self else { return }
             self.queue.async {
+                let digest = self.outbox.answered(ticket)
                 switch result {
                 case .success(let id):
                     var shown: [ShownReminder] = []
@@ -117,20 +108,20 @@ extension ReminderEngine {
                     // On screen whether or not that was stored: not shown again while this run lasts.
                     for reminder in shown {
                         for fireAt in reminder.fireAts {
-                            self.fired.insert(FireKey(itemId: reminder.itemId, due: reminder.due, fireAt: fireAt))
+                            self.index.recordFired(FireKey(itemId: reminder.itemId, due: reminder.due, fireAt: fireAt))
                         }
                     }
                 // Kept as a single reminder's would be (`delivered`): held again under the desktop's
                 // do-not-disturb, sent only to the next server after no answer, retried after a refusal.
                 case .failure(.inhibited):
-                    self.held.append(contentsOf: digest)
+                    self.outbox.keep(digest, in: .held)
                 case .failure(.timedOut):
-                    self.repost.append(contentsOf: digest)
+                    self.outbox.keep(digest, in: .repost)
                 case .failure(.refused):
-                    self.waiting.append(contentsOf: digest)
+                    self.outbox.keep(digest, in: .waiting)
                     self.scheduleRetry(now: self.clock())
                 case .failure:
-                    self.waiting.append(contentsOf: digest)
+                    self.outbox.keep(digest, in: .waiting)
                 }
                 self.publish()
             }

@@ -19,9 +19,7 @@ extension ReminderEngine {
         do {
             try store.removeItem(id: item.id, title: item.title ?? "(unreadable)", reason: "was unreadable", at: now)
         } catch { throw CommandError.store(error) }
-        quarantined[item.id] = nil
-        occurrences[item.id] = nil
-        fired.removeAll(of: item.id)
+        index.remove(item.id)
         return RemoveReply(id: item.id).parameters
     }
 }

@@ -54,18 +54,13 @@ extension ReminderEngine {
 
     /// The item's pending pop-ups: (when, occurrence, lead, late).
     func scheduledFires(of id: String) -> [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] {
-        (scheduled[id] ?? []).compactMap { entry in
-            guard let scheduled = events[entry.token],
-                case .fire(_, let occurrence, _, let lead, let late) = scheduled.event
-            else { return nil }
-            return (scheduled.at, occurrence, lead, late)
-        }
+        schedule.fires(of: id)
     }
 
     func upcoming(days: Int, now: Int64) -> [UpcomingReply.Reminder] {
         let limit = now + Int64(days) * 86_400
         var rows: [(at: Int64, id: String, occurrence: Occurrence, lead: String, late: Bool)] = []
-        events.forEach(dueBy: limit) { event, at in
+        schedule.forEach(dueBy: limit) { event, at in
             if case .fire(let id, let occurrence, _, let lead, let late) = event {
                 rows.append((at, id, occurrence, lead, late))
             }
@@ -149,7 +144,7 @@ extension ReminderEngine {
         }
         // A removed item's history is still there under its exact id.
         var itemId = item
-        if let item, items[item] != nil || !sortedIds.starting(with: item).isEmpty { itemId = try resolve(item) }
+        if let item, items[item] != nil || !index.sortedIds.starting(with: item).isEmpty { itemId = try resolve(item) }
         let entries: [HistoryRecord]
         do { entries = try store.history(limit: limit, since: sinceInstant, itemId: itemId) } catch {
             throw CommandError.store(error)
@@ -269,14 +264,15 @@ extension ReminderEngine {
             paused: pausedUntil.map {
                 $0 == ReminderEngine.untilResumed ? "until resumed" : Timestamp.format($0, in: zone)
             },
-            waiting: Int64(waiting.count), timeZone: zone.identifier,
-            today: zone.localDateTime(at: now).date.description, store: store.path, held: Int64(held.count),
+            waiting: Int64(outbox.waiting.count), timeZone: zone.identifier,
+            today: zone.localDateTime(at: now).date.description, store: store.path,
+            held: Int64(outbox.held.count),
             heldReason: heldReason())
     }
 
     /// Why reminders are held, while some are: the reason the latest `held` entry recorded.
     func heldReason() -> String? {
-        guard !held.isEmpty else { return nil }
+        guard !outbox.held.isEmpty else { return nil }
         return (try? store.history(limit: 1, event: .held))?.first?.reason
     }
 }

@@ -5,8 +5,11 @@ import ReminderCore
 import ReminderPlatform
 import ReminderStore
 
-/// The daemon's state and rules at run time: items and their occurrence state, the timer wheel of
-/// pending reminders, what is on screen, and every command that changes them.
+/// The daemon's state and rules at run time, and every command that changes them. The state is in
+/// parts, each owning its own and keeping its invariant (`checkInvariant`): `index` (items and
+/// their occurrence state), `schedule` (the timer wheel of pending reminders) and `outbox` (the
+/// reminders that came due: in flight, on screen, waiting, held). The engine decides; the parts
+/// keep; `PlanningSnapshot` plans and `PopUpComposer` words a pop-up, both from plain values.
 ///
 /// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,
 /// the notifier's GLib thread, the timer) hop onto it. Every change is written to the store in one
@@ -23,44 +26,21 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var zone: TimeZoneRules
     var rules: FireTimeRules
 
-    /// Items by id, and their ids in creation order for listing.
-    var items: [String: Item] = [:]
-    var order: [String] = []
-    var sortedIds = SortedIds()
-    /// Stored occurrence state by item, then due instant.
-    var occurrences: [String: [Int64: OccurrenceRecord]] = [:]
-    /// Fires the server accepted: (item, due, fireAt).
-    var fired = FiredSet()
+    /// Items, their order, occurrence records and accepted fires.
+    var index = ItemIndex()
+    // Read-only views of the index, for the many places that only read.
+    var items: [String: Item] { index.items }
+    var order: [String] { index.order }
+    var occurrences: [String: [Int64: OccurrenceRecord]] { index.occurrences }
+    var fired: FiredSet { index.fired }
+    var quarantined: [String: QuarantinedItem] { index.quarantined }
 
-    var wheel: TimerWheel
-    /// What each wheel entry stands for, by payload token.
-    var events = EventSlab<ScheduledEvent>()
-    /// The wheel handles and pending fires of each item, so it can be rescheduled at once.
-    var scheduled: [String: [(handle: TimerWheel.Handle, token: UInt64)]] = [:]
-    /// The earliest pending reminder (for Status and systemd's STATUS=), kept up to date as
-    /// reminders are scheduled; nil in `earliestFireKnown` after that one went, when the next
-    /// lookup searches `events` once.
-    var earliestFire: Int64?
-    var earliestFireKnown = true
-    /// Fires that came due while no server could take them, or while paused.
-    var waiting: [ScheduledEvent] = []
-    var held: [ScheduledEvent] = []
-    /// Pop-ups on screen: server id → (item, due).
-    var onScreen: [UInt32: PopUp] = [:]
-    /// Grouped pop-ups on screen (several reminders at one instant): server id → their reminders.
-    var groupsOnScreen: [UInt32: [ScheduledEvent]] = [:]
-    /// Pop-ups that were on screen when the server went away: shown again, once, on the next.
-    var repost: [ScheduledEvent] = []
-    /// Pop-ups that are no reminders (the missed ones' summary) waiting for a server.
-    var notices: [NotificationRequest] = []
-    /// "Done" confirmations on screen with an Undo button: server id → item.
-    var undoOffers: [UInt32: String] = [:]
+    /// The timer wheel and what is on it.
+    var schedule: FireSchedule
+    /// The reminders that came due and are not gone yet: in flight, on screen, waiting, held.
+    var outbox = FireOutbox()
     /// When the pause ends: nil when not paused, `untilResumed` for a pause without an end.
     var pausedUntil: Int64?
-    /// The wheel entry that ends a timed pause.
-    var pauseEnd: TimerWheel.Handle?
-    /// Stored items that cannot be read, by id: listed and removable, nothing else.
-    var quarantined: [String: QuarantinedItem] = [:]
     /// Back-off for reminders the server refused.
     var retryDelay = ReminderEngine.firstRetryDelay
     /// When the waiting reminders are tried again after a refusal, if they are to be.
@@ -73,52 +53,6 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var deadlineChanged: (@Sendable (Int64?) -> Void)?
     /// Called on `queue` when the status line changes (for systemd's STATUS=).
     var statusChanged: (@Sendable (String) -> Void)?
-
-    /// A reminder on screen, and what it was shown for (to show it again on a new server).
-    struct PopUp {
-        let itemId: String
-        let due: Int64
-        let event: ScheduledEvent
-    }
-
-    struct FireKey: Hashable {
-        let itemId: String
-        let due: Int64
-        let fireAt: Int64
-    }
-
-    /// Accepted fires grouped by item, so removing an item does not touch everyone else's.
-    struct FiredSet {
-        fileprivate struct Instants: Hashable {
-            let due: Int64
-            let fireAt: Int64
-        }
-        private var byItem: [String: Set<Instants>] = [:]
-
-        func contains(_ key: FireKey) -> Bool {
-            byItem[key.itemId]?.contains(Instants(due: key.due, fireAt: key.fireAt)) ?? false
-        }
-
-        /// One item's accepted fires, looked up once for many questions.
-        func of(_ itemId: String) -> Shown { Shown(instants: byItem[itemId]) }
-
-        struct Shown {
-            fileprivate let instants: Set<Instants>?
-
-            func contains(due: Int64, fireAt: Int64) -> Bool {
-                instants?.contains(Instants(due: due, fireAt: fireAt)) ?? false
-            }
-
-            /// Whether any reminder of the occurrence due at `due` was shown.
-            func containsAny(due: Int64) -> Bool { instants?.contains { $0.due == due } ?? false }
-        }
-
-        mutating func insert(_ key: FireKey) {
-            byItem[key.itemId, default: []].insert(Instants(due: key.due, fireAt: key.fireAt))
-        }
-
-        mutating func removeAll(of itemId: String) { byItem[itemId] = nil }
-    }
 
     /// A wheel entry: a reminder to show, or the moment an occurrence passes.
     enum ScheduledEvent {
@@ -162,7 +96,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         self.logger = logger
         let now = clock()
         self.startedAt = now
-        self.wheel = TimerWheel(now: now)
+        self.schedule = FireSchedule(now: now)
     }
 
     /// Loads the store and builds the schedule, collecting what was missed while away. Runs on
@@ -170,28 +104,15 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     public func start() throws(ReminderStoreError) {
         dispatchPrecondition(condition: .onQueue(queue))
         let loaded = try store.items(zone: zone, now: clock())
-        for item in try store.quarantinedItems() {
-            quarantined[item.id] = item
+        let unreadable = try store.quarantinedItems()
+        for item in unreadable {
             logger.error(
                 "stored item \(item.id) is unreadable and set aside: \(item.reason)",
                 metadata: ["ITEM_ID": "\(item.id)"])
         }
-        // A few wheel entries per item (its reminders and the moment it passes): sized once.
-        items.reserveCapacity(loaded.count)
-        order.reserveCapacity(loaded.count)
-        scheduled.reserveCapacity(loaded.count)
-        events.reserveCapacity(loaded.count * 4)
-        wheel.reserveCapacity(loaded.count * 4)
-        for item in loaded {
-            guard let id = item.id else { continue }
-            items[id] = item
-            order.append(id)
-        }
-        sortedIds = SortedIds(order)
-        for record in try store.occurrences() { occurrences[record.itemId, default: [:]][record.due] = record }
-        for record in try store.fires() {
-            fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt))
-        }
+        index = ItemIndex(
+            items: loaded, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
+        schedule.reserveCapacity(items: loaded.count)
         try collectInterruptedDeliveries()
         pausedUntil = ReminderEngine.pause(stored: try store.savedPause())
         armPauseEnd()
@@ -199,8 +120,9 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         let now = clock()
         try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400)
         collectMissed(since: lastSeen, now: now)
-        let planned = order.concurrentMap { [self] id in plannedEvents(of: id, now: now, lateSince: lastSeen ?? .min) }
-        for (id, events) in zip(order, planned) { install(events, for: id) }
+        let snapshot = planning(now: now, lateSince: lastSeen ?? .min)
+        let planned = order.concurrentMap { id in snapshot.events(of: id) }
+        for (id, events) in zip(order, planned) { schedule.install(events, for: id) }
         owed.removeAll()
         // Holds lastSeen before the late reminders just put on the wheel until the timer hands
         // them to the server, so a crash in between does not drop them.
@@ -235,13 +157,13 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// past one still waiting for a server — so a restart knows which ones it missed.
     func recordLastSeen(_ now: Int64) throws(ReminderStoreError) {
         var seen = now
-        for case .fire(_, _, let fireAts, _, _) in waiting + held {
+        for case .fire(_, _, let fireAts, _, _) in outbox.waiting + outbox.held {
             if let earliest = fireAts.min() { seen = min(seen, earliest - 1) }
         }
         // Nor past reminders whose time came but that the timer has not run yet: the late ones
         // planned at start, when a stop comes before the timer's first run.
-        if let next = wheel.nextDeadline(), next <= now {
-            events.forEach(dueBy: now) { event, _ in
+        if let next = schedule.nextDeadline(), next <= now {
+            schedule.forEach(dueBy: now) { event, _ in
                 if case .fire(_, _, let fireAts, _, _) = event, let earliest = fireAts.min() {
                     seen = min(seen, earliest - 1)
                 }
@@ -253,7 +175,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Tells the driver (the wheel's next deadline, or a retry's if sooner) and systemd what
     /// changed.
     func publish() {
-        let deadline = wheel.nextDeadline()
+        let deadline = schedule.nextDeadline()
         deadlineChanged?(retryAt.map { min($0, deadline ?? $0) } ?? deadline)
         statusChanged?(statusLine())
     }
@@ -273,23 +195,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         return line
     }
 
-    func shortTime(_ instant: Int64) -> String {
-        let local = zone.localDateTime(at: instant)
-        let days = local.date.dayNumber - zone.localDateTime(at: clock()).date.dayNumber
-        let day = days >= 0 && days < 7 ? local.date.weekdayAbbreviation : local.date.description
-        return "\(day) \(local.time.hourMinute)"
-    }
+    func shortTime(_ instant: Int64) -> String { PopUpComposer.shortTime(instant, zone: zone, now: clock()) }
 
     /// The earliest pending reminder (not the pass events).
-    func nextFireTime() -> Int64? {
-        if !earliestFireKnown {
-            var earliest: Int64?
-            events.forEach(dueBy: .max - 1) { event, _ in
-                if let at = event.reminderTime { earliest = min(earliest ?? at, at) }
-            }
-            earliestFire = earliest
-            earliestFireKnown = true
-        }
-        return earliestFire
-    }
+    func nextFireTime() -> Int64? { schedule.nextFireTime() }
 }

@@ -45,6 +45,9 @@ struct SortedIds {
         return found
     }
 
+    /// Every id, in order.
+    var all: [String] { ids }
+
     func contains(_ id: String) -> Bool {
         let at = position(of: id)
         return at < ids.count && ids[at] == id

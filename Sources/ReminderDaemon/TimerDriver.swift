@@ -4,26 +4,29 @@ import Glibc
 
 /// Wakes the engine at the wheel's next deadline: one `DispatchSourceTimer` on the wall clock,
 /// re-armed only when the deadline changes, idle (no wake-ups) while nothing is pending.
-final class TimerDriver: @unchecked Sendable {  // confined to the engine's queue
-    private let timer: DispatchSourceTimer
-    private var armed: Int64?
+final class TimerDriver: Sendable {
+    private let state: QueueBound<(timer: DispatchSourceTimer, armed: Int64?)>
 
     /// `fire` runs on `queue` after the armed deadline was forgotten, so the next `arm` re-arms
     /// even for the same one (a fire that came a moment early).
     init(queue: DispatchQueue, fire: @escaping @Sendable () -> Void) {
-        timer = DispatchSource.makeTimerSource(flags: [], queue: queue)
-        timer.setEventHandler { [weak self] in
-            self?.reset()
+        let timer = DispatchSource.makeTimerSource(flags: [], queue: queue)
+        let state = QueueBound<(timer: DispatchSourceTimer, armed: Int64?)>((timer, nil), queue: queue)
+        // Weak: the box holds the timer, which holds this handler.
+        timer.setEventHandler { [weak state] in
+            state?.value.armed = nil
             fire()
         }
         timer.schedule(wallDeadline: .distantFuture)
         timer.activate()
+        self.state = state
     }
 
-    /// Arms for `deadline` (Unix seconds), or disarms for nil.
+    /// Arms for `deadline` (Unix seconds), or disarms for nil. On the engine's queue.
     func arm(_ deadline: Int64?) {
-        guard deadline != armed else { return }
-        armed = deadline
+        guard deadline != state.value.armed else { return }
+        state.value.armed = deadline
+        let timer = state.value.timer
         if let deadline {
             timer.schedule(
                 wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(deadline), tv_nsec: 0)),
@@ -35,21 +38,20 @@ final class TimerDriver: @unchecked Sendable {  // confined to the engine's queu
 
     /// Forgets the armed deadline, so the next `arm` re-arms even for the same one (after a fire
     /// that came a moment early, or after the clock changed).
-    func reset() { armed = nil }
+    func reset() { state.value.armed = nil }
 }
 
 /// Notices when the wall clock is set or jumps (and on resume from suspend): a `timerfd` on
 /// `CLOCK_REALTIME` with `TFD_TIMER_CANCEL_ON_SET` reads `ECANCELED` then. Dispatch's wall
 /// timers are not told of such changes.
-final class ClockWatch: @unchecked Sendable {  // confined to the engine's queue
-    private let fd: Int32
-    private let source: DispatchSourceRead
+final class ClockWatch: Sendable {
+    /// Kept for as long as the watch lives; its handler runs on the engine's queue.
+    private let source: QueueBound<DispatchSourceRead>
 
     init?(queue: DispatchQueue, changed: @escaping @Sendable () -> Void) {
-        fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
+        let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK) | Int32(TFD_CLOEXEC))
         guard fd >= 0 else { return nil }
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        let fd = self.fd
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler {
             var expirations: UInt64 = 0
             _ = read(fd, &expirations, 8)  // ECANCELED after a clock change
@@ -58,6 +60,7 @@ final class ClockWatch: @unchecked Sendable {  // confined to the engine's queue
         }
         ClockWatch.arm(fd)
         source.activate()
+        self.source = QueueBound(source, queue: queue)
     }
 
     /// A far-away absolute expiry that exists only to be cancelled by clock changes.
@@ -70,26 +73,26 @@ final class ClockWatch: @unchecked Sendable {  // confined to the engine's queue
 
 /// Notices when the system's time zone changes (`timedatectl set-timezone` replaces the
 /// `/etc/localtime` link): inotify on the link's directory, read from a Dispatch source.
-final class LocaltimeWatch: @unchecked Sendable {  // confined to the engine's queue
-    private let fd: Int32
-    private let source: DispatchSourceRead
+final class LocaltimeWatch: Sendable {
+    /// Kept for as long as the watch lives; its handler runs on the engine's queue.
+    private let source: QueueBound<DispatchSourceRead>
 
     init?(path: String, queue: DispatchQueue, changed: @escaping @Sendable () -> Void) {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+        let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         let mask = UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE) | UInt32(IN_CLOSE_WRITE)
         guard inotify_add_watch(fd, directory.isEmpty ? "/" : directory, mask) >= 0 else {
             close(fd)
             return nil
         }
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        let fd = self.fd
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
             changed()
         }
         source.activate()
+        self.source = QueueBound(source, queue: queue)
     }
 }

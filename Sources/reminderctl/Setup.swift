@@ -39,14 +39,9 @@ struct Setup: ParsableCommand {
     func run() throws {
         let interactive = !noInput && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         let path = config ?? ConfigFile.defaultPath()
-        let exists = access(path, F_OK) == 0
-        var document: [String: JSONValue] = [:]
-        if exists {
-            guard case .object(let fields) = try readJSON(path) else {
-                throw Refusal(message: "\(path): expected a JSON object")
-            }
-            document = fields
-        }
+        let existing = try readConfigDocument(path)
+        let exists = existing != nil
+        var document = existing ?? [:]
         // The settings in force, read by the daemon's own loader: the file's, or the defaults.
         let current = exists ? try ConfigFile.refusing(path) : .defaults
         let catalog = try Catalog.load()
@@ -204,14 +199,7 @@ struct Setup: ParsableCommand {
                 }
             }
         }
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !directory.isEmpty {
-            do { try makePrivateDirectories(directory) } catch { throw Refusal(message: error.description) }
-        }
-        let temporary = path + ".tmp"
-        guard FileManagerLite.write(Array(data) + [0x0A], to: temporary), rename(temporary, path) == 0 else {
-            throw Refusal(message: "\(path): cannot write: \(errnoDescription())")
-        }
+        try writeConfigFile(document, to: path)
         print("Config written to \(path).")
     }
 
@@ -249,6 +237,30 @@ struct Setup: ParsableCommand {
         }
         print("Start reminderd: systemctl --user enable --now reminderd.socket reminderd.service")
         print("(or, without a user manager, run ~/.local/bin/reminderd in your desktop session)")
+    }
+}
+
+/// The config file's keys as written (to rewrite it keeping those a command does not set), or
+/// `nil` when there is no file yet.
+func readConfigDocument(_ path: String) throws -> [String: JSONValue]? {
+    guard access(path, F_OK) == 0 else { return nil }
+    guard case .object(let fields) = try readJSON(path) else {
+        throw Refusal(message: "\(path): expected a JSON object")
+    }
+    return fields
+}
+
+/// Writes the config whole or not at all (a temporary file renamed over it), owner-only, in
+/// directories only the owner can enter.
+func writeConfigFile(_ document: [String: JSONValue], to path: String) throws {
+    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+    if !directory.isEmpty {
+        do { try makePrivateDirectories(directory) } catch { throw Refusal(message: error.description) }
+    }
+    let temporary = path + ".tmp"
+    let data = JSONValue.object(document).serialized(pretty: true)
+    guard FileManagerLite.write(Array(data) + [0x0A], to: temporary), rename(temporary, path) == 0 else {
+        throw Refusal(message: "\(path): cannot write: \(errnoDescription())")
     }
 }
 

@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import ReminderCore
 import Testing
 
 /// The default password source against a real Secret Service: gnome-keyring-daemon on a private
@@ -43,7 +44,7 @@ import Testing
 
         setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=\(bus)", 1)
         func settings(_ username: String) -> SyncSettings {
-            SyncSettings(url: URL(string: "https://dav.example.org/")!, username: username, password: .secretService)
+            SyncSettings(url: "https://dav.example.org/", username: username, password: .secretService)
         }
         #expect(try PasswordLookup.password(for: settings("alice")) == "hunter 2 ✓")
         #expect {

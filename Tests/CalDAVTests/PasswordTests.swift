@@ -1,4 +1,5 @@
 import Foundation
+import ReminderCore
 import ReminderJSON
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 @Suite struct PasswordTests {
     func settings(_ source: PasswordSource) -> SyncSettings {
-        SyncSettings(url: URL(string: "https://dav.example.org/alice/")!, username: "alice", password: source)
+        SyncSettings(url: "https://dav.example.org/alice/", username: "alice", password: source)
     }
 
     func temporaryFile(_ contents: String, mode: mode_t) throws -> String {

@@ -8,7 +8,8 @@ from conftest import BIN
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["add", "list", "show", "edit", "remove", "done", "undo", "snooze", "upcoming", "explain", "history",
-            "summary", "status", "pause", "resume", "reload", "import", "export", "plan", "cards", "wallet", "setup"]
+            "summary", "status", "pause", "resume", "reload", "import", "export", "plan", "cards", "wallet", "setup",
+            "sync"]
 
 
 def test_the_man_pages_cover_every_command_and_setting():

@@ -101,7 +101,7 @@ import Testing
         try ReminderStore(path: storePath).savePause(String(Int64(Int32.max) * 4))
         let engine = try engine(clock: ManualClock(start))
         #expect(status(engine)["paused"] == .string("until resumed"))
-        #expect(engine.queue.sync { engine.wheel.nextDeadline() } == nil)
+        #expect(engine.queue.sync { engine.schedule.nextDeadline() } == nil)
     }
 
     @Test func doneEarlyAcknowledgesTheNextAndUndoWalksBackEveryDone() throws {
@@ -210,7 +210,7 @@ import Testing
 
         let notifier = RecordingNotifier()
         let restarted = try self.engine(clock: clock, notifier: notifier)
-        #expect(restarted.queue.sync { restarted.wheel.nextDeadline() } == start + 7200)
+        #expect(restarted.queue.sync { restarted.schedule.nextDeadline() } == start + 7200)
         clock.set(start + 7200)
         advance(restarted)
         #expect(status(restarted)["paused"] == .null)

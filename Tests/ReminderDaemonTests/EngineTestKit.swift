@@ -2,12 +2,13 @@ import CivilTime
 import Foundation
 import Logging
 import ReminderCore
-import ReminderDaemon
 import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 import Synchronization
 import Testing
+
+@testable import ReminderDaemon
 
 /// A clock the test sets: the engine reads time only through it.
 final class ManualClock: Sendable {
@@ -189,10 +190,12 @@ final class EngineHarness {
         settle()
     }
 
-    /// Lets everything the engine queued (completions, events) run.
+    /// Lets everything the engine queued (completions, events) run, then checks the engine's
+    /// invariants (`ReminderEngine.checkInvariant`).
     func settle() {
         engine.queue.sync {}
         engine.queue.sync {}
+        #expect(engine.queue.sync { engine.checkInvariant() } == [])
     }
 
     /// Moves the clock `seconds` past the start and runs what came due, as the timer would.

@@ -1,0 +1,139 @@
+import ReminderJSON
+
+/// Where the account's password comes from.
+public enum PasswordSource: Hashable, Sendable {
+    /// `passwordCommand`: run through `/bin/sh -c`, its first output line is the password.
+    case command(String)
+    /// `passwordFile`: a file only its owner may read (mode 0600 or stricter).
+    case file(String)
+    /// Neither given: the Secret Service (GNOME Keyring, KWallet) entry with attributes
+    /// `service reminderd`, `username <username>`.
+    case secretService
+}
+
+/// The config file's `"sync"` object: the CalDAV account `reminderd-sync` and `reminderctl sync
+/// setup` use. It lives here, beside `Configuration`, so that the one config loader validates it
+/// (the daemon itself, which has no network, ignores it). No password is ever kept in it.
+public struct SyncSettings: Hashable, Sendable {
+    /// The server's address as the user gave it: an http(s) URL, checked to parse as one.
+    public let url: String
+    public let username: String
+    public let password: PasswordSource
+    /// The task list's path segment in the calendar home (and its display name when created).
+    public let calendar: String
+    /// The optional one-way VEVENT mirror calendar (`export --ics`), for clients that read only
+    /// events; `nil` when none is wanted.
+    public let mirror: String?
+
+    public static let defaultCalendar = "reminderd"
+
+    public init(
+        url: String, username: String, password: PasswordSource, calendar: String = defaultCalendar,
+        mirror: String? = nil
+    ) {
+        self.url = url
+        self.username = username
+        self.password = password
+        self.calendar = calendar
+        self.mirror = mirror
+    }
+
+    /// Reads `{"url", "username", "passwordCommand" | "passwordFile", "calendar", "mirror"}` at
+    /// `path`, refusing unknown fields, both password sources at once, and values a server would
+    /// trip over later, each with its field's path.
+    public init(_ value: JSONValue, path: String = "sync") throws(FieldError) {
+        var fields = try FieldReader(value, path: path)
+        guard let url = try fields.string("url") else {
+            throw .missingField(field: fields.fieldPath("url"), reason: "the CalDAV server's address")
+        }
+        if let problem = Self.urlProblem(url) {
+            throw .invalidValue(field: fields.fieldPath("url"), reason: problem)
+        }
+        guard let username = try fields.string("username"), !username.isEmpty else {
+            throw .missingField(field: fields.fieldPath("username"), reason: "the account's user name")
+        }
+        let command = try fields.string("passwordCommand")
+        let file = try fields.string("passwordFile")
+        switch (command, file) {
+        case (let command?, nil):
+            guard !command.isEmpty else {
+                throw .invalidValue(field: fields.fieldPath("passwordCommand"), reason: "is empty")
+            }
+            password = .command(command)
+        case (nil, let file?):
+            guard !file.isEmpty else {
+                throw .invalidValue(field: fields.fieldPath("passwordFile"), reason: "is empty")
+            }
+            password = .file(file)
+        case (nil, nil): password = .secretService
+        case (.some, .some):
+            throw .invalidValue(field: path, reason: "has both passwordCommand and passwordFile; keep one")
+        }
+        calendar = try fields.string("calendar") ?? Self.defaultCalendar
+        if let problem = Self.segmentProblem(calendar) {
+            throw .invalidValue(field: fields.fieldPath("calendar"), reason: problem)
+        }
+        mirror = try fields.string("mirror")
+        if let mirror {
+            if let problem = Self.segmentProblem(mirror) {
+                throw .invalidValue(field: fields.fieldPath("mirror"), reason: problem)
+            }
+            if mirror == calendar {
+                throw .invalidValue(
+                    field: fields.fieldPath("mirror"),
+                    reason: "\(quoted(mirror)) is the task list itself; the mirror needs a calendar of its own")
+            }
+        }
+        try fields.rejectUnknown()
+        self.url = url
+        self.username = username
+    }
+
+    /// The object as the config file holds it (what `reminderctl sync setup` writes).
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["url": .string(url), "username": .string(username)]
+        switch password {
+        case .command(let command): object["passwordCommand"] = .string(command)
+        case .file(let file): object["passwordFile"] = .string(file)
+        case .secretService: break
+        }
+        object["calendar"] = .string(calendar)
+        if let mirror { object["mirror"] = .string(mirror) }
+        return .object(object)
+    }
+
+    /// Why `text` is not an http(s) URL with a host, or `nil`. Checked here, without Foundation,
+    /// strictly enough that Foundation's `URL(string:)` accepts whatever passes: only the
+    /// characters RFC 3986 allows, and no user name or password inside the address.
+    static func urlProblem(_ text: String) -> String? {
+        let example = "must be an http(s) address such as https://dav.example.org/alice/"
+        let lower = text.lowercased()
+        guard let schemeEnd = ["https://", "http://"].first(where: lower.hasPrefix) else { return example }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+        if let bad = text.first(where: { !allowed.contains($0) }) {
+            return "\(quoted(text)) has \(quoted(String(bad))), which a URL cannot hold unescaped"
+        }
+        let rest = text.dropFirst(schemeEnd.count)
+        let authority = rest.prefix { !"/?#".contains($0) }
+        if authority.contains("@") { return "put the user name in sync.username, not in the address" }
+        var host = Substring(authority)
+        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+            let port = authority[authority.index(after: colon)...]
+            guard let number = Int(port), (1...65535).contains(number) else {
+                return "\(quoted(String(port))) is not a port number (1 to 65535)"
+            }
+            host = authority[..<colon]
+        }
+        return host.isEmpty ? example : nil
+    }
+
+    /// Why `name` cannot be a calendar's path segment in the calendar home, or `nil`.
+    static func segmentProblem(_ name: String) -> String? {
+        if name.isEmpty || name == "." || name == ".." { return "must be a calendar name such as reminderd" }
+        if name.contains("/") { return "\(quoted(name)) is one name in the calendar home, without \"/\"" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "\(quoted(name)) has a control character"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,156 @@
+import ReminderCore
+
+/// The reminders that came due, from the moment the wheel lets go of them until they are gone
+/// (shown and closed, done, or no longer due): handed to the server and not answered yet (in
+/// flight), on screen (alone or in a group), waiting for a server (none on the bus, or it refused),
+/// held (reminderd's pause or the desktop's do-not-disturb), or to be shown again on the next
+/// server (on screen, or unanswered, when the last one went away). Beside them, two kinds of
+/// pop-up that are no reminders: notices waiting for a server, and Undo offers on screen.
+///
+/// Invariant: a fire — one reminder of one occurrence, `FireKey` — is in exactly one place: no
+/// two places, nor twice in one, hold it; a server id names one pop-up, alone or grouped; a pop-up
+/// on screen is filed under its own reminder's item and due instant.
+struct FireOutbox {
+    typealias Event = ReminderEngine.ScheduledEvent
+
+    /// Where a reminder is kept until it can go out.
+    enum Place {
+        /// No server can take it (none on the bus, or it refused): sent when one appears, or retried.
+        case waiting
+        /// Paused, or the desktop's do-not-disturb: sent, as a digest, when that ends.
+        case held
+        /// May be on the screen of a server that went away: shown again, once, on the next.
+        case repost
+    }
+
+    /// A reminder on screen, and what it was shown for (to show it again on a new server).
+    struct PopUp {
+        let itemId: String
+        let due: Int64
+        let event: Event
+    }
+
+    private(set) var waiting: [Event] = []
+    private(set) var held: [Event] = []
+    private(set) var repost: [Event] = []
+    /// Pop-ups on screen: server id → (item, due).
+    private(set) var onScreen: [UInt32: PopUp] = [:]
+    /// Grouped pop-ups on screen (several reminders at one instant): server id → their reminders.
+    private(set) var groupsOnScreen: [UInt32: [Event]] = [:]
+    /// Reminders handed to the server, by the ticket their answer brings back.
+    private var inFlight: [UInt64: [Event]] = [:]
+    private var nextTicket: UInt64 = 0
+    /// Pop-ups that are no reminders (the missed ones' summary) waiting for a server.
+    var notices: [NotificationRequest] = []
+    /// "Done" confirmations on screen with an Undo button: server id → item.
+    var undoOffers: [UInt32: String] = [:]
+
+    mutating func keep(_ events: [Event], in place: Place) {
+        switch place {
+        case .waiting: waiting += events
+        case .held: held += events
+        case .repost: repost += events
+        }
+    }
+
+    mutating func keep(_ event: Event, in place: Place) {
+        switch place {
+        case .waiting: waiting.append(event)
+        case .held: held.append(event)
+        case .repost: repost.append(event)
+        }
+    }
+
+    /// Takes every reminder kept in `place`.
+    mutating func take(_ place: Place) -> [Event] {
+        switch place {
+        case .waiting:
+            defer { waiting.removeAll() }
+            return waiting
+        case .held:
+            defer { held.removeAll() }
+            return held
+        case .repost:
+            defer { repost.removeAll() }
+            return repost
+        }
+    }
+
+    /// Notes reminders as handed to the server; `answered` with the ticket gives them back.
+    mutating func send(_ events: [Event]) -> UInt64 {
+        nextTicket += 1
+        inFlight[nextTicket] = events
+        return nextTicket
+    }
+
+    /// The reminders of a ticket, once the server answered; the caller puts them where they go.
+    mutating func answered(_ ticket: UInt64) -> [Event] { inFlight.removeValue(forKey: ticket) ?? [] }
+
+    /// A reminder shown alone, as server id `id`.
+    mutating func onScreen(_ event: Event, as id: UInt32) {
+        onScreen[id] = PopUp(itemId: event.itemId, due: event.dueInstant, event: event)
+    }
+
+    /// Reminders shown as one pop-up, server id `id`.
+    mutating func onScreen(group events: [Event], as id: UInt32) { groupsOnScreen[id] = events }
+
+    /// Takes a reminder's pop-up off the screen (closed by reminderd, or replaced).
+    @discardableResult
+    mutating func offScreen(_ id: UInt32) -> PopUp? { onScreen.removeValue(forKey: id) }
+
+    /// The server closed pop-up `id`: it is none of these any more. Returns the reminder's, if it was one.
+    mutating func closed(_ id: UInt32) -> PopUp? {
+        undoOffers[id] = nil
+        groupsOnScreen[id] = nil
+        return onScreen.removeValue(forKey: id)
+    }
+
+    /// The server went away: its ids mean nothing to the next one; what was open is shown again there.
+    mutating func serverVanished() {
+        repost += onScreen.values.map(\.event) + groupsOnScreen.values.joined()
+        onScreen.removeAll()
+        groupsOnScreen.removeAll()
+        undoOffers.removeAll()
+    }
+
+    /// Forgets a removed item's reminders waiting or held (its pop-ups are closed by the caller).
+    mutating func drop(_ itemId: String) {
+        waiting.removeAll { $0.itemId == itemId }
+        held.removeAll { $0.itemId == itemId }
+    }
+
+    /// The server ids of the item's pop-ups on screen alone — only the occurrence's with `due`.
+    func popUps(of itemId: String, due: Int64? = nil) -> [UInt32] {
+        onScreen.compactMap { $0.value.itemId == itemId && (due == nil || $0.value.due == due) ? $0.key : nil }
+    }
+
+    /// Calls `body` with each fire it holds, and where.
+    func forEachFire(_ body: (FireKey, String) -> Void) {
+        func each(_ events: some Sequence<Event>, _ place: String) {
+            for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
+                for fireAt in fireAts { body(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt), place) }
+            }
+        }
+        each(waiting, "waiting")
+        each(held, "held")
+        each(repost, "to be shown again")
+        each(onScreen.values.lazy.map(\.event), "on screen")
+        each(groupsOnScreen.values.joined(), "on screen in a group")
+        each(inFlight.values.joined(), "in flight")
+    }
+
+    /// How the invariant is broken: empty when it holds. O(fires); for tests and debugging.
+    func checkInvariant() -> [String] {
+        var broken: [String] = []
+        var seen: [FireKey: String] = [:]
+        forEachFire { key, place in
+            if let other = seen[key] { broken.append("\(key.itemId) at \(key.fireAt) is both \(other) and \(place)") }
+            seen[key] = place
+        }
+        for id in onScreen.keys where groupsOnScreen[id] != nil { broken.append("server id \(id) is two pop-ups") }
+        for (id, popUp) in onScreen where popUp.itemId != popUp.event.itemId || popUp.due != popUp.event.dueInstant {
+            broken.append("pop-up \(id) is filed under \(popUp.itemId) at \(popUp.due), not its reminder's")
+        }
+        return broken
+    }
+}

@@ -1,0 +1,153 @@
+import ReminderCore
+import ReminderStore
+
+/// The items in memory: each by id, their ids in creation order (for listing) and sorted (for
+/// prefixes), each one's stored occurrence records and accepted fires, and the stored items that
+/// cannot be read. It changes only through its methods, after the store has the change.
+///
+/// Invariant: `order` holds every id of `items` once, and `sortedIds` the same ids; an id is never
+/// both readable and quarantined; every occurrence record is filed under its own item and due
+/// instant; records and accepted fires belong to items it knows (readable or quarantined), so
+/// removing an item leaves nothing of it behind.
+struct ItemIndex: Sendable {
+    private(set) var items: [String: Item] = [:]
+    private(set) var order: [String] = []
+    private(set) var sortedIds = SortedIds()
+    /// Stored occurrence state by item, then due instant.
+    private(set) var occurrences: [String: [Int64: OccurrenceRecord]] = [:]
+    /// Fires the server accepted: (item, due, fireAt).
+    private(set) var fired = FiredSet()
+    /// Stored items that cannot be read, by id: listed and removable, nothing else.
+    private(set) var quarantined: [String: QuarantinedItem] = [:]
+
+    /// What the store holds at start.
+    init(
+        items loaded: [Item], quarantined unreadable: [QuarantinedItem], records: [OccurrenceRecord],
+        fires: [FireRecord]
+    ) {
+        for item in unreadable { quarantined[item.id] = item }
+        items.reserveCapacity(loaded.count)
+        order.reserveCapacity(loaded.count)
+        for item in loaded {
+            guard let id = item.id else { continue }
+            items[id] = item
+            order.append(id)
+        }
+        sortedIds = SortedIds(order)
+        for record in records { occurrences[record.itemId, default: [:]][record.due] = record }
+        for record in fires { fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt)) }
+    }
+
+    init() {}
+
+    /// Adds new items (their ids are new), at the end of the order.
+    mutating func add(_ added: [Item]) {
+        if added.count == 1 {
+            sortedIds.insert(added[0].id!)
+        } else {
+            sortedIds.insert(contentsOf: added.map { $0.id! })
+        }
+        for item in added {
+            items[item.id!] = item
+            order.append(item.id!)
+        }
+    }
+
+    /// Replaces an item by a changed one of the same id.
+    mutating func update(_ item: Item) {
+        guard let id = item.id, items[id] != nil else { return }
+        items[id] = item
+    }
+
+    /// Forgets an item, readable or not, with its records and fires.
+    mutating func remove(_ id: String) {
+        if items.removeValue(forKey: id) != nil {
+            if let at = order.firstIndex(of: id) { order.remove(at: at) }
+            sortedIds.remove(id)
+        }
+        quarantined[id] = nil
+        occurrences[id] = nil
+        fired.removeAll(of: id)
+    }
+
+    /// Stores an occurrence's record in memory (after the store has it).
+    mutating func record(_ record: OccurrenceRecord) {
+        occurrences[record.itemId, default: [:]][record.due] = record
+    }
+
+    /// The occurrence's record, if it has one.
+    func record(of id: String, due: Int64) -> OccurrenceRecord? { occurrences[id]?[due] }
+
+    /// Notes a fire the server accepted.
+    mutating func recordFired(_ key: FireKey) { fired.insert(key) }
+
+    /// The occurrence the schedule, Done and Snooze act on: the first one still ahead that is
+    /// not done.
+    func currentOccurrence(of item: Item, rules: FireTimeRules, now: Int64) -> Occurrence? {
+        guard let id = item.id else { return nil }
+        return rules.firstOccurrence(of: item, dueAfter: now) { occurrences[id]?[$0.due]?.doneAt == nil }
+    }
+
+    /// How the invariant is broken: empty when it holds. O(items); for tests and debugging.
+    func checkInvariant() -> [String] {
+        var broken: [String] = []
+        if order.count != items.count || Set(order).count != order.count || !order.allSatisfy({ items[$0] != nil }) {
+            broken.append("the order (\(order.count) ids) is not the items' ids (\(items.count)) once each")
+        }
+        if sortedIds.all != order.sorted() { broken.append("the sorted ids are not the items' ids") }
+        for id in quarantined.keys where items[id] != nil { broken.append("\(id) is both readable and unreadable") }
+        for (id, records) in occurrences {
+            if items[id] == nil && quarantined[id] == nil { broken.append("records of \(id), which is not there") }
+            for (due, record) in records where record.itemId != id || record.due != due {
+                broken.append("a record of \(record.itemId) at \(record.due) filed under \(id) at \(due)")
+            }
+        }
+        for id in fired.itemIds where items[id] == nil && quarantined[id] == nil {
+            broken.append("fires of \(id), which is not there")
+        }
+        return broken
+    }
+}
+
+/// A fire: which reminder of which occurrence.
+struct FireKey: Hashable {
+    let itemId: String
+    let due: Int64
+    let fireAt: Int64
+}
+
+/// Accepted fires grouped by item, so removing an item does not touch everyone else's.
+struct FiredSet {
+    fileprivate struct Instants: Hashable {
+        let due: Int64
+        let fireAt: Int64
+    }
+    private var byItem: [String: Set<Instants>] = [:]
+
+    func contains(_ key: FireKey) -> Bool {
+        byItem[key.itemId]?.contains(Instants(due: key.due, fireAt: key.fireAt)) ?? false
+    }
+
+    /// One item's accepted fires, looked up once for many questions.
+    func of(_ itemId: String) -> Shown { Shown(instants: byItem[itemId]) }
+
+    /// The items with accepted fires.
+    var itemIds: [String] { Array(byItem.keys) }
+
+    struct Shown {
+        fileprivate let instants: Set<Instants>?
+
+        func contains(due: Int64, fireAt: Int64) -> Bool {
+            instants?.contains(Instants(due: due, fireAt: fireAt)) ?? false
+        }
+
+        /// Whether any reminder of the occurrence due at `due` was shown.
+        func containsAny(due: Int64) -> Bool { instants?.contains { $0.due == due } ?? false }
+    }
+
+    mutating func insert(_ key: FireKey) {
+        byItem[key.itemId, default: []].insert(Instants(due: key.due, fireAt: key.fireAt))
+    }
+
+    mutating func removeAll(of itemId: String) { byItem[itemId] = nil }
+}

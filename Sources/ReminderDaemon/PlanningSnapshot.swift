@@ -1,0 +1,77 @@
+import ReminderCore
+
+/// What planning an item's wheel events reads — the items with their records and accepted fires,
+/// the rules and lead times of the configuration, the fires owed from a previous run, now — as
+/// one `Sendable` value: start-up plans every item on all cores at once (`concurrentMap`) from
+/// it, instead of several threads reading the engine's dictionaries, and a reschedule plans one
+/// item from the same code. Building one copies no dictionary (they are shared until changed).
+struct PlanningSnapshot: Sendable {
+    typealias Event = ReminderEngine.ScheduledEvent
+
+    let index: ItemIndex
+    let rules: FireTimeRules
+    /// The configured lead times, for items without their own.
+    let leadTimes: [CalendarDuration]
+    /// See `ReminderEngine.owed`.
+    let owed: Set<FireKey>
+    let now: Int64
+    /// When the daemon last ran (see `events(of:)`); nil outside start-up.
+    let lateSince: Int64?
+
+    /// The wheel events of one item: its current occurrence's pending reminders and the moment
+    /// that occurrence passes. Reminders never shown whose time fell in `(lateSince, now]` — while
+    /// the daemon was away — fire once, now, as one late pop-up; older ones, and any in the past
+    /// when an edit or a reload reschedules, are not shown.
+    func events(of id: String) -> [(event: Event, at: Int64)] {
+        guard let item = index.items[id] else { return [] }
+        guard let occurrence = index.currentOccurrence(of: item, rules: rules, now: now) else {
+            return overdueReminder(of: item)
+        }
+        var fires: [FireTime] = []
+        rules.fireTimes(of: occurrence, leads: item.lead ?? leadTimes, createdAt: item.createdAt, into: &fires)
+        let shown = index.fired.of(id)
+        var pending = fires.map { (at: $0.fireAt, lead: $0.lead.description) }
+            .filter { !shown.contains(due: occurrence.due, fireAt: $0.at) }
+        if let snooze = index.record(of: id, due: occurrence.due)?.snoozedUntil {
+            // Lead reminders before the snooze's end are skipped.
+            pending = pending.filter { $0.at > snooze }
+            if !shown.contains(due: occurrence.due, fireAt: snooze) { pending.append((snooze, "snooze")) }
+        }
+        var planned: [(event: Event, at: Int64)] = []
+        let late = pending.filter {
+            $0.at <= now
+                && ($0.at > (lateSince ?? now)
+                    || owed.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.at)))
+        }.sorted { $0.at < $1.at }
+        if let last = late.last {
+            planned.append(
+                (.fire(itemId: id, occurrence: occurrence, fireAts: late.map(\.at), lead: last.lead, late: true), now))
+        }
+        for fire in pending where fire.at > now {
+            planned.append(
+                (.fire(itemId: id, occurrence: occurrence, fireAts: [fire.at], lead: fire.lead, late: false), fire.at))
+        }
+        planned.append((.pass(itemId: id, occurrence: occurrence), occurrence.due))
+        return planned
+    }
+
+    /// A rebuy whose run-out date passed before any of its reminders could be shown (it was added
+    /// overdue, or its lead reminders fell before it was added) reminds once, now; Done starts
+    /// the next cycle, reminded as usual.
+    private func overdueReminder(of item: Item) -> [(event: Event, at: Int64)] {
+        guard let id = item.id, case .rebuy(let rebuy) = item.schedule else { return [] }
+        let occurrence = rules.occurrence(dueOn: rebuy.runsOut)
+        let record = index.record(of: id, due: occurrence.due)
+        guard occurrence.due <= now, record?.doneAt == nil, record?.passedAt == nil,
+            !index.fired.of(id).containsAny(due: occurrence.due)
+        else { return [] }
+        return [
+            (
+                .fire(
+                    itemId: id, occurrence: occurrence, fireAts: [now], lead: ReminderEngine.overdueLead, late: false),
+                now
+            )
+        ]
+    }
+
+}

@@ -1,0 +1,174 @@
+import CivilTime
+import ReminderCore
+
+/// What a reminder's pop-up says and offers, as a pure function of plain values: the reminder(s),
+/// what the server can do, the configuration and now. The engine decides when to show; this decides
+/// what, in one place for a single reminder, a group and the Undo offer, so the rules below hold
+/// for every pop-up and are tested without an engine:
+/// - buttons only when the server has `actions` (else the body names the command);
+/// - markup, escaped, only with `body-markup`;
+/// - only snoozes that end before the occurrence passes (quiet hours applied);
+/// - resident only with `persistence`.
+struct PopUpComposer {
+    let capabilities: Set<String>
+    /// The server's name, for GNOME's urgency rule (`urgency(_:on:)`); nil with no server known.
+    let serverName: String?
+    let configuration: Configuration
+    let rules: FireTimeRules
+    let zone: TimeZoneRules
+    let now: Int64
+
+    init(server: ServerInfo?, configuration: Configuration, rules: FireTimeRules, zone: TimeZoneRules, now: Int64) {
+        capabilities = Set(server?.capabilities ?? [])
+        serverName = server?.name
+        self.configuration = configuration
+        self.rules = rules
+        self.zone = zone
+        self.now = now
+    }
+
+    /// One reminder's pop-up: it stays until acted on (expire timeout 0, `resident`), its buttons
+    /// are Done and the snoozes that fit, at most three (GNOME draws no more). `shownAgain`: it was
+    /// on the screen of a server that went away, so it is not called late.
+    func reminder(
+        _ event: ReminderEngine.ScheduledEvent, text: NotificationText, shownAgain: Bool, replacesId: UInt32
+    ) -> NotificationRequest {
+        var body = text.body + (shownAgain ? "" : lateness(of: event).map { " (late: \($0))" } ?? "")
+        var actions: [(key: String, label: String)] = []
+        if capabilities.contains("actions") {
+            actions.append(("done", text.doneLabel))
+            actions += snoozeActions(due: event.dueInstant)
+        } else {
+            body += "\nreminderctl done \(event.itemId)"
+        }
+        return NotificationRequest(
+            summary: text.summary, body: markedUp(body), urgency: urgency(text.urgency), category: text.category,
+            actions: actions, replacesId: replacesId, timeoutMilliseconds: 0,
+            resident: capabilities.contains("persistence"),
+            bypassDoNotDisturb: text.urgency == NotificationText.Urgency.critical)
+    }
+
+    /// One pop-up for reminders due at the same instant, and their events in the order it names
+    /// them (soonest due first, then by name, so the same reminders always read the same way). It
+    /// names the first few and, per reminder, the command that marks it done; it has no Done button
+    /// (one press must not mark all of them done) and no snooze (each has its own due time).
+    func group(_ group: [(event: ReminderEngine.ScheduledEvent, item: Item, text: NotificationText)])
+        -> (request: NotificationRequest, events: [ReminderEngine.ScheduledEvent])
+    {
+        let reminders = group.sorted {
+            ($0.event.dueInstant, $0.item.title) < ($1.event.dueInstant, $1.item.title)
+        }
+        let named = reminders.prefix(PopUpComposer.mostNamedInGroup)
+        let rest = reminders.count - named.count
+        let titles = named.map(\.text.summary)
+        let summary =
+            "\(reminders.count) reminders: " + titles.prefix(2).joined(separator: ", ")
+            + (reminders.count > 2 ? " and \(reminders.count - 2) more" : "")
+        var lines = named.map { "\($0.text.body) — reminderctl done \($0.event.itemId)" }
+        if rest > 0 { lines.append("and \(rest) more: reminderctl list") }
+        let urgencies = reminders.map(\.text.urgency)
+        let most: NotificationText.Urgency =
+            urgencies.contains(.critical) ? .critical : urgencies.contains(.normal) ? .normal : .low
+        let request = NotificationRequest(
+            summary: summary, body: markedUp(lines.joined(separator: "\n")), urgency: urgency(most),
+            category: "x-reminderd.group", timeoutMilliseconds: 0, resident: false,
+            bypassDoNotDisturb: most == .critical)
+        return (request, reminders.map(\.event))
+    }
+
+    /// Reminders named on a grouped pop-up; the rest are counted and left to `reminderctl list`.
+    static let mostNamedInGroup = 5
+
+    /// After Done from a button: a short confirmation ("Marked $15 Uber Cash as used") with an
+    /// Undo button, for about ten seconds.
+    func undoOffer(for item: Item, id itemId: String) -> NotificationRequest {
+        let currency = item.currency ?? configuration.currency
+        var body: String
+        switch item.schedule {
+        case .benefit(let benefit):
+            body = "Marked \(benefit.amount.map { $0.formatted(currency: currency) + " " } ?? "")\(item.title) as used"
+        case .coupon: body = "Marked \(item.title) as used"
+        case .rebuy: body = "Rebought \(item.title)"
+        default: body = "Done: \(item.title)"
+        }
+        var actions: [(key: String, label: String)] = []
+        if capabilities.contains("actions") {
+            actions.append(("undo", "Undo"))
+        } else {
+            body += "\nreminderctl undo \(itemId)"
+        }
+        // Normal, not low: GNOME shows no banner for a low one, so its Undo could not be reached.
+        return NotificationRequest(
+            summary: "Done", body: markedUp(body), urgency: urgency(.normal), category: "x-reminderd.done",
+            actions: actions, timeoutMilliseconds: 10_000)
+    }
+
+    /// The snooze buttons of a pop-up: the configured snoozes that end before the due time
+    /// (quiet hours applied), shortest first, two at most beside Done; when none fits but the
+    /// due time is more than two minutes away, one to be reminded a minute before it.
+    func snoozeActions(due: Int64) -> [(key: String, label: String)] {
+        let fitting = configuration.snoozeOptions.sorted { $0.nominalSeconds < $1.nominalSeconds }.filter {
+            PopUpComposer.snoozeEnd($0, from: now, due: due, configuration: configuration, rules: rules)?.shortened
+                == false
+        }
+        if !fitting.isEmpty { return fitting.prefix(2).map { ("snooze-\($0)", "Snooze \($0)") } }
+        return due - 60 > now + 60 ? [(PopUpComposer.lastMinuteAction, "Remind 1 min before")] : []
+    }
+
+    /// The action that snoozes until a minute before the due time.
+    static let lastMinuteAction = "snooze-last-minute"
+
+    /// When a snooze of `duration` from `now` would fire (quiet hours applied, clamped to the
+    /// last minute before the due instant, then `shortened`), or nil when none fits.
+    static func snoozeEnd(
+        _ duration: CalendarDuration, from now: Int64, due: Int64, configuration: Configuration, rules: FireTimeRules
+    ) -> (end: Int64, shortened: Bool)? {
+        var end = now + duration.nominalSeconds
+        if let quiet = configuration.quietHours, let moved = rules.moveOutOfQuietHours(end, window: quiet, due: due) {
+            end = moved.fireAt
+        }
+        var shortened = false
+        if end >= due {
+            end = due - 60
+            shortened = true
+        }
+        return end > now ? (end, shortened) : nil
+    }
+
+    /// Why a reminder goes out late, if it does (`lateness(of:zone:now:)`).
+    func lateness(of event: ReminderEngine.ScheduledEvent) -> String? {
+        PopUpComposer.lateness(of: event, zone: zone, now: now)
+    }
+
+    /// Why a reminder goes out late, if it does: it came due while reminderd was not running,
+    /// or more than a minute ago while it ran (the machine slept, or the clock jumped forward).
+    static func lateness(of event: ReminderEngine.ScheduledEvent, zone: TimeZoneRules, now: Int64) -> String? {
+        guard case .fire(_, _, let fireAts, _, let whileAway) = event, let due = fireAts.max() else { return nil }
+        let was = "was due \(shortTime(due, zone: zone, now: now))"
+        if whileAway { return was + ", while reminderd was not running" }
+        return now - due > lateAfter ? was : nil
+    }
+
+    /// How long after its time a reminder counts as late.
+    static let lateAfter: Int64 = 60
+
+    /// "Tue 09:00" within the coming week, else "2026-12-01 09:00".
+    static func shortTime(_ instant: Int64, zone: TimeZoneRules, now: Int64) -> String {
+        let local = zone.localDateTime(at: instant)
+        let days = local.date.dayNumber - zone.localDateTime(at: now).date.dayNumber
+        let day = days >= 0 && days < 7 ? local.date.weekdayAbbreviation : local.date.description
+        return "\(day) \(local.time.hourMinute)"
+    }
+
+    /// The urgency sent for a pop-up. GNOME Shell shows a low one in its list only, and hides a
+    /// normal banner after a few seconds into a list that draws no buttons: there a reminder (and
+    /// the Undo offer) goes out critical, the only banner that stays until acted on.
+    func urgency(_ urgency: NotificationText.Urgency) -> NotificationText.Urgency {
+        serverName == "gnome-shell" ? .critical : urgency
+    }
+
+    /// `body`, escaped for a server that reads markup.
+    private func markedUp(_ body: String) -> String {
+        capabilities.contains("body-markup") ? markupEscaped(body) : body
+    }
+}

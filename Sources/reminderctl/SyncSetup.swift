@@ -1,0 +1,224 @@
+import ArgumentParser
+import CalDAV
+import Foundation
+import ReminderCore
+import ReminderJSON
+import ReminderPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `reminderctl sync`: the CalDAV account. Only `setup` exists so far; the process that syncs
+/// (`reminderd-sync`) comes in a later version, and `setup` says so.
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sync your devices through a CalDAV server (preview: sets up the account; syncing comes later).",
+        subcommands: [SyncSetup.self])
+}
+
+/// `reminderctl sync setup`: asks for what the flags leave out (on a terminal only), checks the
+/// account against the server (discovery, then the task list, created when missing), keeps the
+/// password in the Secret Service unless a file or command is named, and writes the config's
+/// `"sync"` object keeping every other key. Nothing is saved when any step fails.
+struct SyncSetup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup",
+        abstract: "Check a CalDAV account, create its task list, and save it in the config.",
+        discussion: """
+            Asks for what the flags leave out (on a terminal; the password without echo). The \
+            password goes to the Secret Service (GNOME Keyring, KeePassXC, KWallet) unless \
+            --password-file or --password-command says where to read it. Syncing itself comes in \
+            a later version: setup checks and saves the account, nothing more.
+
+            Examples:
+              reminderctl sync setup
+              reminderctl sync setup --url https://dav.example.org/ --username alice --password-file ~/.dav-password
+            """)
+
+    @Option(help: "The CalDAV server's address, e.g. https://dav.example.org/.") var url: String?
+    @Option(help: "The account's user name.") var username: String?
+    @Option(help: "The task list's name on the server (default reminderd).") var calendar: String?
+    @Option(name: .customLong("password-file"), help: "A file only you can read (chmod 600) holding the password.")
+    var passwordFile: String?
+    @Option(name: .customLong("password-command"), help: "A command printing the password, e.g. 'pass show dav'.")
+    var passwordCommand: String?
+    @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") var config: String?
+
+    func validate() throws {
+        if passwordFile != nil && passwordCommand != nil {
+            throw ValidationError("give --password-file or --password-command, not both")
+        }
+    }
+
+    func run() throws {
+        let terminal = isatty(STDIN_FILENO) == 1
+        let path = config ?? ConfigFile.defaultPath()
+        let existing = try readConfigDocument(path)
+        var document = existing ?? [:]
+        // A broken config is refused before anything is asked: it would be refused after.
+        let previous = existing == nil ? nil : try ConfigFile.refusing(path).sync
+        let settings = try settings(previous: previous, terminal: terminal)
+        let password = try password(for: settings, terminal: terminal)
+        let taskList = try checkAccount(settings, password: password)
+        if settings.password == .secretService {
+            do { try SecretService.store(username: settings.username, password: password) } catch {
+                // The task list stays on the server: the next setup finds it.
+                throw Refusal(message: "\(error.description); the config was not changed")
+            }
+            print("Password stored in the Secret Service (service reminderd, username \(settings.username)).")
+        }
+        document["sync"] = settings.json
+        do { _ = try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
+        try writeConfigFile(document, to: path)
+        print("Sync account saved in \(path) (task list \(taskList.absoluteString)).")
+        print("Syncing itself arrives in a later version of reminderd: nothing is sent to the server yet.")
+    }
+
+    /// The account from the flags, the terminal, or the config's earlier `"sync"` object (on a
+    /// terminal offered as the answer Enter keeps), validated by the config's own reader; its
+    /// errors name the flag.
+    func settings(previous: SyncSettings?, terminal: Bool) throws -> SyncSettings {
+        let url = try self.url ?? ask("Server address (https://…)", previous?.url, flag: "--url URL", terminal)
+        let username = try self.username ?? ask("User name", previous?.username, flag: "--username NAME", terminal)
+        var object: [String: JSONValue] = [
+            "url": .string(url), "username": .string(username),
+            "calendar": .string(calendar ?? previous?.calendar ?? SyncSettings.defaultCalendar),
+        ]
+        if let passwordFile { object["passwordFile"] = .string(absolute(passwordFile)) }
+        if let passwordCommand { object["passwordCommand"] = .string(passwordCommand) }
+        // Run again without a password flag, the file or command configured before stays.
+        if passwordFile == nil, passwordCommand == nil {
+            switch previous?.password {
+            case .file(let file)?: object["passwordFile"] = .string(file)
+            case .command(let command)?: object["passwordCommand"] = .string(command)
+            case .secretService?, nil: break
+            }
+        }
+        if let mirror = previous?.mirror { object["mirror"] = .string(mirror) }
+        do { return try SyncSettings(.object(object)) } catch {
+            let flags = [
+                "sync.url": "--url", "sync.username": "--username", "sync.calendar": "--calendar",
+                "sync.passwordFile": "--password-file", "sync.passwordCommand": "--password-command",
+            ]
+            throw Refusal.usage("\(flags[error.field] ?? error.field): \(error.reason)")
+        }
+    }
+
+    /// Asks on the terminal (Enter keeps `current`); without one, `current` or a refusal naming
+    /// the flag that gives the value.
+    func ask(_ question: String, _ current: String?, flag: String, _ terminal: Bool) throws -> String {
+        guard terminal else {
+            if let current { return current }
+            throw Refusal(message: "no terminal to ask for it: pass \(flag)")
+        }
+        while true {
+            print(current.map { "\(question) [\($0)]: " } ?? "\(question): ", terminator: "")
+            fflush(nil)
+            guard let line = readLine() else { throw Refusal(message: "no answer; pass \(flag)") }
+            let answer = line.trimmingCharacters()
+            if !answer.isEmpty { return answer }
+            if let current { return current }
+        }
+    }
+
+    /// The password from the named file or command, or asked for without echo.
+    func password(for settings: SyncSettings, terminal: Bool) throws -> String {
+        guard settings.password == .secretService else {
+            do { return try PasswordLookup.password(for: settings) } catch { throw Refusal(message: error.description) }
+        }
+        guard terminal else {
+            throw Refusal(
+                message: "no terminal to ask for the password: pass --password-file PATH or --password-command CMD")
+        }
+        while true {
+            let password = try readHidden("Password for \(settings.username): ")
+            if !password.isEmpty { return password }
+        }
+    }
+
+    /// One line from the terminal with echo off, restored afterwards whatever happens.
+    func readHidden(_ prompt: String) throws -> String {
+        print(prompt, terminator: "")
+        fflush(nil)
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw Refusal(message: "cannot read the terminal's mode") }
+        var silent = saved
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            print("")
+        }
+        guard let line = readLine(strippingNewline: true) else { throw Refusal(message: "no password given") }
+        return line
+    }
+
+    /// Discovery, then the task list: found, or created (and read back) when missing. Returns
+    /// its URL; every failure is one sentence saying what went wrong and that nothing was saved.
+    func checkAccount(_ settings: SyncSettings, password: String) throws -> URL {
+        guard let account = URL(string: settings.url) else {
+            throw Refusal.usage("--url: \(settings.url) is not an address")
+        }
+        let client = CalDAVClient(
+            account: account, credentials: Credentials(username: settings.username, password: password),
+            transport: CurlTransport())
+        var stage = "discovery"
+        do {
+            let home = try client.discover().calendarHome
+            stage = "task list"
+            let wanted = home.appendingPathComponent(settings.calendar, isDirectory: true)
+            let list: CalendarCollection
+            do {
+                list = try client.calendar(at: wanted)
+                print("Found the task list \"\(settings.calendar)\" on the server.")
+            } catch .notFound {
+                let created = try client.makeTaskList(
+                    in: home, segment: settings.calendar, displayName: settings.calendar)
+                list = try client.calendar(at: created)
+                print("Created the task list \"\(settings.calendar)\" on the server.")
+            }
+            guard list.holdsTasks else {
+                throw Refusal(
+                    message: "\(list.url.absoluteString) is a calendar that cannot hold tasks; "
+                        + "choose another name with --calendar; nothing was saved")
+            }
+            return list.url
+        } catch let error as DAVError {
+            throw Refusal(message: SyncSetup.explain(error, url: settings.url, stage: stage) + "; nothing was saved")
+        }
+    }
+
+    /// A server's answer in the words a person setting up an account needs.
+    static func explain(_ error: DAVError, url: String, stage: String) -> String {
+        switch error {
+        case .accessDenied(_, 401):
+            return "\(url) refused the user name and password (401 Unauthorized): wrong credentials"
+        case .accessDenied(let request, let status):
+            return "\(request): refused with \(status) (Forbidden): the account may not do this"
+        case .network(_, let detail):
+            return "cannot reach \(url) (\(detail)): no network, or a wrong address?"
+        case .timedOut(_, let seconds):
+            return "\(url) did not answer within \(seconds) s: no network, or a wrong address?"
+        case .tls(_, let detail):
+            return "TLS failure talking to \(url): the server's certificate was not accepted (\(detail))"
+        case .notACalendar(let found):
+            return "\(found) exists but is not a calendar; choose another name with --calendar"
+        case .serverError(_, 501, _) where stage == "discovery",
+            .notXML, .malformedXML, .missingProperty, .notFound, .unexpectedStatus, .redirectLoop:
+            guard stage == "discovery" else { return error.description }
+            return "\(url) does not look like a CalDAV server (\(error)); check --url"
+        case .serverError(let request, let status, _):
+            // Not the sync loop's "will retry": setup tries once.
+            return "\(request): server error \(status); try again later"
+        default:
+            return error.description
+        }
+    }
+
+    /// The password file as `reminderd-sync` will need it: from any working directory.
+    func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") || path.hasPrefix("~/") { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+}

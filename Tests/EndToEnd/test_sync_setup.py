@@ -1,0 +1,269 @@
+"""`reminderctl sync setup` against a real Radicale (from the tests' venv) on 127.0.0.1, driven on a
+pty, with the password kept in a gnome-keyring-daemon on the test's private bus or in a 0600 file."""
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from conftest import BIN, ROOT, wait_for
+
+VENV = Path(os.environ.get("REMINDERD_TEST_VENV", ROOT / ".build-venv"))
+USER = "alice"
+PASSWORD = "correct horse ✓"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def accepts(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+class Radicale:
+    """Radicale 3.9 with one htpasswd user (plain) and a throwaway folder; stopped by its PID."""
+
+    def __init__(self, folder):
+        folder.mkdir()
+        self.collections = folder / "collections"
+        (folder / "users").write_text(f"{USER}:{PASSWORD}\n")
+        self.port = free_port()
+        (folder / "config").write_text(
+            f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = htpasswd\nhtpasswd_filename = {folder / 'users'}\n"
+            f"htpasswd_encryption = plain\n[storage]\nfilesystem_folder = {self.collections}\n"
+            "[rights]\ntype = owner_only\n[logging]\nlevel = warning\n")
+        program = VENV / "bin" / "radicale"
+        assert program.exists(), f"{program} missing: run the venv line of scripts/test.sh"
+        self.log = open(folder / "radicale.log", "w")
+        self.process = subprocess.Popen([str(program), "--config", str(folder / "config")], stdout=self.log,
+                                        stderr=self.log)
+        wait_for(lambda: accepts(self.port), timeout=20, what="Radicale on its port")
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def task_lists(self):
+        home = self.collections / "collection-root" / USER
+        return sorted(p.name for p in home.iterdir() if (p / ".Radicale.props").exists()) if home.exists() else []
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(10)
+        self.log.close()
+
+
+@pytest.fixture
+def radicale(tmp_path):
+    server = Radicale(tmp_path / "radicale")
+    yield server
+    server.stop()
+
+
+class Keyring:
+    """gnome-keyring-daemon's Secret Service on the test's private bus, its keyring unlocked with a
+    password given on stdin; stopped by its PID."""
+
+    def __init__(self, env):
+        self.env = env
+        self.process = subprocess.Popen(
+            ["gnome-keyring-daemon", "--foreground", "--components=secrets", "--unlock"], env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process.stdin.write(b"keyring password")
+        self.process.stdin.close()
+        wait_for(lambda: self.lookup("nobody") is not None, timeout=20, what="gnome-keyring-daemon on the bus")
+
+    def lookup(self, username):
+        """The stored password, "" when none is stored, None when the keyring does not answer."""
+        result = subprocess.run(["secret-tool", "lookup", "service", "reminderd", "username", username],
+                                env=self.env, capture_output=True, text=True, timeout=10)
+        if "not" in result.stderr.lower() and "activat" in result.stderr.lower():
+            return None
+        return result.stdout
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait(10)
+
+
+@pytest.fixture
+def env(daemon, tmp_path):
+    """The daemon fixture's environment (private bus, XDG directories) with a home of its own."""
+    home = tmp_path / "home"
+    home.mkdir()
+    return dict(daemon.env, HOME=str(home))
+
+
+def spawn(env, *args):
+    return pexpect.spawn(str(BIN / "reminderctl"), ["sync", "setup", *args], env=env, encoding="utf-8", timeout=30)
+
+
+def run(env, *args):
+    """Without a terminal: stdin is not one."""
+    return subprocess.run([str(BIN / "reminderctl"), "sync", "setup", *args], env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=30)
+
+
+def password_file(tmp_path, mode=0o600):
+    path = tmp_path / "dav-password"
+    path.write_text(PASSWORD + "\n")
+    path.chmod(mode)
+    return path
+
+
+def test_setup_asks_creates_the_task_list_stores_the_password_and_the_daemon_still_starts(daemon, env, radicale):
+    keyring = Keyring(env)
+    try:
+        before = json.loads(daemon.config_path.read_text())
+        child = spawn(env)
+        child.expect_exact("Server address (https://…): ")
+        child.sendline(radicale.url)
+        child.expect_exact("User name: ")
+        child.sendline(USER)
+        child.expect_exact(f"Password for {USER}: ")
+        child.sendline(PASSWORD)
+        child.expect_exact('Created the task list "reminderd" on the server.')
+        assert PASSWORD not in child.before, "the password was echoed"
+        child.expect_exact(f"Password stored in the Secret Service (service reminderd, username {USER}).")
+        child.expect("nothing is sent to the server yet")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0, child.before
+        assert radicale.task_lists() == ["reminderd"]
+        assert keyring.lookup(USER) == PASSWORD
+        written = json.loads(daemon.config_path.read_text())
+        assert written == dict(before, sync={"url": radicale.url, "username": USER, "calendar": "reminderd"})
+        assert oct(daemon.config_path.stat().st_mode & 0o777) == "0o600"
+    finally:
+        keyring.stop()
+    daemon.start()
+    daemon.ctl("status")
+
+
+def test_a_second_setup_finds_the_task_list(daemon, env, radicale, tmp_path):
+    secret = password_file(tmp_path)
+    flags = ["--url", radicale.url, "--username", USER, "--password-file", str(secret)]
+    first = run(env, *flags)
+    assert first.returncode == 0, first.stderr
+    assert 'Created the task list "reminderd"' in first.stdout
+    second = run(env, *flags)
+    assert second.returncode == 0, second.stderr
+    assert 'Found the task list "reminderd"' in second.stdout and "later version" in second.stdout
+    assert radicale.task_lists() == ["reminderd"]
+    sync = json.loads(daemon.config_path.read_text())["sync"]
+    assert sync == {"url": radicale.url, "username": USER, "calendar": "reminderd", "passwordFile": str(secret)}
+    again = run(env)  # no terminal, no flags: the account saved before is checked again
+    assert again.returncode == 0, again.stderr
+    assert 'Found the task list "reminderd"' in again.stdout
+    assert json.loads(daemon.config_path.read_text())["sync"] == sync
+
+
+def test_a_wrong_password_names_401_and_changes_nothing(daemon, env, radicale):
+    before = daemon.config_path.read_bytes()
+    child = spawn(env, "--url", radicale.url, "--username", USER)
+    child.expect_exact(f"Password for {USER}: ")
+    child.sendline("wrong horse")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert "401" in child.before and "wrong credentials" in child.before and "nothing was saved" in child.before
+    assert daemon.config_path.read_bytes() == before
+    assert radicale.task_lists() == []
+
+
+def test_without_a_terminal_the_missing_value_is_named_as_a_flag(daemon, env, radicale):
+    before = daemon.config_path.read_bytes()
+    nothing = run(env)
+    assert nothing.returncode == 1
+    assert "no terminal" in nothing.stderr and "--url URL" in nothing.stderr
+    no_password = run(env, "--url", radicale.url, "--username", USER)
+    assert no_password.returncode == 1
+    assert "--password-file PATH or --password-command CMD" in no_password.stderr
+    assert daemon.config_path.read_bytes() == before
+
+
+def test_a_password_file_others_can_read_is_refused_with_the_chmod(daemon, env, radicale, tmp_path):
+    before = daemon.config_path.read_bytes()
+    secret = password_file(tmp_path, mode=0o644)
+    result = run(env, "--url", radicale.url, "--username", USER, "--password-file", str(secret))
+    assert result.returncode == 1
+    assert "mode 0644" in result.stderr and f"chmod 600 {secret}" in result.stderr
+    assert daemon.config_path.read_bytes() == before
+
+
+def test_no_secret_service_suggests_a_password_file(daemon, env, radicale):
+    """The private bus activates nothing, so no keyring answers."""
+    before = daemon.config_path.read_bytes()
+    child = spawn(env, "--url", radicale.url, "--username", USER)
+    child.expect_exact(f"Password for {USER}: ")
+    child.sendline(PASSWORD)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert "Secret Service" in child.before and "--password-file PATH" in child.before
+    assert "the config was not changed" in child.before
+    assert daemon.config_path.read_bytes() == before
+
+
+def test_no_server_and_not_a_caldav_server_are_told_apart(daemon, env, tmp_path):
+    secret = password_file(tmp_path)
+    closed = free_port()
+    result = run(env, "--url", f"http://127.0.0.1:{closed}/", "--username", USER, "--password-file", str(secret))
+    assert result.returncode == 1
+    assert "cannot reach" in result.stderr and "no network" in result.stderr
+    web = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", "0"], cwd=tmp_path,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = int(web.stdout.readline().split("port ")[1].split()[0])
+        result = run(env, "--url", f"http://127.0.0.1:{port}/", "--username", USER, "--password-file", str(secret))
+    finally:
+        web.kill()
+        web.wait(10)
+    assert result.returncode == 1
+    assert "does not look like a CalDAV server" in result.stderr, result.stderr
+    assert "sync" not in json.loads(daemon.config_path.read_text())
+
+
+def test_a_bad_sync_section_stops_the_daemon_naming_the_field(daemon):
+    daemon.write_config({"timeZone": "UTC", "sync": {"url": "dav.example.org", "username": USER}})
+    daemon.start(wait=False)
+    assert daemon.process.wait(10) == 1
+    log = (daemon.tmp / "daemon.log").read_text()
+    assert "sync.url: must be an http(s) address" in log, log
+
+
+TLS_SERVER = """import http.server, ssl, sys
+server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(sys.argv[1], sys.argv[2])
+server.socket = context.wrap_socket(server.socket, server_side=True)
+print(server.server_port, flush=True)
+server.serve_forever()
+"""
+
+
+def test_a_certificate_nobody_vouched_for_is_a_tls_failure(daemon, env, tmp_path):
+    certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(certificate)],
+                   check=True, capture_output=True, timeout=60)
+    server = subprocess.Popen([sys.executable, "-c", TLS_SERVER, str(certificate), str(key)], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = int(server.stdout.readline())
+        result = run(env, "--url", f"https://127.0.0.1:{port}/", "--username", USER, "--password-file",
+                     str(password_file(tmp_path)))
+    finally:
+        server.kill()
+        server.wait(10)
+    assert result.returncode == 1
+    assert "TLS failure" in result.stderr and "certificate was not accepted" in result.stderr, result.stderr
+    assert "sync" not in json.loads(daemon.config_path.read_text())

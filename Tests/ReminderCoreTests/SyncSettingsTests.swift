@@ -1,0 +1,81 @@
+import ReminderCore
+import ReminderJSON
+import ReminderTestSupport
+import Testing
+
+/// The config's `"sync"` object, read by the one config loader (it was refused as an unknown key).
+extension ConfigurationTests {
+    func sync(_ fields: String) -> String { #"{"timeZone": "UTC", "sync": {"# + fields + "}}" }
+
+    @Test func theSyncObjectIsReadWithItsDefaults() throws {
+        let config = try Fixture.config(sync(#""url": "https://dav.example.org/alice/", "username": "alice""#))
+        #expect(
+            config.sync
+                == SyncSettings(url: "https://dav.example.org/alice/", username: "alice", password: .secretService))
+        #expect(config.sync?.calendar == "reminderd")
+        #expect(config.sync?.mirror == nil)
+        #expect(try Fixture.config(#"{"sync": null}"#).sync == nil)
+        #expect(Configuration.defaults.sync == nil)
+    }
+
+    @Test func everyFieldIsRead() throws {
+        let file = try Fixture.config(
+            sync(
+                #""url": "http://127.0.0.1:5232/", "username": "a", "passwordFile": "~/.dav", "calendar": "bills", "#
+                    + #""mirror": "bills-events""#))
+        #expect(
+            file.sync
+                == SyncSettings(
+                    url: "http://127.0.0.1:5232/", username: "a", password: .file("~/.dav"), calendar: "bills",
+                    mirror: "bills-events"))
+        let command = try Fixture.config(
+            sync(#""url": "https://[::1]:8443/dav/", "username": "a", "passwordCommand": "pass show dav""#))
+        #expect(command.sync?.password == .command("pass show dav"))
+    }
+
+    @Test func whatSetupWritesReadsBackTheSame() throws {
+        for password in [PasswordSource.secretService, .file("/home/a/.dav"), .command("pass show dav")] {
+            let settings = SyncSettings(
+                url: "https://dav.example.org/", username: "alice", password: password, calendar: "money",
+                mirror: "money-events")
+            #expect(try SyncSettings(settings.json) == settings)
+        }
+    }
+
+    @Test func mistakesAreNamedByTheirField() {
+        let base = #""url": "https://dav.example.org/", "username": "a""#
+        #expect(refusal(sync(#""username": "a""#)) == "sync.url: missing (the CalDAV server's address)")
+        #expect(
+            refusal(sync(#""url": "dav.example.org", "username": "a""#))
+                == "sync.url: must be an http(s) address such as https://dav.example.org/alice/")
+        #expect(
+            refusal(sync(#""url": "https://", "username": "a""#))
+                == "sync.url: must be an http(s) address such as https://dav.example.org/alice/")
+        #expect(
+            refusal(sync(#""url": "https://dav.example.org/my calendars/", "username": "a""#))
+                == #"sync.url: "https://dav.example.org/my calendars/" has " ", which a URL cannot hold unescaped"#)
+        #expect(
+            refusal(sync(#""url": "https://alice:pw@dav.example.org/", "username": "a""#))
+                == "sync.url: put the user name in sync.username, not in the address")
+        #expect(
+            refusal(sync(#""url": "https://dav.example.org:99999/", "username": "a""#))
+                == #"sync.url: "99999" is not a port number (1 to 65535)"#)
+        #expect(
+            refusal(sync(#""url": "https://d/", "username": """#)) == "sync.username: missing (the account's user name)"
+        )
+        #expect(refusal(sync(base + #", "passwordFile": """#)) == "sync.passwordFile: is empty")
+        #expect(
+            refusal(sync(base + #", "passwordFile": "/p", "passwordCommand": "x""#))
+                == "sync: has both passwordCommand and passwordFile; keep one")
+        #expect(
+            refusal(sync(base + #", "calendar": "a/b""#))
+                == #"sync.calendar: "a/b" is one name in the calendar home, without "/""#)
+        #expect(
+            refusal(sync(base + #", "calendar": "..""#)) == "sync.calendar: must be a calendar name such as reminderd")
+        #expect(
+            refusal(sync(base + #", "mirror": "reminderd""#))
+                == #"sync.mirror: "reminderd" is the task list itself; the mirror needs a calendar of its own"#)
+        #expect(refusal(sync(base + #", "password": "hunter2""#)) == "sync.password: unknown field")
+        #expect(refusal(#"{"sync": "https://dav.example.org/"}"#) == "sync: expected an object, found a string")
+    }
+}

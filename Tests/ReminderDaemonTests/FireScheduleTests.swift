@@ -1,0 +1,79 @@
+import ReminderCore
+import Testing
+
+@testable import ReminderDaemon
+
+/// The schedule alone: each item's wheel entries and events agree, a cancelled entry never fires
+/// (not even when its slab slot is reused), and the earliest reminder stays true.
+@Suite struct FireScheduleTests {
+    let now = Parts.now
+
+    @Test func installedEventsComeDueInOrderAndLeaveNothingBehind() {
+        var schedule = FireSchedule(now: now)
+        schedule.install([(Parts.fire("a", at: [now + 20]), now + 20), (Parts.pass("a"), now + 86_400)], for: "a")
+        schedule.install([(Parts.fire("b", at: [now + 10]), now + 10)], for: "b")
+        #expect(schedule.checkInvariant() == [])
+        #expect(schedule.nextDeadline() == now + 10)
+        #expect(schedule.fires(of: "a").map(\.at) == [now + 20])
+        var came: [String] = []
+        schedule.expire(to: now + 30) { came.append($0.itemId) }
+        #expect(came == ["b", "a"])
+        #expect(schedule.fires(of: "a").isEmpty)
+        #expect(schedule.nextDeadline() == now + 86_400)
+        #expect(schedule.checkInvariant() == [])
+    }
+
+    @Test func aCancelledEntryNeverFiresEvenWhenItsSlotIsReused() {
+        var schedule = FireSchedule(now: now)
+        schedule.install([(Parts.fire("a", at: [now + 10]), now + 10)], for: "a")
+        schedule.cancel("a")
+        #expect(schedule.checkInvariant() == [])
+        // The freed slot takes the next event, with a new generation: the old token finds nothing.
+        schedule.install([(Parts.fire("b", at: [now + 50]), now + 50)], for: "b")
+        var came: [ReminderEngine.ScheduledEvent] = []
+        schedule.expire(to: now + 20) { came.append($0) }
+        #expect(came.isEmpty)
+        schedule.expire(to: now + 60) { came.append($0) }
+        #expect(came.map(\.itemId) == ["b"])
+        #expect(schedule.checkInvariant() == [])
+    }
+
+    @Test func theEarliestReminderFollowsTheWheel() {
+        var schedule = FireSchedule(now: now)
+        schedule.install([(Parts.fire("a", at: [now + 100]), now + 100), (Parts.pass("a"), now + 50)], for: "a")
+        schedule.install([(Parts.fire("b", at: [now + 200]), now + 200)], for: "b")
+        #expect(schedule.nextFireTime() == now + 100)  // the pass at +50 is no reminder
+        schedule.expire(to: now + 150) { _ in }
+        #expect(schedule.nextFireTime() == now + 200)
+        schedule.cancel("b")
+        #expect(schedule.nextFireTime() == nil)
+        #expect(schedule.checkInvariant() == [])
+    }
+
+    @Test func thePauseEndIsAWheelEntryWithoutAnEvent() {
+        var schedule = FireSchedule(now: now)
+        schedule.armPauseEnd(at: now + 30)
+        schedule.armPauseEnd(at: now + 40)  // replaces the first
+        #expect(schedule.nextDeadline() == now + 40)
+        #expect(schedule.checkInvariant() == [])
+        var came = 0
+        schedule.expire(to: now + 50) { _ in came += 1 }
+        #expect(came == 0)
+        #expect(schedule.nextDeadline() == nil)
+        #expect(schedule.checkInvariant() == [])
+    }
+
+    @Test func rescheduledItemsKeepOnlyTheirNewEntries() {
+        var schedule = FireSchedule(now: now)
+        for round in 0..<3 {
+            schedule.cancel("a")
+            let at = now + 100 + Int64(round)
+            schedule.install([(Parts.fire("a", at: [at]), at), (Parts.pass("a"), now + 86_400)], for: "a")
+            #expect(schedule.checkInvariant() == [])
+        }
+        #expect(schedule.fires(of: "a").map(\.at) == [now + 102])
+        var fireTimes: [Int64] = []
+        schedule.forEach(dueBy: .max - 1) { event, at in if event.reminderTime != nil { fireTimes.append(at) } }
+        #expect(fireTimes == [now + 102])
+    }
+}

@@ -1,0 +1,104 @@
+import CivilTime
+import ReminderCore
+import Testing
+
+@testable import ReminderDaemon
+
+/// The pop-up composer alone, from plain values: what each server capability allows, and only
+/// the snoozes that end before the occurrence passes.
+@Suite struct PopUpComposerTests {
+    func composer(_ capabilities: [String], name: String = "test") -> PopUpComposer {
+        PopUpComposer(
+            server: ServerInfo(name: name, vendor: "", version: "", capabilities: capabilities),
+            configuration: Parts.configuration, rules: Parts.rules, zone: .utc, now: Parts.now)
+    }
+
+    /// A reminder of a coupon titled `title`, due `dueIn` seconds from now, shown now.
+    func reminder(_ composer: PopUpComposer, title: String = "Deal", dueIn: Int64 = 30 * 86_400) -> NotificationRequest
+    {
+        let (item, occurrence) = Parts.coupon("ab12", title: title, dueIn: dueIn)
+        let event = ReminderEngine.ScheduledEvent.fire(
+            itemId: "ab12", occurrence: occurrence, fireAts: [Parts.now], lead: "1h", late: false)
+        let text = NotificationText(
+            item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
+        return composer.reminder(event, text: text, shownAgain: false, replacesId: 7)
+    }
+
+    @Test func buttonsOnlyWithTheActionsCapability() {
+        let with = reminder(composer(["actions"]))
+        #expect(with.actions.map(\.key) == ["done", "snooze-1h", "snooze-1d"])
+        #expect(!with.body.contains("reminderctl"))
+        let without = reminder(composer([]))
+        #expect(without.actions.isEmpty)
+        #expect(without.body.hasSuffix("\nreminderctl done ab12"))
+        #expect(without.replacesId == 7)
+    }
+
+    @Test func markupIsEscapedOnlyWithBodyMarkup() {
+        #expect(reminder(composer(["body-markup"]), title: "<b>A&B</b>").body.contains("&lt;b&gt;A&amp;B"))
+        #expect(reminder(composer([]), title: "<b>A&B</b>").body.contains("<b>A&B</b>"))
+    }
+
+    @Test func onlySnoozesThatEndBeforeTheOccurrencePasses() {
+        #expect(reminder(composer(["actions"]), dueIn: 5 * 3600).actions.map(\.key) == ["done", "snooze-1h"])
+        #expect(reminder(composer(["actions"]), dueIn: 3600).actions.map(\.key) == ["done", "snooze-last-minute"])
+        #expect(reminder(composer(["actions"]), dueIn: 90).actions.map(\.key) == ["done"])
+    }
+
+    @Test func residentOnlyWithPersistence() {
+        #expect(reminder(composer(["persistence"])).resident)
+        #expect(!reminder(composer(["actions"])).resident)
+        #expect(reminder(composer([])).timeoutMilliseconds == 0)
+    }
+
+    @Test func gnomeGetsCriticalSoItsBannerStays() {
+        #expect(reminder(composer(["actions"], name: "gnome-shell")).urgency == .critical)
+        #expect(reminder(composer(["actions"])).urgency == .low)  // 30 days ahead
+    }
+
+    @Test func aLateReminderSaysSoUnlessShownAgain() {
+        let (item, occurrence) = Parts.coupon("ab12", dueIn: 86_400)
+        let event = ReminderEngine.ScheduledEvent.fire(
+            itemId: "ab12", occurrence: occurrence, fireAts: [Parts.now - 600], lead: "1h", late: false)
+        let text = NotificationText(
+            item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
+        let composer = composer([])
+        #expect(
+            composer.reminder(event, text: text, shownAgain: false, replacesId: 0).body.contains(
+                "(late: was due Wed 10:56)"))
+        #expect(!composer.reminder(event, text: text, shownAgain: true, replacesId: 0).body.contains("late"))
+    }
+
+    @Test func aGroupNamesItsRemindersInOrderWithoutButtons() {
+        let reminders = [("c", "Zeta", 7200), ("a", "Beta", 3600), ("b", "Alpha", 3600)].map { id, title, dueIn in
+            let (item, occurrence) = Parts.coupon(id, title: title, dueIn: Int64(dueIn))
+            let event = ReminderEngine.ScheduledEvent.fire(
+                itemId: id, occurrence: occurrence, fireAts: [Parts.now], lead: "1h", late: false)
+            let text = NotificationText(
+                item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
+            return (event: event, item: item, text: text)
+        }
+        let (request, events) = composer(["actions", "persistence"]).group(reminders)
+        #expect(events.map(\.itemId) == ["b", "a", "c"])
+        #expect(request.actions.isEmpty)
+        #expect(!request.resident)
+        #expect(request.summary.hasPrefix("3 reminders: "))
+        #expect(request.summary.hasSuffix(" and 1 more"))
+        let commands = request.body.components(separatedBy: "\n").filter { $0.contains("reminderctl done") }
+        #expect(
+            commands.map { String($0.suffix(18)) } == [
+                "reminderctl done b", "reminderctl done a", "reminderctl done c",
+            ])
+    }
+
+    @Test func theUndoOfferHasItsButtonOnlyWithActions() {
+        let (item, _) = Parts.coupon("ab12", title: "Uber Cash", dueIn: 86_400)
+        let with = composer(["actions"]).undoOffer(for: item, id: "ab12")
+        #expect(with.actions.map(\.key) == ["undo"])
+        #expect(with.body == "Marked Uber Cash as used")
+        #expect(with.urgency == .normal)
+        let without = composer([]).undoOffer(for: item, id: "ab12")
+        #expect(without.actions.isEmpty)
+        #expect(without.body == "Marked Uber Cash as used\nreminderctl undo ab12")
+    }
+}
