@@ -112,20 +112,19 @@ extension FireRecord {
 }
 
 extension HistoryRecord {
-    /// The lines `sql` selects (every column of `history`).
+    /// The lines `sql` selects (every column of `history`). A line whose event this version does
+    /// not know (written by a newer reminderd, or imported by an older one that took any name) is
+    /// left out of the answer and kept in the store: one such line must not make `history` and
+    /// `export --history` fail.
     static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws
         -> [HistoryRecord]
     {
-        try ReminderStore.fetchAll(db, sql: sql, arguments: arguments) { row in
-            let name: String = row["event"]
-            guard let event = HistoryEvent(rawValue: name) else {
-                throw ReminderStoreError.database(
-                    reason: "history line \(row["id"] as Int64) has an unknown event \"\(name)\"")
-            }
+        try ReminderStore.fetchAll(db, sql: sql, arguments: arguments) { row -> HistoryRecord? in
+            guard let event = HistoryEvent(rawValue: row["event"]) else { return nil }
             var record = HistoryRecord(
                 at: row["at"], itemId: row["itemId"], title: row["title"], event: event, reason: row["reason"])
             record.id = row["id"]
             return record
-        }
+        }.compactMap { $0 }
     }
 }
