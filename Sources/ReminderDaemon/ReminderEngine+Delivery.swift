@@ -54,7 +54,7 @@ extension ReminderEngine {
     func show(_ event: ScheduledEvent, item: Item, text: NotificationText, composer: PopUpComposer) {
         guard case .fire(let itemId, let occurrence, let fireAts, _, _) = event else { return }
         // A pop-up re-shown on a new server is not late: it was shown on time on the old one.
-        let shownAgain = fireAts.allSatisfy { fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0)) }
+        let shownAgain = wasShown(itemId, due: occurrence.due, fireAts: fireAts)
         let replaces = outbox.onScreen.first { $0.value.itemId == itemId }?.key ?? 0
         let request = composer.reminder(event, text: text, shownAgain: shownAgain, replacesId: replaces)
         beginDelivery([event], now: composer.now)
@@ -67,6 +67,13 @@ extension ReminderEngine {
                     result: result)
             }
         }
+    }
+
+    /// Whether the server accepted every fire a pop-up stands for already: it is being shown again
+    /// on a new server, not late, and its history line is `reshown`.
+    func wasShown(_ itemId: String, due: Int64, fireAts: [Int64]) -> Bool {
+        let shown = fired.of(itemId)
+        return fireAts.allSatisfy { shown.contains(due: due, fireAt: $0) }
     }
 
     /// The server's answer to one pop-up (`grouped`: one pop-up for all `events`).
@@ -82,9 +89,7 @@ extension ReminderEngine {
             for event in events {
                 guard case .fire(let itemId, let occurrence, let fireAts, let lead, _) = event else { continue }
                 // A pop-up shown again on a new server was fired already: history says so, once.
-                let shownAgain = fireAts.allSatisfy {
-                    fired.contains(FireKey(itemId: itemId, due: occurrence.due, fireAt: $0))
-                }
+                let shownAgain = wasShown(itemId, due: occurrence.due, fireAts: fireAts)
                 let late = PopUpComposer.lateness(of: event, zone: zone, now: now).map { ", late: \($0)" } ?? ""
                 shown.append(
                     ShownReminder(
