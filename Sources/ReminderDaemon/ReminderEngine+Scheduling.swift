@@ -91,17 +91,18 @@ extension ReminderEngine {
     /// into one "while you were away" pop-up and into history as `missed`.
     func collectMissed(since lastSeen: Int64?, now: Int64) {
         var missed: [(Item, Occurrence)] = []
+        // Every item at every start: one fire-time buffer for all, one lookup of fires per item.
+        var fires: [FireTime] = []
         for id in order {
             guard let item = items[id], let createdAt = item.createdAt else { continue }
             let from = max(lastSeen ?? createdAt, createdAt)
+            let shown = fired.of(id)
             rules.forEachOccurrence(of: item, dueAfter: from, before: now + 1) { occurrence in
-                let record = occurrences[id]?[occurrence.due]
+                let record = index.record(of: id, due: occurrence.due)
                 guard record?.doneAt == nil, record?.passedAt == nil else { return true }
-                var fires: [FireTime] = []
+                fires.removeAll(keepingCapacity: true)
                 rules.fireTimes(of: occurrence, leads: leads(of: item), createdAt: createdAt, into: &fires)
-                if fires.contains(where: {
-                    !fired.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.fireAt))
-                }) {
+                if fires.contains(where: { !shown.contains(due: occurrence.due, fireAt: $0.fireAt) }) {
                     missed.append((item, occurrence))
                 }
                 return true
