@@ -22,9 +22,15 @@ extension ReminderEngine {
     /// The item's §2 JSON plus `status`, `due`, `daysLeft`, `nextReminder`, and the currency it
     /// is shown in when it has none of its own (the config's).
     func view(_ id: String, now: Int64) -> ItemView {
-        guard let item = items[id], case .object(var fields) = item.json else { return ItemView(fields: [:]) }
+        guard let item = items[id] else { return ItemView(fields: [:]) }
+        return view(item, id: id, status: status(of: item, now: now), now: now)
+    }
+
+    /// `view` of an item whose status the caller has worked out already (`list` filters by it).
+    func view(_ item: Item, id: String, status known: (status: ItemStatus, due: Occurrence?), now: Int64) -> ItemView {
+        guard case .object(var fields) = item.json else { return ItemView(fields: [:]) }
         fields["currency"] = .string(item.currency ?? configuration.currency)
-        let (status, due) = status(of: item, now: now)
+        let (status, due) = known
         fields["status"] = .string(status.rawValue)
         if let due {
             fields["due"] = .string(Timestamp.format(due.due, in: zone))
@@ -42,9 +48,9 @@ extension ReminderEngine {
         }
         let readable = order.compactMap { id -> ItemView? in
             guard let item = items[id], kind == nil || item.kind.rawValue == kind else { return nil }
-            let status = status(of: item, now: now).status
-            if !all, item.kind == .coupon, status.isSettled { return nil }
-            return view(id, now: now)
+            let status = status(of: item, now: now)
+            if !all, item.kind == .coupon, status.status.isSettled { return nil }
+            return view(item, id: id, status: status, now: now)
         }
         // Unreadable items have no kind to filter by: listed whenever the kind is not, to be removed.
         guard kind == nil else { return readable }
