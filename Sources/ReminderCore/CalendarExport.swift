@@ -133,15 +133,10 @@ public enum CalendarExport {
     }
 
     /// `20261124T140000Z`.
-    static func utc(_ instant: Int64) -> String { basic(LocalDateTime(localSeconds: instant)) + "Z" }
+    static func utc(_ instant: Int64) -> String { DateTimeValue.utc(instant).description }
 
     /// `20261130T235900`: 23:59 on `date`, on whatever wall clock the calendar shows.
-    static func floating(_ date: LocalDate) -> String { basic(LocalDateTime(date: date, time: FireTimeRules.endOfDay)) }
-
-    /// RFC 5545's basic date-time form.
-    private static func basic(_ local: LocalDateTime) -> String {
-        DateTimeValue(
-            year: local.date.year, month: local.date.month, day: local.date.day, secondsOfDay: local.time.secondsOfDay
-        ).description
+    static func floating(_ date: LocalDate) -> String {
+        DateTimeValue(local: LocalDateTime(date: date, time: FireTimeRules.endOfDay), zoneID: nil).description
     }
 }

@@ -60,16 +60,13 @@ public struct DoneLedger: Hashable, Sendable {
         var keys = Set<LocalDateTime>()
         for entry in base.entries + local.entries + remote.entries where keys.insert(entry.occurrence).inserted {
             let key = entry.occurrence
-            let (b, l, r) = (base.entry(for: key), local.entry(for: key), remote.entry(for: key))
-            let chosen: DoneEntry?
-            if l == r || l == b {
-                chosen = r
-            } else if r == b {
-                chosen = l
-            } else {
-                chosen = [l, r].compactMap { $0 }.max {
-                    ($0.doneAt, $0.amount?.tenThousandths ?? -1) < ($1.doneAt, $1.amount?.tenThousandths ?? -1)
-                }
+            // Absence is a side's value too (not done, or undone), so a nil entry takes part.
+            let chosen = SyncMerge.pick(
+                base: base.entry(for: key), local: local.entry(for: key), remote: remote.entry(for: key)
+            ) { l, r in
+                guard let r else { return false }
+                guard let l else { return true }
+                return (l.doneAt, l.amount?.tenThousandths ?? -1) < (r.doneAt, r.amount?.tenThousandths ?? -1)
             }
             if let chosen { merged.record(chosen) }
         }

@@ -53,7 +53,7 @@ public enum SyncMerge {
     }
 
     /// One side changed → take it; both → the larger by `order` (the newest acknowledgement,
-    /// the later period's or larger amount).
+    /// the later period's or larger amount, the later Done of a ledger entry).
     private static func pick<T>(base: T?, local: T, remote: T, same: (T, T) -> Bool, order: (T, T) -> Bool) -> T {
         if same(local, remote) { return remote }
         if let base, same(local, base) { return remote }
@@ -61,7 +61,7 @@ public enum SyncMerge {
         return order(local, remote) ? remote : local
     }
 
-    private static func pick<T: Equatable>(base: T?, local: T, remote: T, order: (T, T) -> Bool) -> T {
+    static func pick<T: Equatable>(base: T?, local: T, remote: T, order: (T, T) -> Bool) -> T {
         pick(base: base, local: local, remote: remote, same: ==, order: order)
     }
 

@@ -37,10 +37,8 @@ enum TimeZoneComponent {
     /// `-0500`, `+0530`, `+001730` when seconds remain.
     static func offsetText(_ offset: Int32) -> String {
         let magnitude = Int(offset.magnitude)
-        var text = (offset < 0 ? "-" : "+") + pad2(magnitude / 3600) + pad2(magnitude / 60 % 60)
-        if magnitude % 60 != 0 { text += pad2(magnitude % 60) }
+        var text = (offset < 0 ? "-" : "+") + pad(magnitude / 3600, 2) + pad(magnitude / 60 % 60, 2)
+        if magnitude % 60 != 0 { text += pad(magnitude % 60, 2) }
         return text
     }
-
-    private static func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }

@@ -2,20 +2,9 @@ import CivilTime
 import ICalendar
 import ReminderCore
 
-/// Conversions between iCalendar date-time values and reminderd's civil time.
+/// Conversions from iCalendar date-time values to reminderd's civil time (the other way,
+/// `DateTimeValue.utc` and `init(local:zoneID:)`, is in ReminderCore, which the export shares).
 extension DateTimeValue {
-    /// `20261124T140000Z`.
-    public static func utc(_ instant: Int64) -> DateTimeValue {
-        DateTimeValue(local: LocalDateTime(localSeconds: instant), zoneID: nil, isUTC: true)
-    }
-
-    /// A wall-clock time in the zone `zoneID` (floating when nil).
-    public init(local: LocalDateTime, zoneID: String?, isUTC: Bool = false) {
-        self.init(
-            year: local.date.year, month: local.date.month, day: local.date.day, secondsOfDay: local.time.secondsOfDay,
-            isUTC: isUTC, timeZoneID: isUTC ? nil : zoneID)
-    }
-
     /// The value as a reminderd local date-time, read as written (no zone applied); a DATE is
     /// 23:59 on that day, as reminderd's date-only deadlines are. Nil outside reminderd's years.
     var wallClock: LocalDateTime? {

@@ -166,6 +166,25 @@ import Testing
         #expect(item?.field("lastPurchased") == .string("2026-11-23"))
     }
 
+    @Test func aRebuysPurchaseDateCanBeEditedToADayAfterItWasAdded() throws {
+        let clock = ManualClock(start)
+        let engine = try engine(clock: clock)
+        let id = add(
+            engine,
+            [
+                "kind": .string("rebuy"), "title": .string("Filters"), "everyDays": .integer(60),
+                "lastPurchased": .string("2026-11-01"),
+            ])
+        clock.set(start + 5 * 86_400)
+        ok(engine, "Edit", ["id": .string(id), "changes": .object(["lastPurchased": .string("2026-11-22")])])
+        #expect(ok(engine, "Get", ["id": .string(id)])["item"]?.field("lastPurchased") == .string("2026-11-22"))
+        let tomorrow: JSONValue = .object(["lastPurchased": .string("2026-11-24")])
+        guard case .failure = call(engine, "Edit", ["id": .string(id), "changes": tomorrow]) else {
+            Issue.record("a purchase date after today was accepted")
+            return
+        }
+    }
+
     @Test func aResumeThatCannotBeStoredIsRefusedAndThePauseStays() throws {
         let clock = ManualClock(start)
         let engine = try engine(clock: clock)

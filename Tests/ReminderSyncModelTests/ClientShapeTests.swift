@@ -2,12 +2,13 @@ import CivilTime
 import ICalendar
 import ReminderCore
 import ReminderSyncModel
+import ReminderTestSupport
 import Testing
 
 /// Each client's way of completing the November occurrence reads as "2026-11-30 done at
 /// 2026-11-20 15:00 UTC", and reminderd's rewrite is the rolling master again.
 @Suite struct ClientShapeTests {
-    static let november = Kit.at("2026-11-30T23:59")
+    static let november = Fixture.local("2026-11-30T23:59")
     static let doneAt = Kit.utc("20261120T150000Z")
 
     @Test(arguments: [
@@ -126,7 +127,7 @@ import Testing
         let couponText = Kit.written(SyncRecord(item: Kit.coupon))
             .replacingFirst("STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261120T150000Z")
         let coupon = try Kit.read(couponText)
-        #expect(coupon.foreignCompletions == [DoneEntry(occurrence: Kit.at("2026-12-24T23:59"), doneAt: Self.doneAt)])
+        #expect(coupon.foreignCompletions == [DoneEntry(occurrence: Fixture.local("2026-12-24T23:59"), doneAt: Self.doneAt)])
         let rebuyText = Kit.written(SyncRecord(item: Kit.rebuy))
             .replacingFirst("STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261120T150000Z")
         let rebuy = try Kit.read(rebuyText)
@@ -134,7 +135,7 @@ import Testing
             Issue.record("not a rebuy")
             return
         }
-        #expect(bought.lastPurchased == Kit.date("2026-11-20"))
+        #expect(bought.lastPurchased == Fixture.date("2026-11-20"))
         #expect(
             VTodoWriter.write(rebuy.record, uid: Kit.uid, into: nil, context: Kit.context).components.last!.property(
                 "DUE")?.value == "20261220T235900")
@@ -149,6 +150,6 @@ import Testing
             Issue.record("not a coupon")
             return
         }
-        #expect(coupon.expires == .dateTime(Kit.at("2026-12-31T18:00")))
+        #expect(coupon.expires == .dateTime(Fixture.local("2026-12-31T18:00")))
     }
 }

@@ -1,6 +1,7 @@
 import CivilTime
 import ReminderCore
 import ReminderSyncModel
+import ReminderTestSupport
 import Testing
 
 @Suite struct SyncMergeTests {
@@ -36,14 +37,14 @@ import Testing
         local.item.schedule = .benefit(
             Benefit(card: "Amex Gold", amount: Money(tenThousandths: 150_000), period: .monthly))
         var remote = base
-        remote.item.schedule = .coupon(Coupon(expires: .date(Kit.date("2026-12-24"))))
+        remote.item.schedule = .coupon(Coupon(expires: .date(Fixture.date("2026-12-24"))))
         let (merged, conflicts) = merge(local, remote)
         #expect(merged.item == remote.item)
         #expect(conflicts.contains { $0.field == "card" && $0.local == "Amex Gold" && $0.remote.isEmpty })
     }
 
     @Test func ledgerIsAThreeWaySetMerge() {
-        let (oct, nov, dec) = (Kit.at("2026-10-31T23:59"), Kit.at("2026-11-30T23:59"), Kit.at("2026-12-31T23:59"))
+        let (oct, nov, dec) = (Fixture.local("2026-10-31T23:59"), Fixture.local("2026-11-30T23:59"), Fixture.local("2026-12-31T23:59"))
         var base = self.base
         base.ledger = DoneLedger([DoneEntry(occurrence: oct, doneAt: 1)])
         var local = base
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func doneAgainAfterAnUndoElsewhereIsKept() {
-        let nov = Kit.at("2026-11-30T23:59")
+        let nov = Fixture.local("2026-11-30T23:59")
         var base = self.base
         base.ledger = DoneLedger([DoneEntry(occurrence: nov, doneAt: 1)])
         var local = base
@@ -76,7 +77,7 @@ import Testing
                 Benefit(
                     card: "Amex Platinum", amount: Money(tenThousandths: 150_000), period: .monthly,
                     amountUsed: Money(tenThousandths: amount)))
-            record.amountUsedPeriod = Kit.date(period)
+            record.amountUsedPeriod = Fixture.date(period)
             return record
         }
         #expect(
@@ -84,7 +85,7 @@ import Testing
         #expect(
             merge(used(90_000, "2026-11-30"), used(70_000, "2026-11-30")).0.amountUsed == Money(tenThousandths: 90_000))
         let later = merge(used(90_000, "2026-11-30"), used(10_000, "2026-12-31")).0
-        #expect(later.amountUsed == Money(tenThousandths: 10_000) && later.amountUsedPeriod == Kit.date("2026-12-31"))
+        #expect(later.amountUsed == Money(tenThousandths: 10_000) && later.amountUsedPeriod == Fixture.date("2026-12-31"))
         #expect(merge(used(90_000, "2026-11-30"), base).0.amountUsed == Money(tenThousandths: 90_000))
     }
 
@@ -101,7 +102,7 @@ import Testing
     @Test func withoutABaseBothSidesCountAsChanged() {
         var local = base
         local.item.title = "Mine"
-        local.ledger.record(DoneEntry(occurrence: Kit.at("2026-11-30T23:59"), doneAt: 1))
+        local.ledger.record(DoneEntry(occurrence: Fixture.local("2026-11-30T23:59"), doneAt: 1))
         let result = SyncMerge.merge(base: nil, local: local, remote: base, zone: Kit.newYork)
         #expect(result.record.item.title == "Uber Cash" && result.conflicts.map(\.field) == ["title"])
         #expect(result.record.ledger == local.ledger)

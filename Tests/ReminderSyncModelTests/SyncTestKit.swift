@@ -3,12 +3,12 @@ import ICalendar
 import ReminderCore
 import ReminderPlatform
 import ReminderSyncModel
+import ReminderTestSupport
 
 /// Shared set-up: a device in New York on 2026-11-18 with reminderd's default settings, and
 /// the items the tests sync.
 enum Kit {
-    static let zoneDatabase = ZoneDatabase.shared
-    static let newYork = try! zoneDatabase.zone(named: "America/New_York")
+    static let newYork = Fixture.zone("America/New_York")
     /// 2026-11-18 06:06:40 in New York.
     static let now: Int64 = 1_795_000_000
     static let context = at(now)
@@ -31,19 +31,15 @@ enum Kit {
     static let coupon = Item(
         title: "Target 20% off",
         schedule: .coupon(
-            Coupon(expires: .date(date("2026-12-24")), code: "TGT20", value: Money(tenThousandths: 200_000))))
+            Coupon(expires: .date(Fixture.date("2026-12-24")), code: "TGT20", value: Money(tenThousandths: 200_000))))
 
     static let rebuy = Item(
         title: "Contact lenses",
-        schedule: .rebuy(Rebuy(everyDays: 30, lastPurchased: date("2026-11-10"), category: "health")))
+        schedule: .rebuy(Rebuy(everyDays: 30, lastPurchased: Fixture.date("2026-11-10"), category: "health")))
 
     static let fee = Item(
         title: "Amex Gold annual fee",
-        schedule: .fee(Fee(card: "Amex Gold", amount: Money(tenThousandths: 3_250_000), due: date("2027-02-15"))))
-
-    static func date(_ text: String) -> LocalDate { try! LocalDate.parse(text).get() }
-
-    static func at(_ text: String) -> LocalDateTime { try! LocalDateTime.parse(text).get() }
+        schedule: .fee(Fee(card: "Amex Gold", amount: Money(tenThousandths: 3_250_000), due: Fixture.date("2027-02-15"))))
 
     /// Unix seconds of a UTC basic-form time such as `20261120T150000Z`.
     static func utc(_ text: String) -> Int64 {

@@ -2,6 +2,7 @@ import CivilTime
 import ICalendar
 import ReminderCore
 import ReminderSyncModel
+import ReminderTestSupport
 import Testing
 
 @Suite struct VTodoWriterTests {
@@ -13,7 +14,7 @@ import Testing
         #expect(todo.property("DUE")?.line == "DUE;TZID=America/New_York:20261130T235900")
         #expect(todo.property("DTSTART")?.line == "DTSTART;TZID=America/New_York:20261130T235900")
         #expect(todo.property("RRULE")?.value == "FREQ=MONTHLY;BYMONTHDAY=-1")
-        #expect(todo.property("RRULE")?.value == CalendarRecurrence.rule(for: Kit.uber, first: Kit.date("2026-11-30")))
+        #expect(todo.property("RRULE")?.value == CalendarRecurrence.rule(for: Kit.uber, first: Fixture.date("2026-11-30")))
         #expect(todo.property("SUMMARY")?.text == "Uber Cash $15 — Amex Platinum")
         #expect(todo.property("STATUS")?.value == "NEEDS-ACTION")
         #expect(todo.property("SEQUENCE")?.value == "0")
@@ -121,7 +122,7 @@ import Testing
         #expect(todo.property("DTSTART")?.value == "20261231T235900")
         #expect(todo.property("STATUS")?.value == "NEEDS-ACTION" && todo.property("PERCENT-COMPLETE")?.value == "0")
         #expect(todo.properties("X-REMINDERD-DONE").map(\.value) == ["20261130T235900/20261118T110640Z/15"])
-        record.undoDone(Kit.at("2026-11-30T23:59"))
+        record.undoDone(Fixture.local("2026-11-30T23:59"))
         let undone = try Kit.todo(Kit.written(record))
         #expect(undone.property("DUE")?.value == "20261130T235900" && undone.properties("X-REMINDERD-DONE").isEmpty)
     }
@@ -129,7 +130,7 @@ import Testing
     @Test func ledgerKeepsTheNewest24() {
         var ledger = DoneLedger()
         for month in 0..<30 {
-            let date = Kit.date("2024-01-28").adding(months: month)
+            let date = Fixture.date("2024-01-28").adding(months: month)
             ledger.record(
                 DoneEntry(occurrence: LocalDateTime(date: date, time: FireTimeRules.endOfDay), doneAt: Int64(month)))
         }
@@ -180,7 +181,7 @@ import Testing
         #expect(used.line == "X-REMINDERD-AMOUNT-USED;X-REMINDERD-PERIOD-END=20261130:5")
         let november = try Kit.read(text).record
         #expect(
-            november.amountUsed == Money(tenThousandths: 50_000) && november.amountUsedPeriod == Kit.date("2026-11-30"))
+            november.amountUsed == Money(tenThousandths: 50_000) && november.amountUsedPeriod == Fixture.date("2026-11-30"))
         // Read in December, November's partial use is over.
         let december = try Kit.read(text, context: Kit.at(Kit.utc("20261202T120000Z"))).record
         #expect(december.amountUsed == nil && december.amountUsedPeriod == nil)
