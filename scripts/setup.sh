@@ -6,6 +6,7 @@
 packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
   python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas
   xfce4-notifyd mako-notifier sway grim xdotool imagemagick
+  gcc libc6-dev  # cc and the C headers for Tests/EndToEnd/fsync_fault.c, the fault tests' fdatasync shim
   dpkg-dev binutils lintian debootstrap)  # the last line: scripts/package-deb.sh and its tests
 [ "${REMINDERD_GNOME_TEST:-}" = 1 ] && packages+=(gnome-shell gjs)
 

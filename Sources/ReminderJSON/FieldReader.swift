@@ -50,7 +50,8 @@ public struct FieldReader {
 
     /// Refuses every field that was never read.
     public func rejectUnknown() throws(FieldError) {
-        if let unknown = fields.keys.filter({ !read.contains($0) }).sorted().first {
+        // The first in sorted order, without an array for the usual object, which has none.
+        if let unknown = fields.keys.lazy.filter({ !read.contains($0) }).min() {
             throw .unknownField(field: fieldPath(unknown))
         }
     }

@@ -169,11 +169,10 @@ public struct UpcomingReply: ReminderReply {
                         "due": .string($0.due), "lead": .string($0.lead), "late": .bool($0.late),
                     ]
                     // Absent, not null, when the item has none.
-                    for (key, value) in [
-                        ("card", $0.card), ("amount", $0.amount), ("value", $0.value), ("currency", $0.currency),
-                    ] {
-                        if let value { fields[key] = .string(value) }
-                    }
+                    fields.put("card", $0.card)
+                    fields.put("amount", $0.amount)
+                    fields.put("value", $0.value)
+                    fields.put("currency", $0.currency)
                     return .object(fields)
                 })
         ]

@@ -28,7 +28,10 @@ public enum ReminderRequest: Sendable, Equatable {
     /// Reads `parameters` as a call of `method`, refusing an unknown parameter or one of the
     /// wrong type with `InvalidParameter`.
     public init(_ method: ReminderMethod, _ parameters: [String: JSONValue]) throws(VarlinkError) {
-        if let unknown = parameters.keys.filter({ !method.parameterNames.contains($0) }).sorted().first {
+        // The names once (`parameterNames` builds its set on each use), and no array for the
+        // usual call, which has no unknown parameter: the first unknown name in sorted order.
+        let known = method.parameterNames
+        if let unknown = parameters.keys.lazy.filter({ !known.contains($0) }).min() {
             throw .invalidParameter(unknown, "unknown parameter")
         }
         let p = Parameters(parameters)
