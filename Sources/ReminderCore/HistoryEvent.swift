@@ -17,4 +17,15 @@ public enum HistoryEvent: String, Sendable, Hashable, CaseIterable {
     case expired
     /// A stored item set aside as unreadable.
     case quarantined
+    // What sync brought from another device (a phone, another computer), and what it decided.
+    case addedElsewhere = "added elsewhere"
+    case editedElsewhere = "edited elsewhere"
+    case removedElsewhere = "removed elsewhere"
+    case doneElsewhere = "done elsewhere"
+    case undoneElsewhere = "undone elsewhere"
+    case snoozedElsewhere = "snoozed elsewhere"
+    /// Both sides changed one field: the other device's value was taken, this one's is in the reason.
+    case conflict
+    /// Removed on one side while changed on the other: kept (or brought back), and why.
+    case kept
 }

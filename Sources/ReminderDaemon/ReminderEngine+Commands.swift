@@ -91,6 +91,8 @@ extension ReminderEngine {
                     ExportReply(items: order.compactMap { items[$0]?.json }, state: try exportState(history: history))
                     .parameters
             case .calendar(let days): result = CalendarReply(ics: try calendar(days: days, now: now)).parameters
+            case .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus, .syncWait, .syncNow:
+                result = try sync(try ReminderRequest(method, parameters), now: now)
             }
         } catch let error as VarlinkError {
             return .failure(error)

@@ -69,6 +69,40 @@ public enum ReminderInterface {
         # the alarms where the daemon, in its zone and with its settings, reminds.
         method Calendar(days: ?int) -> (ics: string)
 
+        # The methods below are reminderd-sync's, the process that syncs the items with a CalDAV
+        # task list (not for people; see docs/SYNC.md).
+
+        # Starts a sync pass with collection (the task list's URL) of account (user@host). A
+        # collection other than the last one starts over: every item is pushed again. Returns
+        # the sync token stored after the last pull, and the resources known then.
+        method SyncBegin(collection: string, account: string) -> (token: ?string, resources: []object)
+
+        # Resources new or changed on the server (href, etag, body) and removed (hrefs); each is
+        # merged with the local item, and token is stored once all are applied.
+        method SyncPulled(resources: []object, removed: []string, token: ?string) -> (applied: int, conflicts: int)
+
+        # The local changes to push, oldest first: uid, href, etag (null: create), body (null:
+        # delete) and seq, which SyncPushed gives back.
+        method SyncPending(limit: ?int) -> (changes: []object)
+
+        # The server took change seq of uid: its new etag (null when it gave none) and the body
+        # it holds (null: deleted).
+        method SyncPushed(uid: string, seq: int, href: string, etag: ?string, body: ?string) -> ()
+
+        # A pass ended: error is null when it succeeded, else why not, in words.
+        method SyncReport(error: ?string) -> ()
+
+        # Sync's state: account, last sync, changes waiting, conflicts, the last error.
+        method SyncStatus() -> (sync: object)
+
+        # Answers when reminderd-sync has work: reason "changed" (a local change, 2 s after),
+        # "now" (SyncNow), or "refresh" with the uids of items a pop-up is about to show.
+        method SyncWait() -> (reason: string, uids: []string)
+
+        # Asks the connected reminderd-sync for a pass and answers when it ends; SyncFailed
+        # says why it did not succeed, or that no reminderd-sync is running.
+        method SyncNow() -> ()
+
         error InvalidItem (field: string, reason: string)
         error InvalidParameter (parameter: string, reason: string)
         error InvalidConfig (field: string, reason: string)
@@ -80,6 +114,7 @@ public enum ReminderInterface {
         # The change was applied and kept, but the disk did not confirm it: do not retry blindly.
         error NotDurable (reason: string)
         error RequestTooLarge (limit: int, reason: string)
+        error SyncFailed (reason: string)
 
         """
 
@@ -94,6 +129,7 @@ public enum ReminderInterface {
         public static let `internal` = "io.reminderd.Reminders.Internal"
         public static let notDurable = "io.reminderd.Reminders.NotDurable"
         public static let requestTooLarge = "io.reminderd.Reminders.RequestTooLarge"
+        public static let syncFailed = "io.reminderd.Reminders.SyncFailed"
     }
 
     /// The standard service interface every varlink server offers.

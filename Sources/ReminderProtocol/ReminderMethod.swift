@@ -25,6 +25,15 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
     case importItems = "Import"
     case export = "Export"
     case calendar = "Calendar"
+    // For reminderd-sync, the process that syncs with a CalDAV server (docs/SYNC.md).
+    case syncBegin = "SyncBegin"
+    case syncPulled = "SyncPulled"
+    case syncPending = "SyncPending"
+    case syncPushed = "SyncPushed"
+    case syncReport = "SyncReport"
+    case syncStatus = "SyncStatus"
+    case syncWait = "SyncWait"
+    case syncNow = "SyncNow"
 
     /// The method by its full varlink name (`io.reminderd.Reminders.List`); nil for another
     /// interface's or an unknown one.
@@ -40,8 +49,12 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
     /// The method only reads: it changes nothing the timer or systemd's status line depend on.
     public var isQuery: Bool {
         switch self {
-        case .list, .get, .upcoming, .explain, .history, .summary, .status, .export, .calendar: return true
-        case .add, .edit, .remove, .done, .undo, .snooze, .pause, .resume, .reload, .importItems: return false
+        case .list, .get, .upcoming, .explain, .history, .summary, .status, .export, .calendar, .syncPending,
+            .syncStatus, .syncWait, .syncNow:
+            return true
+        case .add, .edit, .remove, .done, .undo, .snooze, .pause, .resume, .reload, .importItems, .syncBegin,
+            .syncPulled, .syncPushed, .syncReport:
+            return false
         }
     }
 
@@ -56,10 +69,15 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         case .snooze: return ["id", "duration"]
         case .upcoming, .calendar: return ["days"]
         case .history: return ["limit", "since", "item"]
-        case .summary, .status, .resume, .reload: return []
+        case .summary, .status, .resume, .reload, .syncStatus, .syncWait, .syncNow: return []
         case .pause: return ["duration"]
         case .importItems: return ["items", "state", "replace"]
         case .export: return ["history"]
+        case .syncBegin: return ["collection", "account"]
+        case .syncPulled: return ["resources", "removed", "token"]
+        case .syncPending: return ["limit"]
+        case .syncPushed: return ["uid", "seq", "href", "etag", "body"]
+        case .syncReport: return ["error"]
         }
     }
 }

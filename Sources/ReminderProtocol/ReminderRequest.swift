@@ -24,6 +24,19 @@ public enum ReminderRequest: Sendable, Equatable {
     case importItems(items: [JSONValue], state: JSONValue?, replace: Bool)
     case export(history: Bool)
     case calendar(days: Int)
+    case syncBegin(collection: String, account: String)
+    /// Remote resources new or changed (`SyncResource`, with bodies) and removed (hrefs) since
+    /// the stored token; `token` is stored once they are applied (nil: keep the stored one).
+    case syncPulled(resources: [SyncResource], removed: [String], token: String?)
+    case syncPending(limit: Int)
+    /// The server took change `seq` of `uid`: its href, its new ETag (nil when the server gave
+    /// none), and the body it now holds (nil: the resource was deleted).
+    case syncPushed(uid: String, seq: Int64, href: String, etag: String?, body: String?)
+    /// A sync pass ended: nil when it succeeded, else why not, in words.
+    case syncReport(error: String?)
+    case syncStatus
+    case syncWait
+    case syncNow
 
     /// Reads `parameters` as a call of `method`, refusing an unknown parameter or one of the
     /// wrong type with `InvalidParameter`.
@@ -63,6 +76,32 @@ public enum ReminderRequest: Sendable, Equatable {
                 items: try p.array("items"), state: p.value("state"), replace: try p.optionalBool("replace") ?? false)
         case .export: self = .export(history: try p.optionalBool("history") ?? false)
         case .calendar: self = .calendar(days: try p.optionalInt("days") ?? 365)
+        case .syncBegin: self = .syncBegin(collection: try p.string("collection"), account: try p.string("account"))
+        case .syncPulled:
+            var resources: [SyncResource] = []
+            for (index, element) in try p.array("resources").enumerated() {
+                resources.append(try SyncResource(element, "resources[\(index)]"))
+            }
+            var removed: [String] = []
+            for (index, element) in try p.array("removed").enumerated() {
+                guard case .string(let href) = element else {
+                    throw .invalidParameter("removed[\(index)]", "expected a string, found \(element.typeName)")
+                }
+                removed.append(href)
+            }
+            self = .syncPulled(resources: resources, removed: removed, token: try p.optionalString("token"))
+        case .syncPending: self = .syncPending(limit: try p.optionalInt("limit") ?? 100)
+        case .syncPushed:
+            guard case .integer(let seq)? = p.value("seq") else {
+                throw .invalidParameter("seq", "expected a whole number")
+            }
+            self = .syncPushed(
+                uid: try p.string("uid"), seq: seq, href: try p.string("href"), etag: try p.optionalString("etag"),
+                body: try p.optionalString("body"))
+        case .syncReport: self = .syncReport(error: try p.optionalString("error"))
+        case .syncStatus: self = .syncStatus
+        case .syncWait: self = .syncWait
+        case .syncNow: self = .syncNow
         }
     }
 
@@ -81,11 +120,22 @@ public enum ReminderRequest: Sendable, Equatable {
         case .history(let limit, let since, let item):
             fields["limit"] = .integer(Int64(limit))
             (fields["since"], fields["item"]) = (since.map { .string($0) }, item.map { .string($0) })
-        case .summary, .status, .resume, .reload: break
+        case .summary, .status, .resume, .reload, .syncStatus, .syncWait, .syncNow: break
         case .pause(let duration): fields["duration"] = duration.map { .string($0) }
         case .importItems(let items, let state, let replace):
             (fields["items"], fields["state"], fields["replace"]) = (.array(items), state, .bool(replace))
         case .export(let history): fields["history"] = .bool(history)
+        case .syncBegin(let collection, let account):
+            (fields["collection"], fields["account"]) = (.string(collection), .string(account))
+        case .syncPulled(let resources, let removed, let token):
+            fields["resources"] = .array(resources.map(\.json))
+            fields["removed"] = .array(removed.map { .string($0) })
+            fields["token"] = token.map { .string($0) }
+        case .syncPending(let limit): fields["limit"] = .integer(Int64(limit))
+        case .syncPushed(let uid, let seq, let href, let etag, let body):
+            (fields["uid"], fields["seq"], fields["href"]) = (.string(uid), .integer(seq), .string(href))
+            (fields["etag"], fields["body"]) = (etag.map { .string($0) }, body.map { .string($0) })
+        case .syncReport(let error): fields["error"] = error.map { .string($0) }
         }
         return fields
     }
@@ -111,6 +161,14 @@ public enum ReminderRequest: Sendable, Equatable {
         case .importItems: return .importItems
         case .export: return .export
         case .calendar: return .calendar
+        case .syncBegin: return .syncBegin
+        case .syncPulled: return .syncPulled
+        case .syncPending: return .syncPending
+        case .syncPushed: return .syncPushed
+        case .syncReport: return .syncReport
+        case .syncStatus: return .syncStatus
+        case .syncWait: return .syncWait
+        case .syncNow: return .syncNow
         }
     }
 }

@@ -24,7 +24,7 @@ import Testing
 
     @Test func theEnumHasExactlyTheDescribedMethodsWithTheirParameters() {
         let described = Self.describedMethods()
-        #expect(described.count == 19)
+        #expect(described.count == 27)
         #expect(Set(described.keys) == Set(ReminderMethod.allCases.map(\.rawValue)))
         for method in ReminderMethod.allCases {
             #expect(described[method.rawValue] == method.parameterNames, "\(method.rawValue)")
@@ -42,7 +42,10 @@ import Testing
     @Test func onlyReadingMethodsAreQueries() {
         let queries = Set(ReminderMethod.allCases.filter(\.isQuery).map(\.rawValue))
         #expect(
-            queries == ["List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export", "Calendar"])
+            queries == [
+                "List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export", "Calendar",
+                "SyncPending", "SyncStatus", "SyncWait", "SyncNow",
+            ])
     }
 }
 
@@ -85,6 +88,14 @@ import Testing
             .status, .pause(duration: "2h"), .pause(duration: nil), .resume, .reload,
             .importItems(items: [item], state: .object([:]), replace: true),
             .importItems(items: [], state: nil, replace: false), .export(history: true), .calendar(days: 365),
+            .syncBegin(collection: "https://dav.example.org/alice/reminderd/", account: "alice@dav.example.org"),
+            .syncPulled(
+                resources: [SyncResource(href: "/a/b.ics", etag: "\"1\"", body: "BEGIN:VCALENDAR")],
+                removed: ["/a/c.ics"], token: "t1"),
+            .syncPulled(resources: [SyncResource(href: "/a/b.ics", etag: nil, body: "")], removed: [], token: nil),
+            .syncPending(limit: 10), .syncPushed(uid: "u@reminderd", seq: 3, href: "/a/u.ics", etag: "\"2\"", body: "x"),
+            .syncPushed(uid: "u@reminderd", seq: 4, href: "/a/u.ics", etag: nil, body: nil),
+            .syncReport(error: nil), .syncReport(error: "the server answered 503"), .syncStatus, .syncWait, .syncNow,
         ]
         #expect(Set(requests.map(\.method)) == Set(ReminderMethod.allCases))
         for request in requests {
@@ -109,5 +120,46 @@ import Testing
                 == .invalidParameter("limit", "expected a whole number from 0 to 100000"))
         #expect(refusal(.add, ["item": .array([])]) == .invalidParameter("item", "expected an object, found an array"))
         #expect(refusal(.importItems, [:]) == .invalidParameter("items", "missing"))
+    }
+}
+
+@Suite struct SyncProtocolTests {
+    @Test func aMalformedPulledResourceIsRefusedNamingItsPlace() {
+        func refusal(_ parameters: [String: JSONValue]) -> VarlinkError? {
+            do throws(VarlinkError) {
+                _ = try ReminderRequest(.syncPulled, parameters)
+                return nil
+            } catch { return error }
+        }
+        let good = JSONValue.object(["href": .string("/a.ics"), "body": .string("x")])
+        #expect(
+            refusal(["resources": .array([good, .object(["href": .string("/b.ics")])]), "removed": .array([])])
+                == .invalidParameter("resources[1].body", "missing"))
+        #expect(
+            refusal(["resources": .array([.string("x")]), "removed": .array([])])
+                == .invalidParameter("resources[0]", "expected an object, found a string"))
+        #expect(
+            refusal(["resources": .array([]), "removed": .array([.integer(1)])])
+                == .invalidParameter("removed[0]", "expected a string, found a number"))
+    }
+
+    @Test func syncRepliesRoundTrip() throws {
+        let begin = SyncBeginReply(token: "t", resources: [.init(href: "/a.ics", etag: "\"1\""), .init(href: "/b.ics", etag: nil)])
+        #expect(try SyncBeginReply(parameters: begin.parameters) == begin)
+        let pending = SyncPendingReply(changes: [
+            .init(uid: "u", href: "/u.ics", etag: nil, body: "B", seq: 1),
+            .init(uid: "v", href: "/v.ics", etag: "\"e\"", body: nil, seq: 2),
+        ])
+        #expect(try SyncPendingReply(parameters: pending.parameters) == pending)
+        let status = SyncStatusReply(
+            account: "alice@h", collection: "https://h/c/", lastSync: "2026-11-22T10:00:00+01:00", lastAttempt: nil,
+            error: "the server refused the password (401)", waiting: 2, waitingSince: nil, conflicts: 1, connected: true)
+        #expect(try SyncStatusReply(parameters: status.parameters) == status)
+        #expect(try SyncPulledReply(parameters: SyncPulledReply(applied: 3, conflicts: 1).parameters).applied == 3)
+        let wait = SyncWaitReply(reason: .refresh, uids: ["u@reminderd"])
+        #expect(try SyncWaitReply(parameters: wait.parameters) == wait)
+        #expect(throws: ReminderProtocolError.self) {
+            try SyncWaitReply(parameters: ["reason": .string("later"), "uids": .array([])])
+        }
     }
 }
