@@ -144,6 +144,9 @@ extension ReminderStore {
         }
     }
 
+    /// The task list's URL of the last `SyncBegin`, nil before the first.
+    public func syncCollection() throws(ReminderStoreError) -> String? { try setting("sync.collection") }
+
     /// The uid of each of `itemIds` that has one.
     public func syncUIDs(of itemIds: [String]) throws(ReminderStoreError) -> [String: String] {
         try read { db in
