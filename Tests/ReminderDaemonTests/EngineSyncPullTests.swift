@@ -203,6 +203,26 @@ import Testing
         #expect(master.contains("X-REMINDERD-DONE:20261130T235900/20261120T150000Z/"), "pushed in the rolling form")
     }
 
+    @Test func aPhoneRollingTheMasterIsADoneElsewhereWrittenBackInTheRollingForm() throws {
+        let id = a.addUber()
+        server.sync(a.engine)
+        let (href, resource) = try #require(server.resources.first)
+        #expect(resource.body.contains("DUE;TZID=UTC:20261130T235900"))
+        // Apple Reminders completes November: DTSTART and DUE move to December, its PRODID.
+        server.put(
+            href,
+            resource.body.replacingOccurrences(of: "20261130T235900", with: "20261231T235900")
+                .replacingOccurrences(
+                    of: "PRODID:-//reminderd//reminderd-sync//EN", with: "PRODID:-//Apple Inc.//iOS 18.1//EN"))
+        server.sync(a.engine)
+        #expect(a.doneDues(id) == [try Timestamp.parse("2026-11-30T23:59:00Z").get()])
+        #expect(a.history(id).suffix(1) == ["done elsewhere"])
+        let body = try #require(server.resources[href]?.body)
+        #expect(body.contains("PRODID:-//reminderd//reminderd-sync//EN"))
+        #expect(body.contains("X-REMINDERD-DONE:20261130T235900/"))
+        #expect(a.pending.isEmpty)
+    }
+
     @Test func resourcesThatAreNotReadableItemsAreSkippedAndTouchNothing() throws {
         _ = b.addUber()
         server.sync(b.engine)
