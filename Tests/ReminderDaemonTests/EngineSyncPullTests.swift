@@ -78,6 +78,26 @@ import Testing
         #expect(b.pending.isEmpty)
     }
 
+    @Test func aNewItemWhoseIdIsTakenHereGetsANewOne() throws {
+        func importItem(_ harness: EngineHarness, _ title: String) {
+            let item: JSONValue = .object([
+                "id": .string("abcd"), "kind": .string("rebuy"), "title": .string(title),
+                "everyDays": .integer(30), "lastPurchased": .string("2026-11-10"),
+            ])
+            _ = ok(harness.engine, "Import", ["items": .array([item])])
+        }
+        importItem(a, "Lenses")
+        importItem(b, "Filters")
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(b.ids.count == 2 && b.ids[0] == "abcd" && b.ids[1] != "abcd")
+        #expect(b.field("abcd", "title") == "Filters" && b.field(b.ids[1], "title") == "Lenses")
+        #expect(b.history(b.ids[1]) == ["added elsewhere"])
+        server.sync(a.engine)
+        #expect(a.ids.count == 2 && a.field("abcd", "title") == "Lenses")
+        #expect(server.resources.count == 2)
+    }
+
     @Test func anItemRemovedElsewhereIsRemovedHere() throws {
         let id = shared { $0.addUber() }
         _ = a.perform("Remove", ["id": .string(id)])
