@@ -20,8 +20,9 @@ struct SyncPullPlan {
     /// Items a resource of this batch was applied to, with the record merged: a completed copy
     /// read after its item's resource builds on it.
     var merged: [String: SyncRecord] = [:]
-    /// Ids new items took in this batch.
+    /// Ids new items took in this batch, and the uids new here it applied.
     var taken: Set<String> = []
+    var newUIDs: Set<String> = []
     /// Loaded once, when a resource with an unknown uid first needs them.
     var known: [CompletedCopy.Known]?
     var unpushed: [String]?
@@ -104,6 +105,10 @@ extension ReminderEngine {
     private func pullNew(
         _ reading: VTodoReader.Reading, of resource: SyncResource, into plan: inout SyncPullPlan, context: SyncContext
     ) throws {
+        guard plan.newUIDs.insert(reading.uid).inserted else {
+            plan.skipped.append("\(resource.href): UID \(reading.uid) is in another resource of this batch too")
+            return
+        }
         if CatalogMatch.key(reading.record.item) != nil {
             if plan.unpushed == nil { plan.unpushed = try stored { try store.syncUnpushed() } }
             let candidates = (plan.unpushed ?? []).filter { items[$0] != nil && plan.merged[$0] == nil }

@@ -257,6 +257,8 @@ import Testing
             "/c/fifteen.ics",
             good.value.body.replacingOccurrences(of: "X-REMINDERD-AMOUNT:15", with: "X-REMINDERD-AMOUNT:fifteen")
                 .replacingOccurrences(of: String(otherUID), with: "other@x"))
+        // The same task twice on the server (a client duplicated it): one item.
+        server.put("/c/copy.ics", good.value.body)
         let pulled = server.pull(a.engine, server.resources.keys.sorted())
         #expect(pulled?.applied == 1)
         #expect(a.ids.count == 1)
