@@ -150,7 +150,10 @@ extension ReminderEngine {
             (local.item.createdAt, remote.item.createdAt) = (created, created)
         }
         let (merged, conflicts) = SyncMerge.merge(base: base, local: local, remote: remote, zone: zone)
-        applyPulled(merged, over: local, itemId: id, conflicts: conflicts, into: &plan, context: context)
+        // Applied over the item as it is here (its creation may be the later one).
+        var here = local
+        here.item = item
+        applyPulled(merged, over: here, itemId: id, conflicts: conflicts, into: &plan, context: context)
         plan.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
         settle(id, differs: !ReminderEngine.sameOnServer(merged, remote) || !reading.foreignCompletions.isEmpty,
@@ -169,10 +172,9 @@ extension ReminderEngine {
         plan.batch.added.append(item)
         plan.batch.history.append(
             HistoryRecord(at: context.now, itemId: id, title: item.title, event: event.0, reason: event.1))
-        var nothingHere = SyncRecord(item: item)
-        nothingHere.alarms = reading.record.alarms
         applyPulled(
-            reading.record, over: nothingHere, itemId: id, conflicts: [], announce: false, into: &plan, context: context)
+            reading.record, over: SyncRecord(item: item), itemId: id, conflicts: [], announce: false, into: &plan,
+            context: context)
         plan.applied += 1
         plan.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))

@@ -184,15 +184,18 @@ import Testing
 
     @Test func theSameCatalogCreditOnBothDevicesIsMergedOnFirstJoin() throws {
         let onA = a.addUber()
+        b.clock.set(EngineHarness.start + 600)
         let onB = b.addUber()
         server.sync(a.engine)
         server.sync(b.engine)
         #expect(b.ids == [onB], "merged into B's own item, not added beside it")
+        #expect(b.field(onB, "createdAt") == a.field(onA, "createdAt"), "the earlier creation stands")
         #expect(uid(b, onB) == uid(a, onA))
         #expect(server.resources.count == 1)
         #expect(b.history(onB) == ["added"])
         server.sync(a.engine)
         #expect(a.ids == [onA])
+        #expect(a.pending.isEmpty && b.pending.isEmpty)
     }
 
     @Test func anAppleCompletedCopyIsADoneOfItsItemNotAnItem() throws {
