@@ -110,6 +110,17 @@ import Testing
         #expect(try waiting(store) == [])
     }
 
+    @Test func aChangeWhoseOutboxRowCannotBeWrittenIsNotStored() throws {
+        let (store, _) = try pushedStore()
+        try StoreFaults.failWrites(.insert, on: "syncOutbox", storeAt: path)
+        #expect(throws: ReminderStoreError.self) {
+            try store.recordEdit(try benefit("abcd", title: "Lyft"), changedFields: "title", at: now)
+        }
+        #expect(throws: ReminderStoreError.self) { try store.addItems([try benefit("efgh")], at: now) }
+        #expect(try store.items(zone: .utc, now: now).map(\.title) == ["Uber Cash"])
+        #expect(try store.history(limit: 10).map(\.event) == [.added])
+    }
+
     @Test func anItemTheServerNeverHadIsForgottenWhenRemoved() throws {
         let store = try ReminderStore(path: path)
         try store.addItems([try benefit("abcd")], at: now)
