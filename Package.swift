@@ -76,6 +76,8 @@ let package = Package(
             dependencies: [
                 "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderStore", "ReminderProtocol",
                 "CSystemd", "CNotify",
+                // Sync: items as CalDAV resources and the 3-way merge (reminderd owns all sync state).
+                "ReminderSyncModel", "ICalendar",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -172,6 +174,8 @@ let package = Package(
                 "ReminderStoreTesting",
                 // To build the GErrors the notifier classifies.
                 "CNotify",
+                // To play another device's writes in the sync tests, and seed their random runs.
+                "ReminderSyncModel", "ICalendar", "ReminderTestSupport",
             ]
         ),
     ],
