@@ -87,11 +87,15 @@ public final class SyncService {
         }
     }
 
-    /// Waits for work and runs passes until the connection to reminderd is lost or a stop signal comes.
+    /// Waits for work and runs passes until the connection to reminderd is lost or a stop signal
+    /// comes. A reminderd that refuses `SyncWait` (an older one, or another reminderd-sync holds
+    /// it) leaves the periodic passes: said once, and its descriptor no longer polled, since its
+    /// answer would otherwise wake the loop at once, for ever.
     private func serve(_ connection: DaemonConnection) -> Ending {
+        var waitRefused = false
         while true {
             var entries = [
-                pollfd(fd: connection.waitDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: waitRefused ? -1 : connection.waitDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signals.descriptor, events: Int16(POLLIN), revents: 0),
             ]
             let count = poll(&entries, 2, schedule.timeout(now: bootClockMilliseconds()))
@@ -103,6 +107,10 @@ public final class SyncService {
                     let wake = try connection.takeWait()
                     if wake.reason == .refresh { kind = .pullOnly }
                     do { try connection.armWait() } catch { throw .lost(error) }
+                } catch .refused(_, let error) {
+                    journal.log(.warning, "reminderd refused SyncWait (\(error)); syncing every ~10 minutes only")
+                    waitRefused = true
+                    continue
                 } catch {
                     journal.log(.warning, "\(error); reconnecting")
                     return .reconnect

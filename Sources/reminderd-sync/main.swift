@@ -22,9 +22,9 @@ struct ReminderdSyncCommand: ParsableCommand {
             a network error or a 5xx it retries in 30 s, doubling to 30 min. What failed is in \
             `reminderctl sync status` and on stderr (the journal).
 
-            Exit status: 0 when stopped by SIGTERM or SIGINT (or --once succeeded); 1 when --once \
-            failed; 69 when --once cannot reach reminderd; 78 when the config has no usable \
-            "sync" section.
+            Exit status: 0 when stopped by SIGTERM or SIGINT (or --once succeeded, or \
+            --check-config found an account); 1 when --once failed; 69 when --once cannot reach \
+            reminderd; 78 when the config has no usable "sync" section.
             """,
         version: ReminderVersion.current)
 
@@ -33,6 +33,9 @@ struct ReminderdSyncCommand: ParsableCommand {
 
     @Flag(help: "Run one pass, then exit: 0 when it succeeded, 1 when not (the reason on stderr).")
     var once = false
+
+    @Flag(help: "Check the config's \"sync\" section and exit: 0 when it has an account, 78 when not.")
+    var checkConfig = false
 
     func run() throws {
         let journal = Journal()
@@ -52,6 +55,7 @@ struct ReminderdSyncCommand: ParsableCommand {
                     + "set one up with: reminderctl sync setup")
             throw ExitCode(78)
         }
+        if checkConfig { return }
         let service: SyncService
         do {
             service = try SyncService(

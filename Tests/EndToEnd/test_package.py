@@ -174,7 +174,7 @@ def test_lintian_finds_no_errors(deb):
 def test_the_package_declares_every_library_it_loads_and_needs_no_swift(installed):
     depends = control_field(installed, "Depends")
     declared = {re.split(r"[ (]", alternative.strip())[0] for entry in depends.split(",") for alternative in entry.split("|")}
-    for binary in ("/usr/bin/reminderd", "/usr/bin/reminderctl"):
+    for binary in ("/usr/bin/reminderd", "/usr/bin/reminderctl", "/usr/bin/reminderd-sync"):
         ldd = run("ldd", binary).stdout
         assert "/opt/swift" not in ldd and "not found" not in ldd and "libswift" not in ldd, ldd
         needed = re.findall(r"NEEDED\s+Shared library: \[(.+?)\]", run("readelf", "-d", binary).stdout)
@@ -186,7 +186,7 @@ def test_the_package_declares_every_library_it_loads_and_needs_no_swift(installe
             package = owner.stdout.split(":")[0]
             assert library not in needed or package in declared, f"{binary} needs {library} from {package}, not in Depends: {depends}"
     assert run("reminderctl", "--version").stdout.strip() == run("reminderd", "--version").stdout.strip() \
-        == control_field(installed, "Version")
+        == run("reminderd-sync", "--version").stdout.strip() == control_field(installed, "Version")
 
 
 def test_the_unit_honours_xdg_data_home_with_the_documented_drop_in(installed, user):
@@ -217,6 +217,16 @@ def test_a_new_user_enables_the_socket_and_the_service_works_upgrades_and_outliv
     assert "Amex Gold" in user.run("reminderctl", "cards", "gold").stdout  # from /usr/share/reminderd
     user.run("reminderctl", "setup", "--no-input", "--reminder-time", "08:30", "--lead-times", "7d,1d",
              "--quiet-hours", "none", "--card", "amex-gold", "--fee-due", "amex-gold=2027-01-15", "--yes")
+
+    # reminderd-sync's unit loads and its binary starts in its sandbox: without a "sync" account it
+    # exits 78, which the unit does not restart.
+    user.run("systemd-analyze", "verify", "--user", "/usr/lib/systemd/user/reminderd-sync.service")
+    user.systemctl("start", "reminderd-sync.service", check=False)
+    sync_unit = lambda: dict(line.split("=", 1) for line in user.systemctl(
+        "show", "reminderd-sync.service", "--property=ActiveState", "--property=ExecMainStatus",
+        "--property=NRestarts").stdout.splitlines())
+    wait_for(lambda: sync_unit()["ActiveState"] == "failed", timeout=20, what="reminderd-sync to stop for want of an account")
+    assert sync_unit() == {"ActiveState": "failed", "ExecMainStatus": "78", "NRestarts": "0"}
 
     pid = user.service("MainPID")["MainPID"]
     user.systemctl("reload", "reminderd.service")

@@ -23,8 +23,9 @@ class FakeReminderd:
     """A varlink server on a Unix socket: each connection on its own thread, NUL-framed JSON.
     SyncWait is parked until `wake`; the other Sync… calls get the plainest good answers."""
 
-    def __init__(self, path):
+    def __init__(self, path, refuse_wait=False):
         self.path = path
+        self.refuse_wait = refuse_wait
         self.calls = []
         self.parked = []
         self.lock = threading.Condition()
@@ -58,9 +59,13 @@ class FakeReminderd:
                 with self.lock:
                     self.calls.append((method, call.get("parameters", {})))
                     self.lock.notify_all()
-                    if method == "SyncWait":
+                    if method == "SyncWait" and not self.refuse_wait:
                         self.parked.append(connection)
                         continue
+                if method == "SyncWait":
+                    error = {"error": INTERFACE + "SyncFailed", "parameters": {"reason": "SyncWait is not available"}}
+                    connection.sendall(json.dumps(error).encode() + b"\0")
+                    continue
                 reply = {"SyncBegin": {"token": None, "resources": []}, "SyncPulled": {"applied": 0, "conflicts": 0},
                          "SyncPending": {"changes": []}}.get(method, {})
                 connection.sendall(json.dumps({"parameters": reply}).encode() + b"\0")
@@ -221,6 +226,22 @@ def test_idle_it_does_not_wake_up(sync, radicale, reminderd):
     before = sync.context_switches()
     time.sleep(5)
     assert sync.context_switches() == before
+
+
+def test_a_reminderd_that_refuses_sync_wait_leaves_periodic_passes_without_a_busy_loop(sync, radicale):
+    sync.setup_account(radicale)
+    reminderd = FakeReminderd(sync.socket_path, refuse_wait=True)
+    try:
+        sync.start()
+        wait_for(lambda: reminderd.reports() == [None], what="the first pass")
+        wait_for(lambda: "refused SyncWait" in sync.stderr(), what="the warning")
+        time.sleep(0.5)
+        before = sync.context_switches()
+        time.sleep(2)
+        assert sync.context_switches() == before
+        assert reminderd.methods().count("SyncWait") == 1 and sync.stderr().count("refused SyncWait") == 1
+    finally:
+        reminderd.close()
 
 
 def test_an_unreachable_server_is_reported_in_words_and_not_retried_in_a_loop(sync, radicale, reminderd, tmp_path):
