@@ -17,12 +17,7 @@ public struct Journal: Sendable {
 
     let toJournal: Bool
 
-    /// True when stderr is the journal stream systemd named in `JOURNAL_STREAM`.
-    public init() {
-        var info = stat()
-        let stream = environmentVariable("JOURNAL_STREAM")
-        toJournal = stream != nil && fstat(STDERR_FILENO, &info) == 0 && stream == "\(info.st_dev):\(info.st_ino)"
-    }
+    public init() { toJournal = stderrIsJournal() }
 
     public func log(_ priority: Priority, _ message: String) {
         let line = (toJournal ? "<\(priority.rawValue)>" : "reminderd-sync: ") + message + "\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BIN, ROOT, wait_for
-from test_sync_setup import PASSWORD, USER, Radicale, free_port
+from test_sync_setup import PASSWORD, USER, free_port, radicale  # noqa: F401 (radicale: a fixture)
 
 INTERFACE = "io.reminderd.Reminders."
 
@@ -153,13 +153,6 @@ class SyncProcess:
             self.process.kill()
             self.process.wait(10)
         self.notify.close()
-
-
-@pytest.fixture
-def radicale(tmp_path):
-    server = Radicale(tmp_path / "radicale")
-    yield server
-    server.stop()
 
 
 @pytest.fixture
