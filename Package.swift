@@ -61,7 +61,9 @@ let package = Package(
         // periodic pass.
         .target(
             name: "ReminderSyncService",
-            dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol", "CalDAV", "CSystemd"]
+            dependencies: [
+                "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol", "ICalendar", "CalDAV", "CSystemd",
+            ]
         ),
         .executableTarget(
             name: "reminderd-sync",

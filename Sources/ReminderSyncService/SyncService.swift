@@ -23,6 +23,7 @@ public final class SyncService {
     private var random = SystemRandomNumberGenerator()
     /// The last pass's failure words, so an outage is logged once, not at every retry.
     private var lastFailure: String?
+    private var mirrorFailure: String?
     private var ready = false
 
     public init(settings: SyncSettings, socketPath: String, journal: Journal = Journal()) throws(ServiceError) {
@@ -134,9 +135,29 @@ public final class SyncService {
             if let open = self.session { session = open } else { session = try SyncSession.open(settings, transport: transport) }
             self.session = session
             let pass = SyncPass(session: session, link: link, shouldStop: { [signals] in signals.stopRequested })
-            return finish(kind, pass.run(kind))
+            let outcome = pass.run(kind)
+            if kind == .full, case .success = outcome, let mirror = settings.mirror {
+                self.mirror(EventMirror(session: session, link: link, name: mirror))
+            }
+            return finish(kind, outcome)
         } catch {
             return finish(kind, .failure(report(error, to: link)))
+        }
+    }
+
+    /// Updates the event mirror after a successful pass. Its failure is the journal's only (once
+    /// until it changes): the items themselves are in sync, which is what `sync status` tells.
+    private func mirror(_ mirror: EventMirror) {
+        switch mirror.run() {
+        case .success(let summary):
+            if mirrorFailure != nil { journal.log(.notice, "the mirror \"\(mirror.name)\" works again") }
+            mirrorFailure = nil
+            if summary != EventMirror.Summary() {
+                journal.log(.info, "mirror \"\(mirror.name)\": wrote \(summary.written), deleted \(summary.deleted)")
+            }
+        case .failure(let failure):
+            if failure.words != mirrorFailure { journal.log(.warning, failure.words) }
+            mirrorFailure = failure.words
         }
     }
 

@@ -12,6 +12,8 @@ final class FakeDaemon: DaemonLink {
     var begin = SyncBeginReply(token: nil, resources: [])
     var outbox: [SyncPendingReply.Change] = []
     var mergesOnPull = true
+    /// What `Calendar` answers (the mirror's source).
+    var calendarICS = ""
     /// Methods answered with a varlink error, or with a lost connection when `lost` is set.
     var refused: Set<ReminderMethod> = []
     var lost: Set<ReminderMethod> = []
@@ -43,6 +45,7 @@ final class FakeDaemon: DaemonLink {
             outbox.removeAll { $0.uid == uid && $0.seq == seq }
             return [:]
         case .syncReport: return [:]
+        case .calendar: return CalendarReply(ics: calendarICS).parameters
         default: throw .refused(method: request.method.rawValue, VarlinkError(name: "unexpected"))
         }
     }
