@@ -166,7 +166,7 @@ extension ReminderEngine {
         switch event {
         case .actionInvoked(let id, let action):
             if action == "undo", let itemId = outbox.undoOffers.removeValue(forKey: id) {
-                perform(button: "undo", itemId) { try undo(itemId, now: now) }
+                if perform(button: "undo", itemId, { try undo(itemId, now: now) }) { noteLocalChange(now: now) }
                 notifier.close(id: id)
                 break
             }
@@ -174,22 +174,28 @@ extension ReminderEngine {
             let itemId = popUp.itemId
             if action == "done" {
                 if press("done", on: popUp, now: now, { try markDone(itemId, amount: nil, now: now) }) {
+                    noteLocalChange(now: now)
                     // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
                     store.whenDurable(through: store.commitCount) { [weak self] durability in
                         self?.confirmDone(itemId, durability, now: now)
                     }
                 }
             } else if action == PopUpComposer.lastMinuteAction {
-                press(action, on: popUp, now: now) { try snooze(itemId, until: popUp.due - 60, now: now) }
+                if press(action, on: popUp, now: now, { try snooze(itemId, until: popUp.due - 60, now: now) }) {
+                    noteLocalChange(now: now)
+                }
             } else if action.hasPrefix("snooze-"),
                 case .success(let duration) = CalendarDuration.parse(String(action.dropFirst(7)), rules: .snooze)
             {
-                press(action, on: popUp, now: now) { try snooze(itemId, duration, now: now) }
+                if press(action, on: popUp, now: now, { try snooze(itemId, duration, now: now) }) {
+                    noteLocalChange(now: now)
+                }
             }
         case .closed(let id, let reason):
             guard let itemId = outbox.closed(id)?.itemId else { return }
             if reason == 2, let item = items[itemId] {
                 appendHistory(itemId, item.title, .dismissed, "closed on screen", now: now)
+                noteLocalChange(now: now)
             }
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
@@ -208,12 +214,17 @@ extension ReminderEngine {
     }
 
     /// Runs a button's command, logging a refusal (the item may have changed meanwhile).
-    func perform(button: String, _ itemId: String, _ command: () throws -> [String: JSONValue]) {
-        do { _ = try command() } catch let error as CommandError {
+    /// Returns whether it succeeded.
+    func perform(button: String, _ itemId: String, _ command: () throws -> [String: JSONValue]) -> Bool {
+        do {
+            _ = try command()
+            return true
+        } catch let error as CommandError {
             logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
         } catch {
             logger.error("button \(button) failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
         }
+        return false
     }
 
     /// Runs the command of a button on a reminder's pop-up, only while that pop-up's occurrence is

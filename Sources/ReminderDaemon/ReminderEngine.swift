@@ -39,6 +39,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var schedule: FireSchedule
     /// The reminders that came due and are not gone yet: in flight, on screen, waiting, held.
     var outbox = FireOutbox()
+    /// reminderd-sync's parked calls and what they wait for: local changes, `SyncNow`, refreshes.
+    var syncLink = SyncLink()
     /// When the pause ends: nil when not paused, `untilResumed` for a pause without an end.
     var pausedUntil: Int64?
     /// Back-off for reminders the server refused.
@@ -157,7 +159,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// past one still waiting for a server — so a restart knows which ones it missed.
     func recordLastSeen(_ now: Int64) throws(ReminderStoreError) {
         var seen = now
-        for case .fire(_, _, let fireAts, _, _) in outbox.waiting + outbox.held {
+        for case .fire(_, _, let fireAts, _, _) in outbox.waiting + outbox.held + outbox.refreshing {
             if let earliest = fireAts.min() { seen = min(seen, earliest - 1) }
         }
         // Nor past reminders whose time came but that the timer has not run yet: the late ones
@@ -172,11 +174,10 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         try store.saveLastSeen(seen)
     }
 
-    /// Tells the driver (the wheel's next deadline, or a retry's if sooner) and systemd what
-    /// changed.
+    /// Tells the driver (the earliest of the wheel's next deadline, a retry's and the sync
+    /// link's) and systemd what changed.
     func publish() {
-        let deadline = schedule.nextDeadline()
-        deadlineChanged?(retryAt.map { min($0, deadline ?? $0) } ?? deadline)
+        deadlineChanged?([schedule.nextDeadline(), retryAt, syncLink.nextDeadline].compactMap { $0 }.min())
         statusChanged?(statusLine())
     }
 
