@@ -111,6 +111,7 @@ struct SyncLink {
     /// The deadlines passed by `now`: the waiters to tell "changed", the `SyncNow` calls out of
     /// time, and whether a refresh ended.
     mutating func due(now: Int64) -> (changed: [ParkedCall], timedOut: [ParkedCall], refreshOver: Bool) {
+        clockMayHaveGoneBack(now: now)
         var changed: [ParkedCall] = []
         if let lastChange, lastChange + SyncLink.settleSeconds <= now { changed = takeWaiters(.changed, at: now) }
         let timedOut = nowCalls.filter { $0.deadline <= now }.map(\.call)
@@ -118,6 +119,17 @@ struct SyncLink {
         let refreshOver = refreshEnds.map { $0 <= now } == true
         if refreshOver { refreshEnds = nil }
         return (changed, timedOut, refreshOver)
+    }
+
+    /// After the clock was set back, no wait is longer than it is meant to be: a change an hour
+    /// "ahead" would otherwise be told an hour late.
+    private mutating func clockMayHaveGoneBack(now: Int64) {
+        lastChange = lastChange.map { min($0, now) }
+        refreshEnds = refreshEnds.map { min($0, now + SyncLink.refreshSeconds) }
+        for index in nowCalls.indices where nowCalls[index].deadline > now + SyncLink.passSeconds {
+            nowCalls[index] = NowCall(
+                call: nowCalls[index].call, deadline: now + SyncLink.passSeconds, asked: nowCalls[index].asked)
+        }
     }
 
     /// Forgets a call whose connection closed.

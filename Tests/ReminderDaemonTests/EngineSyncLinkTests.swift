@@ -72,6 +72,24 @@ import Testing
         #expect(waiter.answers == [waitReply(.changed)])
     }
 
+    @Test func aClockSetBackDoesNotHoldAChangeOrASyncNowLonger() throws {
+        let harness = try EngineHarness()
+        let waiter = ParkingCaller()
+        _ = harness.perform("SyncWait", from: waiter)
+        harness.clock.set(EngineHarness.start + 3600)
+        _ = harness.addCoupon(expiresIn: 30 * 86_400, leads: ["1d"])
+        harness.advance(to: 0)  // the clock is set back an hour
+        harness.advance(to: 2)
+        #expect(waiter.answers == [waitReply(.changed)])
+        _ = harness.perform("SyncWait", from: ParkingCaller())
+        harness.clock.set(EngineHarness.start + 3600)
+        let asker = ParkingCaller()
+        _ = harness.perform("SyncNow", from: asker)
+        harness.advance(to: 0)
+        harness.advance(to: 120)
+        #expect(asker.answers == [syncFailed("reminderd-sync did not finish a pass within 2 minutes")])
+    }
+
     @Test func aParkedWaitWithNothingChangingArmsNoTimer() throws {
         let harness = try EngineHarness()
         _ = harness.perform("SyncWait", from: ParkingCaller())
