@@ -66,8 +66,8 @@ extension ReminderEngine {
         var itemIds: [String] = []
         for event in due where !itemIds.contains(event.itemId) { itemIds.append(event.itemId) }
         outbox.keep(due, in: .refreshing)
-        // The item ids stand for the items' uids until the sync store (`syncUIDs(of:)`) is merged.
-        answer(syncLink.refresh(at: now), .success(SyncWaitReply(reason: .refresh, uids: itemIds).parameters))
+        let uids = syncUIDs(of: itemIds)
+        answer(syncLink.refresh(at: now), .success(SyncWaitReply(reason: .refresh, uids: uids).parameters))
         return []
     }
 

@@ -212,7 +212,9 @@ import Testing
     @Test func aRefreshHoldsAFireAtMostTwoSecondsThenShowsIt() throws {
         let (harness, item, waiter) = try linkedHarness()
         harness.advance(to: EngineSyncLinkTests.fireAt)
-        #expect(waiter.answers == [waitReply(.refresh, [item])])
+        let uids = harness.engine.queue.sync { harness.engine.syncUIDs(of: [item]) }
+        #expect(uids.count == 1 && uids[0].hasSuffix("@reminderd"))
+        #expect(waiter.answers == [waitReply(.refresh, uids)])
         #expect(harness.notifier.requests.isEmpty)
         harness.advance(to: EngineSyncLinkTests.fireAt + 1)
         #expect(harness.notifier.requests.isEmpty)
@@ -236,6 +238,34 @@ import Testing
         harness.advance(to: EngineSyncLinkTests.fireAt + 2)
         #expect(harness.notifier.requests.isEmpty)
         #expect(!harness.history(item).contains("fired"))
+    }
+
+    @Test func anOccurrenceDoneOnAnotherDeviceIsNotShownAfterTheRefreshsPull() throws {
+        let server = FakeTaskList()
+        let (phone, laptop) = (try EngineHarness(), try EngineHarness())
+        let item = phone.addCoupon(expiresIn: 2 * 86_400, leads: ["1d"])
+        server.sync(phone.engine)
+        server.sync(laptop.engine)
+        let waiter = ParkingCaller()
+        #expect(laptop.perform("SyncWait", from: waiter) == nil)
+        phone.clock.set(EngineHarness.start + EngineSyncLinkTests.fireAt - 60)
+        ok(phone.engine, "Done", ["id": .string(item)])
+        server.sync(phone.engine)
+        laptop.advance(to: EngineSyncLinkTests.fireAt)
+        let uids = laptop.engine.queue.sync { laptop.engine.syncUIDs(of: [item]) }
+        #expect(waiter.answers == [waitReply(.refresh, uids)])
+        server.pull(laptop.engine, Array(server.resources.keys))  // what reminderd-sync does on "refresh"
+        laptop.settle()
+        #expect(laptop.notifier.requests.isEmpty)
+        #expect(laptop.history(item).suffix(1) == ["done elsewhere"])
+        #expect(!laptop.history(item).contains("fired"))
+    }
+
+    @Test func aPullThatChangesNothingShowsTheHeldFireAtOnce() throws {
+        let (harness, _, _) = try linkedHarness()
+        harness.advance(to: EngineSyncLinkTests.fireAt)
+        ok(harness.engine, "SyncPulled", ["resources": .array([]), "removed": .array([])])
+        #expect(harness.notifier.requests.count == 1)
     }
 
     @Test func aHeldFireKeepsLastSeenBeforeIt() throws {
