@@ -14,7 +14,8 @@ extension ReminderEngine {
     /// `Sync…` methods are not among them: what they change came from the server.
     static let itemChangingMethods: Set<ReminderMethod> = [.add, .edit, .remove, .done, .undo, .snooze, .importItems]
 
-    /// `SyncWait`: answered at once when there is work, else parked on `caller` (nil) until there is.
+    /// `SyncWait`: answered at once when there is work, else parked on `caller` until there is
+    /// (nil).
     func syncWait(caller: any CallParking, now: Int64) -> [String: JSONValue]? {
         if let reason = syncLink.workWaiting(now: now) { return SyncWaitReply(reason: reason).parameters }
         syncLink.park(kept(caller.park()))
