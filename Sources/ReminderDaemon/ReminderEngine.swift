@@ -7,8 +7,9 @@ import ReminderStore
 
 /// The daemon's state and rules at run time, and every command that changes them. The state is in
 /// parts, each owning its own and keeping its invariant (`checkInvariant`): `index` (items and
-/// their occurrence state), `schedule` (the timer wheel of pending reminders) and `outbox` (the
-/// reminders that came due: in flight, on screen, waiting, held). The engine decides; the parts
+/// their occurrence state), `schedule` (the timer wheel of pending reminders), `outbox` (the
+/// reminders that came due: in flight, on screen, waiting, held) and `syncLink` (reminderd-sync's
+/// parked calls and what they wait for). The engine decides; the parts
 /// keep; `PlanningSnapshot` plans and `PopUpComposer` words a pop-up, both from plain values.
 ///
 /// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,

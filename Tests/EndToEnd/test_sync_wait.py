@@ -1,15 +1,16 @@
 """reminderd-sync's wake-ups on the real daemon and a real socket: a parked SyncWait is answered
 "changed" after `reminderctl add` (not at once: 2 s after the change), a call after it on its
-connection waits behind it, SyncNow is answered by the next SyncReport or fails in words when
-no reminderd-sync waits (also once the waiting connection closed), and a daemon with a parked
-SyncWait and nothing changing does not wake up."""
+connection waits behind it, SyncStatus says connected while it is parked, SyncNow is answered by
+the next SyncReport or fails in words when no reminderd-sync waits (also once the waiting
+connection closed), a due reminder asks for a refresh and is shown within 2 s without a pull,
+and a daemon with a parked SyncWait and nothing changing does not wake up."""
 import json
 import os
 import socket
 import time
 
 import bench_daemon
-from conftest import wait_for
+from conftest import fired_once_and_settled, local_in, wait_for
 
 METHOD = "io.reminderd.Reminders."
 NOT_RUNNING = "reminderd-sync is not running (start it: systemctl --user start reminderd-sync)"
@@ -58,6 +59,15 @@ def read_up_to_here(daemon):
     probe.close()
 
 
+def connected(daemon):
+    """SyncStatus's word: a reminderd-sync waits for work."""
+    probe = Connection(daemon.socket_path)
+    probe.send("SyncStatus")
+    reply = probe.receive()
+    probe.close()
+    return reply["parameters"]["sync"]["connected"]
+
+
 def descriptors(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -84,9 +94,11 @@ def test_sync_now_fails_in_words_without_a_waiter_and_is_answered_by_the_report_
     asker.send("SyncNow")
     assert asker.receive() == {"error": METHOD + "SyncFailed", "parameters": {"reason": NOT_RUNNING}}
 
+    assert not connected(daemon)
     waiter = Connection(daemon.socket_path)
     waiter.send("SyncWait")
     read_up_to_here(daemon)
+    assert connected(daemon)
     asker.send("SyncNow")
     assert waiter.receive(what="the waiter told now") == {"parameters": {"reason": "now", "uids": []}}
     assert asker.ready() is None
@@ -103,10 +115,29 @@ def test_sync_now_fails_in_words_without_a_waiter_and_is_answered_by_the_report_
     with_waiter = descriptors(daemon.process.pid)
     waiter.close()
     wait_for(lambda: descriptors(daemon.process.pid) < with_waiter, what="the daemon to close the waiter's connection")
+    assert not connected(daemon)
     asker.send("SyncNow")
     assert asker.receive() == {"error": METHOD + "SyncFailed", "parameters": {"reason": NOT_RUNNING}}
     asker.close()
     reporter.close()
+
+
+def test_a_due_reminder_asks_the_waiting_sync_to_refresh_and_is_shown_within_two_seconds(server, daemon):
+    daemon.start()
+    item_id = daemon.ctl_json("add", "coupon", "Tacos", "--expires", local_in(66), "--lead", "1m")["id"]
+    waiter = Connection(daemon.socket_path)
+    waiter.send("SyncWait")
+    assert waiter.receive(what="the add told")["parameters"]["reason"] == "changed"
+    waiter.send("SyncWait")
+    refresh = waiter.receive(timeout=15, what="the refresh before the pop-up")["parameters"]
+    told = time.monotonic()
+    assert refresh["reason"] == "refresh"
+    assert len(refresh["uids"]) == 1 and refresh["uids"][0].endswith("@reminderd")
+    assert server.notifications() == []  # held for the pull (no reminderd-sync here sends one)
+    wait_for(server.notifications, timeout=5, what="the pop-up once the refresh's 2 s are over")
+    assert time.monotonic() - told <= 3
+    assert fired_once_and_settled(daemon, item_id) == 1
+    waiter.close()
 
 
 def test_a_parked_wait_with_nothing_changing_wakes_the_daemon_not_once(daemon):
