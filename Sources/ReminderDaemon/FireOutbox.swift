@@ -5,8 +5,8 @@ import ReminderCore
 /// flight), on screen (alone or in a group), waiting for a server (none on the bus, or it refused),
 /// held (reminderd's pause or the desktop's do-not-disturb), held for a refresh (reminderd-sync
 /// pulls their items first), or to be shown again on the next server (on screen, or unanswered,
-/// when the last one went away). Beside them, two kinds of
-/// pop-up that are no reminders: notices waiting for a server, and Undo offers on screen.
+/// when the last one went away). Beside them, two kinds of pop-up that are no reminders: notices
+/// waiting for a server, and Undo offers on screen.
 ///
 /// Invariant: a fire — one reminder of one occurrence, `FireKey` — is in exactly one place: no
 /// two places, nor twice in one, hold it; a server id names one pop-up, alone or grouped; a pop-up

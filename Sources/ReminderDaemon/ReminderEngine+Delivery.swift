@@ -166,7 +166,7 @@ extension ReminderEngine {
         switch event {
         case .actionInvoked(let id, let action):
             if action == "undo", let itemId = outbox.undoOffers.removeValue(forKey: id) {
-                if perform(button: "undo", itemId, { try undo(itemId, now: now) }) { noteLocalChange(now: now) }
+                perform(button: "undo", itemId, now: now) { try undo(itemId, now: now) }
                 notifier.close(id: id)
                 break
             }
@@ -174,22 +174,17 @@ extension ReminderEngine {
             let itemId = popUp.itemId
             if action == "done" {
                 if press("done", on: popUp, now: now, { try markDone(itemId, amount: nil, now: now) }) {
-                    noteLocalChange(now: now)
                     // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
                     store.whenDurable(through: store.commitCount) { [weak self] durability in
                         self?.confirmDone(itemId, durability, now: now)
                     }
                 }
             } else if action == PopUpComposer.lastMinuteAction {
-                if press(action, on: popUp, now: now, { try snooze(itemId, until: popUp.due - 60, now: now) }) {
-                    noteLocalChange(now: now)
-                }
+                press(action, on: popUp, now: now) { try snooze(itemId, until: popUp.due - 60, now: now) }
             } else if action.hasPrefix("snooze-"),
                 case .success(let duration) = CalendarDuration.parse(String(action.dropFirst(7)), rules: .snooze)
             {
-                if press(action, on: popUp, now: now, { try snooze(itemId, duration, now: now) }) {
-                    noteLocalChange(now: now)
-                }
+                press(action, on: popUp, now: now) { try snooze(itemId, duration, now: now) }
             }
         case .closed(let id, let reason):
             guard let itemId = outbox.closed(id)?.itemId else { return }
@@ -213,23 +208,22 @@ extension ReminderEngine {
         publish()
     }
 
-    /// Runs a button's command, logging a refusal (the item may have changed meanwhile).
-    /// Returns whether it succeeded.
-    func perform(button: String, _ itemId: String, _ command: () throws -> [String: JSONValue]) -> Bool {
+    /// Runs a button's command, logging a refusal (the item may have changed meanwhile); what
+    /// it changed is for reminderd-sync to push.
+    func perform(button: String, _ itemId: String, now: Int64, _ command: () throws -> [String: JSONValue]) {
         do {
             _ = try command()
-            return true
+            noteLocalChange(now: now)
         } catch let error as CommandError {
             logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
         } catch {
             logger.error("button \(button) failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
         }
-        return false
     }
 
     /// Runs the command of a button on a reminder's pop-up, only while that pop-up's occurrence is
-    /// still the one due (else Done would land on the next one); a refusal is logged and shown.
-    /// Returns whether it succeeded.
+    /// still the one due (else Done would land on the next one); a refusal is logged and shown,
+    /// and what it changed is for reminderd-sync to push. Returns whether it succeeded.
     @discardableResult
     func press(
         _ button: String, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> [String: JSONValue]
@@ -245,6 +239,7 @@ extension ReminderEngine {
         } else {
             do {
                 _ = try command()
+                noteLocalChange(now: now)
                 return true
             } catch let error as CommandError {
                 reason = error.error.description

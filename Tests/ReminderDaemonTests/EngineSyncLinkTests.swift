@@ -130,6 +130,36 @@ import Testing
         #expect(second.answers == [waitReply(.changed)])
     }
 
+    @Test func snoozeAndUndoButtonsAreLocalChanges() throws {
+        let harness = try EngineHarness()
+        _ = harness.addCoupon(expiresIn: 2 * 86_400, leads: ["1d"])
+        harness.advance(to: 10)
+        _ = harness.perform("SyncWait", from: ParkingCaller())  // the add, told
+        harness.advance(to: EngineSyncLinkTests.fireAt)
+        let popUp = try #require(harness.notifier.acceptedIds.first)
+        let first = ParkingCaller()
+        _ = harness.perform("SyncWait", from: first)
+        harness.notifier.press("snooze-1h", on: popUp)
+        harness.settle()
+        harness.advance(to: EngineSyncLinkTests.fireAt + 2)
+        #expect(first.answers == [waitReply(.changed)])
+        harness.advance(to: EngineSyncLinkTests.fireAt + 3600)  // shown again after the snooze
+        let again = try #require(harness.notifier.acceptedIds.last)
+        harness.notifier.press("done", on: again)
+        harness.settle()
+        let undoOffer = try #require(harness.notifier.acceptedIds.last)
+        #expect(undoOffer != again)
+        harness.advance(to: EngineSyncLinkTests.fireAt + 3610)
+        let second = ParkingCaller()
+        #expect(harness.perform("SyncWait", from: second) == waitReply(.changed))  // the Done, settled
+        let third = ParkingCaller()
+        _ = harness.perform("SyncWait", from: third)
+        harness.notifier.press("undo", on: undoOffer)
+        harness.settle()
+        harness.advance(to: EngineSyncLinkTests.fireAt + 3612)
+        #expect(third.answers == [waitReply(.changed)])
+    }
+
     @Test func syncNowWithoutAWaiterFailsInWords() throws {
         let harness = try EngineHarness()
         #expect(
