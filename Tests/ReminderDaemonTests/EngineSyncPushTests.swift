@@ -4,6 +4,7 @@ import ICalendar
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
+import ReminderStoreTesting
 import Testing
 
 @testable import ReminderDaemon
@@ -106,6 +107,18 @@ import Testing
         #expect(second.seq > first.seq)
         #expect(second.etag == "\"e1\"")
         #expect(try todo(second.body).property("SUMMARY")?.value.hasPrefix("Lyft Cash") == true)
+    }
+
+    @Test func anUnreadableItemWaitsWithoutHoldingUpTheOthers() throws {
+        let harness = try EngineHarness()
+        let broken = harness.addUber()
+        begin(harness)
+        try StoreFaults.overwriteItemJSON(id: broken, with: "{\"kind\": \"benefit\"", storeAt: harness.storePath)
+        try harness.restart()
+        let other = harness.addCoupon(expiresIn: 86_400, leads: ["1h"])
+        let uid = try #require(harness.engine.queue.sync { harness.engine.syncUIDs(of: [other]) }.first)
+        #expect(harness.pending.map(\.uid) == [uid])
+        #expect(reply(harness.engine, "SyncStatus", SyncStatusReply.self)?.waiting == 2)
     }
 
     @Test func pendingBeforeAnyBeginIsRefusedInWords() throws {
