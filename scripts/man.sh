@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 swift package --allow-writing-to-package-directory generate-manual --configuration debug --section 1 \
   --authors "reminderd developers" >&2
-cp .build/plugins/GenerateManual/outputs/reminderctl/reminderctl.1 man/
-cp .build/plugins/GenerateManual/outputs/reminderd/reminderd.1 man/
-cp .build/plugins/GenerateManual/outputs/reminderd-sync/reminderd-sync.1 man/
+# A paragraph break in a command's discussion comes out as an empty line, which groff (and
+# lintian's groff-message) warns about; .Pp is mdoc's paragraph break.
+for page in reminderctl/reminderctl.1 reminderd/reminderd.1 reminderd-sync/reminderd-sync.1; do
+  sed 's/^$/.Pp/' ".build/plugins/GenerateManual/outputs/$page" > "man/$(basename "$page")"
+done
 echo "man pages updated in man/" >&2
