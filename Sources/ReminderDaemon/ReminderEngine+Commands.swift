@@ -226,6 +226,7 @@ extension ReminderEngine {
     func dropFromMemory(_ id: String) {
         index.remove(id)
         outbox.drop(id)
+        acknowledgedElsewhere[id] = nil
         closePopUps(of: id)
     }
 

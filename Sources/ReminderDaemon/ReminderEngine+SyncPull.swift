@@ -14,6 +14,9 @@ struct SyncPullPlan {
     var skipped: [String] = []
     /// Pop-ups to close: an occurrence's (done elsewhere), or all of an item's (due nil).
     var closing: [(itemId: String, due: Int64?)] = []
+    /// Items acknowledged on another device later than here, and when: their reminders fired by
+    /// then are closed and not shown.
+    var acknowledged: [String: Int64] = [:]
     var notices: [NotificationRequest] = []
     /// Items this batch changed: rescheduled afterwards.
     var touched: Set<String> = []
@@ -114,9 +117,10 @@ extension ReminderEngine {
             let candidates = (plan.unpushed ?? []).filter { items[$0] != nil && plan.merged[$0] == nil }
             if let pair = CatalogMatch.pairs(local: candidates.map { items[$0]! }, remote: [reading.record.item]).first {
                 let id = candidates[pair.local]
+                let here = try stored { try store.syncObject(itemId: id) }
                 merge(
-                    items[id]!, object: SyncObject(itemId: id, uid: reading.uid), reading: reading, resource: resource,
-                    into: &plan, context: context)
+                    items[id]!, object: SyncObject(itemId: id, uid: reading.uid, acknowledgedAt: here?.acknowledgedAt),
+                    reading: reading, resource: resource, into: &plan, context: context)
                 return
             }
         }
@@ -140,7 +144,7 @@ extension ReminderEngine {
     ) {
         let id = object.itemId
         var base = readBase(object.body, href: resource.href, context: context).record
-        var local = syncRecord(of: item, base: base, context: context)
+        var local = syncRecord(of: item, base: base, acknowledged: object.acknowledgedAt, context: context)
         var remote = reading.record
         remote.item.id = id
         base?.item.id = id
@@ -258,6 +262,14 @@ extension ReminderEngine {
         for item in plan.batch.updated { index.update(item) }
         for record in plan.batch.occurrences { index.record(record) }
         for (id, due) in plan.closing { closePopUps(of: id, due: due) }
+        for (id, instant) in plan.acknowledged {
+            acknowledgedElsewhere[id] = max(acknowledgedElsewhere[id] ?? instant, instant)
+            outbox.drop(id, firedBy: instant)
+            for serverId in outbox.popUps(of: id, firedBy: instant) {
+                notifier.close(id: serverId)
+                outbox.offScreen(serverId)
+            }
+        }
         for id in plan.touched where items[id] != nil { reschedule(id, now: now) }
         for notice in plan.notices { showNotice(notice) }
     }
