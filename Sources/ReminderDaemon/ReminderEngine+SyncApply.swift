@@ -27,7 +27,11 @@ extension ReminderEngine {
         if announce, item != local.item {
             plan.batch.updated.append(item)
             changed = true
-            let fields = ReminderEngine.changedFields(local.item, item)
+            var fields = ReminderEngine.changedFields(local.item, item)
+            if case .rebuy = item.schedule, merged.ledger != local.ledger {
+                // Its Done (or Undo) re-dated it: said as done (undone) elsewhere, not as an edit.
+                fields.removeAll { $0 == "lastPurchased" }
+            }
             if !fields.isEmpty { line(.editedElsewhere, fields.joined(separator: ", ")) }
         }
         var records = occurrences[id] ?? [:]
