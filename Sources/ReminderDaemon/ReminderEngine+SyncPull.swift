@@ -10,8 +10,8 @@ struct SyncPullPlan {
     var batch = SyncBatch()
     var applied = 0
     var conflicts = 0
-    /// Resources that are not readable items, each named with why (logged, never applied).
-    var skipped: [String] = []
+    /// Resources not applied, each with why (logged, and in the reply for reminderd-sync's report).
+    var skipped: [SyncPulledReply.Skipped] = []
     /// Pop-ups to close: an occurrence's (done elsewhere), or all of an item's (due nil).
     var closing: [(itemId: String, due: Int64?)] = []
     /// Items acknowledged on another device later than here, and when: their reminders fired by
@@ -44,13 +44,13 @@ extension ReminderEngine {
         for resource in resources {
             let calendar: Component
             do { calendar = try Component.parse(Array(resource.body.utf8)) } catch {
-                plan.skipped.append(SyncFormatError.syntax(resource: resource.href, error).description)
+                plan.skipped.append(.init(href: resource.href, reason: "\(error)"))
                 continue
             }
             let reading: VTodoReader.Reading
             do { reading = try VTodoReader.read(calendar, name: resource.href, context: context) } catch {
                 if case .notAnItem = error { later.append((resource, calendar, nil)) } else {
-                    plan.skipped.append(error.description)
+                    plan.skipped.append(.init(href: resource.href, reason: error.reason))
                 }
                 continue
             }
@@ -68,10 +68,10 @@ extension ReminderEngine {
             try pullNew(reading, of: resource, into: &plan, context: context)
         }
         for href in removed { try pullRemoval(href, into: &plan, now: now) }
-        for reason in plan.skipped { logger.warning("sync: skipped \(reason)") }
+        for skipped in plan.skipped { logger.warning("sync: skipped \(skipped.href): \(skipped.reason)") }
         if !plan.batch.isEmpty { try stored { try store.applySync(plan.batch, at: now) } }
         applyPulledToMemory(plan, now: now)
-        return SyncPulledReply(applied: Int64(plan.applied), conflicts: Int64(plan.conflicts))
+        return SyncPulledReply(applied: Int64(plan.applied), conflicts: Int64(plan.conflicts), skipped: plan.skipped)
     }
 
     /// A resource of an item known here: merged with it; or, for an item removed here whose
@@ -82,7 +82,8 @@ extension ReminderEngine {
         context: SyncContext
     ) throws {
         guard plan.merged[object.itemId] == nil else {
-            plan.skipped.append("\(resource.href): a second resource of item \(object.itemId), left for the next pass")
+            let reason = "a second resource of item \(object.itemId), left for the next pass"
+            plan.skipped.append(.init(href: resource.href, reason: reason))
             return
         }
         if let item = items[object.itemId] {
@@ -109,7 +110,8 @@ extension ReminderEngine {
         _ reading: VTodoReader.Reading, of resource: SyncResource, into plan: inout SyncPullPlan, context: SyncContext
     ) throws {
         guard plan.newUIDs.insert(reading.uid).inserted else {
-            plan.skipped.append("\(resource.href): UID \(reading.uid) is in another resource of this batch too")
+            let reason = "UID \(reading.uid) is in another resource of this batch too"
+            plan.skipped.append(.init(href: resource.href, reason: reason))
             return
         }
         if CatalogMatch.key(reading.record.item) != nil {

@@ -295,6 +295,12 @@ import Testing
         server.put("/c/copy.ics", good.value.body)
         let pulled = server.pull(a.engine, server.resources.keys.sorted())
         #expect(pulled?.applied == 1)
+        // Each named with why, for reminderd-sync's report; the task of another app is no item, not skipped.
+        let skipped = Dictionary(uniqueKeysWithValues: (pulled?.skipped ?? []).map { ($0.href, $0.reason) })
+        #expect(skipped.keys.sorted() == ["/c/copy.ics", "/c/fifteen.ics", "/c/garbage.ics"])
+        #expect(skipped["/c/copy.ics"] == "UID \(otherUID) is in another resource of this batch too")
+        #expect(skipped["/c/fifteen.ics"]?.hasPrefix("X-REMINDERD-AMOUNT: \"fifteen\": expected a decimal amount") == true)
+        #expect(skipped["/c/garbage.ics"]?.hasPrefix("line 2: ") == true)
         #expect(a.ids.count == 1)
         #expect(a.field(a.ids[0], "amount") == "15")
     }
