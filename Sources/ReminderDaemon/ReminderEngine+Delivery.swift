@@ -166,7 +166,7 @@ extension ReminderEngine {
         switch event {
         case .actionInvoked(let id, let action):
             if action == "undo", let itemId = outbox.undoOffers.removeValue(forKey: id) {
-                perform(button: "undo", itemId) { try undo(itemId, now: now) }
+                perform(button: "undo", itemId, now: now) { try undo(itemId, now: now) }
                 notifier.close(id: id)
                 break
             }
@@ -193,6 +193,7 @@ extension ReminderEngine {
                 let entry = HistoryRecord(
                     at: now, itemId: itemId, title: item.title, event: .dismissed, reason: "closed on screen")
                 do { try store.recordDismiss(entry) } catch { logger.error("cannot record a dismiss: \(error)") }
+                noteLocalChange(now: now)
             }
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
@@ -210,9 +211,13 @@ extension ReminderEngine {
         publish()
     }
 
-    /// Runs a button's command, logging a refusal (the item may have changed meanwhile).
-    func perform(button: String, _ itemId: String, _ command: () throws -> [String: JSONValue]) {
-        do { _ = try command() } catch let error as CommandError {
+    /// Runs a button's command, logging a refusal (the item may have changed meanwhile); what
+    /// it changed is for reminderd-sync to push.
+    func perform(button: String, _ itemId: String, now: Int64, _ command: () throws -> [String: JSONValue]) {
+        do {
+            _ = try command()
+            noteLocalChange(now: now)
+        } catch let error as CommandError {
             logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
         } catch {
             logger.error("button \(button) failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
@@ -220,8 +225,8 @@ extension ReminderEngine {
     }
 
     /// Runs the command of a button on a reminder's pop-up, only while that pop-up's occurrence is
-    /// still the one due (else Done would land on the next one); a refusal is logged and shown.
-    /// Returns whether it succeeded.
+    /// still the one due (else Done would land on the next one); a refusal is logged and shown,
+    /// and what it changed is for reminderd-sync to push. Returns whether it succeeded.
     @discardableResult
     func press(
         _ button: String, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> [String: JSONValue]
@@ -237,6 +242,7 @@ extension ReminderEngine {
         } else {
             do {
                 _ = try command()
+                noteLocalChange(now: now)
                 return true
             } catch let error as CommandError {
                 reason = error.error.description

@@ -108,6 +108,21 @@ import Testing
         #expect(b.history(id).suffix(1) == ["dismissed elsewhere"])
     }
 
+    @Test func aReminderHeldForARefreshThatWasDismissedElsewhereIsNotShown() throws {
+        let id = sharedCoupon()
+        let waiter = ParkingCaller()
+        #expect(b.perform("SyncWait", from: waiter) == nil)
+        a.advance(to: 3600)
+        a.emit(.closed(id: try #require(a.notifier.acceptedIds.first), reason: 2))
+        server.sync(a.engine)
+        b.advance(to: 3600)
+        #expect(waiter.answers.count == 1, "asked for a refresh")
+        server.pull(b.engine, Array(server.resources.keys))  // what reminderd-sync does on "refresh"
+        b.settle()
+        #expect(b.notifier.requests.isEmpty)
+        #expect(b.history(id).suffix(1) == ["dismissed elsewhere"])
+    }
+
     @Test func aSnoozeElsewhereClosesThePopUpAndRemindsHereAtItsEnd() throws {
         let (id, onA, onB) = try shownOnBoth()
         a.clock.set(EngineHarness.start + 3660)

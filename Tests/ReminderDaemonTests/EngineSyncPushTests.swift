@@ -144,7 +144,8 @@ import Testing
         #expect(status.waiting == 2 && status.waitingSince == time(0))
         #expect(status.lastSync == nil && status.lastAttempt == nil && status.error == nil && !status.connected)
         ok(harness.engine, "SyncReport", ["error": .string("dav.example: 503 Service Unavailable")])
-        harness.engine.queue.sync { harness.engine.syncConnected = true }
+        let waiter = ParkingCaller()
+        #expect(harness.perform("SyncWait", from: waiter) == nil)  // parked: a reminderd-sync is connected
         status = try #require(reply(harness.engine, "SyncStatus", SyncStatusReply.self))
         #expect(status.error == "dav.example: 503 Service Unavailable" && status.lastAttempt == time(60))
         #expect(status.lastSync == nil && status.connected)
