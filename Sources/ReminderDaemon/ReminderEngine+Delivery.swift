@@ -258,11 +258,10 @@ extension ReminderEngine {
 
     /// A short pop-up saying why a button did not do what it says.
     func showRefusal(_ summary: String, _ body: String) {
-        notifier.show(
-            NotificationRequest(
-                summary: summary, body: body, urgency: .normal, category: "x-reminderd.refused",
-                timeoutMilliseconds: 10_000)
-        ) { _ in }
+        let request = NotificationRequest(
+            summary: summary, body: body, urgency: .normal, category: "x-reminderd.refused",
+            timeoutMilliseconds: 10_000)
+        notifier.show(composer(for: notifier.serverInfo(), now: clock()).notice(request)) { _ in }
     }
 
     /// After Done from a button, once its flush settled: the confirmation with Undo, or word that
