@@ -64,6 +64,7 @@ extension ReminderEngine {
             if announce { line(.undoneElsewhere, "for the occurrence due \(Timestamp.format(due, in: zone))") }
         }
         if let until = merged.alarms.snoozedUntil, until != local.alarms.snoozedUntil, until > now,
+            !ReminderEngine.snoozeEndedByDone(merged),
             let current = rules.firstOccurrence(of: item, dueAfter: now, where: {
                 !merged.ledger.contains(zone.localDateTime(at: $0.due))
             }), until < current.due
@@ -101,6 +102,18 @@ extension ReminderEngine {
         if changed || !conflicts.isEmpty { plan.applied += announce ? 1 : 0 }
         plan.merged[id] = merged
         plan.touched.insert(id)
+    }
+
+    /// Whether the record's snooze is older than its latest Done: a snooze is an acknowledgement
+    /// (it sets `X-MOZ-LASTACK` with it), so one made after the Done has a later acknowledgement.
+    /// An older one was of the occurrence done since (or an earlier one), left behind by a
+    /// client that does not clear it; taken as new, it would remind of the next occurrence at
+    /// its end.
+    static func snoozeEndedByDone(_ record: SyncRecord) -> Bool {
+        guard let lastDone = record.ledger.entries.map(\.doneAt).max(),
+            let acknowledged = record.alarms.lastAcknowledged
+        else { return false }
+        return acknowledged <= lastDone
     }
 
     /// Keeps what Undo needs of a Done made elsewhere, as a Done here would (`recordDone`): the
