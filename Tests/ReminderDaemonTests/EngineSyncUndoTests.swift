@@ -42,11 +42,19 @@ import Testing
         }.map(String.init)
     }
 
+    /// The server's `DUE` line of the item: the rolling master's current occurrence.
+    var dueOnServer: String? {
+        (server.resources.values.first?.body ?? "").split(separator: "\r\n").first { $0.hasPrefix("DUE") }.map(
+            String.init)
+    }
+
     @Test func aDoneElsewhereIsUndoneHereAndTheUndoGoesBack() throws {
         let id = sharedCredit()
+        let due = dueOnServer
         let fee = try b.engine.queue.sync { try b.engine.store.redeemed(since: 0) }
         _ = a.perform("Done", ["id": .string(id)])
         server.sync(a.engine)
+        #expect(dueOnServer != due, "the master rolled to the next occurrence")
         server.sync(b.engine)
         #expect(b.history(id).suffix(1) == ["done elsewhere"])
         #expect(try b.engine.queue.sync { try b.engine.store.redeemed(since: 0) } == fee, "no amount came with it")
@@ -60,6 +68,7 @@ import Testing
         #expect(nothingToUndo(undo(b, id)), "that was the only Done")
         server.sync(b.engine)
         #expect(ledgerOnServer.isEmpty)
+        #expect(dueOnServer == due && due != nil, "the master rolls back to the occurrence undone")
         server.sync(a.engine)
         #expect(a.doneDues(id).isEmpty)
         #expect(a.history(id).suffix(1) == ["undone elsewhere"])
