@@ -19,21 +19,31 @@ extension ReminderEngine {
     /// The item as a record: its done occurrences are the ledger; acknowledgements and the
     /// used amount's period start from `base` (what the server last agreed to), so that a
     /// record built again with nothing changed here equals the base — the merge counts only
-    /// real local changes as changes.
-    func syncRecord(of item: Item, base: SyncRecord?, context: SyncContext) -> SyncRecord {
+    /// real local changes as changes. `acknowledged` is the item's last acknowledgement here
+    /// (`SyncObject.acknowledgedAt`: a dismiss leaves no other trace). A Done here later than
+    /// every acknowledgement the base holds ends the snooze the base has (it was of that
+    /// occurrence or an earlier one); left on the server, another device would take it for a
+    /// snooze of the next occurrence. Only a snooze of an occurrence not done is pushed.
+    func syncRecord(of item: Item, base: SyncRecord?, acknowledged: Int64? = nil, context: SyncContext) -> SyncRecord
+    {
         var record = SyncRecord(item: item, alarms: base?.alarms ?? AlarmState())
-        var lastDone: Int64?
+        var lastAcknowledged = acknowledged
         var snoozedUntil: Int64?
         for occurrence in (occurrences[item.id ?? ""] ?? [:]).values {
-            if let until = occurrence.snoozedUntil { snoozedUntil = max(snoozedUntil ?? until, until) }
+            if occurrence.doneAt == nil, let until = occurrence.snoozedUntil {
+                snoozedUntil = max(snoozedUntil ?? until, until)
+            }
             guard let doneAt = occurrence.doneAt else { continue }
+            if doneAt > base?.alarms.lastAcknowledged ?? .min { record.alarms.snoozedUntil = nil }
             let key = zone.localDateTime(at: occurrence.due)
             // An amount another device wrote stays with its entry.
             let known = base?.ledger.entry(for: key).flatMap { $0.doneAt == doneAt ? $0 : nil }
             record.ledger.record(known ?? DoneEntry(occurrence: key, doneAt: doneAt))
-            lastDone = max(lastDone ?? doneAt, doneAt)
+            lastAcknowledged = max(lastAcknowledged ?? doneAt, doneAt)
         }
-        if let lastDone, lastDone > record.alarms.lastAcknowledged ?? .min { record.alarms.lastAcknowledged = lastDone }
+        if let lastAcknowledged, lastAcknowledged > record.alarms.lastAcknowledged ?? .min {
+            record.alarms.lastAcknowledged = lastAcknowledged
+        }
         if let snoozedUntil, snoozedUntil > record.alarms.snoozedUntil ?? .min {
             record.alarms.snoozedUntil = snoozedUntil
         }
@@ -62,7 +72,7 @@ extension ReminderEngine {
     /// clients added there survives), or into a new resource.
     func syncBody(of item: Item, object: SyncObject, href: String, context: SyncContext) -> String {
         let base = readBase(object.body, href: href, context: context)
-        let record = syncRecord(of: item, base: base.record, context: context)
+        let record = syncRecord(of: item, base: base.record, acknowledged: object.acknowledgedAt, context: context)
         return VTodoWriter.write(record, uid: object.uid, into: base.calendar, context: context).serialized()
     }
 
