@@ -69,9 +69,7 @@ extension SyncPass {
     }
 
     private func send(_ batch: PulledBatch, token: String?, _ state: inout PassState) throws(PassError) {
-        let reply = try ask(
-            .syncPulled(resources: batch.resources, removed: batch.removed, token: token), as: SyncPulledReply.self)
-        state.summary.conflicts += reply.conflicts
+        try pulled(batch.resources, removed: batch.removed, token: token, &state)
     }
 
     /// sync-collection from the token (a refused token or none: everything, flagged full),

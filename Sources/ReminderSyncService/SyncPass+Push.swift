@@ -41,11 +41,11 @@ extension SyncPass {
         }
         let held: (etag: String?, body: String?)
         do { held = try write(change, to: url) } catch .preconditionFailed {
-            try refetch(change, url)
+            try refetch(change, url, &state)
             return true
         } catch .notFound where change.etag != nil && change.body != nil {
             // Gone on the server: reminderd decides between resurrecting the item and forgetting it.
-            try send(removed: change.href)
+            try pulled([], removed: [change.href], token: nil, &state)
             return true
         } catch {
             // The server refuses this change (400, 409, 415…): the others may still go.
@@ -74,24 +74,18 @@ extension SyncPass {
 
     /// 412: someone else wrote the resource since reminderd's base. Its current version goes to
     /// reminderd, which merges 3-way and puts the merged result back among the pending changes.
-    private func refetch(_ change: SyncPendingReply.Change, _ url: URL) throws(PassError) {
+    private func refetch(_ change: SyncPendingReply.Change, _ url: URL, _ state: inout PassState) throws(PassError) {
         let current: CalendarResource
         do { current = try client.get(url) } catch .notFound {
             // Deleted meanwhile: a delete is done; an update is reminderd's to decide.
             if change.body == nil { return try confirm(change, url, etag: nil, body: nil) }
-            return try send(removed: change.href)
+            return try pulled([], removed: [change.href], token: nil, &state)
         } catch { throw .server(error) }
-        _ = try ask(
-            .syncPulled(
-                resources: [SyncResource(href: change.href, etag: current.etag, body: current.calendarData)],
-                removed: [], token: nil), as: SyncPulledReply.self)
+        let resource = SyncResource(href: change.href, etag: current.etag, body: current.calendarData)
+        try pulled([resource], removed: [], token: nil, &state)
     }
 
     private func confirm(_ change: SyncPendingReply.Change, _ url: URL, etag: String?, body: String?) throws(PassError) {
         try tell(.syncPushed(uid: change.uid, seq: change.seq, href: href(url), etag: etag, body: body))
-    }
-
-    private func send(removed href: String) throws(PassError) {
-        _ = try ask(.syncPulled(resources: [], removed: [href], token: nil), as: SyncPulledReply.self)
     }
 }

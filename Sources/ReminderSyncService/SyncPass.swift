@@ -90,6 +90,19 @@ public struct SyncPass {
         do { return try link.call(request, as: type) } catch { throw .daemon(error) }
     }
 
+    /// Hands resources and removed hrefs to reminderd (`SyncPulled`). Its conflicts are counted;
+    /// a resource it could not apply (not readable, a UID twice in one batch) stays as it is on
+    /// the server and goes into the report, named with reminderd's reason.
+    func pulled(_ resources: [SyncResource], removed: [String], token: String?, _ state: inout PassState)
+        throws(PassError)
+    {
+        let reply = try ask(.syncPulled(resources: resources, removed: removed, token: token), as: SyncPulledReply.self)
+        state.summary.conflicts += reply.conflicts
+        for skipped in reply.skipped {
+            state.problems.append("\(skipped.href) on the server was left as it is: \(skipped.reason)")
+        }
+    }
+
     /// A call to reminderd whose answer is empty.
     func tell(_ request: ReminderRequest) throws(PassError) {
         do { _ = try link.call(request) } catch { throw .daemon(error) }

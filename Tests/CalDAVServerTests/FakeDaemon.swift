@@ -12,6 +12,8 @@ final class FakeDaemon: DaemonLink {
     var begin = SyncBeginReply(token: nil, resources: [])
     var outbox: [SyncPendingReply.Change] = []
     var mergesOnPull = true
+    /// Hrefs `SyncPulled` answers as skipped (unreadable to reminderd), with this reason.
+    var skips: Set<String> = []
     /// What `Calendar` answers (the mirror's source).
     var calendarICS = ""
     /// Methods answered with a varlink error, or with a lost connection when `lost` is set.
@@ -39,7 +41,12 @@ final class FakeDaemon: DaemonLink {
             }
             // A resource gone on the server: this reminderd forgets the item's waiting change.
             outbox.removeAll { removed.contains($0.href) }
-            return SyncPulledReply(applied: Int64(resources.count + removed.count), conflicts: 0).parameters
+            let skipped = resources.filter { skips.contains($0.href) }.map {
+                SyncPulledReply.Skipped(href: $0.href, reason: "line 1: not iCalendar")
+            }
+            return SyncPulledReply(
+                applied: Int64(resources.count + removed.count - skipped.count), conflicts: 0, skipped: skipped
+            ).parameters
         case .syncPending(let limit): return SyncPendingReply(changes: Array(outbox.prefix(limit))).parameters
         case .syncPushed(let uid, let seq, _, _, _):
             outbox.removeAll { $0.uid == uid && $0.seq == seq }

@@ -129,6 +129,20 @@ import Testing
         }
     }
 
+    @Test func resourcesReminderdSkipsAreNamedInTheReport() throws {
+        try ServerAccount.with(.radicale) { account in
+            _ = try account.create("a")
+            _ = try account.create("b")
+            let daemon = FakeDaemon()
+            daemon.skips = [Self.path(account, "b")]
+            let failure = try #require(Self.run(account, daemon).failure)
+            #expect(failure.words == "\(Self.path(account, "b")) on the server was left as it is: line 1: not iCalendar")
+            #expect(failure.kind == .waitForTrigger && daemon.reports == [failure.words])
+            #expect(daemon.pulls.last?.token != nil)  // the rest is applied and the pass goes on
+            #expect(daemon.calls.contains(.syncPending(limit: 100)))
+        }
+    }
+
     @Test(arguments: ServerKind.allCases)
     func aPullOnlyPassAsksForNoPendingChanges(kind: ServerKind) throws {
         try ServerAccount.with(kind) { account in

@@ -70,7 +70,7 @@ class FakeReminderd:
                     error = {"error": INTERFACE + "SyncFailed", "parameters": {"reason": "SyncWait is not available"}}
                     connection.sendall(json.dumps(error).encode() + b"\0")
                     continue
-                reply = {"SyncBegin": {"token": None, "resources": []}, "SyncPulled": {"applied": 0, "conflicts": 0},
+                reply = {"SyncBegin": {"token": None, "resources": []}, "SyncPulled": {"applied": 0, "conflicts": 0, "skipped": []},
                          "SyncPending": {"changes": []}, "Calendar": {"ics": EXPORT}}.get(method, {})
                 connection.sendall(json.dumps({"parameters": reply}).encode() + b"\0")
 
