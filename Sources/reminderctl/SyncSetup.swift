@@ -9,12 +9,12 @@ import ReminderPlatform
     import Glibc
 #endif
 
-/// `reminderctl sync`: the CalDAV account. Only `setup` exists so far; the process that syncs
-/// (`reminderd-sync`) comes in a later version, and `setup` says so.
+/// `reminderctl sync`: the CalDAV account (`setup`), and the state of the process that syncs
+/// (`reminderd-sync`), asked through reminderd (`now`, `status`).
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Sync your devices through a CalDAV server (preview: sets up the account; syncing comes later).",
-        subcommands: [SyncSetup.self])
+        abstract: "Sync your devices through a CalDAV server: set up the account, sync now, see the state.",
+        subcommands: [SyncSetup.self, SyncNow.self, SyncStatusCommand.self])
 }
 
 /// `reminderctl sync setup`: asks for what the flags leave out (on a terminal only), checks the

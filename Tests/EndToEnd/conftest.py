@@ -320,3 +320,262 @@ def fsync_daemon(bus, tmp_path):
     yield fault, daemon
     fault.set()
     daemon.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Sync: a CalDAV server on 127.0.0.1 and several "devices", each a reminderd with its own XDG
+# directories and private bus plus its own reminderd-sync; and a plain WebDAV client that plays
+# a phone (test_sync_devices.py, test_sync_faults.py, bench_sync.py).
+
+VENV = Path(os.environ.get("REMINDERD_TEST_VENV", ROOT / ".build-venv"))
+DAV_USER = "alice"
+DAV_PASSWORD = "correct horse 9"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def accepts(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+class DavServer:
+    """Radicale (the venv's, pinned in scripts/test.sh) with one plain htpasswd user and a
+    throwaway folder; `log_level="info"` makes it log every request (the benchmark counts them).
+    Stopped by its PID."""
+
+    def __init__(self, folder, log_level="warning"):
+        folder = Path(folder)
+        folder.mkdir(parents=True)
+        self.folder = folder
+        self.collections = folder / "collections"
+        (folder / "users").write_text(f"{DAV_USER}:{DAV_PASSWORD}\n")
+        self.port = free_port()
+        (folder / "config").write_text(
+            f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = htpasswd\n"
+            f"htpasswd_filename = {folder / 'users'}\nhtpasswd_encryption = plain\n"
+            f"[storage]\nfilesystem_folder = {self.collections}\n[rights]\ntype = owner_only\n"
+            f"[logging]\nlevel = {log_level}\n")
+        program = VENV / "bin" / "radicale"
+        assert program.exists(), f"{program} missing: run the venv line of scripts/test.sh"
+        self.log_path = folder / "radicale.log"
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen([str(program), "--config", str(folder / "config")], stdout=self.log,
+                                        stderr=self.log)
+        wait_for(lambda: accepts(self.port), timeout=20, what="Radicale on its port")
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def collection_url(self, calendar="reminderd"):
+        return f"{self.url}{DAV_USER}/{calendar}/"
+
+    def collection_folder(self, calendar="reminderd"):
+        return self.collections / "collection-root" / DAV_USER / calendar
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        self.log.close()
+
+
+class Dav:
+    """A plain WebDAV client, as a phone's sync adapter is one: GET, PUT (conditional or not),
+    DELETE, MKCALENDAR and a calendar-query listing every resource with its ETag and body."""
+
+    def __init__(self, base, user=DAV_USER, password=DAV_PASSWORD):
+        import base64
+        import urllib.parse
+        self.base = base
+        self.origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(base))
+        self.auth = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+    def request(self, method, url, body=None, headers=None):
+        """(status, headers, text); an HTTP error status is returned, not raised."""
+        import urllib.error
+        import urllib.request
+        if url.startswith("/"):
+            url = self.origin + url
+        data = body.encode() if isinstance(body, str) else body
+        request = urllib.request.Request(url, data=data, method=method,
+                                         headers={"Authorization": self.auth, **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=15) as response:
+                return response.status, dict(response.headers), response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read().decode(errors="replace")
+
+    def resources(self, collection):
+        """{href: (etag, body)} of every resource in the collection."""
+        import xml.etree.ElementTree as ElementTree
+        query = ('<?xml version="1.0" encoding="utf-8"?><C:calendar-query xmlns:D="DAV:" '
+                 'xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/><C:calendar-data/></D:prop>'
+                 '<C:filter><C:comp-filter name="VCALENDAR"/></C:filter></C:calendar-query>')
+        status, _, text = self.request("REPORT", collection, query,
+                                       {"Depth": "1", "Content-Type": "application/xml; charset=utf-8"})
+        assert status == 207, f"REPORT {collection}: {status} {text[:300]}"
+        found = {}
+        for response in ElementTree.fromstring(text).iter("{DAV:}response"):
+            href = response.findtext("{DAV:}href")
+            etag = response.findtext(".//{DAV:}getetag")
+            body = response.findtext(".//{urn:ietf:params:xml:ns:caldav}calendar-data")
+            if body is not None:
+                found[href] = (etag, body.replace("\r\n", "\n").replace("\n", "\r\n"))
+        return found
+
+    def get(self, href):
+        status, headers, text = self.request("GET", href)
+        assert status == 200, f"GET {href}: {status}"
+        return headers.get("ETag") or headers.get("Etag"), text
+
+    def put(self, href, body, etag=None, create=False):
+        """PUT `body`: with If-Match when `etag` is given, If-None-Match: * when `create`,
+        unconditionally otherwise (as some clients do). Returns the status."""
+        headers = {"Content-Type": "text/calendar; charset=utf-8"}
+        if etag:
+            headers["If-Match"] = etag
+        if create:
+            headers["If-None-Match"] = "*"
+        return self.request("PUT", href, body, headers)[0]
+
+    def delete(self, href, etag=None):
+        return self.request("DELETE", href, None, {"If-Match": etag} if etag else {})[0]
+
+    def make_task_list(self, url):
+        body = ('<?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" '
+                'xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><C:supported-calendar-component-set>'
+                '<C:comp name="VTODO"/></C:supported-calendar-component-set></D:prop></D:set></C:mkcalendar>')
+        status = self.request("MKCALENDAR", url, body, {"Content-Type": "application/xml"})[0]
+        assert status in (201, 405), f"MKCALENDAR {url}: {status}"
+
+
+def vtodo_uid(body):
+    """The UID of a resource's task (not of an override)."""
+    for line in body.replace("\r\n ", "").splitlines():
+        if line.startswith("UID:"):
+            return line[4:].strip()
+    return None
+
+
+class SyncDevice:
+    """One machine: reminderd with its own XDG directories and private session bus, a config
+    whose `"sync"` object names the server (password in a 0600 file), and its own reminderd-sync
+    started beside it. Both stopped by their PIDs."""
+
+    def __init__(self, tmp, name, server_url, calendar="reminderd", config=None, notifications=False):
+        self.name = name
+        self.home = Path(tmp) / name
+        self.home.mkdir(parents=True)
+        self.bus = Bus(self.home)
+        self.notifier = NotificationServer(self.bus, self.home / "notify.log") if notifications else None
+        password = self.home / "dav-password"
+        password.write_text(DAV_PASSWORD + "\n")
+        password.chmod(0o600)
+        self.password_file = password
+        self.sync_settings = {"url": server_url, "username": DAV_USER, "passwordFile": str(password),
+                              "calendar": calendar}
+        self.daemon = Daemon(self.home, self.bus, {"timeZone": "UTC", "quietHours": None, **(config or {}),
+                                                   "sync": self.sync_settings})
+        self.sync_process = None
+        self.sync_log = None
+
+    def start(self, sync=True):
+        self.daemon.start()
+        if sync:
+            self.start_sync()
+        return self
+
+    def start_sync(self, wait=True):
+        program = BIN / "reminderd-sync"
+        if self.sync_log is None:
+            self.sync_log = open(self.home / "reminderd-sync.log", "a")
+        self.sync_process = subprocess.Popen([str(program)], env=self.daemon.env, stdout=self.sync_log,
+                                             stderr=self.sync_log)
+        if wait:
+            wait_for(lambda: self.sync_status()["connected"], timeout=20,
+                     what=f"{self.name}'s reminderd-sync connected to its reminderd")
+        return self
+
+    def stop_sync(self, sig=signal.SIGTERM):
+        if self.sync_process and self.sync_process.poll() is None:
+            self.sync_process.send_signal(sig)
+            try:
+                self.sync_process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.sync_process.kill()
+                self.sync_process.wait(10)
+        self.sync_process = None
+
+    def ctl(self, *args, check=True):
+        return self.daemon.ctl(*args, check=check)
+
+    def ctl_json(self, *args):
+        return self.daemon.ctl_json(*args)
+
+    def sync_status(self):
+        return self.ctl_json("sync", "status")["sync"]
+
+    def sync_now(self, check=True):
+        result = subprocess.run([str(BIN / "reminderctl"), "sync", "now"], env=self.daemon.env, capture_output=True,
+                                text=True, timeout=120)
+        if check and result.returncode != 0:
+            raise AssertionError(f"{self.name}: reminderctl sync now exited {result.returncode}: {result.stderr}"
+                                 f"\n--- reminderd-sync log:\n{self.sync_log_text()[-3000:]}")
+        return result
+
+    def items(self):
+        return self.ctl_json("list", "--all")["items"]
+
+    def history(self, *args):
+        return self.ctl_json("history", "--limit", "500", *args)["entries"]
+
+    def sync_log_text(self):
+        path = self.home / "reminderd-sync.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def stop(self):
+        self.stop_sync()
+        self.daemon.stop()
+        if self.sync_log:
+            self.sync_log.close()
+        if self.notifier:
+            self.notifier.stop()
+        self.bus.stop()
+
+
+def require_sync_runtime():
+    """Skips until reminderd-sync is built (the syncd branch)."""
+    if not (BIN / "reminderd-sync").exists():
+        pytest.skip(f"{BIN / 'reminderd-sync'} is not built: reminderd-sync has not landed yet")
+
+
+@pytest.fixture
+def dav_server(tmp_path):
+    server = DavServer(tmp_path / "radicale")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def devices(tmp_path, dav_server):
+    """`devices(n, **options)` → n started SyncDevices (A, B, …) syncing with `dav_server`'s task
+    list "reminderd", made first as `reminderctl sync setup` would; all stopped at the end."""
+    require_sync_runtime()
+    made = []
+    Dav(dav_server.url).make_task_list(dav_server.collection_url())
+
+    def make(count=2, url=None, **options):
+        for _ in range(count):
+            device = SyncDevice(tmp_path, "ABCDEFGH"[len(made)], url or dav_server.url, **options)
+            made.append(device)
+            device.start()
+        return made[-count:]
+    yield make
+    for device in made:
+        device.stop()
