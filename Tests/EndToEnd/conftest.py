@@ -549,10 +549,14 @@ class SyncDevice:
         self.bus.stop()
 
 
-def require_sync_runtime():
-    """Skips until reminderd-sync is built (the syncd branch)."""
+def require_sync_runtime(device=None):
+    """Skips until reminderd-sync is built and reminderd syncs (pieces that land separately)."""
     if not (BIN / "reminderd-sync").exists():
         pytest.skip(f"{BIN / 'reminderd-sync'} is not built: reminderd-sync has not landed yet")
+    if device is not None:
+        answer = device.ctl("sync", "status", check=False)
+        if "not available in this build" in answer.stderr:
+            pytest.skip(f"reminderd does not sync yet: {answer.stderr.strip()}")
 
 
 @pytest.fixture
@@ -574,8 +578,139 @@ def devices(tmp_path, dav_server):
         for _ in range(count):
             device = SyncDevice(tmp_path, "ABCDEFGH"[len(made)], url or dav_server.url, **options)
             made.append(device)
-            device.start()
+            device.start(sync=False)
+            require_sync_runtime(device)
+            device.start_sync()
         return made[-count:]
     yield make
     for device in made:
         device.stop()
+
+
+class DavProxy:
+    """An HTTP proxy in this test process, in front of the CalDAV server: it counts and logs
+    every request (method, path, status) and spoils answers on request — `fail(method, mode,
+    times)` with mode "reset" (the connection reset once the request is read), "lost" (the
+    request carried out by the server, then the connection reset: the answer is lost), "500" (an HTML
+    error page), "truncate" (the server's XML cut in half), "401" (credentials refused),
+    "html" (a login page with 200). `delay` slows every request (seconds); `rewrite(body)`
+    changes each PUT's body on its way to the server, as servers that rewrite what they store do.
+    Stopped at the end of the test."""
+
+    ERROR_PAGE = b"<html><head><title>500 Internal Server Error</title></head><body>Oops</body></html>"
+    LOGIN_PAGE = b"<!DOCTYPE html><html><head><title>Network login required</title></head><body>Sign in</body></html>"
+
+    def __init__(self, upstream_port):
+        import http.client
+        import http.server
+        import struct
+        import threading
+        proxy = self
+        self.requests = []
+        self.faults = []  # [method or "*", mode, times left]
+        self.delay = 0.0
+        self.rewrite = None
+        self.lock = threading.Lock()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def __getattr__(self, name):
+                if name.startswith("do_"):
+                    return self.relay
+                raise AttributeError(name)
+
+            def log_message(self, format, *args):
+                pass
+
+            def relay(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                mode = proxy.take_fault(self.command)
+                if proxy.delay:
+                    time.sleep(proxy.delay)
+                if proxy.rewrite and self.command == "PUT":
+                    body = proxy.rewrite(body.decode()).encode()
+                if mode == "reset":
+                    return self.reset()
+                if mode == "500":
+                    return self.answer(500, "text/html", DavProxy.ERROR_PAGE)
+                if mode == "html":
+                    return self.answer(200, "text/html; charset=utf-8", DavProxy.LOGIN_PAGE)
+                if mode == "401":
+                    return self.answer(401, "text/plain", b"Access to the requested resource forbidden.",
+                                       [("WWW-Authenticate", 'Basic realm="Radicale"')])
+                upstream = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=30)
+                dropped = ("host", "content-length", "accept-encoding")
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in dropped}
+                upstream.request(self.command, self.path, body=body, headers=headers)
+                response = upstream.getresponse()
+                data = response.read()
+                upstream.close()
+                if mode == "lost":
+                    return self.reset()
+                extra = [(name, value) for name, value in response.getheaders()
+                         if name.lower() not in ("content-length", "transfer-encoding", "connection", "date", "server",
+                                                 "content-type")]
+                content_type = response.getheader("Content-Type", "application/octet-stream")
+                if mode == "truncate":
+                    data = data[: len(data) // 2]
+                self.answer(response.status, content_type, data, extra)
+
+            def reset(self):
+                proxy.record(self.command, self.path, "reset")
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+                self.close_connection = True
+
+            def answer(self, status, content_type, data, headers=()):
+                proxy.record(self.command, self.path, status)
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def fail(self, method, mode, times=1):
+        """The next `times` requests with `method` ("*" for any) get `mode`."""
+        with self.lock:
+            self.faults.append([method, mode, times])
+
+    def take_fault(self, method):
+        with self.lock:
+            for fault in self.faults:
+                if fault[0] in ("*", method) and fault[2] > 0:
+                    fault[2] -= 1
+                    return fault[1]
+        return None
+
+    def clear(self):
+        with self.lock:
+            self.faults = []
+
+    def record(self, method, path, status):
+        with self.lock:
+            self.requests.append((method, path, status))
+
+    def count(self, method=None):
+        with self.lock:
+            return sum(1 for r in self.requests if method is None or r[0] == method)
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def dav_proxy(dav_server):
+    proxy = DavProxy(dav_server.port)
+    yield proxy
+    proxy.stop()
