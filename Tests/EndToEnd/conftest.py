@@ -574,13 +574,15 @@ def devices(tmp_path, dav_server):
     made = []
     Dav(dav_server.url).make_task_list(dav_server.collection_url())
 
-    def make(count=2, url=None, **options):
+    def make(count=2, url=None, sync=True, **options):
+        """`sync=False`: reminderd-sync not started yet (a device before it joins)."""
         for _ in range(count):
             device = SyncDevice(tmp_path, "ABCDEFGH"[len(made)], url or dav_server.url, **options)
             made.append(device)
             device.start(sync=False)
             require_sync_runtime(device)
-            device.start_sync()
+            if sync:
+                device.start_sync()
         return made[-count:]
     yield make
     for device in made:
