@@ -3,9 +3,11 @@ talks to Radicale through a proxy in the test (conftest's DavProxy) that answers
 pages, truncated XML, 401, resets a connection mid-PUT, or is unreachable. Each fault must give a
 clear `reminderctl sync status` line, lose nothing, and leave `reminderctl list` as it was."""
 import json
+import os
 import re
 import signal
 import subprocess
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -141,3 +143,137 @@ def test_a_36_hour_lead_survives_a_server_that_rewrites_durations(devices, dav_s
     body = next(iter(server_resources(dav_server).values()))
     assert sum(1 for line in unfolded(body) if line == "BEGIN:VALARM") == 1, body
     assert a.ctl_json("show", added["id"])["item"]["nextReminder"] == fire_at
+
+
+# ---------------------------------------------------------------------------------------------
+# reminderctl's words for sync, against a stand-in daemon answering as a given version would.
+
+class FakeDaemon:
+    """A varlink server on a Unix socket (in this process) with canned replies per method —
+    `{"Status": parameters}` or `{"SyncNow": ("SyncFailed", parameters)}` for an error — and
+    MethodNotFound for every other method, as a daemon of an older version answers."""
+
+    def __init__(self, path, replies):
+        import socket
+        import threading
+        self.replies = replies
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(str(path))
+        self.listener.listen(8)
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            with connection:
+                data = b""
+                while not data.endswith(b"\0"):
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                for message in filter(None, data.split(b"\0")):
+                    method = json.loads(message)["method"].rsplit(".", 1)[1]
+                    reply = self.replies.get(method)
+                    if reply is None:
+                        answer = {"error": "org.varlink.service.MethodNotFound",
+                                  "parameters": {"method": "io.reminderd.Reminders." + method}}
+                    elif isinstance(reply, tuple):
+                        answer = {"error": "io.reminderd.Reminders." + reply[0], "parameters": reply[1]}
+                    else:
+                        answer = {"parameters": reply}
+                    connection.sendall(json.dumps(answer).encode() + b"\0")
+
+    def stop(self):
+        self.listener.close()
+
+
+STATUS = {"status": {"held": 0, "heldReason": None, "items": 3, "nextReminder": None, "notificationServer": None,
+                     "paused": None, "store": "/tmp/x.sqlite", "timeZone": "UTC", "today": "2026-11-22",
+                     "uptimeSeconds": 5, "version": "0.4.0", "waiting": 0}}
+
+
+def sync_state(**fields):
+    state = {"account": "alice@dav.example.org", "collection": "https://dav.example.org/alice/reminderd/",
+             "lastSync": None, "lastAttempt": None, "error": None, "waiting": 0, "waitingSince": None,
+             "conflicts": 0, "connected": True}
+    state.update(fields)
+    return {"sync": state}
+
+
+@pytest.fixture
+def fake_daemon(tmp_path):
+    """`fake_daemon(replies)` → the environment in which reminderctl reaches it."""
+    made = []
+
+    def start(replies):
+        path = tmp_path / f"fake{len(made)}.sock"
+        made.append(FakeDaemon(path, replies))
+        (tmp_path / "config").mkdir(exist_ok=True)
+        return dict(os.environ, REMINDERD_SOCKET=str(path), XDG_CONFIG_HOME=str(tmp_path / "config"), TZ="UTC")
+    yield start
+    for daemon in made:
+        daemon.stop()
+
+
+def reminderctl(env, *args):
+    return subprocess.run([str(BIN / "reminderctl"), *args], env=env, capture_output=True, text=True, timeout=30)
+
+
+def test_status_from_a_daemon_without_sync_has_no_sync_line_and_no_failure(fake_daemon):
+    env = fake_daemon({"Status": STATUS})
+    status = reminderctl(env, "status")
+    assert status.returncode == 0 and "Items:" in status.stdout and "Sync:" not in status.stdout, status
+    older = reminderctl(env, "sync", "status")
+    assert older.returncode == 1
+    assert "does not know io.reminderd.Reminders.SyncStatus; is it an older version?" in older.stderr
+
+
+def test_status_says_how_sync_stands(fake_daemon):
+    two_minutes_ago = (datetime.now(timezone.utc) - timedelta(minutes=2)).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    def sync_line(state):
+        env = fake_daemon({"Status": STATUS, "SyncStatus": state})
+        return [line for line in reminderctl(env, "status").stdout.splitlines() if line.startswith("Sync:")]
+    assert sync_line(sync_state(lastSync=two_minutes_ago, waiting=3, waitingSince=two_minutes_ago)) == [
+        "Sync:                alice@dav.example.org, last 2 min ago, 3 changes waiting"]
+    assert sync_line(sync_state(lastSync=two_minutes_ago, error="server error 503")) == [
+        "Sync:                alice@dav.example.org: failing since the last success 2 min ago: server error 503"]
+    assert sync_line(sync_state(connected=False)) == [
+        "Sync:                alice@dav.example.org: reminderd-sync is not running "
+        "(start it: systemctl --user enable --now reminderd-sync)"]
+    assert sync_line(sync_state(account=None, collection=None, connected=False)) == []
+
+
+def test_sync_status_in_words_and_as_json(fake_daemon):
+    reply = sync_state(lastSync="2026-11-22T09:00:00+00:00", lastAttempt="2026-11-22T10:00:00+00:00",
+                       error="dav.example.org refused the user name and password (401 Unauthorized)", waiting=1,
+                       waitingSince="2026-11-22T09:30:00+00:00", conflicts=2)
+    env = fake_daemon({"SyncStatus": reply})
+    words = reminderctl(env, "sync", "status")
+    assert words.returncode == 0, words.stderr
+    lines = dict(line.split(":", 1) for line in words.stdout.splitlines())
+    assert lines["Account"].strip() == "alice@dav.example.org"
+    assert lines["Task list"].strip() == "https://dav.example.org/alice/reminderd/"
+    assert lines["Last sync"].strip().startswith("Sun 2026-11-22 09:00 (")
+    assert lines["Changes waiting"].strip().startswith("1 change since Sun 2026-11-22 09:30")
+    assert lines["Conflicts"].strip() == "2 in the last 30 days, each kept in history (reminderctl history)"
+    assert lines["Last error"].strip() == "dav.example.org refused the user name and password (401 Unauthorized)"
+    assert lines["reminderd-sync"].strip() == "connected"
+    assert json.loads(reminderctl(env, "sync", "status", "--json").stdout) == reply
+
+
+def test_sync_now_says_why_it_failed_and_what_to_do(fake_daemon):
+    env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": "reminderd-sync is not running"}),
+                       "SyncStatus": sync_state(connected=False)})
+    failed = reminderctl(env, "sync", "now")
+    assert failed.returncode == 1
+    assert failed.stderr == ("reminderctl: sync failed: reminderd-sync is not running\n"
+                             "hint: reminderd-sync is not running; start it: "
+                             "systemctl --user enable --now reminderd-sync\n")
+    env = fake_daemon({"SyncNow": {}, "SyncStatus": sync_state(lastSync="2026-11-22T09:00:00+00:00")})
+    done = reminderctl(env, "sync", "now")
+    assert (done.returncode, done.stdout) == (0, "Synced with alice@dav.example.org: up to date.\n")
