@@ -351,12 +351,12 @@ class DavServer:
     throwaway folder; `log_level="info"` makes it log every request (the benchmark counts them).
     Stopped by its PID."""
 
-    def __init__(self, folder, log_level="warning"):
+    def __init__(self, folder, log_level="warning", password=DAV_PASSWORD):
         folder = Path(folder)
         folder.mkdir(parents=True)
         self.folder = folder
         self.collections = folder / "collections"
-        (folder / "users").write_text(f"{DAV_USER}:{DAV_PASSWORD}\n")
+        (folder / "users").write_text(f"{DAV_USER}:{password}\n")
         self.port = free_port()
         (folder / "config").write_text(
             f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = htpasswd\n"
@@ -371,6 +371,10 @@ class DavServer:
                                         stderr=self.log)
         wait_for(lambda: accepts(self.port), timeout=20, what="Radicale on its port")
         self.url = f"http://127.0.0.1:{self.port}/"
+
+    def task_lists(self):
+        home = self.collections / "collection-root" / DAV_USER
+        return sorted(p.name for p in home.iterdir() if (p / ".Radicale.props").exists()) if home.exists() else []
 
     def collection_url(self, calendar="reminderd"):
         return f"{self.url}{DAV_USER}/{calendar}/"
