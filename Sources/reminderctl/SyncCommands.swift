@@ -30,8 +30,10 @@ struct SyncNow: ParsableCommand {
             if output.json { return print(Output.json(.object(parameters))) }
             print(SyncWording.current()?.doneLine ?? "Synced.")
         case .failure(let error) where error.name == ReminderInterface.ErrorName.syncFailed:
-            let hint = SyncWording.current()?.hint.map { "\nhint: \($0)" } ?? ""
-            throw Refusal(message: ErrorWording.message(error) + hint)
+            // The daemon's reason may already name the command that helps.
+            let message = ErrorWording.message(error)
+            let hint = message.contains("systemctl") ? nil : SyncWording.current()?.hint
+            throw Refusal(message: message + (hint.map { "\nhint: \($0)" } ?? ""))
         case .failure(let error):
             throw Refusal(message: ErrorWording.message(error))
         }

@@ -274,6 +274,12 @@ def test_sync_now_says_why_it_failed_and_what_to_do(fake_daemon):
     assert failed.stderr == ("reminderctl: sync failed: reminderd-sync is not running\n"
                              "hint: reminderd-sync is not running; start it: "
                              "systemctl --user enable --now reminderd-sync\n")
+    said = "reminderd-sync is not running (start it: systemctl --user start reminderd-sync)"
+    env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": said}), "SyncStatus": sync_state(connected=False)})
+    assert reminderctl(env, "sync", "now").stderr == f"reminderctl: sync failed: {said}\n"  # said once
+    env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": "no account"}), "SyncStatus": sync_state(account=None)})
+    assert reminderctl(env, "sync", "now").stderr.endswith(
+        "\nhint: no sync account is set up; run: reminderctl sync setup\n")
     env = fake_daemon({"SyncNow": {}, "SyncStatus": sync_state(lastSync="2026-11-22T09:00:00+00:00")})
     done = reminderctl(env, "sync", "now")
     assert (done.returncode, done.stdout) == (0, "Synced with alice@dav.example.org: up to date.\n")
