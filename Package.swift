@@ -61,6 +61,8 @@ let package = Package(
             dependencies: [
                 "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderStore", "ReminderProtocol",
                 "CSystemd", "CNotify",
+                // Sync: items as CalDAV resources and the 3-way merge (reminderd owns all sync state).
+                "ReminderSyncModel", "ICalendar",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -150,6 +152,8 @@ let package = Package(
                 "ReminderStoreTesting",
                 // To build the GErrors the notifier classifies.
                 "CNotify",
+                // To play another device's writes in the sync tests.
+                "ReminderSyncModel", "ICalendar",
             ]
         ),
     ],

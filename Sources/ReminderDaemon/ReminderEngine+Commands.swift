@@ -172,14 +172,20 @@ extension ReminderEngine {
         }
     }
 
-    /// A short, lowercase id not in use: 4 characters while that leaves room, more after.
-    func newID() -> String {
+    /// A short, lowercase id not in use: 4 characters while that leaves room, more after. Nor
+    /// one in `taken`, or that a removed item's sync state still holds until its DELETE is
+    /// pushed (a new item under that id would take the removed one's place on the server).
+    func newID(avoiding taken: Set<String> = []) -> String {
         let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789")
         var length = 4
         while true {
             for _ in 0..<20 {
                 let id = String((0..<length).map { _ in alphabet.randomElement()! })
-                if !index.sortedIds.overlaps(id), quarantined[id] == nil { return id }
+                if !index.sortedIds.overlaps(id), quarantined[id] == nil, !taken.contains(id),
+                    ((try? store.syncObject(itemId: id)) ?? nil) == nil
+                {
+                    return id
+                }
             }
             length += 1
         }

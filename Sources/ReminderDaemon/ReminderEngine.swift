@@ -48,6 +48,9 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// At start, the reminders a previous run handed to the server without recording the
     /// outcome: they are shown once more, as late ones (see `DeliveryRecord`).
     var owed: Set<FireKey> = []
+    /// A reminderd-sync holds a `SyncWait` open on this daemon (set by the parked call's
+    /// connection; `SyncStatus` reports it).
+    var syncConnected = false
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
     var deadlineChanged: (@Sendable (Int64?) -> Void)?

@@ -49,6 +49,7 @@ extension ReminderStore {
         let id = item.id ?? ""
         try write { db in
             try ReminderStore.updateItem(item, db)
+            try ReminderStore.markChanged(id, at: now, db)
             try occurrence?.save(db)
             try ReminderStore.insertUndoStep(
                 UndoStep(itemId: id, itemJSON: before.jsonText, due: occurrence?.due ?? 0, doneAt: now), db)
@@ -77,6 +78,7 @@ extension ReminderStore {
     {
         try write { db in
             try ReminderStore.updateItem(restored, db)
+            try ReminderStore.markChanged(step.itemId, at: now, db)
             try occurrence?.save(db)
             try db.execute(
                 sql: "DELETE FROM redemption WHERE id = (SELECT max(id) FROM redemption WHERE itemId = ? AND at = ?)",

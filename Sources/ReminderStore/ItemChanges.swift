@@ -2,7 +2,7 @@ internal import GRDB
 import ReminderCore
 
 extension ReminderStore {
-    /// Adds `added`, each with an `added` history line, in one transaction. For a restore it
+    /// Adds `added`, each with an `added` history line and waiting to be synced, in one transaction. For a restore it
     /// first deletes the items of the same ids (`replacing`, their state going with them) and
     /// writes the backup's `state` in the same transaction, so a restore is all or nothing.
     public func addItems(
@@ -15,6 +15,7 @@ extension ReminderStore {
             }
             for item in added {
                 try ReminderStore.insertItem(item, db)
+                try ReminderStore.markChanged(item.id ?? "", at: now, db)
                 try ReminderStore.appendHistory(
                     HistoryRecord(
                         at: now, itemId: item.id ?? "", title: item.title, event: .added, reason: item.kind.rawValue),
@@ -28,6 +29,7 @@ extension ReminderStore {
     public func recordEdit(_ edited: Item, changedFields: String, at now: Int64) throws(ReminderStoreError) {
         try write { db in
             try ReminderStore.updateItem(edited, db)
+            try ReminderStore.markChanged(edited.id ?? "", at: now, db)
             try ReminderStore.appendHistory(
                 HistoryRecord(
                     at: now, itemId: edited.id ?? "", title: edited.title, event: .edited, reason: changedFields),
@@ -36,10 +38,11 @@ extension ReminderStore {
     }
 
     /// Deletes an item with all its state (occurrences, fires, deliveries and undo steps go with
-    /// it), and a `removed` history line.
+    /// it), and a `removed` history line; its DELETE waits to be synced when the server has it.
     public func removeItem(id: String, title: String, reason: String, at now: Int64) throws(ReminderStoreError) {
         try write { db in
             try ReminderStore.deleteItem(id: id, db)
+            try ReminderStore.markRemoved(id, at: now, db)
             try ReminderStore.appendHistory(
                 HistoryRecord(at: now, itemId: id, title: title, event: .removed, reason: reason), db)
         }

@@ -156,6 +156,7 @@ public final class ReminderStore: Sendable {
             try db.drop(table: "undo")
             try db.alter(table: "item") { t in t.add(column: "unreadable", .text) }
         }
+        registerSync(&migrator)
         return migrator
     }
 

@@ -1,0 +1,92 @@
+import CivilTime
+import ReminderCore
+import ReminderJSON
+import ReminderStore
+import ReminderSyncModel
+
+/// A merged record applied to the item it came from, as changes for the pull's batch: the item,
+/// its occurrences, history lines that say what another device did, and a pop-up per conflict
+/// (the other device's value was kept; this one's is named, so nothing is lost silently).
+extension ReminderEngine {
+    /// Applies `merged` over `local` (this device's record of item `id`); `announce` writes the
+    /// history of each Done, Undo and snooze (not for an item new here).
+    func applyPulled(
+        _ merged: SyncRecord, over local: SyncRecord, itemId id: String, conflicts: [SyncConflict],
+        announce: Bool = true, into plan: inout SyncPullPlan, context: SyncContext
+    ) {
+        let now = context.now
+        var item = merged.item
+        item.id = id
+        item.createdAt = item.createdAt ?? local.item.createdAt ?? now
+        var changed = false
+        func line(_ event: HistoryEvent, _ reason: String) {
+            plan.batch.history.append(HistoryRecord(at: now, itemId: id, title: item.title, event: event, reason: reason))
+        }
+        if announce, item != local.item {
+            plan.batch.updated.append(item)
+            changed = true
+            let fields = ReminderEngine.changedFields(local.item, item)
+            if !fields.isEmpty { line(.editedElsewhere, fields.joined(separator: ", ")) }
+        }
+        var records = occurrences[id] ?? [:]
+        func save(_ record: OccurrenceRecord) {
+            records[record.due] = record
+            plan.batch.occurrences.append(record)
+            changed = true
+        }
+        for entry in merged.ledger.entries where local.ledger.entry(for: entry.occurrence) != entry {
+            let due = dueInstant(of: entry.occurrence)
+            var record = records[due] ?? OccurrenceRecord(itemId: id, due: due)
+            let wasDone = record.doneAt != nil
+            record.doneAt = entry.doneAt
+            save(record)
+            if !wasDone, announce {
+                line(.doneElsewhere, "for the occurrence due \(Timestamp.format(due, in: zone))")
+                plan.closing.append((id, due))
+            }
+        }
+        // An entry that fell out of the ledger's kept window (the newest 24) was not undone.
+        let window = merged.ledger.entries.count >= DoneLedger.kept ? merged.ledger.entries.first?.occurrence : nil
+        for entry in local.ledger.entries where !merged.ledger.contains(entry.occurrence) {
+            if let window, entry.occurrence < window { continue }
+            let due = dueInstant(of: entry.occurrence)
+            guard var record = records[due], record.doneAt != nil else { continue }
+            record.doneAt = nil
+            save(record)
+            if announce { line(.undoneElsewhere, "for the occurrence due \(Timestamp.format(due, in: zone))") }
+        }
+        if let until = merged.alarms.snoozedUntil, until != local.alarms.snoozedUntil, until > now,
+            let current = rules.firstOccurrence(of: item, dueAfter: now, where: {
+                !merged.ledger.contains(zone.localDateTime(at: $0.due))
+            }), until < current.due
+        {
+            var record = records[current.due] ?? OccurrenceRecord(itemId: id, due: current.due)
+            if record.snoozedUntil != until {
+                record.snoozedUntil = until
+                save(record)
+                if announce { line(.snoozedElsewhere, "until \(Timestamp.format(until, in: zone))") }
+                plan.closing.append((id, nil))
+            }
+        }
+        for conflict in conflicts {
+            let had = conflict.local.isEmpty ? "none" : "\"\(conflict.local)\""
+            let kept = conflict.remote.isEmpty ? "none" : "\"\(conflict.remote)\""
+            line(.conflict, "\(conflict.field) changed here and on another device: kept \(kept), this device had \(had)")
+            plan.notices.append(
+                NotificationRequest(
+                    summary: "\(item.title): changed on two devices",
+                    body: "\(conflict.field): kept \(kept) from the other device; this device had \(had)",
+                    urgency: .normal, category: "x-reminderd.sync", timeoutMilliseconds: 0))
+        }
+        plan.conflicts += conflicts.count
+        if changed || !conflicts.isEmpty { plan.applied += announce ? 1 : 0 }
+        plan.merged[id] = merged
+        plan.touched.insert(id)
+    }
+
+    /// The item's JSON fields that differ (its id and creation aside: not something a person edits).
+    static func changedFields(_ before: Item, _ after: Item) -> [String] {
+        guard case .object(let a) = before.json, case .object(let b) = after.json else { return [] }
+        return Set(a.keys).union(b.keys).filter { a[$0] != b[$0] && $0 != "id" && $0 != "createdAt" }.sorted()
+    }
+}

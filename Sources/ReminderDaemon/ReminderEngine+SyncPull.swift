@@ -1,0 +1,257 @@
+import ICalendar
+import ReminderCore
+import ReminderProtocol
+import ReminderStore
+import ReminderSyncModel
+
+/// What one `SyncPulled` does, gathered first so that the store writes all of it — with the
+/// listing's token — in one transaction, and memory changes only after that succeeded.
+struct SyncPullPlan {
+    var batch = SyncBatch()
+    var applied = 0
+    var conflicts = 0
+    /// Resources that are not readable items, each named with why (logged, never applied).
+    var skipped: [String] = []
+    /// Pop-ups to close: an occurrence's (done elsewhere), or all of an item's (due nil).
+    var closing: [(itemId: String, due: Int64?)] = []
+    var notices: [NotificationRequest] = []
+    /// Items this batch changed: rescheduled afterwards.
+    var touched: Set<String> = []
+    /// Items a resource of this batch was applied to, with the record merged: a completed copy
+    /// read after its item's resource builds on it.
+    var merged: [String: SyncRecord] = [:]
+    /// Ids new items took in this batch.
+    var taken: Set<String> = []
+    /// Loaded once, when a resource with an unknown uid first needs them.
+    var known: [CompletedCopy.Known]?
+    var unpushed: [String]?
+}
+
+extension ReminderEngine {
+    /// Applies the server's new or changed `resources` and `removed` hrefs: each is merged with
+    /// the item here (3-way, against the body both last agreed on), and an item is left waiting
+    /// only when the merged result differs from what the server holds.
+    func pulled(_ resources: [SyncResource], removed: [String], token: String?, now: Int64) throws -> SyncPulledReply
+    {
+        let context = syncContext(now: now)
+        var plan = SyncPullPlan()
+        plan.batch.token = token
+        var later: [(SyncResource, Component, VTodoReader.Reading?)] = []
+        for resource in resources {
+            let calendar: Component
+            do { calendar = try Component.parse(Array(resource.body.utf8)) } catch {
+                plan.skipped.append(SyncFormatError.syntax(resource: resource.href, error).description)
+                continue
+            }
+            let reading: VTodoReader.Reading
+            do { reading = try VTodoReader.read(calendar, name: resource.href, context: context) } catch {
+                if case .notAnItem = error { later.append((resource, calendar, nil)) } else {
+                    plan.skipped.append(error.description)
+                }
+                continue
+            }
+            if let object = try stored({ try store.syncObject(uid: reading.uid) }) {
+                try pull(reading, of: resource, object: object, into: &plan, context: context)
+            } else {
+                later.append((resource, calendar, reading))
+            }
+        }
+        // Resources of uids never seen here, after the known ones: an Apple completed copy
+        // then builds on its item's merged record.
+        for (resource, calendar, reading) in later {
+            if try pullCompletedCopy(calendar, into: &plan, context: context) { continue }
+            guard let reading else { continue }  // a task of another app: not an item
+            try pullNew(reading, of: resource, into: &plan, context: context)
+        }
+        for href in removed { try pullRemoval(href, into: &plan, now: now) }
+        for reason in plan.skipped { logger.warning("sync: skipped \(reason)") }
+        if !plan.batch.isEmpty { try stored { try store.applySync(plan.batch, at: now) } }
+        applyPulledToMemory(plan, now: now)
+        return SyncPulledReply(applied: Int64(plan.applied), conflicts: Int64(plan.conflicts))
+    }
+
+    /// A resource of an item known here: merged with it; or, for an item removed here whose
+    /// DELETE waits, brought back when the server's copy changed since (SYNC.md: a local delete
+    /// against a remote edit keeps the item).
+    private func pull(
+        _ reading: VTodoReader.Reading, of resource: SyncResource, object: SyncObject, into plan: inout SyncPullPlan,
+        context: SyncContext
+    ) throws {
+        guard plan.merged[object.itemId] == nil else {
+            plan.skipped.append("\(resource.href): a second resource of item \(object.itemId), left for the next pass")
+            return
+        }
+        if let item = items[object.itemId] {
+            merge(item, object: object, reading: reading, resource: resource, into: &plan, context: context)
+            return
+        }
+        guard quarantined[object.itemId] == nil else { return }
+        let base = readBase(object.body, href: resource.href, context: context).record
+        if let base, ReminderEngine.sameOnServer(base, reading.record) {
+            // Unchanged there: the DELETE goes on, against the server's current etag.
+            plan.batch.objects.append(SyncObject(
+                itemId: object.itemId, uid: object.uid, href: resource.href, etag: resource.etag, body: resource.body))
+            return
+        }
+        add(
+            reading, of: resource, id: object.itemId,
+            event: (.kept, "removed here; brought back because it was changed on another device"), into: &plan,
+            context: context)
+    }
+
+    /// A resource whose uid is new here: a first join's catalog item that exists here too
+    /// (the local one takes the server's uid and the two are merged), or a new item.
+    private func pullNew(
+        _ reading: VTodoReader.Reading, of resource: SyncResource, into plan: inout SyncPullPlan, context: SyncContext
+    ) throws {
+        if CatalogMatch.key(reading.record.item) != nil {
+            if plan.unpushed == nil { plan.unpushed = try stored { try store.syncUnpushed() } }
+            let candidates = (plan.unpushed ?? []).filter { items[$0] != nil && plan.merged[$0] == nil }
+            if let pair = CatalogMatch.pairs(local: candidates.map { items[$0]! }, remote: [reading.record.item]).first {
+                let id = candidates[pair.local]
+                merge(
+                    items[id]!, object: SyncObject(itemId: id, uid: reading.uid), reading: reading, resource: resource,
+                    into: &plan, context: context)
+                return
+            }
+        }
+        var id = reading.record.item.id ?? ""
+        if !isFreeForSync(id, plan: plan) { id = newID(avoiding: plan.taken) }
+        add(reading, of: resource, id: id, event: (.addedElsewhere, reading.record.item.kind.rawValue), into: &plan,
+            context: context)
+    }
+
+    /// Whether a new item from the server can keep the id its device gave it.
+    private func isFreeForSync(_ id: String, plan: SyncPullPlan) -> Bool {
+        !id.isEmpty && !index.sortedIds.overlaps(id) && quarantined[id] == nil && !plan.taken.contains(id)
+            && ((try? store.syncObject(itemId: id)) ?? nil) == nil
+    }
+
+    /// The 3-way merge of `item` with the server's `reading`, against the body both last agreed
+    /// on (none on a first join: every difference is then a change on both sides).
+    private func merge(
+        _ item: Item, object: SyncObject, reading: VTodoReader.Reading, resource: SyncResource,
+        into plan: inout SyncPullPlan, context: SyncContext
+    ) {
+        let id = object.itemId
+        var base = readBase(object.body, href: resource.href, context: context).record
+        var local = syncRecord(of: item, base: base, context: context)
+        var remote = reading.record
+        remote.item.id = id
+        base?.item.id = id
+        if base == nil {
+            // Never agreed (a first join): the earlier creation stands on both devices.
+            let created = [local.item.createdAt, remote.item.createdAt].compactMap { $0 }.min()
+            (local.item.createdAt, remote.item.createdAt) = (created, created)
+        }
+        let (merged, conflicts) = SyncMerge.merge(base: base, local: local, remote: remote, zone: zone)
+        applyPulled(merged, over: local, itemId: id, conflicts: conflicts, into: &plan, context: context)
+        plan.batch.objects.append(
+            SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
+        settle(id, differs: !ReminderEngine.sameOnServer(merged, remote) || !reading.foreignCompletions.isEmpty,
+            into: &plan)
+    }
+
+    /// A new local item from the server's record, under `id`, with `event` in history.
+    private func add(
+        _ reading: VTodoReader.Reading, of resource: SyncResource, id: String, event: (HistoryEvent, String),
+        into plan: inout SyncPullPlan, context: SyncContext
+    ) {
+        plan.taken.insert(id)
+        var item = reading.record.item
+        item.id = id
+        item.createdAt = item.createdAt ?? context.now
+        plan.batch.added.append(item)
+        plan.batch.history.append(
+            HistoryRecord(at: context.now, itemId: id, title: item.title, event: event.0, reason: event.1))
+        var nothingHere = SyncRecord(item: item)
+        nothingHere.alarms = reading.record.alarms
+        applyPulled(
+            reading.record, over: nothingHere, itemId: id, conflicts: [], announce: false, into: &plan, context: context)
+        plan.applied += 1
+        plan.batch.objects.append(
+            SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
+        // A body in another client's completion shape is written back in the rolling form.
+        settle(id, differs: !reading.foreignCompletions.isEmpty, into: &plan)
+    }
+
+    /// An Apple completed copy: a Done of the occurrence it names, on the item it copies (the
+    /// copy itself is not an item). True when `calendar` was one.
+    private func pullCompletedCopy(_ calendar: Component, into plan: inout SyncPullPlan, context: SyncContext) throws
+        -> Bool
+    {
+        if plan.known == nil {
+            let uids = try stored { try store.syncUIDs(of: order) }
+            plan.known = order.compactMap { id in
+                guard let uid = uids[id], let item = items[id] else { return nil }
+                return CompletedCopy.Known(
+                    uid: uid, record: plan.merged[id] ?? syncRecord(of: item, base: nil, context: context))
+            }
+        }
+        guard let (uid, entry) = CompletedCopy.match(calendar, known: plan.known ?? [], context: context) else {
+            return false
+        }
+        guard let object = try stored({ try store.syncObject(uid: uid) }), let item = items[object.itemId] else {
+            return true
+        }
+        let local = plan.merged[object.itemId] ?? syncRecord(of: item, base: nil, context: context)
+        guard !local.ledger.contains(entry.occurrence) else { return true }
+        var done = local
+        done.ledger.record(entry)
+        applyPulled(done, over: local, itemId: object.itemId, conflicts: [], into: &plan, context: context)
+        // The item's own resource does not hold this Done yet.
+        settle(object.itemId, differs: true, into: &plan)
+        return true
+    }
+
+    /// A resource removed on the server. An item with a change waiting here is kept and pushed
+    /// back as a new resource; otherwise it is removed here too. One removed here as well is
+    /// forgotten.
+    private func pullRemoval(_ href: String, into plan: inout SyncPullPlan, now: Int64) throws {
+        guard let object = try stored({ try store.syncObject(href: href) }), plan.merged[object.itemId] == nil else {
+            return
+        }
+        let id = object.itemId
+        guard let item = items[id] else {
+            if quarantined[id] == nil { plan.batch.forgotten.append(id) }
+            return
+        }
+        plan.merged[id] = SyncRecord(item: item)
+        plan.applied += 1
+        if try stored({ try store.syncWaitingSeq(itemId: id) }) != nil {
+            plan.batch.objects.append(SyncObject(itemId: id, uid: object.uid))
+            plan.batch.waiting.append(id)
+            plan.batch.history.append(
+                HistoryRecord(
+                    at: now, itemId: id, title: item.title, event: .kept,
+                    reason: "removed on another device; kept because it was changed here"))
+        } else {
+            plan.batch.removed.append(id)
+            plan.batch.history.append(
+                HistoryRecord(
+                    at: now, itemId: id, title: item.title, event: .removedElsewhere, reason: "removed on another device"
+                ))
+        }
+    }
+
+    private func settle(_ id: String, differs: Bool, into plan: inout SyncPullPlan) {
+        plan.batch.waiting.removeAll { $0 == id }
+        plan.batch.settled.removeAll { $0 == id }
+        if differs { plan.batch.waiting.append(id) } else { plan.batch.settled.append(id) }
+    }
+
+    /// After the store has the batch: the same changes in memory, pop-ups closed, schedules
+    /// and notices.
+    private func applyPulledToMemory(_ plan: SyncPullPlan, now: Int64) {
+        for id in plan.batch.removed {
+            dropFromMemory(id)
+            reschedule(id, now: now)
+        }
+        if !plan.batch.added.isEmpty { index.add(plan.batch.added) }
+        for item in plan.batch.updated { index.update(item) }
+        for record in plan.batch.occurrences { index.record(record) }
+        for (id, due) in plan.closing { closePopUps(of: id, due: due) }
+        for id in plan.touched where items[id] != nil { reschedule(id, now: now) }
+        for notice in plan.notices { showNotice(notice) }
+    }
+}

@@ -1,0 +1,90 @@
+import CivilTime
+import ICalendar
+import ReminderCore
+import ReminderPlatform
+import ReminderStore
+import ReminderSyncModel
+
+/// Between the engine's items (with their occurrence records) and the sync model's records and
+/// resources (docs/SYNC-FORMAT.md).
+extension ReminderEngine {
+    /// What converting needs: this daemon's rules and leads, `now`, and the zone database for
+    /// times other clients wrote in their own zone.
+    func syncContext(now: Int64) -> SyncContext {
+        SyncContext(
+            planner: Planner(configuration: configuration, zone: zone), now: now,
+            zoneNamed: { try? ZoneDatabase.shared.zone(named: $0) })
+    }
+
+    /// The item as a record: its done occurrences are the ledger; acknowledgements and the
+    /// used amount's period start from `base` (what the server last agreed to), so that a
+    /// record built again with nothing changed here equals the base — the merge counts only
+    /// real local changes as changes.
+    func syncRecord(of item: Item, base: SyncRecord?, context: SyncContext) -> SyncRecord {
+        var record = SyncRecord(item: item, alarms: base?.alarms ?? AlarmState())
+        var lastDone: Int64?
+        var snoozedUntil: Int64?
+        for occurrence in (occurrences[item.id ?? ""] ?? [:]).values {
+            if let until = occurrence.snoozedUntil { snoozedUntil = max(snoozedUntil ?? until, until) }
+            guard let doneAt = occurrence.doneAt else { continue }
+            let key = zone.localDateTime(at: occurrence.due)
+            // An amount another device wrote stays with its entry.
+            let known = base?.ledger.entry(for: key).flatMap { $0.doneAt == doneAt ? $0 : nil }
+            record.ledger.record(known ?? DoneEntry(occurrence: key, doneAt: doneAt))
+            lastDone = max(lastDone ?? doneAt, doneAt)
+        }
+        if let lastDone, lastDone > record.alarms.lastAcknowledged ?? .min { record.alarms.lastAcknowledged = lastDone }
+        if let snoozedUntil, snoozedUntil > record.alarms.snoozedUntil ?? .min {
+            record.alarms.snoozedUntil = snoozedUntil
+        }
+        if let used = record.amountUsed {
+            record.amountUsedPeriod =
+                base?.amountUsed == used && base?.amountUsedPeriod != nil
+                ? base?.amountUsedPeriod : record.currentOccurrence(in: context)?.dueDate
+        }
+        return record
+    }
+
+    /// The server's body `text` of `href` read back (nil when there is none, or it no longer
+    /// reads as an item), and its component tree, which a write edits in place.
+    func readBase(_ text: String?, href: String, context: SyncContext) -> (
+        record: SyncRecord?, calendar: Component?
+    ) {
+        guard let text else { return (nil, nil) }
+        let bytes = Array(text.utf8)
+        if let reading = try? VTodoReader.read(bytes, name: href, context: context) {
+            return (reading.record, reading.calendar)
+        }
+        return (nil, try? Component.parse(bytes))
+    }
+
+    /// The body to PUT for `item`: its record written into the server's last body (so what other
+    /// clients added there survives), or into a new resource.
+    func syncBody(of item: Item, object: SyncObject, href: String, context: SyncContext) -> String {
+        let base = readBase(object.body, href: href, context: context)
+        let record = syncRecord(of: item, base: base.record, context: context)
+        return VTodoWriter.write(record, uid: object.uid, into: base.calendar, context: context).serialized()
+    }
+
+    /// A new resource's href: the task list's path and `<uuid>.ics`.
+    static func syncHref(collection: String, uid: String) -> String {
+        var path = Substring(collection)
+        if let scheme = path.range(of: "://") {
+            path = path[scheme.upperBound...]
+            path = path.firstIndex(of: "/").map { path[$0...] } ?? "/"
+        }
+        if let query = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<query] }
+        let name = uid.hasSuffix("@reminderd") ? String(uid.dropLast("@reminderd".count)) : uid
+        return path + (path.hasSuffix("/") ? "" : "/") + name + ".ics"
+    }
+
+    /// Two records the server would hold alike: the item id is each device's own alias.
+    static func sameOnServer(_ a: SyncRecord, _ b: SyncRecord) -> Bool {
+        var (a, b) = (a, b)
+        (a.item.id, b.item.id) = (nil, nil)
+        return a == b
+    }
+
+    /// The due instant of a ledger key (the occurrence's due time on the wall clock).
+    func dueInstant(of key: LocalDateTime) -> Int64 { zone.resolve(key).instant }
+}

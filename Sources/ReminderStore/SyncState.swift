@@ -1,0 +1,210 @@
+internal import GRDB
+import ReminderCore
+
+/// One item's place on the CalDAV server: its `uid` (its identity across devices), and once
+/// pushed its `href`, the server's `etag` and `body` — the text both sides last agreed on, the
+/// merge base. The row outlives a removed item until its DELETE is pushed.
+public struct SyncObject: Sendable, Equatable {
+    public var itemId: String
+    public var uid: String
+    public var href: String?
+    public var etag: String?
+    public var body: String?
+
+    public init(itemId: String, uid: String, href: String? = nil, etag: String? = nil, body: String? = nil) {
+        (self.itemId, self.uid, self.href, self.etag, self.body) = (itemId, uid, href, etag, body)
+    }
+}
+
+/// One waiting change: which item (with its server state), the change's `seq`, since when the
+/// item waits, and whether the item is gone (a DELETE to push).
+public struct SyncPendingRow: Sendable, Equatable {
+    public var seq: Int64
+    public var since: Int64
+    public var object: SyncObject
+    public var removed: Bool
+}
+
+/// What `SyncStatus` reports of the store. Times are Unix seconds.
+public struct SyncStatusFigures: Sendable, Equatable {
+    public var account: String?
+    public var collection: String?
+    public var lastSync: Int64?
+    public var lastAttempt: Int64?
+    public var error: String?
+    public var waiting: Int
+    public var waitingSince: Int64?
+    public var conflicts: Int
+}
+
+/// Sync's state in the store (docs/ARCHITECTURE.md, "Sync state"): `syncObject` per item and
+/// `syncOutbox`, one row per item with a change the server has not taken. Every intent that
+/// changes an item writes its outbox row in its own transaction (`markChanged`), so no change
+/// can be stored without the server hearing of it.
+extension ReminderStore {
+    /// v6: the two tables, every existing item with a uid and waiting (a first join pushes it).
+    static func registerSync(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v6-sync") { db in
+            // No foreign key: the row must outlive its item until the DELETE is pushed.
+            try db.create(table: "syncObject") { t in
+                t.primaryKey("itemId", .text)
+                t.column("uid", .text).notNull().unique()
+                t.column("href", .text).indexed()
+                t.column("etag", .text)
+                t.column("body", .text)
+            }
+            // AUTOINCREMENT: a seq is never reused, so a stale SyncPushed cannot clear a newer change.
+            try db.execute(
+                sql: """
+                    CREATE TABLE syncOutbox (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT, itemId TEXT NOT NULL UNIQUE, since INTEGER NOT NULL)
+                    """)
+            let now = try Int64.fetchOne(db, sql: "SELECT CAST(strftime('%s', 'now') AS INTEGER)") ?? 0
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM item ORDER BY createdAt, id")
+            for id in ids { try markChanged(id, at: now, db) }
+        }
+    }
+
+    /// A new item uid: a random (version 4) UUID in lower case, `…@reminderd`.
+    static func newUID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
+        let groups = [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }
+        return groups.joined(separator: "-") + "@reminderd"
+    }
+
+    /// The item changed here: it gets a uid if it has none, and its outbox row is replaced by
+    /// one with a new seq that keeps the oldest `since`.
+    static func markChanged(_ itemId: String, at now: Int64, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO syncObject (itemId, uid) VALUES (?, ?)").execute(
+            arguments: [itemId, newUID()])
+        let since = try Int64.fetchOne(
+            db, sql: "SELECT since FROM syncOutbox WHERE itemId = ?", arguments: [itemId])
+        try db.cachedStatement(sql: "DELETE FROM syncOutbox WHERE itemId = ?").execute(arguments: [itemId])
+        try db.cachedStatement(sql: "INSERT INTO syncOutbox (itemId, since) VALUES (?, ?)").execute(
+            arguments: [itemId, min(since ?? now, now)])
+    }
+
+    /// The item was removed here: one the server never had is forgotten; otherwise its row
+    /// stays so that its DELETE is pushed.
+    static func markRemoved(_ itemId: String, at now: Int64, _ db: Database) throws {
+        let href = try String.fetchOne(db, sql: "SELECT href FROM syncObject WHERE itemId = ?", arguments: [itemId])
+        if href == nil {
+            try forget(itemId, db)
+        } else {
+            try markChanged(itemId, at: now, db)
+        }
+    }
+
+    /// Drops what sync knows of an item: its server state and any waiting change.
+    static func forget(_ itemId: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM syncObject WHERE itemId = ?", arguments: [itemId])
+        try db.execute(sql: "DELETE FROM syncOutbox WHERE itemId = ?", arguments: [itemId])
+    }
+
+    static func upsert(_ object: SyncObject, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO syncObject (itemId, uid, href, etag, body) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (itemId) DO UPDATE
+                SET uid = excluded.uid, href = excluded.href, etag = excluded.etag, body = excluded.body
+                """
+        ).execute(arguments: [object.itemId, object.uid, object.href, object.etag, object.body])
+    }
+}
+
+// MARK: - Reads
+
+extension ReminderStore {
+    static func syncObject(_ row: Row) -> SyncObject {
+        SyncObject(itemId: row["itemId"], uid: row["uid"], href: row["href"], etag: row["etag"], body: row["body"])
+    }
+
+    public func syncObject(uid: String) throws(ReminderStoreError) -> SyncObject? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM syncObject WHERE uid = ?", arguments: [uid]).map(
+                ReminderStore.syncObject)
+        }
+    }
+
+    public func syncObject(itemId: String) throws(ReminderStoreError) -> SyncObject? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM syncObject WHERE itemId = ?", arguments: [itemId]).map(
+                ReminderStore.syncObject)
+        }
+    }
+
+    public func syncObject(href: String) throws(ReminderStoreError) -> SyncObject? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM syncObject WHERE href = ?", arguments: [href]).map(
+                ReminderStore.syncObject)
+        }
+    }
+
+    /// The task list's URL of the last `SyncBegin`, nil before the first.
+    public func syncCollection() throws(ReminderStoreError) -> String? { try setting("sync.collection") }
+
+    /// The uid of each of `itemIds` that has one.
+    public func syncUIDs(of itemIds: [String]) throws(ReminderStoreError) -> [String: String] {
+        try read { db in
+            var uids: [String: String] = [:]
+            for id in itemIds {
+                uids[id] = try String.fetchOne(db, sql: "SELECT uid FROM syncObject WHERE itemId = ?", arguments: [id])
+            }
+            return uids
+        }
+    }
+
+    /// Items the server never had (no href), for the first join's catalog match.
+    public func syncUnpushed() throws(ReminderStoreError) -> [String] {
+        try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT s.itemId FROM syncObject s JOIN item i ON i.id = s.itemId WHERE s.href IS NULL")
+        }
+    }
+
+    /// The seq of the item's waiting change, nil when it has none.
+    public func syncWaitingSeq(itemId: String) throws(ReminderStoreError) -> Int64? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT seq FROM syncOutbox WHERE itemId = ?", arguments: [itemId])
+        }
+    }
+
+    /// Up to `limit` waiting changes, oldest first. An unreadable item's change waits until it
+    /// is readable or removed (it cannot be written as a resource).
+    public func pendingSync(limit: Int) throws(ReminderStoreError) -> [SyncPendingRow] {
+        try read { db in
+            try ReminderStore.fetchAll(
+                db,
+                sql: """
+                    SELECT o.seq, o.since, s.*, i.id IS NULL AS removed FROM syncOutbox o
+                    JOIN syncObject s ON s.itemId = o.itemId LEFT JOIN item i ON i.id = o.itemId
+                    WHERE i.unreadable IS NULL ORDER BY o.seq LIMIT ?
+                    """, arguments: [limit]
+            ) { row in
+                SyncPendingRow(
+                    seq: row["seq"], since: row["since"], object: ReminderStore.syncObject(row), removed: row["removed"])
+            }
+        }
+    }
+
+    public func syncStatus(conflictsSince: Int64) throws(ReminderStoreError) -> SyncStatusFigures {
+        try read { db in
+            let settings = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'sync.%'")
+                    .map { ($0["key"] as String, $0["value"] as String) })
+            let waiting = try Row.fetchOne(db, sql: "SELECT count(*) AS n, min(since) AS since FROM syncOutbox")
+            let conflicts = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM history WHERE event = ? AND at >= ?",
+                arguments: [HistoryEvent.conflict.rawValue, conflictsSince])
+            return SyncStatusFigures(
+                account: settings["sync.account"], collection: settings["sync.collection"],
+                lastSync: settings["sync.lastSync"].flatMap { Int64($0) },
+                lastAttempt: settings["sync.lastAttempt"].flatMap { Int64($0) }, error: settings["sync.error"],
+                waiting: waiting?["n"] ?? 0, waitingSince: waiting?["since"], conflicts: conflicts ?? 0)
+        }
+    }
+}

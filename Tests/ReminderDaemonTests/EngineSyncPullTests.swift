@@ -1,0 +1,256 @@
+import CivilTime
+import Foundation
+import ReminderCore
+import ReminderJSON
+import ReminderProtocol
+import ReminderStoreTesting
+import Testing
+
+@testable import ReminderDaemon
+
+/// reminderd's side of pulling, with two engines as two devices syncing through one task list
+/// (`FakeTaskList` plays the server and reminderd-sync): what another device's add, Done, Undo,
+/// snooze, edit and removal do here, conflicts, the removal rules, the first join's catalog
+/// match, an Apple completed copy, resources that are not items, and a batch the store refuses.
+@Suite struct EngineSyncPullTests {
+    let server = FakeTaskList()
+    let a: EngineHarness
+    let b: EngineHarness
+
+    init() throws {
+        a = try EngineHarness()
+        b = try EngineHarness()
+    }
+
+    func uid(_ harness: EngineHarness, _ id: String) -> String? {
+        harness.engine.queue.sync { harness.engine.syncUIDs(of: [id]) }.first
+    }
+
+    func edit(_ harness: EngineHarness, _ id: String, title: String) {
+        _ = harness.perform("Edit", ["id": .string(id), "changes": .object(["title": .string(title)])])
+    }
+
+    /// An item added on A, synced to B.
+    func shared(_ add: (EngineHarness) -> String) -> String {
+        let id = add(a)
+        server.sync(a.engine)
+        server.sync(b.engine)
+        return id
+    }
+
+    @Test func anItemAddedOnOneDeviceAppearsOnTheOtherUnderItsUID() throws {
+        let id = shared { $0.addUber() }
+        #expect(b.ids == [id], "the other device's id is free here, so it is kept")
+        #expect(b.history(id) == ["added elsewhere"])
+        #expect(uid(b, id) == uid(a, id) && uid(a, id) != nil)
+        #expect(b.field(id, "card") == "Amex Platinum")
+        #expect(b.pending.isEmpty, "the server holds what B has: nothing to push")
+        #expect(server.resources.count == 1)
+    }
+
+    @Test func doneUndoSnoozeAndEditElsewhereAreAppliedWithTheirHistory() throws {
+        let id = shared { $0.addCoupon(expiresIn: 7200, leads: ["1h"]) }
+        b.advance(to: 3600)
+        let popUp = try #require(b.notifier.acceptedIds.first)
+        a.clock.set(EngineHarness.start + 3600)
+        _ = a.perform("Done", ["id": .string(id)])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(b.doneDues(id) == a.doneDues(id) && b.doneDues(id).count == 1)
+        #expect(b.history(id).suffix(1) == ["done elsewhere"])
+        #expect(b.notifier.closed == [popUp], "the pop-up of an occurrence done elsewhere closes")
+        _ = a.perform("Undo", ["id": .string(id)])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(b.doneDues(id).isEmpty)
+        #expect(b.history(id).suffix(1) == ["undone elsewhere"])
+        _ = a.perform("Snooze", ["id": .string(id), "duration": .string("30m")])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(
+            b.reasons(id, "snoozed elsewhere") == ["until " + Timestamp.format(EngineHarness.start + 5400, in: .utc)])
+        edit(a, id, title: "Bigger deal")
+        server.sync(a.engine)
+        let pulled = server.pull(b.engine, Array(server.resources.keys))
+        #expect(pulled?.applied == 1 && pulled?.conflicts == 0)
+        #expect(b.field(id, "title") == "Bigger deal")
+        #expect(b.reasons(id, "edited elsewhere") == ["title"])
+        #expect(b.pending.isEmpty)
+    }
+
+    @Test func anItemRemovedElsewhereIsRemovedHere() throws {
+        let id = shared { $0.addUber() }
+        _ = a.perform("Remove", ["id": .string(id)])
+        server.sync(a.engine)
+        #expect(server.resources.isEmpty)
+        server.sync(b.engine)
+        #expect(b.ids.isEmpty)
+        #expect(b.history(id).suffix(1) == ["removed elsewhere"])
+        #expect(b.pending.isEmpty)
+    }
+
+    @Test func anItemRemovedElsewhereButChangedHereIsKeptAndPushedBack() throws {
+        let id = shared { $0.addUber() }
+        _ = a.perform("Remove", ["id": .string(id)])
+        server.sync(a.engine)
+        edit(b, id, title: "Lyft Cash")
+        server.sync(b.engine)
+        #expect(b.ids == [id])
+        #expect(b.reasons(id, "kept") == ["removed on another device; kept because it was changed here"])
+        #expect(server.resources.count == 1, "created again on the server")
+        server.sync(a.engine)
+        #expect(a.ids.count == 1)
+        #expect(a.field(a.ids[0], "title") == "Lyft Cash")
+    }
+
+    @Test func anItemRemovedHereButChangedElsewhereComesBack() throws {
+        let id = shared { $0.addUber() }
+        _ = a.perform("Remove", ["id": .string(id)])
+        edit(b, id, title: "Lyft Cash")
+        server.sync(b.engine)
+        server.sync(a.engine)
+        #expect(a.ids == [id])
+        #expect(a.field(id, "title") == "Lyft Cash")
+        #expect(a.reasons(id, "kept") == ["removed here; brought back because it was changed on another device"])
+        #expect(a.pending.isEmpty, "its DELETE is no longer waiting")
+        #expect(server.resources.count == 1)
+    }
+
+    @Test func aRemovalOfAnItemUnchangedElsewhereStillGoesOut() throws {
+        let id = shared { $0.addUber() }
+        let href = try #require(server.resources.keys.first)
+        // The server re-serialised the body (a new etag, the same content).
+        server.put(href, try #require(server.resources[href]?.body))
+        _ = a.perform("Remove", ["id": .string(id)])
+        server.sync(a.engine)
+        #expect(a.ids.isEmpty)
+        #expect(server.resources.isEmpty, "deleted against the server's current etag")
+    }
+
+    @Test func bothDevicesEditTheTitleTheOtherDevicesValueIsKeptAndSaid() throws {
+        let id = shared { $0.addUber() }
+        edit(a, id, title: "Uber Eats")
+        edit(b, id, title: "Uber Rides")
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(b.field(id, "title") == "Uber Eats")
+        #expect(
+            b.reasons(id, "conflict") == [
+                "title changed here and on another device: kept \"Uber Eats\", this device had \"Uber Rides\""
+            ])
+        let notice = try #require(b.notifier.requests.last)
+        #expect(notice.summary == "Uber Eats: changed on two devices")
+        #expect(notice.body == "title: kept \"Uber Eats\" from the other device; this device had \"Uber Rides\"")
+        #expect(reply(b.engine, "SyncStatus", SyncStatusReply.self)?.conflicts == 1)
+        #expect(b.pending.isEmpty)
+        server.sync(a.engine)
+        #expect(a.field(id, "title") == "Uber Eats" && a.reasons(id, "conflict").isEmpty)
+    }
+
+    @Test func bothDevicesDoneTheSameOccurrenceOfflineIsOneDone() throws {
+        let id = shared { $0.addUber() }
+        _ = a.perform("Done", ["id": .string(id)])
+        b.clock.set(EngineHarness.start + 100)
+        _ = b.perform("Done", ["id": .string(id)])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        server.sync(a.engine)
+        #expect(a.doneDues(id) == b.doneDues(id) && a.doneDues(id).count == 1)
+        let body = try #require(server.resources.values.first?.body)
+        #expect(body.components(separatedBy: "X-REMINDERD-DONE:").count == 2, "one ledger entry")
+        #expect(a.pending.isEmpty && b.pending.isEmpty)
+        #expect(a.reasons(id, "conflict").isEmpty && b.reasons(id, "conflict").isEmpty)
+    }
+
+    @Test func theSameCatalogCreditOnBothDevicesIsMergedOnFirstJoin() throws {
+        let onA = a.addUber()
+        let onB = b.addUber()
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(b.ids == [onB], "merged into B's own item, not added beside it")
+        #expect(uid(b, onB) == uid(a, onA))
+        #expect(server.resources.count == 1)
+        #expect(b.history(onB) == ["added"])
+        server.sync(a.engine)
+        #expect(a.ids == [onA])
+    }
+
+    @Test func anAppleCompletedCopyIsADoneOfItsItemNotAnItem() throws {
+        let id = a.addUber()
+        server.sync(a.engine)
+        server.put(
+            "/alice/reminderd/B0E5A7C2.ics",
+            """
+            BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:-//Apple Inc.//iOS 18.1//EN
+            BEGIN:VTODO
+            UID:B0E5A7C2-3F1D-4E8B-9C6A-1D2E3F4A5B6C
+            DTSTAMP:20261120T150000Z
+            SUMMARY:Uber Cash $15 — Amex Platinum
+            DUE:20261130T235900
+            STATUS:COMPLETED
+            COMPLETED:20261120T150000Z
+            END:VTODO
+            END:VCALENDAR
+
+            """.replacingOccurrences(of: "\n", with: "\r\n"))
+        server.sync(a.engine)
+        #expect(a.ids == [id])
+        #expect(a.doneDues(id) == [try Timestamp.parse("2026-11-30T23:59:00Z").get()])
+        #expect(a.history(id).suffix(1) == ["done elsewhere"])
+        let master = try #require(server.resources.values.first { $0.body.contains("X-REMINDERD-KIND") }?.body)
+        #expect(master.contains("X-REMINDERD-DONE:20261130T235900/20261120T150000Z/"), "pushed in the rolling form")
+    }
+
+    @Test func resourcesThatAreNotReadableItemsAreSkippedAndTouchNothing() throws {
+        _ = b.addUber()
+        server.sync(b.engine)
+        let good = try #require(server.resources.first)
+        let otherUID = try #require(good.value.body.firstMatch(of: /UID:([^\r]+)/)).1
+        server.put("/c/garbage.ics", "BEGIN:VCALENDAR\r\nthis is not iCalendar\r\n")
+        server.put(
+            "/c/milk.ics",
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:milk-1\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        )
+        server.put(
+            "/c/fifteen.ics",
+            good.value.body.replacingOccurrences(of: "X-REMINDERD-AMOUNT:15", with: "X-REMINDERD-AMOUNT:fifteen")
+                .replacingOccurrences(of: String(otherUID), with: "other@x"))
+        let pulled = server.pull(a.engine, server.resources.keys.sorted())
+        #expect(pulled?.applied == 1)
+        #expect(a.ids.count == 1)
+        #expect(a.field(a.ids[0], "amount") == "15")
+    }
+
+    @Test func aBatchTheStoreRefusesChangesNothingInMemoryNorTheToken() throws {
+        let id = shared { $0.addUber() }
+        let popUps = b.notifier.requests.count
+        edit(a, id, title: "Uber Eats")
+        _ = a.perform("Done", ["id": .string(id)])
+        server.sync(a.engine)
+        try StoreFaults.failWrites(.insert, on: "history", storeAt: b.storePath)
+        guard case .failure(let error) = b.perform("SyncPulled", server.pulled(Array(server.resources.keys), token: "t9"))
+        else {
+            Issue.record("SyncPulled answered success for a batch it did not store")
+            return
+        }
+        #expect(error.parameters["reason"].map { "\($0)" }?.contains("disk is full") == true)
+        #expect(b.field(id, "title") == "Uber Cash")
+        #expect(b.doneDues(id).isEmpty)
+        #expect(b.notifier.requests.count == popUps)
+        let begun = reply(b.engine, "SyncBegin", SyncBeginReply.self, [
+            "collection": .string(FakeTaskList.collection), "account": .string("alice@dav.example"),
+        ])
+        #expect(begun?.token != "t9")
+    }
+
+    @Test func theTokenIsStoredWithItsBatch() throws {
+        _ = shared { $0.addUber() }
+        server.sync(b.engine, token: "t-42")
+        let begun = reply(b.engine, "SyncBegin", SyncBeginReply.self, [
+            "collection": .string(FakeTaskList.collection), "account": .string("alice@dav.example"),
+        ])
+        #expect(begun?.token == "t-42")
+    }
+}
