@@ -558,9 +558,10 @@ def require_sync_runtime(device=None):
     if not (BIN / "reminderd-sync").exists():
         pytest.skip(f"{BIN / 'reminderd-sync'} is not built: reminderd-sync has not landed yet")
     if device is not None:
-        answer = device.ctl("sync", "status", check=False)
-        if "not available in this build" in answer.stderr:
-            pytest.skip(f"reminderd does not sync yet: {answer.stderr.strip()}")
+        for command in ("status", "now"):
+            answer = device.ctl("sync", command, check=False)
+            if "not available in this build" in answer.stderr:
+                pytest.skip(f"reminderd does not sync yet: {answer.stderr.strip()}")
 
 
 @pytest.fixture
