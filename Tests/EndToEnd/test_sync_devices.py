@@ -14,7 +14,7 @@ from conftest import Dav, NotificationServer, local_in, vtodo_uid, wait_for
 # What the devices and the server hold.
 
 COMPARED = ("kind", "title", "card", "amount", "value", "period", "every", "due", "status", "amountUsed", "code",
-            "currency", "notes")
+            "currency", "notes", "nextReminder")
 
 
 def snapshot(device):
@@ -64,6 +64,24 @@ def converge(*devices, timeout=60):
         snapshots = [snapshot(device) for device in devices]
         return all(s == snapshots[0] for s in snapshots) and not any(d.sync_status()["waiting"] for d in devices)
     wait_for(agreed, timeout=timeout, interval=0, what="every device to hold the same items, nothing waiting")
+
+
+def used_this_period(device, title, due):
+    """The credit is used for the period ending at `due` (a Done of that occurrence), and its
+    next reminder is in a later period: locally, a benefit keeps its period's due date."""
+    item = by_title(device, title)
+    return item["due"] == due and item["status"] == "used" and item["nextReminder"][:10] > due[:10]
+
+
+def server_due(body):
+    """The task's DUE date on the server (the rolling master's current occurrence)."""
+    value = next(line for line in unfolded(body) if name_of(line) == "DUE").split(":", 1)[1]
+    return f"{value[:4]}-{value[4:6]}-{value[6:8]}"
+
+
+def occurrence_key(due):
+    """A ledger entry's key for the occurrence due on `due`'s date at 23:59."""
+    return due[:10].replace("-", "") + "T235900"
 
 
 def month_end_after(due):
@@ -250,16 +268,17 @@ def test_a_card_on_one_device_is_tracked_once_on_the_other_and_done_travels_both
     b.ctl("done", by_title(b, "Uber Cash")["id"])
     b.sync_now()
     a.sync_now()
-    assert by_title(a, "Uber Cash")["due"][:10] == month_end_after(due)
+    assert used_this_period(a, "Uber Cash", due) and snapshot(a) == snapshot(b)
     assert "done elsewhere" in events(a, "Uber Cash") and "fired" not in events(a, "Uber Cash")
-    assert ledger(resource_of(dav_server, "Uber Cash")[2]) == [due[:10].replace("-", "") + "T235900"]
+    body = resource_of(dav_server, "Uber Cash")[2]
+    assert ledger(body) == [occurrence_key(due)] and server_due(body) == month_end_after(due)
 
     # A phone completes another credit with a plain PUT: both devices record it.
     dining = by_title(a, "Dining credit")["due"]
     phone_write(dav_server, "Dining credit", rolled_master)
     converge(a, b)
     for device in (a, b):
-        assert by_title(device, "Dining credit")["due"][:10] == month_end_after(dining), device.name
+        assert used_this_period(device, "Dining credit", dining), device.name
         assert "done elsewhere" in events(device, "Dining credit"), device.name
     assert len(server_resources(dav_server)) == 5 and len(b.items()) == 5
 
@@ -308,11 +327,12 @@ def test_every_client_completion_shape_is_one_done_on_both_devices(devices, dav_
     for device in (a, b):
         assert sorted(item["title"] for item in device.items()) == sorted(titles), device.name
         for title in titles:
-            assert by_title(device, title)["due"][:10] == month_end_after(dues[title]), (device.name, title)
+            assert used_this_period(device, title, dues[title]), (device.name, title)
             assert events(device, title).count("done elsewhere") == 1, (device.name, title, events(device, title))
     for title in titles:
         body = resource_of(dav_server, title)[2]
-        assert ledger(body) == [dues[title][:10].replace("-", "") + "T235900"], (title, body)
+        assert ledger(body) == [occurrence_key(dues[title])], (title, body)
+        assert server_due(body) == month_end_after(dues[title]), (title, body)
         assert "RECURRENCE-ID" not in body and get_prop(unfolded(body), "STATUS") in (None, "STATUS:NEEDS-ACTION")
 
 
@@ -349,8 +369,9 @@ def test_both_devices_done_the_same_occurrence_offline_roll_once(devices, dav_se
     b.start_sync()
     converge(a, b)
     for device in (a, b):
-        assert by_title(device, "Uber Cash")["due"][:10] == month_end_after(due), device.name
-    assert ledger(resource_of(dav_server, "Uber Cash")[2]) == [due[:10].replace("-", "") + "T235900"]
+        assert used_this_period(device, "Uber Cash", due), device.name
+    body = resource_of(dav_server, "Uber Cash")[2]
+    assert ledger(body) == [occurrence_key(due)] and server_due(body) == month_end_after(due)
 
 
 def test_done_on_one_device_and_undo_on_the_other(devices, dav_server):
@@ -360,12 +381,13 @@ def test_done_on_one_device_and_undo_on_the_other(devices, dav_server):
     due = by_title(a, "Lounge credit")["due"]
     a.ctl("done", by_title(a, "Lounge credit")["id"])
     converge(a, b)
-    assert by_title(b, "Lounge credit")["due"][:10] == month_end_after(due)
+    assert used_this_period(b, "Lounge credit", due)
     b.ctl("undo", by_title(b, "Lounge credit")["id"])
     converge(a, b)
-    assert by_title(a, "Lounge credit")["due"] == due
+    assert by_title(a, "Lounge credit")["status"] == "available"
     assert "undone elsewhere" in events(a, "Lounge credit")
-    assert ledger(resource_of(dav_server, "Lounge credit")[2]) == []
+    body = resource_of(dav_server, "Lounge credit")[2]
+    assert ledger(body) == [] and server_due(body) == due[:10]
 
 
 def test_an_item_removed_elsewhere_while_edited_here_is_kept(devices, dav_server):
@@ -426,7 +448,7 @@ def test_random_interleavings_converge(devices, dav_server):
     for n in range(3):
         a.ctl("add", "benefit", f"Credit {n}", "--card", "Prop Card", "--amount", str(5 + n), "--period", "monthly")
     converge(a, b)
-    first_due = {f"Credit {n}": by_title(a, f"Credit {n}")["due"][:10] for n in range(3)}
+    first_due = {f"Credit {n}": by_title(a, f"Credit {n}")["due"] for n in range(3)}
     offline = set()
     for step in range(30):
         device = rng.choice((a, b))
@@ -457,12 +479,16 @@ def test_random_interleavings_converge(devices, dav_server):
     resources = server_resources(dav_server)
     assert len(resources) == 3
     for title, first in first_due.items():
-        entries = ledger(resource_of(dav_server, title)[2])
+        body = resource_of(dav_server, title)[2]
+        entries = ledger(body)
         assert len(entries) == len(set(entries)), (title, entries)
         # The current occurrence is the first one the ledger does not hold: none skipped twice,
-        # none done without its entry.
-        expected = first
-        while expected.replace("-", "") + "T235900" in entries:
+        # none done without its entry; and this period's credit is used exactly when its
+        # occurrence is in the ledger.
+        expected = first[:10]
+        while occurrence_key(expected) in entries:
             expected = month_end_after(expected + "T00:00:00+00:00")
+        assert server_due(body) == expected, (title, body)
         for device in (a, b):
-            assert by_title(device, title)["due"][:10] == expected, (device.name, title, entries)
+            status = by_title(device, title)["status"]
+            assert (status == "used") == (occurrence_key(first) in entries), (device.name, title, status, entries)
