@@ -152,8 +152,8 @@ let package = Package(
                 "ReminderStoreTesting",
                 // To build the GErrors the notifier classifies.
                 "CNotify",
-                // To play another device's writes in the sync tests.
-                "ReminderSyncModel", "ICalendar",
+                // To play another device's writes in the sync tests, and seed their random runs.
+                "ReminderSyncModel", "ICalendar", "ReminderTestSupport",
             ]
         ),
     ],

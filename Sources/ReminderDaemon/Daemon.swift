@@ -99,9 +99,9 @@ public final class Daemon: Sendable {
             server = try SocketServer(
                 listenFD: Systemd.listenFileDescriptors().first, path: socketPath, queue: engine.queue, store: store,
                 version: ReminderVersion.current,
-                handler: { [self] method, parameters in
+                handler: { [self] method, parameters, caller in
                     // Already on the engine's queue.
-                    method == .reload ? reload() : engine.perform(method, parameters)
+                    method == .reload ? reload() : engine.perform(method, parameters, caller: caller)
                 }, logger: logger)
         } catch {
             throw .socket(path: socketPath, error)

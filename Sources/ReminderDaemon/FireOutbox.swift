@@ -3,9 +3,10 @@ import ReminderCore
 /// The reminders that came due, from the moment the wheel lets go of them until they are gone
 /// (shown and closed, done, or no longer due): handed to the server and not answered yet (in
 /// flight), on screen (alone or in a group), waiting for a server (none on the bus, or it refused),
-/// held (reminderd's pause or the desktop's do-not-disturb), or to be shown again on the next
-/// server (on screen, or unanswered, when the last one went away). Beside them, two kinds of
-/// pop-up that are no reminders: notices waiting for a server, and Undo offers on screen.
+/// held (reminderd's pause or the desktop's do-not-disturb), held for a refresh (reminderd-sync
+/// pulls their items first), or to be shown again on the next server (on screen, or unanswered,
+/// when the last one went away). Beside them, two kinds of pop-up that are no reminders: notices
+/// waiting for a server, and Undo offers on screen.
 ///
 /// Invariant: a fire — one reminder of one occurrence, `FireKey` — is in exactly one place: no
 /// two places, nor twice in one, hold it; a server id names one pop-up, alone or grouped; a pop-up
@@ -19,6 +20,10 @@ struct FireOutbox {
         case waiting
         /// Paused, or the desktop's do-not-disturb: sent, as a digest, when that ends.
         case held
+        /// Held for a refresh, a place of its own: reminderd-sync was asked to pull the items
+        /// first (a Done made on another device is not shown here); sent when the pull comes or
+        /// 2 s pass, if still due (`ReminderEngine.heldForRefresh`).
+        case refreshing
         /// May be on the screen of a server that went away: shown again, once, on the next.
         case repost
     }
@@ -32,6 +37,7 @@ struct FireOutbox {
 
     private(set) var waiting: [Event] = []
     private(set) var held: [Event] = []
+    private(set) var refreshing: [Event] = []
     private(set) var repost: [Event] = []
     /// Pop-ups on screen: server id → (item, due).
     private(set) var onScreen: [UInt32: PopUp] = [:]
@@ -49,6 +55,7 @@ struct FireOutbox {
         switch place {
         case .waiting: waiting += events
         case .held: held += events
+        case .refreshing: refreshing += events
         case .repost: repost += events
         }
     }
@@ -57,6 +64,7 @@ struct FireOutbox {
         switch place {
         case .waiting: waiting.append(event)
         case .held: held.append(event)
+        case .refreshing: refreshing.append(event)
         case .repost: repost.append(event)
         }
     }
@@ -70,6 +78,9 @@ struct FireOutbox {
         case .held:
             defer { held.removeAll() }
             return held
+        case .refreshing:
+            defer { refreshing.removeAll() }
+            return refreshing
         case .repost:
             defer { repost.removeAll() }
             return repost
@@ -117,6 +128,7 @@ struct FireOutbox {
     mutating func drop(_ itemId: String) {
         waiting.removeAll { $0.itemId == itemId }
         held.removeAll { $0.itemId == itemId }
+        refreshing.removeAll { $0.itemId == itemId }
     }
 
     /// The server ids of the item's pop-ups on screen alone — only the occurrence's with `due`.
@@ -133,6 +145,7 @@ struct FireOutbox {
         }
         each(waiting, "waiting")
         each(held, "held")
+        each(refreshing, "held for a refresh")
         each(repost, "to be shown again")
         each(onScreen.values.lazy.map(\.event), "on screen")
         each(groupsOnScreen.values.joined(), "on screen in a group")

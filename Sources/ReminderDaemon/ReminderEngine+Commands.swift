@@ -39,13 +39,17 @@ struct CommandError: Error {
 }
 
 extension ReminderEngine {
-    /// Runs one `io.reminderd.Reminders` method on `queue` and returns its reply.
-    public func perform(_ method: ReminderMethod, _ parameters: [String: JSONValue]) -> VarlinkReply {
+    /// Runs one `io.reminderd.Reminders` method on `queue` and returns its reply; nil when it
+    /// parked the call on `caller`, to answer later (`SyncWait`, `SyncNow`: `ParkedCall`).
+    public func perform(_ method: ReminderMethod, _ parameters: [String: JSONValue], caller: any CallParking)
+        -> VarlinkReply?
+    {
         dispatchPrecondition(condition: .onQueue(queue))
         let now = clock()
         let result: [String: JSONValue]
         do {
-            switch try ReminderRequest(method, parameters) {
+            let request = try ReminderRequest(method, parameters)
+            switch request {
             case .add(let item): result = try add(item, now: now)
             case .list(let kind, let all):
                 result = ListReply(items: try list(kind: kind, all: all, now: now)).parameters
@@ -91,8 +95,15 @@ extension ReminderEngine {
                     ExportReply(items: order.compactMap { items[$0]?.json }, state: try exportState(history: history))
                     .parameters
             case .calendar(let days): result = CalendarReply(ics: try calendar(days: days, now: now)).parameters
-            case .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus, .syncWait, .syncNow:
-                result = try sync(try ReminderRequest(method, parameters), now: now)
+            case .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus:
+                result = try sync(request, now: now)
+                syncHeard(request, now: now)
+            case .syncWait:
+                guard let answer = syncWait(caller: caller, now: now) else { return nil }
+                result = answer
+            case .syncNow:
+                try syncNow(caller: caller, now: now)
+                return nil
             }
         } catch let error as VarlinkError {
             return .failure(error)
@@ -102,6 +113,7 @@ extension ReminderEngine {
             return .failure(
                 VarlinkError(name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
         }
+        if ReminderEngine.itemChangingMethods.contains(method) { noteLocalChange(now: now) }
         // Queries change nothing the timer or systemd's status line depend on.
         if !method.isQuery { publish() }
         return .success(result)

@@ -166,7 +166,7 @@ extension ReminderEngine {
         switch event {
         case .actionInvoked(let id, let action):
             if action == "undo", let itemId = outbox.undoOffers.removeValue(forKey: id) {
-                perform(button: "undo", itemId) { try undo(itemId, now: now) }
+                perform(button: "undo", itemId, now: now) { try undo(itemId, now: now) }
                 notifier.close(id: id)
                 break
             }
@@ -190,6 +190,7 @@ extension ReminderEngine {
             guard let itemId = outbox.closed(id)?.itemId else { return }
             if reason == 2, let item = items[itemId] {
                 appendHistory(itemId, item.title, .dismissed, "closed on screen", now: now)
+                noteLocalChange(now: now)
             }
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
@@ -207,9 +208,13 @@ extension ReminderEngine {
         publish()
     }
 
-    /// Runs a button's command, logging a refusal (the item may have changed meanwhile).
-    func perform(button: String, _ itemId: String, _ command: () throws -> [String: JSONValue]) {
-        do { _ = try command() } catch let error as CommandError {
+    /// Runs a button's command, logging a refusal (the item may have changed meanwhile); what
+    /// it changed is for reminderd-sync to push.
+    func perform(button: String, _ itemId: String, now: Int64, _ command: () throws -> [String: JSONValue]) {
+        do {
+            _ = try command()
+            noteLocalChange(now: now)
+        } catch let error as CommandError {
             logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
         } catch {
             logger.error("button \(button) failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
@@ -217,8 +222,8 @@ extension ReminderEngine {
     }
 
     /// Runs the command of a button on a reminder's pop-up, only while that pop-up's occurrence is
-    /// still the one due (else Done would land on the next one); a refusal is logged and shown.
-    /// Returns whether it succeeded.
+    /// still the one due (else Done would land on the next one); a refusal is logged and shown,
+    /// and what it changed is for reminderd-sync to push. Returns whether it succeeded.
     @discardableResult
     func press(
         _ button: String, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> [String: JSONValue]
@@ -234,6 +239,7 @@ extension ReminderEngine {
         } else {
             do {
                 _ = try command()
+                noteLocalChange(now: now)
                 return true
             } catch let error as CommandError {
                 reason = error.error.description

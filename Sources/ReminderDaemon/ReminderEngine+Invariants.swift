@@ -2,12 +2,17 @@ import Dispatch
 
 extension ReminderEngine {
     /// How the engine's invariants are broken: empty when they hold. Each part's own (`ItemIndex`,
-    /// `FireSchedule`, `FireOutbox`), and the one across two: a fire is in exactly one place, so
-    /// one still on the wheel is in none of the outbox's. O(items + fires): the tests call it after
+    /// `FireSchedule`, `FireOutbox`, `SyncLink`), and those across two: a fire is in exactly one
+    /// place, so one still on the wheel is in none of the outbox's; fires held for a refresh have
+    /// the refresh's end to go out at. O(items + fires): the tests call it after
     /// every step; the daemon does not.
     func checkInvariant() -> [String] {
         dispatchPrecondition(condition: .onQueue(queue))
         var broken = index.checkInvariant() + schedule.checkInvariant() + outbox.checkInvariant()
+        broken += syncLink.checkInvariant()
+        if !outbox.refreshing.isEmpty && syncLink.refreshEnds == nil {
+            broken.append("fires are held for a refresh that has no end")
+        }
         var scheduled = Set<FireKey>()
         schedule.forEach(dueBy: .max - 1) { event, _ in
             guard case .fire(let itemId, let occurrence, let fireAts, _, _) = event else { return }

@@ -58,11 +58,12 @@ extension ReminderEngine {
             case .pass(let itemId, let occurrence): passes.append((itemId, occurrence))
             }
         }
-        deliver(due, now: now)
+        deliver(heldForRefresh(due, now: now), now: now)
         reportMissed(missed, now: now, reason: "passed while the computer was asleep or the clock was changed")
         for (itemId, occurrence) in passes { passed(itemId, occurrence, now: now) }
         retryIfDue(now: now)
         if pausedUntil.map({ $0 <= now }) == true { resume(now: now) }
+        syncDeadlines(now: now)
         do { try recordLastSeen(now) } catch { logger.error("cannot record the time: \(error)") }
         publish()
     }

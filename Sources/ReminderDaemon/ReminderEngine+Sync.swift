@@ -20,7 +20,7 @@ extension ReminderEngine {
         case .syncPending(let limit):
             return SyncPendingReply(changes: try pending(limit: limit, now: now)).parameters
         case .syncPushed(let uid, let seq, let href, let etag, let body):
-            try stored { try store.recordPushed(uid: uid, seq: seq, href: href, etag: etag, body: body) }
+            try stored { try store.recordPushed(uid: uid, seq: seq, href: href, etag: etag, body: body, at: now) }
             return [:]
         case .syncReport(let error):
             try stored { try store.recordSyncReport(error: error, at: now) }

@@ -20,8 +20,9 @@ struct SyncPullPlan {
     /// Items a resource of this batch was applied to, with the record merged: a completed copy
     /// read after its item's resource builds on it.
     var merged: [String: SyncRecord] = [:]
-    /// Ids new items took in this batch.
+    /// Ids new items took in this batch, and the uids new here it applied.
     var taken: Set<String> = []
+    var newUIDs: Set<String> = []
     /// Loaded once, when a resource with an unknown uid first needs them.
     var known: [CompletedCopy.Known]?
     var unpushed: [String]?
@@ -104,6 +105,10 @@ extension ReminderEngine {
     private func pullNew(
         _ reading: VTodoReader.Reading, of resource: SyncResource, into plan: inout SyncPullPlan, context: SyncContext
     ) throws {
+        guard plan.newUIDs.insert(reading.uid).inserted else {
+            plan.skipped.append("\(resource.href): UID \(reading.uid) is in another resource of this batch too")
+            return
+        }
         if CatalogMatch.key(reading.record.item) != nil {
             if plan.unpushed == nil { plan.unpushed = try stored { try store.syncUnpushed() } }
             let candidates = (plan.unpushed ?? []).filter { items[$0] != nil && plan.merged[$0] == nil }
@@ -145,7 +150,10 @@ extension ReminderEngine {
             (local.item.createdAt, remote.item.createdAt) = (created, created)
         }
         let (merged, conflicts) = SyncMerge.merge(base: base, local: local, remote: remote, zone: zone)
-        applyPulled(merged, over: local, itemId: id, conflicts: conflicts, into: &plan, context: context)
+        // Applied over the item as it is here (its creation may be the later one).
+        var here = local
+        here.item = item
+        applyPulled(merged, over: here, itemId: id, conflicts: conflicts, into: &plan, context: context)
         plan.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
         settle(id, differs: !ReminderEngine.sameOnServer(merged, remote) || !reading.foreignCompletions.isEmpty,
@@ -164,10 +172,9 @@ extension ReminderEngine {
         plan.batch.added.append(item)
         plan.batch.history.append(
             HistoryRecord(at: context.now, itemId: id, title: item.title, event: event.0, reason: event.1))
-        var nothingHere = SyncRecord(item: item)
-        nothingHere.alarms = reading.record.alarms
         applyPulled(
-            reading.record, over: nothingHere, itemId: id, conflicts: [], announce: false, into: &plan, context: context)
+            reading.record, over: SyncRecord(item: item), itemId: id, conflicts: [], announce: false, into: &plan,
+            context: context)
         plan.applied += 1
         plan.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))

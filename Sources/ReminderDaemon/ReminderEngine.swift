@@ -7,8 +7,9 @@ import ReminderStore
 
 /// The daemon's state and rules at run time, and every command that changes them. The state is in
 /// parts, each owning its own and keeping its invariant (`checkInvariant`): `index` (items and
-/// their occurrence state), `schedule` (the timer wheel of pending reminders) and `outbox` (the
-/// reminders that came due: in flight, on screen, waiting, held). The engine decides; the parts
+/// their occurrence state), `schedule` (the timer wheel of pending reminders), `outbox` (the
+/// reminders that came due: in flight, on screen, waiting, held) and `syncLink` (reminderd-sync's
+/// parked calls and what they wait for). The engine decides; the parts
 /// keep; `PlanningSnapshot` plans and `PopUpComposer` words a pop-up, both from plain values.
 ///
 /// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,
@@ -39,6 +40,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var schedule: FireSchedule
     /// The reminders that came due and are not gone yet: in flight, on screen, waiting, held.
     var outbox = FireOutbox()
+    /// reminderd-sync's parked calls and what they wait for: local changes, `SyncNow`, refreshes.
+    var syncLink = SyncLink()
     /// When the pause ends: nil when not paused, `untilResumed` for a pause without an end.
     var pausedUntil: Int64?
     /// Back-off for reminders the server refused.
@@ -48,9 +51,6 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// At start, the reminders a previous run handed to the server without recording the
     /// outcome: they are shown once more, as late ones (see `DeliveryRecord`).
     var owed: Set<FireKey> = []
-    /// A reminderd-sync holds a `SyncWait` open on this daemon (set by the parked call's
-    /// connection; `SyncStatus` reports it).
-    var syncConnected = false
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
     var deadlineChanged: (@Sendable (Int64?) -> Void)?
@@ -160,7 +160,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// past one still waiting for a server — so a restart knows which ones it missed.
     func recordLastSeen(_ now: Int64) throws(ReminderStoreError) {
         var seen = now
-        for case .fire(_, _, let fireAts, _, _) in outbox.waiting + outbox.held {
+        for case .fire(_, _, let fireAts, _, _) in outbox.waiting + outbox.held + outbox.refreshing {
             if let earliest = fireAts.min() { seen = min(seen, earliest - 1) }
         }
         // Nor past reminders whose time came but that the timer has not run yet: the late ones
@@ -175,11 +175,10 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         try store.saveLastSeen(seen)
     }
 
-    /// Tells the driver (the wheel's next deadline, or a retry's if sooner) and systemd what
-    /// changed.
+    /// Tells the driver (the earliest of the wheel's next deadline, a retry's and the sync
+    /// link's) and systemd what changed.
     func publish() {
-        let deadline = schedule.nextDeadline()
-        deadlineChanged?(retryAt.map { min($0, deadline ?? $0) } ?? deadline)
+        deadlineChanged?([schedule.nextDeadline(), retryAt, syncLink.nextDeadline].compactMap { $0 }.min())
         statusChanged?(statusLine())
     }
 

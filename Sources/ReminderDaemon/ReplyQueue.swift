@@ -8,9 +8,13 @@ import ReminderStore
 /// another is acknowledged only by the flush that covers it. When that flush fails, a reply that
 /// acknowledges a change becomes a `NotDurable` error saying the change is saved but not
 /// confirmed on disk (a retry would add it twice); any other reply goes out as it was.
+///
+/// A parked call (`ParkedCall`) has its place `reserve`d when it comes and its reply `fill`ed
+/// when the engine answers it; the replies queued after it wait behind it, in call order.
 struct ReplyQueue {
     private struct Entry {
-        var reply: VarlinkReply
+        /// Nil while its call is parked.
+        var reply: VarlinkReply?
         let acknowledgesChange: Bool
         var settled = false
     }
@@ -27,14 +31,27 @@ struct ReplyQueue {
         return firstNumber + entries.count - 1
     }
 
+    /// Keeps the place of a parked call's reply; returns its number for `fill`.
+    mutating func reserve() -> Int {
+        entries.append(Entry(reply: nil, acknowledgesChange: false))
+        return firstNumber + entries.count - 1
+    }
+
+    /// Puts a parked call's reply in its place; it goes out once `settle`d, as any other.
+    mutating func fill(_ number: Int, with reply: VarlinkReply) {
+        let index = number - firstNumber
+        guard entries.indices.contains(index) else { return }
+        entries[index].reply = reply
+    }
+
     /// What became of the changes reply `number` waited for. True when that turned an
     /// acknowledgement into a `NotDurable` error.
     @discardableResult
     mutating func settle(_ number: Int, _ durability: Durability) -> Bool {
         let index = number - firstNumber
-        guard entries.indices.contains(index) else { return false }
+        guard entries.indices.contains(index), entries[index].reply != nil else { return false }
         if case .notConfirmed(let reason) = durability, entries[index].acknowledgesChange,
-            case .success = entries[index].reply
+            case .success? = entries[index].reply
         {
             entries[index].reply = .failure(
                 VarlinkError(
@@ -52,7 +69,7 @@ struct ReplyQueue {
     mutating func takeReady() -> [VarlinkReply] {
         let count = entries.prefix { $0.settled }.count
         guard count > 0 else { return [] }
-        let ready = entries[..<count].map(\.reply)
+        let ready = entries[..<count].compactMap(\.reply)
         entries.removeFirst(count)
         firstNumber += count
         return ready

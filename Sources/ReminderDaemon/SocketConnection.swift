@@ -11,6 +11,8 @@ final class SocketConnection: @unchecked Sendable {  // confined to the server's
     private var framing = VarlinkFraming()
     /// Replies waiting for the group commit, then the bytes of those that may go out.
     private var replies = ReplyQueue()
+    /// Calls the engine answers later (`ParkedCall`): dropped when the connection closes.
+    private var parked: [ParkedCall] = []
     private var output: [UInt8] = []
     private var sent = 0
     private var writeSource: DispatchSourceWrite?
@@ -42,6 +44,11 @@ final class SocketConnection: @unchecked Sendable {  // confined to the server's
     func readAvailable() {
         guard !closing else { return }
         let count = server.readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count == 0 && !parked.isEmpty && peerHungUp() {
+            // Gone, not just done sending: a parked call would keep it open for nobody.
+            close()
+            return
+        }
         if count == 0 && !discarding && !(replies.isEmpty && sent == output.count) {
             // The client is done sending (it may only have shut down its side, as `socat` does):
             // the calls it made are still answered, then the connection closes.
@@ -105,12 +112,45 @@ final class SocketConnection: @unchecked Sendable {  // confined to the server's
     }
 
     /// Answers `call`; the reply waits for the flush covering every change made so far, and
-    /// it acknowledges a change when the call made one.
+    /// it acknowledges a change when the call made one. A call the engine parks has its place
+    /// kept by `park` and is answered by `filled`.
     private func answer(_ call: VarlinkCall) {
         let before = server.store.commitCount
-        let reply = server.dispatch(call)
+        guard let reply = server.dispatch(call, from: Caller(connection: self, oneway: call.oneway)) else { return }
         guard !call.oneway else { return }
         enqueue(reply, acknowledgesChange: server.store.commitCount > before)
+    }
+
+    /// The connection as `CallParking`: keeps a parked call's place in its replies (none for a
+    /// oneway call, whose answer nobody reads).
+    private struct Caller: CallParking {
+        unowned let connection: SocketConnection
+        let oneway: Bool
+
+        func park() -> ParkedCall { connection.park(oneway: oneway) }
+    }
+
+    private func park(oneway: Bool) -> ParkedCall {
+        let number = oneway ? nil : replies.reserve()
+        let call = ParkedCall { [weak self] reply in self?.filled(number, reply) }
+        parked.append(call)
+        return call
+    }
+
+    /// A parked call was answered: its reply takes its place and goes out once settled, like any.
+    private func filled(_ number: Int?, _ reply: VarlinkReply) {
+        parked.removeAll { !$0.isOpen }
+        guard let number, !isClosed else { return }
+        replies.fill(number, with: reply)
+        server.store.whenDurable(through: server.store.commitCount) { [weak self] durability in
+            self?.settled(number, durability)
+        }
+    }
+
+    /// Whether the client closed its end altogether (a hang-up, not a shutdown of its sending side).
+    private func peerHungUp() -> Bool {
+        var poller = pollfd(fd: fd, events: 0, revents: 0)
+        return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLHUP) != 0
     }
 
     private func enqueue(_ reply: VarlinkReply, acknowledgesChange: Bool) {
@@ -195,6 +235,9 @@ final class SocketConnection: @unchecked Sendable {  // confined to the server's
         output = []
         sent = 0
         replies = ReplyQueue()
+        let parked = self.parked
+        self.parked = []
+        for call in parked { call.drop() }
         server.closed(self, releasedInput: releasedInput)
     }
 }

@@ -29,8 +29,9 @@ import ReminderStore
 /// Here: listening, accepting and the epoll set; each client's framing, reply order and writes
 /// are a `SocketConnection`'s; what a call means is `VarlinkService`'s and the handler's.
 public final class SocketServer: @unchecked Sendable {  // all mutable state is confined to `queue`
-    /// Answers one call of `io.reminderd.Reminders`; runs on `queue`.
-    public typealias Handler = @Sendable (ReminderMethod, [String: JSONValue]) -> VarlinkReply
+    /// Answers one call of `io.reminderd.Reminders`; runs on `queue`. Nil when it parked the call
+    /// on its caller (`CallParking`), to answer it later.
+    public typealias Handler = @Sendable (ReminderMethod, [String: JSONValue], any CallParking) -> VarlinkReply?
 
     /// The engine's queue: serving on it saves two thread hops per request, and every socket is
     /// non-blocking, so no client can hold it.
@@ -308,9 +309,10 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         resumeAccepting()
     }
 
-    /// Answers `org.varlink.service` itself and hands the rest to the handler.
-    func dispatch(_ call: VarlinkCall) -> VarlinkReply {
-        service.reply(to: call, handler: handler)
+    /// Answers `org.varlink.service` itself and hands the rest to the handler; nil when the
+    /// handler parked the call on `caller`.
+    func dispatch(_ call: VarlinkCall, from caller: any CallParking) -> VarlinkReply? {
+        service.reply(to: call) { method, parameters in handler(method, parameters, caller) }
     }
 
     var log: Logger { logger }

@@ -11,9 +11,11 @@ public struct VarlinkService: Sendable {
 
     public init(version: String) { self.version = version }
 
+    /// The reply to `call`; nil when `handler` gave none: it keeps the call to answer later
+    /// (the daemon's parked calls, `SyncWait` and `SyncNow`).
     public func reply(
-        to call: VarlinkCall, handler: (ReminderMethod, [String: JSONValue]) -> VarlinkReply
-    ) -> VarlinkReply {
+        to call: VarlinkCall, handler: (ReminderMethod, [String: JSONValue]) -> VarlinkReply?
+    ) -> VarlinkReply? {
         let service = ReminderInterface.Service.self
         switch call.method {
         case "\(service.name).GetInfo":

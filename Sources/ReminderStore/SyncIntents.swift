@@ -61,14 +61,22 @@ extension ReminderStore {
     /// The server took the change `seq` of the item `uid`: a PUT stores the new href, etag and
     /// base `body`; a DELETE (`body` nil) drops the item's sync state when the item is gone. The
     /// outbox row goes only while `seq` is still its seq: a change made during the push waits.
-    /// Returns whether the uid was known.
+    /// A create of an item removed (and forgotten) here while it was on its way leaves a row of
+    /// its own, keyed by the uid, so that the resource is deleted again rather than come back as
+    /// a new item at the next pull. Returns whether the uid was known.
     @discardableResult
-    public func recordPushed(uid: String, seq: Int64, href: String, etag: String?, body: String?)
+    public func recordPushed(uid: String, seq: Int64, href: String, etag: String?, body: String?, at now: Int64)
         throws(ReminderStoreError) -> Bool
     {
         try write { db in
             guard let itemId = try String.fetchOne(db, sql: "SELECT itemId FROM syncObject WHERE uid = ?", arguments: [uid])
-            else { return false }
+            else {
+                if body != nil {
+                    try ReminderStore.upsert(SyncObject(itemId: uid, uid: uid, href: href, etag: etag, body: body), db)
+                    try ReminderStore.markChanged(uid, at: now, db)
+                }
+                return false
+            }
             let exists = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM item WHERE id = ?", arguments: [itemId])
             if body == nil, exists != true {
                 try ReminderStore.forget(itemId, db)

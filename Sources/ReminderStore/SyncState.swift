@@ -82,7 +82,7 @@ extension ReminderStore {
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO syncObject (itemId, uid) VALUES (?, ?)").execute(
             arguments: [itemId, newUID()])
         let since = try Int64.fetchOne(
-            db, sql: "SELECT since FROM syncOutbox WHERE itemId = ?", arguments: [itemId])
+            db.cachedStatement(sql: "SELECT since FROM syncOutbox WHERE itemId = ?"), arguments: [itemId])
         try db.cachedStatement(sql: "DELETE FROM syncOutbox WHERE itemId = ?").execute(arguments: [itemId])
         try db.cachedStatement(sql: "INSERT INTO syncOutbox (itemId, since) VALUES (?, ?)").execute(
             arguments: [itemId, min(since ?? now, now)])

@@ -78,6 +78,26 @@ import Testing
         #expect(b.pending.isEmpty)
     }
 
+    @Test func aNewItemWhoseIdIsTakenHereGetsANewOne() throws {
+        func importItem(_ harness: EngineHarness, _ title: String) {
+            let item: JSONValue = .object([
+                "id": .string("abcd"), "kind": .string("rebuy"), "title": .string(title),
+                "everyDays": .integer(30), "lastPurchased": .string("2026-11-10"),
+            ])
+            _ = ok(harness.engine, "Import", ["items": .array([item])])
+        }
+        importItem(a, "Lenses")
+        importItem(b, "Filters")
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(b.ids.count == 2 && b.ids[0] == "abcd" && b.ids[1] != "abcd")
+        #expect(b.field("abcd", "title") == "Filters" && b.field(b.ids[1], "title") == "Lenses")
+        #expect(b.history(b.ids[1]) == ["added elsewhere"])
+        server.sync(a.engine)
+        #expect(a.ids.count == 2 && a.field("abcd", "title") == "Lenses")
+        #expect(server.resources.count == 2)
+    }
+
     @Test func anItemRemovedElsewhereIsRemovedHere() throws {
         let id = shared { $0.addUber() }
         _ = a.perform("Remove", ["id": .string(id)])
@@ -164,15 +184,18 @@ import Testing
 
     @Test func theSameCatalogCreditOnBothDevicesIsMergedOnFirstJoin() throws {
         let onA = a.addUber()
+        b.clock.set(EngineHarness.start + 600)
         let onB = b.addUber()
         server.sync(a.engine)
         server.sync(b.engine)
         #expect(b.ids == [onB], "merged into B's own item, not added beside it")
+        #expect(b.field(onB, "createdAt") == a.field(onA, "createdAt"), "the earlier creation stands")
         #expect(uid(b, onB) == uid(a, onA))
         #expect(server.resources.count == 1)
         #expect(b.history(onB) == ["added"])
         server.sync(a.engine)
         #expect(a.ids == [onA])
+        #expect(a.pending.isEmpty && b.pending.isEmpty)
     }
 
     @Test func anAppleCompletedCopyIsADoneOfItsItemNotAnItem() throws {
@@ -203,6 +226,26 @@ import Testing
         #expect(master.contains("X-REMINDERD-DONE:20261130T235900/20261120T150000Z/"), "pushed in the rolling form")
     }
 
+    @Test func aPhoneRollingTheMasterIsADoneElsewhereWrittenBackInTheRollingForm() throws {
+        let id = a.addUber()
+        server.sync(a.engine)
+        let (href, resource) = try #require(server.resources.first)
+        #expect(resource.body.contains("DUE;TZID=UTC:20261130T235900"))
+        // Apple Reminders completes November: DTSTART and DUE move to December, its PRODID.
+        server.put(
+            href,
+            resource.body.replacingOccurrences(of: "20261130T235900", with: "20261231T235900")
+                .replacingOccurrences(
+                    of: "PRODID:-//reminderd//reminderd-sync//EN", with: "PRODID:-//Apple Inc.//iOS 18.1//EN"))
+        server.sync(a.engine)
+        #expect(a.doneDues(id) == [try Timestamp.parse("2026-11-30T23:59:00Z").get()])
+        #expect(a.history(id).suffix(1) == ["done elsewhere"])
+        let body = try #require(server.resources[href]?.body)
+        #expect(body.contains("PRODID:-//reminderd//reminderd-sync//EN"))
+        #expect(body.contains("X-REMINDERD-DONE:20261130T235900/"))
+        #expect(a.pending.isEmpty)
+    }
+
     @Test func resourcesThatAreNotReadableItemsAreSkippedAndTouchNothing() throws {
         _ = b.addUber()
         server.sync(b.engine)
@@ -217,6 +260,8 @@ import Testing
             "/c/fifteen.ics",
             good.value.body.replacingOccurrences(of: "X-REMINDERD-AMOUNT:15", with: "X-REMINDERD-AMOUNT:fifteen")
                 .replacingOccurrences(of: String(otherUID), with: "other@x"))
+        // The same task twice on the server (a client duplicated it): one item.
+        server.put("/c/copy.ics", good.value.body)
         let pulled = server.pull(a.engine, server.resources.keys.sorted())
         #expect(pulled?.applied == 1)
         #expect(a.ids.count == 1)

@@ -4,6 +4,7 @@ import ICalendar
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
+import ReminderStoreTesting
 import Testing
 
 @testable import ReminderDaemon
@@ -108,6 +109,18 @@ import Testing
         #expect(try todo(second.body).property("SUMMARY")?.value.hasPrefix("Lyft Cash") == true)
     }
 
+    @Test func anUnreadableItemWaitsWithoutHoldingUpTheOthers() throws {
+        let harness = try EngineHarness()
+        let broken = harness.addUber()
+        begin(harness)
+        try StoreFaults.overwriteItemJSON(id: broken, with: "{\"kind\": \"benefit\"", storeAt: harness.storePath)
+        try harness.restart()
+        let other = harness.addCoupon(expiresIn: 86_400, leads: ["1h"])
+        let uid = try #require(harness.engine.queue.sync { harness.engine.syncUIDs(of: [other]) }.first)
+        #expect(harness.pending.map(\.uid) == [uid])
+        #expect(reply(harness.engine, "SyncStatus", SyncStatusReply.self)?.waiting == 2)
+    }
+
     @Test func pendingBeforeAnyBeginIsRefusedInWords() throws {
         let harness = try EngineHarness()
         _ = harness.addUber()
@@ -131,7 +144,8 @@ import Testing
         #expect(status.waiting == 2 && status.waitingSince == time(0))
         #expect(status.lastSync == nil && status.lastAttempt == nil && status.error == nil && !status.connected)
         ok(harness.engine, "SyncReport", ["error": .string("dav.example: 503 Service Unavailable")])
-        harness.engine.queue.sync { harness.engine.syncConnected = true }
+        let waiter = ParkingCaller()
+        #expect(harness.perform("SyncWait", from: waiter) == nil)  // parked: a reminderd-sync is connected
         status = try #require(reply(harness.engine, "SyncStatus", SyncStatusReply.self))
         #expect(status.error == "dav.example: 503 Service Unavailable" && status.lastAttempt == time(60))
         #expect(status.lastSync == nil && status.connected)

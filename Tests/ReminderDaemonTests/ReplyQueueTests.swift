@@ -50,4 +50,17 @@ import Testing
         queue.settle(next, .onDisk)
         #expect(queue.takeReady() == [status])
     }
+
+    @Test func aParkedCallKeepsItsPlaceAndTheRepliesAfterItWaitBehindIt() {
+        var queue = ReplyQueue()
+        let parked = queue.reserve()
+        let later = queue.add(status, acknowledgesChange: false)
+        queue.settle(later, .onDisk)
+        queue.settle(parked, .onDisk)  // not answered yet: nothing to settle
+        #expect(queue.takeReady().isEmpty)
+        queue.fill(parked, with: ok)
+        queue.settle(parked, .onDisk)
+        #expect(queue.takeReady() == [ok, status])
+        #expect(queue.isEmpty)
+    }
 }

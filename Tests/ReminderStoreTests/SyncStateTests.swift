@@ -34,7 +34,7 @@ import Testing
         try store.addItems([try benefit("abcd")], at: now)
         let object = try #require(try store.syncObject(itemId: "abcd"))
         try store.recordPushed(
-            uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"1\"", body: "BODY")
+            uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"1\"", body: "BODY", at: now)
         #expect(try waiting(store) == [])
         return (store, try #require(try store.syncObject(itemId: "abcd")))
     }
@@ -110,6 +110,17 @@ import Testing
         #expect(try waiting(store) == [])
     }
 
+    @Test func aChangeWhoseOutboxRowCannotBeWrittenIsNotStored() throws {
+        let (store, _) = try pushedStore()
+        try StoreFaults.failWrites(.insert, on: "syncOutbox", storeAt: path)
+        #expect(throws: ReminderStoreError.self) {
+            try store.recordEdit(try benefit("abcd", title: "Lyft"), changedFields: "title", at: now)
+        }
+        #expect(throws: ReminderStoreError.self) { try store.addItems([try benefit("efgh")], at: now) }
+        #expect(try store.items(zone: .utc, now: now).map(\.title) == ["Uber Cash"])
+        #expect(try store.history(limit: 10).map(\.event) == [.added])
+    }
+
     @Test func anItemTheServerNeverHadIsForgottenWhenRemoved() throws {
         let store = try ReminderStore(path: path)
         try store.addItems([try benefit("abcd")], at: now)
@@ -124,10 +135,10 @@ import Testing
         let pushing = try seq(store, "abcd")
         try store.recordEdit(try benefit("abcd", title: "B"), changedFields: "title", at: now + 20)
         #expect(try store.pendingSync(limit: 5).map(\.since) == [now + 10])
-        try store.recordPushed(uid: object.uid, seq: pushing, href: "/c/x.ics", etag: "\"2\"", body: "A-BODY")
+        try store.recordPushed(uid: object.uid, seq: pushing, href: "/c/x.ics", etag: "\"2\"", body: "A-BODY", at: now)
         #expect(try waiting(store) == ["abcd"], "the change made during the push still waits")
         #expect(try store.syncObject(itemId: "abcd")?.etag == "\"2\"")
-        try store.recordPushed(uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"3\"", body: "B")
+        try store.recordPushed(uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"3\"", body: "B", at: now)
         #expect(try waiting(store) == [])
     }
 
@@ -136,10 +147,24 @@ import Testing
         try store.removeItem(id: "abcd", title: "t", reason: "", at: now)
         let row = try #require(try store.pendingSync(limit: 5).first)
         #expect(row.object.href == "/c/x.ics" && row.object.etag == "\"1\"")
-        #expect(try store.recordPushed(uid: object.uid, seq: row.seq, href: "/c/x.ics", etag: nil, body: nil))
+        #expect(try store.recordPushed(uid: object.uid, seq: row.seq, href: "/c/x.ics", etag: nil, body: nil, at: now))
         #expect(try store.syncObject(uid: object.uid) == nil)
         #expect(try waiting(store) == [])
-        #expect(try !store.recordPushed(uid: object.uid, seq: row.seq, href: "/c/x.ics", etag: nil, body: nil))
+        #expect(try !store.recordPushed(uid: object.uid, seq: row.seq, href: "/c/x.ics", etag: nil, body: nil, at: now))
+    }
+
+    @Test func aCreateOfAnItemRemovedWhileOnItsWayIsDeletedAgain() throws {
+        let store = try ReminderStore(path: path)
+        try store.addItems([try benefit("abcd")], at: now)
+        let row = try #require(try store.pendingSync(limit: 5).first)
+        try store.removeItem(id: "abcd", title: "t", reason: "", at: now)
+        #expect(try waiting(store) == [], "never pushed: forgotten")
+        #expect(try !store.recordPushed(uid: row.object.uid, seq: row.seq, href: "/c/x.ics", etag: "\"1\"", body: "B", at: now))
+        let delete = try #require(try store.pendingSync(limit: 5).first)
+        #expect(delete.removed && delete.object.href == "/c/x.ics" && delete.object.etag == "\"1\"")
+        try store.recordPushed(uid: row.object.uid, seq: delete.seq, href: "/c/x.ics", etag: nil, body: nil, at: now)
+        #expect(try waiting(store) == [])
+        #expect(try store.syncObject(uid: row.object.uid) == nil)
     }
 
     @Test func anotherCollectionStartsOver() throws {
@@ -149,7 +174,7 @@ import Testing
         #expect(first.resources.map(\.href) == [], "a collection never begun before resets what was known")
         #expect(try waiting(store) == ["abcd"])
         let object = try #require(try store.syncObject(itemId: "abcd"))
-        try store.recordPushed(uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"1\"", body: "B")
+        try store.recordPushed(uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"1\"", body: "B", at: now)
         var batch = SyncBatch()
         batch.token = "t1"
         try store.applySync(batch, at: now)
@@ -187,7 +212,7 @@ import Testing
     @Test func aPulledBatchAppliesEverything() throws {
         let (store, object) = try pushedStore()
         _ = try store.beginSync(collection: "c", account: "a", at: now)
-        try store.recordPushed(uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"1\"", body: "B")
+        try store.recordPushed(uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"1\"", body: "B", at: now)
         try store.recordDone(
             try benefit("abcd"), before: try benefit("abcd"),
             occurrence: OccurrenceRecord(itemId: "abcd", due: now + 100, doneAt: now), redeemed: nil, reason: "done",

@@ -1,0 +1,45 @@
+import ReminderProtocol
+
+/// A call answered later, not when it came: `SyncWait` (until reminderd-sync has work) and
+/// `SyncNow` (until the pass it asked for is reported). Its connection keeps the call's place in
+/// its reply order, so replies to calls made after it on that connection wait behind it — varlink
+/// answers a connection's calls in order, which is why reminderd-sync holds `SyncWait` on a
+/// connection of its own.
+///
+/// Whoever keeps the call answers it once. If the connection closes first, `drop` tells the
+/// keeper (`dropped`) to forget it, so a vanished client leaves nothing behind.
+public final class ParkedCall: @unchecked Sendable {  // confined to the engine's queue, as connections are
+    private var deliver: ((VarlinkReply) -> Void)?
+    /// Set by the call's keeper: run once if the connection closes before the answer.
+    var dropped: (() -> Void)?
+
+    /// `deliver` takes the answer to where the call's reply goes (its place in the connection's
+    /// replies, or a test's record).
+    init(deliver: @escaping (VarlinkReply) -> Void) { self.deliver = deliver }
+
+    /// Not answered yet, and its connection is open.
+    var isOpen: Bool { deliver != nil }
+
+    /// Answers the call; a second answer, or one after its connection closed, goes nowhere.
+    func answer(_ reply: VarlinkReply) {
+        guard let deliver else { return }
+        self.deliver = nil
+        dropped = nil
+        deliver(reply)
+    }
+
+    /// The connection closed before the answer: the keeper forgets the call.
+    func drop() {
+        deliver = nil
+        let dropped = self.dropped
+        self.dropped = nil
+        dropped?()
+    }
+}
+
+/// Where a call came from, for the methods that answer later: `park` keeps the call's place in
+/// the caller's replies and returns the call to answer. Asked only by a method that does park, so
+/// every other call costs nothing.
+public protocol CallParking {
+    func park() -> ParkedCall
+}

@@ -1,0 +1,72 @@
+import ReminderJSON
+import ReminderProtocol
+import Testing
+
+@testable import ReminderDaemon
+
+/// A client connection the test plays, for calls the engine parks (`SyncWait`, `SyncNow`): each
+/// parked call's answer is recorded; `close` drops the unanswered ones, as a closed socket does.
+final class ParkingCaller: CallParking, @unchecked Sendable {  // touched on the engine queue, or by the test between its queue.sync calls
+    private var calls: [ParkedCall] = []
+    /// The answers to its parked calls, in the order they came.
+    private(set) var answers: [VarlinkReply] = []
+
+    func park() -> ParkedCall {
+        let call = ParkedCall { [weak self] reply in self?.answers.append(reply) }
+        calls.append(call)
+        return call
+    }
+
+    /// Its calls parked and not answered yet.
+    var open: Int { calls.filter(\.isOpen).count }
+
+    func close() {
+        for call in calls { call.drop() }
+    }
+}
+
+extension ReminderEngine {
+    /// A call from a client that cannot wait, for the tests of every method but the parked ones
+    /// (they are called with a `ParkingCaller`); a parked call is the test's failure.
+    func perform(_ method: ReminderMethod, _ parameters: [String: JSONValue]) -> VarlinkReply {
+        let caller = ParkingCaller()
+        guard let reply = perform(method, parameters, caller: caller) else {
+            Issue.record("\(method.rawValue) was parked; call it with a ParkingCaller")
+            caller.close()
+            return .failure(VarlinkError(name: "test.Parked", parameters: [:]))
+        }
+        return reply
+    }
+}
+
+extension EngineHarness {
+    /// Calls `method` from `caller` on the engine's queue: its reply, or nil when it was parked.
+    func perform(_ method: String, from caller: ParkingCaller) -> VarlinkReply? {
+        let reply = engine.queue.sync { engine.perform(ReminderMethod(rawValue: method)!, [:], caller: caller) }
+        settle()
+        return reply
+    }
+
+    /// Closes `caller` on the engine's queue, as the socket server does when a client goes.
+    func close(_ caller: ParkingCaller) {
+        engine.queue.sync { caller.close() }
+        settle()
+    }
+
+    /// `SyncReport` with `error`, as reminderd-sync sends at the end of a pass.
+    func report(error: String?) {
+        let reply = perform("SyncReport", error.map { ["error": .string($0)] } ?? [:])
+        #expect(reply == .success([:]))
+        settle()
+    }
+}
+
+/// `SyncWait`'s answer.
+func waitReply(_ reason: SyncWaitReply.Reason, _ uids: [String] = []) -> VarlinkReply {
+    .success(SyncWaitReply(reason: reason, uids: uids).parameters)
+}
+
+/// `SyncFailed` with `reason`.
+func syncFailed(_ reason: String) -> VarlinkReply {
+    .failure(VarlinkError(name: ReminderInterface.ErrorName.syncFailed, parameters: ["reason": .string(reason)]))
+}
