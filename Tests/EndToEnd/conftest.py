@@ -496,14 +496,25 @@ class SyncDevice:
         return self
 
     def start_sync(self, wait=True):
+        """Starts reminderd-sync; `wait`: until its pass at start ended (a new `lastAttempt`,
+        stamped in whole seconds) and it waits for work. (A `sync now` made during that pass
+        would be answered by it, though the pass began before it.)"""
         program = BIN / "reminderd-sync"
         if self.sync_log is None:
             self.sync_log = open(self.home / "reminderd-sync.log", "a")
-        self.sync_process = subprocess.Popen([str(program)], env=self.daemon.env, stdout=self.sync_log,
-                                             stderr=self.sync_log)
+        before = self.sync_status()["lastAttempt"]
+        if before is not None:
+            last = datetime.fromisoformat(before).timestamp()
+            wait_for(lambda: time.time() >= last + 1, what="a new second for lastAttempt")
+        # Not reminderd's NOTIFY_SOCKET: the test reads that one only now and then, and a full
+        # one would block reminderd-sync's sd_notify (systemd's own is always drained).
+        env = {name: value for name, value in self.daemon.env.items() if name != "NOTIFY_SOCKET"}
+        self.sync_process = subprocess.Popen([str(program)], env=env, stdout=self.sync_log, stderr=self.sync_log)
         if wait:
-            wait_for(lambda: self.sync_status()["connected"], timeout=20,
-                     what=f"{self.name}'s reminderd-sync connected to its reminderd")
+            def ready():
+                status = self.sync_status()
+                return status["connected"] and status["lastAttempt"] != before
+            wait_for(ready, timeout=30, what=f"{self.name}'s reminderd-sync through its first pass, waiting for work")
         return self
 
     def stop_sync(self, sig=signal.SIGTERM):

@@ -2,6 +2,7 @@
 with its own XDG directories and its own reminderd-sync, the server a real Radicale on 127.0.0.1,
 and "phones" are plain HTTP writers producing each client's completion shape (docs/SYNC-FORMAT.md,
 "Reading other clients' completions")."""
+import os
 import random
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -285,10 +286,10 @@ def test_a_card_on_one_device_is_tracked_once_on_the_other_and_done_travels_both
 
 
 def test_a_done_elsewhere_before_the_pop_up_means_no_pop_up(devices, dav_server, tmp_path):
-    """A's pop-up is due in ~25 s; B marks the coupon done and pushes it; A's refresh right
+    """A's pop-up is due in ~15 s; B marks the coupon done and pushes it; A's refresh right
     before the pop-up (or its scheduled pass) learns it, and A never shows it."""
     a, b = devices(2, notifications=True)
-    a_id = a.ctl_json("add", "coupon", "Pizza night", "--expires", local_in(85), "--lead", "1m")["id"]
+    a_id = a.ctl_json("add", "coupon", "Pizza night", "--expires", local_in(75), "--lead", "1m")["id"]
     fire_at = a.ctl_json("show", a_id)["item"]["nextReminder"]
     a.sync_now()
     b.sync_now()
@@ -449,14 +450,37 @@ def test_a_forgotten_sync_token_falls_back_to_a_full_listing(devices, dav_server
     assert a.sync_status()["error"] is None
 
 
+@pytest.mark.xfail(strict=True, reason="a Done leaves X-MOZ-SNOOZE-TIME on the server: a device that reads the "
+                   "resource afterwards takes the snooze as new and reminds of the next occurrence within the hour")
+def test_a_snooze_ended_by_a_done_does_not_come_back(devices, dav_server):
+    a, b = devices(2)
+    a.ctl("add", "benefit", "Snoozed credit", "--card", "Snooze Card", "--amount", "5", "--period", "monthly")
+    converge(a, b)
+    a.ctl("snooze", by_title(a, "Snoozed credit")["id"], "1h")
+    converge(a, b)
+    assert "snoozed elsewhere" in events(b, "Snoozed credit")
+    b.ctl("done", by_title(b, "Snoozed credit")["id"])
+    converge(a, b)
+    (c,) = devices(1)
+    c.sync_now()
+    assert snapshot(c) == snapshot(a)
+
+
 # ---------------------------------------------------------------------------------------------
 # A property test: random interleavings of local changes, phone writes and offline spells.
 
+# "snooze" joins these once a snooze ended by a Done no longer comes back (the strict xfail below):
+# until then it makes the replicas' next reminders differ, which hides everything else.
+ACTIONS = ("done", "undo", "edit", "phone", "offline", "sync")
+
+
 def test_random_interleavings_converge(devices, dav_server):
-    """Seeded; ~30 steps over 2 devices and a phone. After quiescence: every replica holds the
+    """Seeded (REMINDERD_SYNC_SEED); 30 steps over 2 devices and a phone. After quiescence: every replica holds the
     same items, no UID is on the server twice, and every Done that was not undone is in its
     item's ledger exactly once."""
-    rng = random.Random(1411)
+    seed = int(os.environ.get("REMINDERD_SYNC_SEED", "1411"))
+    print(f"seed {seed} (REMINDERD_SYNC_SEED={seed} replays the steps)")
+    rng = random.Random(seed)
     a, b = devices(2)
     for n in range(3):
         a.ctl("add", "benefit", f"Credit {n}", "--card", "Prop Card", "--amount", str(5 + n), "--period", "monthly")
@@ -466,7 +490,7 @@ def test_random_interleavings_converge(devices, dav_server):
     for step in range(30):
         device = rng.choice((a, b))
         title = f"Credit {rng.randrange(3)}"
-        action = rng.choice(("done", "undo", "edit", "snooze", "phone", "offline", "sync"))
+        action = rng.choice(ACTIONS)
         if action == "done":
             device.ctl("done", by_title(device, title)["id"], check=False)
         elif action == "undo":
