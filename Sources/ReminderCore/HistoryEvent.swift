@@ -24,6 +24,8 @@ public enum HistoryEvent: String, Sendable, Hashable, CaseIterable {
     case doneElsewhere = "done elsewhere"
     case undoneElsewhere = "undone elsewhere"
     case snoozedElsewhere = "snoozed elsewhere"
+    /// A reminder closed here because another device acknowledged the item after it fired.
+    case dismissedElsewhere = "dismissed elsewhere"
     /// Both sides changed one field: the other device's value was taken, this one's is in the reason.
     case conflict
     /// Removed on one side while changed on the other: kept (or brought back), and why.

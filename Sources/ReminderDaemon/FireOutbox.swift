@@ -131,6 +131,35 @@ struct FireOutbox {
         refreshing.removeAll { $0.itemId == itemId }
     }
 
+    /// Forgets the item's reminders waiting, held or to be shown again that `instant` covers
+    /// (`covers`): acknowledged on another device by then. (Those held for a refresh go out
+    /// through `stillDue`, which leaves them out.)
+    mutating func drop(_ itemId: String, firedBy instant: Int64) {
+        let covered = { (event: Event) in FireOutbox.covers(event, itemId, instant) }
+        waiting.removeAll(where: covered)
+        held.removeAll(where: covered)
+        repost.removeAll(where: covered)
+    }
+
+    /// Whether a reminder of the item that `instant` covers is here: in flight, on screen alone,
+    /// waiting, held (for a refresh too) or to be shown again (a grouped pop-up is not closed for
+    /// one of its reminders).
+    func holds(_ itemId: String, firedBy instant: Int64) -> Bool {
+        let kept = [waiting, held, refreshing, repost, Array(inFlight.values.joined())]
+        return (kept + [onScreen.values.map(\.event)]).joined().contains { FireOutbox.covers($0, itemId, instant) }
+    }
+
+    /// The server ids of the item's pop-ups on screen alone that `instant` covers.
+    func popUps(of itemId: String, firedBy instant: Int64) -> [UInt32] {
+        onScreen.compactMap { FireOutbox.covers($0.value.event, itemId, instant) ? $0.key : nil }
+    }
+
+    /// Whether `event` is a reminder of the item all of whose times are at or before `instant`.
+    static func covers(_ event: Event, _ itemId: String, _ instant: Int64) -> Bool {
+        guard case .fire(let id, _, let fireAts, _, _) = event, id == itemId else { return false }
+        return fireAts.allSatisfy { $0 <= instant }
+    }
+
     /// The server ids of the item's pop-ups on screen alone — only the occurrence's with `due`.
     func popUps(of itemId: String, due: Int64? = nil) -> [UInt32] {
         onScreen.compactMap { $0.value.itemId == itemId && (due == nil || $0.value.due == due) ? $0.key : nil }

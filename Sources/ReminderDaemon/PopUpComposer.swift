@@ -3,8 +3,8 @@ import ReminderCore
 
 /// What a reminder's pop-up says and offers, as a pure function of plain values: the reminder(s),
 /// what the server can do, the configuration and now. The engine decides when to show; this decides
-/// what, in one place for a single reminder, a group and the Undo offer, so the rules below hold
-/// for every pop-up and are tested without an engine:
+/// what, in one place for a single reminder, a group, the Undo offer and the notices, so the rules
+/// below hold for every pop-up and are tested without an engine:
 /// - buttons only when the server has `actions` (else the body names the command);
 /// - markup, escaped, only with `body-markup`;
 /// - only snoozes that end before the occurrence passes (quiet hours applied);
@@ -101,6 +101,14 @@ struct PopUpComposer {
         return NotificationRequest(
             summary: "Done", body: markedUp(body), urgency: urgency(.normal), category: "x-reminderd.done",
             actions: actions, timeoutMilliseconds: 10_000)
+    }
+
+    /// A pop-up that is no reminder (a notice, the digest of held reminders, a refused button):
+    /// its body names items by the titles people typed, so it is escaped like a reminder's.
+    func notice(_ request: NotificationRequest) -> NotificationRequest {
+        var request = request
+        request.body = markedUp(request.body)
+        return request
     }
 
     /// The snooze buttons of a pop-up: the configured snoozes that end before the due time

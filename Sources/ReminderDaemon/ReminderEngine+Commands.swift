@@ -238,6 +238,7 @@ extension ReminderEngine {
     func dropFromMemory(_ id: String) {
         index.remove(id)
         outbox.drop(id)
+        acknowledgedElsewhere[id] = nil
         closePopUps(of: id)
     }
 

@@ -189,7 +189,10 @@ extension ReminderEngine {
         case .closed(let id, let reason):
             guard let itemId = outbox.closed(id)?.itemId else { return }
             if reason == 2, let item = items[itemId] {
-                appendHistory(itemId, item.title, .dismissed, "closed on screen", now: now)
+                // An acknowledgement: other devices close the same reminder (pushed with it).
+                let entry = HistoryRecord(
+                    at: now, itemId: itemId, title: item.title, event: .dismissed, reason: "closed on screen")
+                do { try store.recordDismiss(entry) } catch { logger.error("cannot record a dismiss: \(error)") }
                 noteLocalChange(now: now)
             }
         case .serverAppeared:
@@ -255,11 +258,10 @@ extension ReminderEngine {
 
     /// A short pop-up saying why a button did not do what it says.
     func showRefusal(_ summary: String, _ body: String) {
-        notifier.show(
-            NotificationRequest(
-                summary: summary, body: body, urgency: .normal, category: "x-reminderd.refused",
-                timeoutMilliseconds: 10_000)
-        ) { _ in }
+        let request = NotificationRequest(
+            summary: summary, body: body, urgency: .normal, category: "x-reminderd.refused",
+            timeoutMilliseconds: 10_000)
+        notifier.show(composer(for: notifier.serverInfo(), now: clock()).notice(request)) { _ in }
     }
 
     /// After Done from a button, once its flush settled: the confirmation with Undo, or word that
@@ -316,10 +318,14 @@ extension ReminderEngine {
         deliver(pending.filter { stillDue($0, now: now) }, now: now)
     }
 
-    /// Whether a reminder is still worth showing: its item exists and its occurrence is neither
-    /// done nor past — except an overdue rebuy's, whose occurrence is past by definition.
+    /// Whether a reminder is still worth showing: its item exists, its occurrence is neither
+    /// done nor past — except an overdue rebuy's, whose occurrence is past by definition — and
+    /// no other device acknowledged the item since the reminder's time.
     func stillDue(_ event: ScheduledEvent, now: Int64) -> Bool {
         guard case .fire(let itemId, let occurrence, _, let lead, _) = event, items[itemId] != nil else { return false }
+        if let acknowledged = acknowledgedElsewhere[itemId], FireOutbox.covers(event, itemId, acknowledged) {
+            return false
+        }
         let ahead = occurrence.due > now || lead == ReminderEngine.overdueLead
         return ahead && occurrences[itemId]?[occurrence.due]?.doneAt == nil
     }

@@ -17,6 +17,9 @@ extension ReminderEngine {
         let previous = item
         let today = zone.localDateTime(at: now).date
         var doneOccurrence: Occurrence?
+        /// A rebuy's cycle that this Done ends: recorded done, as every device reads a rebuy's
+        /// Done (a ledger entry beside the new purchase date), so another one says "done elsewhere".
+        var rebought: Occurrence?
         var reason = "done"
         /// What this Done redeemed of a benefit, for the card's fee return.
         var redeemed: Money?
@@ -25,6 +28,7 @@ extension ReminderEngine {
             if rebuy.lastPurchased == today {
                 throw CommandError.notApplicable(id, "already rebought today (\(today)); nothing changed")
             }
+            rebought = rules.occurrence(dueOn: rebuy.runsOut)
             rebuy.lastPurchased = today
             item.schedule = .rebuy(rebuy)
             reason = "rebought on \(today)"
@@ -63,7 +67,7 @@ extension ReminderEngine {
             reason = "done early, for the occurrence due \(Timestamp.format(doneOccurrence.due, in: zone))"
         }
         var record: OccurrenceRecord?
-        if let occurrence = doneOccurrence {
+        if let occurrence = doneOccurrence ?? rebought {
             var r = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
             r.doneAt = now
             record = r

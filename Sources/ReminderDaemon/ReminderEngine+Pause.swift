@@ -84,11 +84,9 @@ extension ReminderEngine {
         // recorded owes each reminder of the digest (they are no longer held, so lastSeen moves on).
         beginDelivery(digest, now: now)
         let ticket = outbox.send(digest)
-        notifier.show(
-            NotificationRequest(
-                summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest",
-                timeoutMilliseconds: 0)
-        ) { [weak self] result in
+        let request = NotificationRequest(
+            summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest", timeoutMilliseconds: 0)
+        notifier.show(composer(for: notifier.serverInfo(), now: now).notice(request)) { [weak self] result in
             guard let self else { return }
             self.queue.async {
                 let digest = self.outbox.answered(ticket)

@@ -149,14 +149,15 @@ extension ReminderEngine {
                 timeoutMilliseconds: 0))
     }
 
-    /// Shows a pop-up that is no reminder (the missed ones' summary) — or keeps it until a server
-    /// is known: at start it is composed before the server has said what it can do.
+    /// Shows a pop-up that is no reminder (the missed ones' summary, a sync conflict) — or keeps
+    /// it, as plain text, until a server is known: at start it is composed before the server has
+    /// said what it can do, and only then is it known whether its body must be escaped.
     func showNotice(_ request: NotificationRequest) {
-        guard notifier.serverInfo() != nil else {
+        guard let server = notifier.serverInfo() else {
             outbox.notices.append(request)
             return
         }
-        notifier.show(request) { [weak self] result in
+        notifier.show(composer(for: server, now: clock()).notice(request)) { [weak self] result in
             guard let self, case .failure(let error) = result else { return }
             self.logger.warning("could not show the \(request.summary) pop-up: \(error)")
             if case .noServer = error { self.queue.async { self.outbox.notices.append(request) } }

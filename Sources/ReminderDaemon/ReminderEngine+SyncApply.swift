@@ -19,13 +19,19 @@ extension ReminderEngine {
         item.id = id
         item.createdAt = item.createdAt ?? local.item.createdAt ?? now
         var changed = false
+        /// A Done or snooze elsewhere closed the item's pop-ups already.
+        var closedElsewhere = false
         func line(_ event: HistoryEvent, _ reason: String) {
             plan.batch.history.append(HistoryRecord(at: now, itemId: id, title: item.title, event: event, reason: reason))
         }
         if announce, item != local.item {
             plan.batch.updated.append(item)
             changed = true
-            let fields = ReminderEngine.changedFields(local.item, item)
+            var fields = ReminderEngine.changedFields(local.item, item)
+            if case .rebuy = item.schedule, merged.ledger != local.ledger {
+                // Its Done (or Undo) re-dated it: said as done (undone) elsewhere, not as an edit.
+                fields.removeAll { $0 == "lastPurchased" }
+            }
             if !fields.isEmpty { line(.editedElsewhere, fields.joined(separator: ", ")) }
         }
         var records = occurrences[id] ?? [:]
@@ -43,6 +49,7 @@ extension ReminderEngine {
             if !wasDone, announce {
                 line(.doneElsewhere, "for the occurrence due \(Timestamp.format(due, in: zone))")
                 plan.closing.append((id, due))
+                closedElsewhere = true
             }
         }
         // An entry that fell out of the ledger's kept window (the newest 24) was not undone.
@@ -66,6 +73,17 @@ extension ReminderEngine {
                 save(record)
                 if announce { line(.snoozedElsewhere, "until \(Timestamp.format(until, in: zone))") }
                 plan.closing.append((id, nil))
+                closedElsewhere = true
+            }
+        }
+        if announce, let acknowledged = merged.alarms.lastAcknowledged,
+            acknowledged > local.alarms.lastAcknowledged ?? .min
+        {
+            // A dismiss elsewhere is said only here; a Done or snooze has its own line.
+            plan.acknowledged[id] = acknowledged
+            if !closedElsewhere, outbox.holds(id, firedBy: acknowledged) {
+                let at = Timestamp.format(acknowledged, in: zone)
+                line(.dismissedElsewhere, "acknowledged on another device at \(at)")
             }
         }
         for conflict in conflicts {

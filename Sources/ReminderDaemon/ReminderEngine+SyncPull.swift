@@ -10,10 +10,13 @@ struct SyncPullPlan {
     var batch = SyncBatch()
     var applied = 0
     var conflicts = 0
-    /// Resources that are not readable items, each named with why (logged, never applied).
-    var skipped: [String] = []
+    /// Resources not applied, each with why (logged, and in the reply for reminderd-sync's report).
+    var skipped: [SyncPulledReply.Skipped] = []
     /// Pop-ups to close: an occurrence's (done elsewhere), or all of an item's (due nil).
     var closing: [(itemId: String, due: Int64?)] = []
+    /// Items acknowledged on another device later than here, and when: their reminders fired by
+    /// then are closed and not shown.
+    var acknowledged: [String: Int64] = [:]
     var notices: [NotificationRequest] = []
     /// Items this batch changed: rescheduled afterwards.
     var touched: Set<String> = []
@@ -41,13 +44,13 @@ extension ReminderEngine {
         for resource in resources {
             let calendar: Component
             do { calendar = try Component.parse(Array(resource.body.utf8)) } catch {
-                plan.skipped.append(SyncFormatError.syntax(resource: resource.href, error).description)
+                plan.skipped.append(.init(href: resource.href, reason: "\(error)"))
                 continue
             }
             let reading: VTodoReader.Reading
             do { reading = try VTodoReader.read(calendar, name: resource.href, context: context) } catch {
                 if case .notAnItem = error { later.append((resource, calendar, nil)) } else {
-                    plan.skipped.append(error.description)
+                    plan.skipped.append(.init(href: resource.href, reason: error.reason))
                 }
                 continue
             }
@@ -65,10 +68,10 @@ extension ReminderEngine {
             try pullNew(reading, of: resource, into: &plan, context: context)
         }
         for href in removed { try pullRemoval(href, into: &plan, now: now) }
-        for reason in plan.skipped { logger.warning("sync: skipped \(reason)") }
+        for skipped in plan.skipped { logger.warning("sync: skipped \(skipped.href): \(skipped.reason)") }
         if !plan.batch.isEmpty { try stored { try store.applySync(plan.batch, at: now) } }
         applyPulledToMemory(plan, now: now)
-        return SyncPulledReply(applied: Int64(plan.applied), conflicts: Int64(plan.conflicts))
+        return SyncPulledReply(applied: Int64(plan.applied), conflicts: Int64(plan.conflicts), skipped: plan.skipped)
     }
 
     /// A resource of an item known here: merged with it; or, for an item removed here whose
@@ -79,7 +82,8 @@ extension ReminderEngine {
         context: SyncContext
     ) throws {
         guard plan.merged[object.itemId] == nil else {
-            plan.skipped.append("\(resource.href): a second resource of item \(object.itemId), left for the next pass")
+            let reason = "a second resource of item \(object.itemId), left for the next pass"
+            plan.skipped.append(.init(href: resource.href, reason: reason))
             return
         }
         if let item = items[object.itemId] {
@@ -106,7 +110,8 @@ extension ReminderEngine {
         _ reading: VTodoReader.Reading, of resource: SyncResource, into plan: inout SyncPullPlan, context: SyncContext
     ) throws {
         guard plan.newUIDs.insert(reading.uid).inserted else {
-            plan.skipped.append("\(resource.href): UID \(reading.uid) is in another resource of this batch too")
+            let reason = "UID \(reading.uid) is in another resource of this batch too"
+            plan.skipped.append(.init(href: resource.href, reason: reason))
             return
         }
         if CatalogMatch.key(reading.record.item) != nil {
@@ -114,9 +119,10 @@ extension ReminderEngine {
             let candidates = (plan.unpushed ?? []).filter { items[$0] != nil && plan.merged[$0] == nil }
             if let pair = CatalogMatch.pairs(local: candidates.map { items[$0]! }, remote: [reading.record.item]).first {
                 let id = candidates[pair.local]
+                let here = try stored { try store.syncObject(itemId: id) }
                 merge(
-                    items[id]!, object: SyncObject(itemId: id, uid: reading.uid), reading: reading, resource: resource,
-                    into: &plan, context: context)
+                    items[id]!, object: SyncObject(itemId: id, uid: reading.uid, acknowledgedAt: here?.acknowledgedAt),
+                    reading: reading, resource: resource, into: &plan, context: context)
                 return
             }
         }
@@ -140,7 +146,7 @@ extension ReminderEngine {
     ) {
         let id = object.itemId
         var base = readBase(object.body, href: resource.href, context: context).record
-        var local = syncRecord(of: item, base: base, context: context)
+        var local = syncRecord(of: item, base: base, acknowledged: object.acknowledgedAt, context: context)
         var remote = reading.record
         remote.item.id = id
         base?.item.id = id
@@ -258,6 +264,14 @@ extension ReminderEngine {
         for item in plan.batch.updated { index.update(item) }
         for record in plan.batch.occurrences { index.record(record) }
         for (id, due) in plan.closing { closePopUps(of: id, due: due) }
+        for (id, instant) in plan.acknowledged {
+            acknowledgedElsewhere[id] = max(acknowledgedElsewhere[id] ?? instant, instant)
+            outbox.drop(id, firedBy: instant)
+            for serverId in outbox.popUps(of: id, firedBy: instant) {
+                notifier.close(id: serverId)
+                outbox.offScreen(serverId)
+            }
+        }
         for id in plan.touched where items[id] != nil { reschedule(id, now: now) }
         for notice in plan.notices { showNotice(notice) }
     }

@@ -51,6 +51,9 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// At start, the reminders a previous run handed to the server without recording the
     /// outcome: they are shown once more, as late ones (see `DeliveryRecord`).
     var owed: Set<FireKey> = []
+    /// Per item, the newest acknowledgement another device made (a dismiss, snooze or Done there,
+    /// from `SyncPulled`): a reminder that fired by then is not shown here (`stillDue`).
+    var acknowledgedElsewhere: [String: Int64] = [:]
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
     var deadlineChanged: (@Sendable (Int64?) -> Void)?

@@ -19,10 +19,12 @@ extension ReminderEngine {
     /// The item as a record: its done occurrences are the ledger; acknowledgements and the
     /// used amount's period start from `base` (what the server last agreed to), so that a
     /// record built again with nothing changed here equals the base — the merge counts only
-    /// real local changes as changes.
-    func syncRecord(of item: Item, base: SyncRecord?, context: SyncContext) -> SyncRecord {
+    /// real local changes as changes. `acknowledged` is the item's last acknowledgement here
+    /// (`SyncObject.acknowledgedAt`: a dismiss leaves no other trace).
+    func syncRecord(of item: Item, base: SyncRecord?, acknowledged: Int64? = nil, context: SyncContext) -> SyncRecord
+    {
         var record = SyncRecord(item: item, alarms: base?.alarms ?? AlarmState())
-        var lastDone: Int64?
+        var lastAcknowledged = acknowledged
         var snoozedUntil: Int64?
         for occurrence in (occurrences[item.id ?? ""] ?? [:]).values {
             if let until = occurrence.snoozedUntil { snoozedUntil = max(snoozedUntil ?? until, until) }
@@ -31,9 +33,11 @@ extension ReminderEngine {
             // An amount another device wrote stays with its entry.
             let known = base?.ledger.entry(for: key).flatMap { $0.doneAt == doneAt ? $0 : nil }
             record.ledger.record(known ?? DoneEntry(occurrence: key, doneAt: doneAt))
-            lastDone = max(lastDone ?? doneAt, doneAt)
+            lastAcknowledged = max(lastAcknowledged ?? doneAt, doneAt)
         }
-        if let lastDone, lastDone > record.alarms.lastAcknowledged ?? .min { record.alarms.lastAcknowledged = lastDone }
+        if let lastAcknowledged, lastAcknowledged > record.alarms.lastAcknowledged ?? .min {
+            record.alarms.lastAcknowledged = lastAcknowledged
+        }
         if let snoozedUntil, snoozedUntil > record.alarms.snoozedUntil ?? .min {
             record.alarms.snoozedUntil = snoozedUntil
         }
@@ -62,7 +66,7 @@ extension ReminderEngine {
     /// clients added there survives), or into a new resource.
     func syncBody(of item: Item, object: SyncObject, href: String, context: SyncContext) -> String {
         let base = readBase(object.body, href: href, context: context)
-        let record = syncRecord(of: item, base: base.record, context: context)
+        let record = syncRecord(of: item, base: base.record, acknowledged: object.acknowledgedAt, context: context)
         return VTodoWriter.write(record, uid: object.uid, into: base.calendar, context: context).serialized()
     }
 

@@ -78,8 +78,10 @@ public enum ReminderInterface {
         method SyncBegin(collection: string, account: string) -> (token: ?string, resources: []object)
 
         # Resources new or changed on the server (href, etag, body) and removed (hrefs); each is
-        # merged with the local item, and token is stored once all are applied.
-        method SyncPulled(resources: []object, removed: []string, token: ?string) -> (applied: int, conflicts: int)
+        # merged with the local item, and token is stored once all are applied. skipped names
+        # each resource not applied (href, reason): not readable, or its UID twice in the batch.
+        method SyncPulled(resources: []object, removed: []string, token: ?string)
+            -> (applied: int, conflicts: int, skipped: []object)
 
         # The local changes to push, oldest first: uid, href, etag (null: create), body (null:
         # delete) and seq, which SyncPushed gives back.

@@ -74,19 +74,41 @@ public struct SyncBeginReply: ReminderReply {
     }
 }
 
-/// `SyncPulled`: how many resources changed local items, and how many of those changes
-/// disagreed with a local one (each is in history).
+/// `SyncPulled`: how many resources changed local items, how many of those changes disagreed
+/// with a local one (each is in history), and the resources that were not applied, so that
+/// reminderd-sync can say which ones on the server cannot be read and why.
 public struct SyncPulledReply: ReminderReply {
+    /// A resource left as it is on the server: its href, and why in words (not iCalendar, a
+    /// field that does not read, the UID of another resource of the same batch).
+    public struct Skipped: Sendable, Equatable {
+        public var href: String
+        public var reason: String
+
+        public init(href: String, reason: String) { (self.href, self.reason) = (href, reason) }
+    }
+
     public var applied: Int64
     public var conflicts: Int64
+    public var skipped: [Skipped]
 
-    public init(applied: Int64, conflicts: Int64) { (self.applied, self.conflicts) = (applied, conflicts) }
+    public init(applied: Int64, conflicts: Int64, skipped: [Skipped] = []) {
+        (self.applied, self.conflicts, self.skipped) = (applied, conflicts, skipped)
+    }
 
-    public var parameters: [String: JSONValue] { ["applied": .integer(applied), "conflicts": .integer(conflicts)] }
+    public var parameters: [String: JSONValue] {
+        [
+            "applied": .integer(applied), "conflicts": .integer(conflicts),
+            "skipped": .array(skipped.map { .object(["href": .string($0.href), "reason": .string($0.reason)]) }),
+        ]
+    }
 
     public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
         let top = try ReplyFields(.object(parameters), "reply")
-        self.init(applied: try top.integer("applied"), conflicts: try top.integer("conflicts"))
+        var skipped: [Skipped] = []
+        for row in try top.objects("skipped") {
+            skipped.append(Skipped(href: try row.string("href"), reason: try row.string("reason")))
+        }
+        self.init(applied: try top.integer("applied"), conflicts: try top.integer("conflicts"), skipped: skipped)
     }
 }
 

@@ -49,7 +49,7 @@ extension ReminderStore {
         let id = item.id ?? ""
         try write { db in
             try ReminderStore.updateItem(item, db)
-            try ReminderStore.markChanged(id, at: now, db)
+            try ReminderStore.markAcknowledged(id, at: now, db)
             try occurrence?.save(db)
             try ReminderStore.insertUndoStep(
                 UndoStep(itemId: id, itemJSON: before.jsonText, due: occurrence?.due ?? 0, doneAt: now), db)

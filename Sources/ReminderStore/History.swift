@@ -2,7 +2,7 @@ internal import GRDB
 import ReminderCore
 
 extension ReminderStore {
-    /// One history line on its own (a reminder held or dismissed: no other state changes).
+    /// One history line on its own (a reminder held: no other state changes).
     public func recordHistory(_ entry: HistoryRecord) throws(ReminderStoreError) {
         try write { db in try ReminderStore.appendHistory(entry, db) }
     }

@@ -10,9 +10,17 @@ public struct SyncObject: Sendable, Equatable {
     public var href: String?
     public var etag: String?
     public var body: String?
+    /// When a pop-up of the item was last acknowledged here (dismissed, snoozed, Done): other
+    /// clients read it as `X-MOZ-LASTACK`. Only the store sets it (`markAcknowledged`); writing
+    /// a `SyncObject` leaves it as stored.
+    public var acknowledgedAt: Int64?
 
-    public init(itemId: String, uid: String, href: String? = nil, etag: String? = nil, body: String? = nil) {
+    public init(
+        itemId: String, uid: String, href: String? = nil, etag: String? = nil, body: String? = nil,
+        acknowledgedAt: Int64? = nil
+    ) {
         (self.itemId, self.uid, self.href, self.etag, self.body) = (itemId, uid, href, etag, body)
+        self.acknowledgedAt = acknowledgedAt
     }
 }
 
@@ -63,6 +71,10 @@ extension ReminderStore {
             let ids = try String.fetchAll(db, sql: "SELECT id FROM item ORDER BY createdAt, id")
             for id in ids { try markChanged(id, at: now, db) }
         }
+        // v7: acknowledgements made here, which no other column holds (a dismiss changes nothing else).
+        migrator.registerMigration("v7-sync-ack") { db in
+            try db.alter(table: "syncObject") { t in t.add(column: "acknowledgedAt", .integer) }
+        }
     }
 
     /// A new item uid: a random (version 4) UUID in lower case, `…@reminderd`.
@@ -86,6 +98,15 @@ extension ReminderStore {
         try db.cachedStatement(sql: "DELETE FROM syncOutbox WHERE itemId = ?").execute(arguments: [itemId])
         try db.cachedStatement(sql: "INSERT INTO syncOutbox (itemId, since) VALUES (?, ?)").execute(
             arguments: [itemId, min(since ?? now, now)])
+    }
+
+    /// A pop-up of the item was acknowledged here at `now` (dismissed, snoozed, Done): the item
+    /// waits to be pushed with it.
+    static func markAcknowledged(_ itemId: String, at now: Int64, _ db: Database) throws {
+        try markChanged(itemId, at: now, db)
+        try db.cachedStatement(
+            sql: "UPDATE syncObject SET acknowledgedAt = max(coalesce(acknowledgedAt, ?), ?) WHERE itemId = ?"
+        ).execute(arguments: [now, now, itemId])
     }
 
     /// The item was removed here: one the server never had is forgotten; otherwise its row
@@ -120,7 +141,9 @@ extension ReminderStore {
 
 extension ReminderStore {
     static func syncObject(_ row: Row) -> SyncObject {
-        SyncObject(itemId: row["itemId"], uid: row["uid"], href: row["href"], etag: row["etag"], body: row["body"])
+        SyncObject(
+            itemId: row["itemId"], uid: row["uid"], href: row["href"], etag: row["etag"], body: row["body"],
+            acknowledgedAt: row["acknowledgedAt"])
     }
 
     public func syncObject(uid: String) throws(ReminderStoreError) -> SyncObject? {

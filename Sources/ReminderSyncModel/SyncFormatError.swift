@@ -12,12 +12,21 @@ public enum SyncFormatError: Error, Hashable, Sendable, CustomStringConvertible 
     /// A task created elsewhere, without reminderd's fields: not an item (yet).
     case notAnItem(resource: String)
 
-    public var description: String {
+    public var description: String { "\(resource): \(reason)" }
+
+    /// The resource's name (its href).
+    public var resource: String {
         switch self {
-        case .syntax(let resource, let error): return "\(resource): \(error)"
-        case .invalid(let resource, let reason): return "\(resource): \(reason)"
-        case .notAnItem(let resource):
-            return "\(resource): a task without X-REMINDERD-KIND, not one of reminderd's items"
+        case .syntax(let resource, _), .invalid(let resource, _), .notAnItem(let resource): return resource
+        }
+    }
+
+    /// What is wrong, without the resource's name (`SyncPulled` gives the two apart).
+    public var reason: String {
+        switch self {
+        case .syntax(_, let error): return "\(error)"
+        case .invalid(_, let reason): return reason
+        case .notAnItem: return "a task without X-REMINDERD-KIND, not one of reminderd's items"
         }
     }
 }

@@ -15,7 +15,7 @@ import Testing
 @Suite struct EngineClockTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "reminderd-engine-\(UUID().uuidString)")
-    let start: Int64 = 1_795_000_000  // 2026-11-18T08:26:40Z
+    let start: Int64 = 1_795_000_000  // 2026-11-18T11:06:40Z
 
     func engine(clock: ManualClock, notifier: RecordingNotifier) throws -> ReminderEngine {
         let store = try ReminderStore(path: directory.appendingPathComponent("store.sqlite").path)

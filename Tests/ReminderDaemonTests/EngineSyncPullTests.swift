@@ -78,6 +78,37 @@ import Testing
         #expect(b.pending.isEmpty)
     }
 
+    @Test func aRebuysDoneOnEitherDeviceIsADoneElsewhereOnTheOther() throws {
+        // Ran out on 2026-10-31: overdue, so both devices remind at once.
+        let id = shared {
+            let item: JSONValue = .object([
+                "kind": .string("rebuy"), "title": .string("Coffee"), "everyDays": .integer(30),
+                "lastPurchased": .string("2026-10-01"),
+            ])
+            return ok($0.engine, "Add", ["item": item])["id"].flatMap { if case .string(let id) = $0 { id } else { nil } }
+                ?? ""
+        }
+        a.advance(to: 0)
+        b.advance(to: 0)
+        let onB = try #require(b.notifier.acceptedIds.first)
+        _ = a.perform("Done", ["id": .string(id)])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(b.field(id, "lastPurchased") == "2026-11-18")
+        #expect(b.history(id).suffix(1) == ["done elsewhere"], "not an edit of its purchase date")
+        #expect(b.reasons(id, "done elsewhere") == ["for the occurrence due 2026-10-31T23:59:00+00:00"])
+        #expect(b.notifier.closed == [onB])
+        #expect(b.pending.isEmpty && a.pending.isEmpty)
+        // The other way round, bought again a week later.
+        b.clock.set(EngineHarness.start + 7 * 86_400)
+        _ = b.perform("Done", ["id": .string(id)])
+        server.sync(b.engine)
+        server.sync(a.engine)
+        #expect(a.field(id, "lastPurchased") == "2026-11-25")
+        #expect(a.history(id).suffix(2) == ["done", "done elsewhere"])
+        #expect(a.doneDues(id) == b.doneDues(id) && a.doneDues(id).count == 2)
+    }
+
     @Test func aNewItemWhoseIdIsTakenHereGetsANewOne() throws {
         func importItem(_ harness: EngineHarness, _ title: String) {
             let item: JSONValue = .object([
@@ -264,6 +295,12 @@ import Testing
         server.put("/c/copy.ics", good.value.body)
         let pulled = server.pull(a.engine, server.resources.keys.sorted())
         #expect(pulled?.applied == 1)
+        // Each named with why, for reminderd-sync's report; the task of another app is no item, not skipped.
+        let skipped = Dictionary(uniqueKeysWithValues: (pulled?.skipped ?? []).map { ($0.href, $0.reason) })
+        #expect(skipped.keys.sorted() == ["/c/copy.ics", "/c/fifteen.ics", "/c/garbage.ics"])
+        #expect(skipped["/c/copy.ics"] == "UID \(otherUID) is in another resource of this batch too")
+        #expect(skipped["/c/fifteen.ics"]?.hasPrefix("X-REMINDERD-AMOUNT: \"fifteen\": expected a decimal amount") == true)
+        #expect(skipped["/c/garbage.ics"]?.hasPrefix("line 2: ") == true)
         #expect(a.ids.count == 1)
         #expect(a.field(a.ids[0], "amount") == "15")
     }

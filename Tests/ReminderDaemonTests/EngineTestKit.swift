@@ -152,7 +152,7 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
 /// An engine on a fresh store, a manual clock and a `RecordingNotifier`, driven the way the
 /// daemon drives it (commands and `advance()` on its queue), in milliseconds.
 final class EngineHarness {
-    static let start: Int64 = 1_795_000_000  // 2026-11-18T08:26:40Z
+    static let start: Int64 = 1_795_000_000  // 2026-11-18T11:06:40Z
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
         "reminderd-engine-\(UUID().uuidString)")

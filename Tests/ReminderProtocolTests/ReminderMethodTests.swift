@@ -156,6 +156,12 @@ import Testing
             error: "the server refused the password (401)", waiting: 2, waitingSince: nil, conflicts: 1, connected: true)
         #expect(try SyncStatusReply(parameters: status.parameters) == status)
         #expect(try SyncPulledReply(parameters: SyncPulledReply(applied: 3, conflicts: 1).parameters).applied == 3)
+        let pulled = SyncPulledReply(
+            applied: 1, conflicts: 0, skipped: [.init(href: "/c/x.ics", reason: "X-REMINDERD-AMOUNT: not a decimal")])
+        #expect(try SyncPulledReply(parameters: pulled.parameters) == pulled)
+        #expect(throws: ReminderProtocolError.self) {
+            try SyncPulledReply(parameters: ["applied": .integer(0), "conflicts": .integer(0)])
+        }
         let wait = SyncWaitReply(reason: .refresh, uids: ["u@reminderd"])
         #expect(try SyncWaitReply(parameters: wait.parameters) == wait)
         #expect(throws: ReminderProtocolError.self) {

@@ -77,6 +77,11 @@ import Testing
                 OccurrenceRecord(itemId: "abcd", due: now + 100, snoozedUntil: now + 50),
                 history: HistoryRecord(at: now, itemId: "abcd", title: "t", event: .snoozed, reason: "1m"))
         }
+        try changed("dismiss") {
+            try store.recordDismiss(
+                HistoryRecord(at: now + 5, itemId: "abcd", title: "t", event: .dismissed, reason: "closed on screen"))
+        }
+        #expect(try store.syncObject(itemId: "abcd")?.acknowledgedAt == now + 5, "pushed as its acknowledgement")
         try changed("replace") { try store.addItems([try benefit("abcd")], at: now, replacing: ["abcd"]) }
         #expect(try store.syncObject(itemId: "abcd")?.href == "/c/x.ics", "a restore keeps the server's resource")
         try changed("remove") { try store.removeItem(id: "abcd", title: "t", reason: "", at: now) }
@@ -117,6 +122,10 @@ import Testing
             try store.recordEdit(try benefit("abcd", title: "Lyft"), changedFields: "title", at: now)
         }
         #expect(throws: ReminderStoreError.self) { try store.addItems([try benefit("efgh")], at: now) }
+        #expect(throws: ReminderStoreError.self) {
+            try store.recordDismiss(
+                HistoryRecord(at: now, itemId: "abcd", title: "t", event: .dismissed, reason: "closed on screen"))
+        }
         #expect(try store.items(zone: .utc, now: now).map(\.title) == ["Uber Cash"])
         #expect(try store.history(limit: 10).map(\.event) == [.added])
     }
