@@ -421,6 +421,21 @@ def test_an_item_removed_elsewhere_while_edited_here_is_kept(devices, dav_server
     assert len(server_resources(dav_server)) == 1
 
 
+def test_an_item_removed_here_while_edited_elsewhere_comes_back_with_the_edit(devices, dav_server):
+    a, b = devices(2)
+    a.ctl("add", "fee", "Annual fee", "--due", "2027-04-01", "--card", "Kept Card", "--amount", "95")
+    converge(a, b)
+    a.stop_sync()
+    a.ctl("remove", by_title(a, "Annual fee")["id"])
+    b.ctl("edit", by_title(b, "Annual fee")["id"], "--amount", "125")
+    b.sync_now()
+    a.start_sync()
+    converge(a, b)
+    assert by_title(a, "Annual fee")["amount"] == "125"
+    assert "kept" in events(a, "Annual fee")
+    assert len(server_resources(dav_server)) == 1
+
+
 def test_first_join_with_the_same_card_on_both_devices_merges_instead_of_doubling(devices, dav_server):
     """Both machines tracked the card before sync was set up; A joins first, then B."""
     a, b = devices(2, sync=False)
