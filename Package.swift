@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "reminderd", targets: ["reminderd"]),
         .executable(name: "reminderctl", targets: ["reminderctl"]),
+        .executable(name: "reminderd-sync", targets: ["reminderd-sync"]),
         .executable(name: "reminder-bench", targets: ["reminder-bench"]),
         .executable(name: "reminder-load", targets: ["reminder-load"]),
         .library(name: "ReminderCore", targets: ["ReminderCore", "ReminderJSON", "CivilTime"]),
@@ -55,6 +56,22 @@ let package = Package(
         // The CalDAV client for reminderd-sync: HTTP over libcurl, WebDAV/CalDAV operations on
         // FoundationXML, and the account's password (command, 0600 file or Secret Service).
         .target(name: "CalDAV", dependencies: ["ReminderCore", "ReminderJSON", "CCurl", "CSecret"]),
+        // reminderd-sync's logic: the sync pass (pull into reminderd, push to the server) and the
+        // loop that waits in poll() for reminderd's SyncWait answer, a stop signal or the next
+        // periodic pass.
+        .target(
+            name: "ReminderSyncService",
+            dependencies: [
+                "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol", "ICalendar", "CalDAV", "CSystemd",
+            ]
+        ),
+        .executableTarget(
+            name: "reminderd-sync",
+            dependencies: [
+                "ReminderSyncService", "ReminderCore", "ReminderPlatform", "ReminderProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // The runtime: scheduler, notifier, socket server, systemd integration.
         .target(
             name: "ReminderDaemon",
@@ -142,7 +159,14 @@ let package = Package(
         .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore", "ReminderJSON"]),
         .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "ReminderCore", "ReminderJSON"]),
         // Against Radicale and Xandikos from the tests' venv, started on 127.0.0.1 per test.
-        .testTarget(name: "CalDAVServerTests", dependencies: ["CalDAV", "ReminderCore"], exclude: ["fault_proxy.py"]),
+        // And reminderd-sync's pass against them, with a fake reminderd that records the calls.
+        .testTarget(
+            name: "CalDAVServerTests",
+            dependencies: ["CalDAV", "ReminderCore", "ReminderJSON", "ReminderProtocol", "ReminderSyncService"],
+            exclude: ["fault_proxy.py"]),
+        .testTarget(
+            name: "ReminderSyncServiceTests",
+            dependencies: ["ReminderSyncService", "CalDAV", "ReminderProtocol", "ReminderJSON"]),
         .testTarget(
             name: "ReminderDaemonTests",
             dependencies: [

@@ -15,13 +15,16 @@ data="${XDG_DATA_HOME:-$HOME/.local/share}/reminderd"
 # binaries do not need /opt/swift, and the two scripts share one release build.
 swift build -c release --static-swift-stdlib --product reminderd >&2
 swift build -c release --static-swift-stdlib --product reminderctl >&2
+swift build -c release --static-swift-stdlib --product reminderd-sync >&2
 mkdir -p "$bin" "$units" "$applications"
 mkdir -p -m 0700 "$data"
-install -m 0755 .build/release/reminderd .build/release/reminderctl "$bin/"
-# The units name the packaged /usr/bin/reminderd; this install runs the one in ~/.local/bin.
+install -m 0755 .build/release/reminderd .build/release/reminderctl .build/release/reminderd-sync "$bin/"
+# The units name the packaged /usr/bin/reminderd(-sync); this install runs the ones in ~/.local/bin.
 sed "s|^ExecStart=/usr/bin/reminderd|ExecStart=$bin/reminderd|" systemd/reminderd.service > "$units/reminderd.service"
+sed "s|^ExecStart=/usr/bin/reminderd-sync|ExecStart=$bin/reminderd-sync|" systemd/reminderd-sync.service \
+  > "$units/reminderd-sync.service"
 install -m 0644 systemd/reminderd.socket "$units/"
-chmod 0644 "$units/reminderd.service"
+chmod 0644 "$units/reminderd.service" "$units/reminderd-sync.service"
 # The unit lets the daemon write ~/.local/share/reminderd only; a store under another
 # XDG_DATA_HOME needs its directory named too (systemd 252 has no specifier for XDG_DATA_HOME).
 if [ "$data" != "$HOME/.local/share/reminderd" ]; then
@@ -36,20 +39,27 @@ install -m 0644 systemd/reminderd.svg "${XDG_DATA_HOME:-$HOME/.local/share}/icon
 share="${XDG_DATA_HOME:-$HOME/.local/share}"
 mkdir -p "$share/man/man1" "$share/man/man5" "$share/bash-completion/completions" "$share/zsh/site-functions" \
   "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions"
-install -m 0644 man/reminderctl.1 man/reminderd.1 "$share/man/man1/"
+install -m 0644 man/reminderctl.1 man/reminderd.1 man/reminderd-sync.1 "$share/man/man1/"
 install -m 0644 man/reminderd.conf.5 "$share/man/man5/"
 .build/release/reminderctl --generate-completion-script bash > "$share/bash-completion/completions/reminderctl"
 .build/release/reminderctl --generate-completion-script zsh > "$share/zsh/site-functions/_reminderctl"
 .build/release/reminderctl --generate-completion-script fish > "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions/reminderctl.fish"
 mkdir -p "$HOME/.local/share/reminderd/catalog"
 install -m 0644 Sources/ReminderCatalog/Resources/cards.json "$HOME/.local/share/reminderd/catalog/"
-echo "Installed reminderd and reminderctl in $bin, the user units in $units, man pages and"
+echo "Installed reminderd, reminderctl and reminderd-sync in $bin, the user units in $units, man pages and"
 echo "bash/zsh/fish completions under $share (zsh: add $share/zsh/site-functions to fpath)."
 
 if systemctl --user show-environment >/dev/null 2>&1; then
   systemctl --user daemon-reload
   systemctl --user enable --now reminderd.socket reminderd.service
   echo "Enabled and started: systemctl --user status reminderd"
+  # Syncing needs an account: without one reminderd-sync would only exit 78.
+  if "$bin/reminderd-sync" --check-config 2>/dev/null; then
+    systemctl --user enable --now reminderd-sync.service
+    echo "Enabled and started: systemctl --user status reminderd-sync"
+  else
+    echo "To sync with a CalDAV server: reminderctl sync setup, then systemctl --user enable --now reminderd-sync"
+  fi
 else
   cat <<MSG
 No systemd user manager is reachable here, so the service was not enabled.

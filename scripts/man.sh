@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates man/reminderctl.1 and man/reminderd.1 from the commands' help with
+# Regenerates man/reminderctl.1, man/reminderd.1 and man/reminderd-sync.1 from the commands' help with
 # swift-argument-parser's manual generator (man/reminderd.conf.5 is written by hand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,4 +8,5 @@ swift package --allow-writing-to-package-directory generate-manual --configurati
   --authors "reminderd developers" >&2
 cp .build/plugins/GenerateManual/outputs/reminderctl/reminderctl.1 man/
 cp .build/plugins/GenerateManual/outputs/reminderd/reminderd.1 man/
+cp .build/plugins/GenerateManual/outputs/reminderd-sync/reminderd-sync.1 man/
 echo "man pages updated in man/" >&2

@@ -42,6 +42,7 @@ arch=$(dpkg --print-architecture)
 # libraries (libc, libsqlite3, libsystemd, GLib's GIO…) stay dynamic.
 swift build -c release --static-swift-stdlib --product reminderd >&2
 swift build -c release --static-swift-stdlib --product reminderctl >&2
+swift build -c release --static-swift-stdlib --product reminderd-sync >&2
 binaries=.build/release
 
 work=.build/deb
@@ -54,17 +55,19 @@ mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/systemd/user" "$root/usr/
   "$root/usr/share/icons/hicolor/scalable/apps" "$root/usr/share/reminderd" "$root/usr/share/doc/reminderd"
 
 # Stripped as dh_strip does (symbols and comments; Swift's metadata sections stay).
-for binary in reminderd reminderctl; do
+for binary in reminderd reminderctl reminderd-sync; do
   install -m 0755 "$binaries/$binary" "$root/usr/bin/$binary"
   strip --remove-section=.comment --remove-section=.note --strip-unneeded "$root/usr/bin/$binary"
 done
 # User units, not enabled for anyone: each user runs `systemctl --user enable --now reminderd.socket`
-# (or an administrator `systemctl --global enable reminderd.socket` for every user).
-install -m 0644 systemd/reminderd.service systemd/reminderd.socket "$root/usr/lib/systemd/user/"
+# (or an administrator `systemctl --global enable reminderd.socket` for every user), and
+# `systemctl --user enable --now reminderd-sync` after `reminderctl sync setup`.
+install -m 0644 systemd/reminderd.service systemd/reminderd.socket systemd/reminderd-sync.service \
+  "$root/usr/lib/systemd/user/"
 install -m 0644 systemd/reminderd.desktop "$root/usr/share/applications/"
 install -m 0644 systemd/reminderd.svg "$root/usr/share/icons/hicolor/scalable/apps/"
 install -m 0644 Sources/ReminderCatalog/Resources/cards.json "$root/usr/share/reminderd/"
-for page in man/reminderctl.1 man/reminderd.1 man/reminderd.conf.5; do
+for page in man/reminderctl.1 man/reminderd.1 man/reminderd-sync.1 man/reminderd.conf.5; do
   gzip -9n < "$page" > "$root/usr/share/man/man${page##*.}/$(basename "$page").gz"
 done
 # (bash completions are sourced, not run: no "#!" line)
@@ -82,7 +85,8 @@ chmod 0644 "$root/usr/share/doc/reminderd/changelog.gz"
 mkdir -p "$work/debian"
 printf 'Source: reminderd\n\nPackage: reminderd\nArchitecture: any\n' > "$work/debian/control"
 depends=$(cd "$work" && dpkg-shlibdeps -O -e"reminderd_${version}_${arch}/usr/bin/reminderd" \
-  -e"reminderd_${version}_${arch}/usr/bin/reminderctl" | sed -n 's/^shlibs:Depends=//p')
+  -e"reminderd_${version}_${arch}/usr/bin/reminderctl" -e"reminderd_${version}_${arch}/usr/bin/reminderd-sync" \
+  | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
 cat > "$root/DEBIAN/control" <<CONTROL
@@ -103,6 +107,10 @@ Description: desktop reminders before money deadlines pass
  and Snooze buttons, and is driven by reminderctl over a varlink socket.
  .
  Enable it per user with: systemctl --user enable --now reminderd.socket
+ .
+ reminderd-sync syncs the items of every device of one person through a
+ CalDAV server (Nextcloud, Fastmail, Radicale…): reminderctl sync setup, then
+ systemctl --user enable --now reminderd-sync
 CONTROL
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"

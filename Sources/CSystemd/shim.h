@@ -6,4 +6,5 @@
 #include <sys/timerfd.h>
 #include <sys/inotify.h>
 #include <sys/epoll.h>
+#include <sys/signalfd.h>
 #endif

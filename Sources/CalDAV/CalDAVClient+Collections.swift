@@ -30,10 +30,18 @@ extension CalDAVClient {
     /// DAV:resource-must-be-null, with 409 from Radicale and 403 from Xandikos) its URL is returned
     /// too, and `calendar(at:)` tells whether it is a calendar.
     public func makeTaskList(in home: URL, segment: String, displayName: String) throws(DAVError) -> URL {
+        try makeCalendar(in: home, segment: segment, displayName: displayName, component: "VTODO")
+    }
+
+    /// Creates a calendar of `component`s (VTODO for the task list, VEVENT for the mirror), as
+    /// `makeTaskList` says.
+    public func makeCalendar(in home: URL, segment: String, displayName: String, component: String) throws(DAVError)
+        -> URL
+    {
         let url = home.appendingPathComponent(segment, isDirectory: true)
         let request = HTTPRequest(
             method: "MKCALENDAR", url: url, headers: ["Content-Type": "application/xml; charset=utf-8"],
-            body: Array(DAVBody.makeTaskList(displayName: displayName).utf8))
+            body: Array(DAVBody.makeCalendar(displayName: displayName, component: component).utf8))
         let (response, _) = try send(request)
         if [403, 405, 409].contains(response.status),
             response.status == 405 || bodyNames(response, "resource-must-be-null")

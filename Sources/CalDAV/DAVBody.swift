@@ -24,12 +24,13 @@ enum DAVBody {
             + hrefs.map { "<D:href>\(escaped($0))</D:href>" }.joined() + "</C:calendar-multiget>"
     }
 
-    /// A task list: VTODO only, so phones offer it for reminders and not for events.
-    static func makeTaskList(displayName: String) -> String {
+    /// A calendar of one component: VTODO for the task list, so phones offer it for reminders and
+    /// not for events; VEVENT for the mirror.
+    static func makeCalendar(displayName: String, component: String) -> String {
         #"<?xml version="1.0" encoding="utf-8"?><C:mkcalendar \#(namespaces)><D:set><D:prop>"#
             + "<D:displayname>\(escaped(displayName))</D:displayname>"
-            + #"<C:supported-calendar-component-set><C:comp name="VTODO"/></C:supported-calendar-component-set>"#
-            + "</D:prop></D:set></C:mkcalendar>"
+            + #"<C:supported-calendar-component-set><C:comp name=""# + component
+            + #""/></C:supported-calendar-component-set>"# + "</D:prop></D:set></C:mkcalendar>"
     }
 
     static func escaped(_ text: String) -> String {

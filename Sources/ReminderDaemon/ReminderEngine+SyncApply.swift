@@ -50,6 +50,7 @@ extension ReminderEngine {
                 line(.doneElsewhere, "for the occurrence due \(Timestamp.format(due, in: zone))")
                 plan.closing.append((id, due))
                 closedElsewhere = true
+                keepForUndo(entry, due: due, before: ReminderEngine.beforeDone(item, here: local.item), into: &plan)
             }
         }
         // An entry that fell out of the ledger's kept window (the newest 24) was not undone.
@@ -63,6 +64,7 @@ extension ReminderEngine {
             if announce { line(.undoneElsewhere, "for the occurrence due \(Timestamp.format(due, in: zone))") }
         }
         if let until = merged.alarms.snoozedUntil, until != local.alarms.snoozedUntil, until > now,
+            !ReminderEngine.snoozeEndedByDone(merged),
             let current = rules.firstOccurrence(of: item, dueAfter: now, where: {
                 !merged.ledger.contains(zone.localDateTime(at: $0.due))
             }), until < current.due
@@ -100,6 +102,47 @@ extension ReminderEngine {
         if changed || !conflicts.isEmpty { plan.applied += announce ? 1 : 0 }
         plan.merged[id] = merged
         plan.touched.insert(id)
+    }
+
+    /// Whether the record's snooze is older than its latest Done: a snooze is an acknowledgement
+    /// (it sets `X-MOZ-LASTACK` with it), so one made after the Done has a later acknowledgement.
+    /// An older one was of the occurrence done since (or an earlier one), left behind by a
+    /// client that does not clear it; taken as new, it would remind of the next occurrence at
+    /// its end.
+    static func snoozeEndedByDone(_ record: SyncRecord) -> Bool {
+        guard let lastDone = record.ledger.entries.map(\.doneAt).max(),
+            let acknowledged = record.alarms.lastAcknowledged
+        else { return false }
+        return acknowledged <= lastDone
+    }
+
+    /// Keeps what Undo needs of a Done made elsewhere, as a Done here would (`recordDone`): the
+    /// item as it was `before`, the occurrence, and what the Done redeemed when its amount came
+    /// with it. So a Done made on any device can be undone on any other.
+    private func keepForUndo(_ entry: DoneEntry, due: Int64, before: Item, into plan: inout SyncPullPlan) {
+        let id = before.id ?? ""
+        plan.batch.undoSteps.append(UndoStep(itemId: id, itemJSON: before.jsonText, due: due, doneAt: entry.doneAt))
+        if let amount = entry.amount, amount > .zero, case .benefit(let benefit) = before.schedule {
+            plan.batch.redemptions.append(
+                Redemption(itemId: id, card: benefit.card ?? "", at: entry.doneAt, amount: amount.description))
+        }
+    }
+
+    /// The item as merged, but for what a Done changes in it (a benefit's used amount, a
+    /// rebuy's purchase date), which is as it was `here`: undoing the Done takes back only that,
+    /// not an edit that came with it.
+    static func beforeDone(_ merged: Item, here: Item) -> Item {
+        var before = merged
+        switch (merged.schedule, here.schedule) {
+        case (.benefit(var benefit), .benefit(let was)):
+            benefit.amountUsed = was.amountUsed
+            before.schedule = .benefit(benefit)
+        case (.rebuy(var rebuy), .rebuy(let was)):
+            rebuy.lastPurchased = was.lastPurchased
+            before.schedule = .rebuy(rebuy)
+        default: break
+        }
+        return before
     }
 
     /// The item's JSON fields that differ (its id and creation aside: not something a person edits).

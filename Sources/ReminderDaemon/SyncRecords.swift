@@ -20,15 +20,21 @@ extension ReminderEngine {
     /// used amount's period start from `base` (what the server last agreed to), so that a
     /// record built again with nothing changed here equals the base — the merge counts only
     /// real local changes as changes. `acknowledged` is the item's last acknowledgement here
-    /// (`SyncObject.acknowledgedAt`: a dismiss leaves no other trace).
+    /// (`SyncObject.acknowledgedAt`: a dismiss leaves no other trace). A Done here later than
+    /// every acknowledgement the base holds ends the snooze the base has (it was of that
+    /// occurrence or an earlier one); left on the server, another device would take it for a
+    /// snooze of the next occurrence. Only a snooze of an occurrence not done is pushed.
     func syncRecord(of item: Item, base: SyncRecord?, acknowledged: Int64? = nil, context: SyncContext) -> SyncRecord
     {
         var record = SyncRecord(item: item, alarms: base?.alarms ?? AlarmState())
         var lastAcknowledged = acknowledged
         var snoozedUntil: Int64?
         for occurrence in (occurrences[item.id ?? ""] ?? [:]).values {
-            if let until = occurrence.snoozedUntil { snoozedUntil = max(snoozedUntil ?? until, until) }
+            if occurrence.doneAt == nil, let until = occurrence.snoozedUntil {
+                snoozedUntil = max(snoozedUntil ?? until, until)
+            }
             guard let doneAt = occurrence.doneAt else { continue }
+            if doneAt > base?.alarms.lastAcknowledged ?? .min { record.alarms.snoozedUntil = nil }
             let key = zone.localDateTime(at: occurrence.due)
             // An amount another device wrote stays with its entry.
             let known = base?.ledger.entry(for: key).flatMap { $0.doneAt == doneAt ? $0 : nil }

@@ -35,12 +35,7 @@ public enum Systemd {
     }
 
     /// True when stderr is connected to the journal (`JOURNAL_STREAM` names it).
-    public static var stderrIsJournal: Bool {
-        guard let stream = environmentVariable("JOURNAL_STREAM") else { return false }
-        var info = stat()
-        guard fstat(STDERR_FILENO, &info) == 0 else { return false }
-        return stream == "\(info.st_dev):\(info.st_ino)"
-    }
+    public static var stderrIsJournal: Bool { ReminderPlatform.stderrIsJournal() }
 
     /// Writes one structured entry to the journal: `FIELD=value` strings.
     static func journal(_ fields: [String]) {

@@ -14,3 +14,12 @@ public func xdgDirectory(_ variable: String, else fallback: String) -> String {
     let home = environmentVariable("HOME") ?? "/tmp"
     return environmentVariable(variable).flatMap { $0.isEmpty ? nil : $0 } ?? home + "/" + fallback
 }
+
+/// True when stderr is the journal stream systemd named in `JOURNAL_STREAM` (so log lines can
+/// carry what the journal reads: structured fields, or a `<N>` priority prefix).
+public func stderrIsJournal() -> Bool {
+    guard let stream = environmentVariable("JOURNAL_STREAM") else { return false }
+    var info = stat()
+    guard fstat(STDERR_FILENO, &info) == 0 else { return false }
+    return stream == "\(info.st_dev):\(info.st_ino)"
+}

@@ -37,6 +37,10 @@ public final class VarlinkClient {
 
     deinit { close(fd) }
 
+    /// The connection's socket, for a caller that waits on it with poll() (reminderd-sync holds
+    /// a `SyncWait` call open and polls until its answer arrives).
+    public var fileDescriptor: Int32 { fd }
+
     /// Sends a call and waits for its reply.
     public func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws(ReminderProtocolError)
         -> VarlinkReply

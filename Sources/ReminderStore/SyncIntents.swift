@@ -10,8 +10,13 @@ public struct SyncBatch: Sendable, Equatable {
     public var updated: [Item] = []
     /// Items removed here because the server removed them: they go with their sync state.
     public var removed: [String] = []
-    /// Occurrence state as merged; one no longer done loses its undo steps (undone elsewhere).
+    /// Occurrence state as merged; one no longer done loses its undo steps and what they
+    /// redeemed (undone elsewhere).
     public var occurrences: [OccurrenceRecord] = []
+    /// What Undo needs of each Done made elsewhere, so that one can be undone here as well; and
+    /// what such a Done redeemed, when its amount came with it.
+    public var undoSteps: [UndoStep] = []
+    public var redemptions: [Redemption] = []
     public var history: [HistoryRecord] = []
     /// Server state to store (upserted by item id): a new base, a uid adopted on a first join.
     public var objects: [SyncObject] = []
@@ -103,10 +108,15 @@ extension ReminderStore {
             for record in batch.occurrences {
                 try record.save(db)
                 if record.doneAt == nil {
+                    let step = "FROM undoStep WHERE itemId = ? AND due = ?"
                     try db.execute(
-                        sql: "DELETE FROM undoStep WHERE itemId = ? AND due = ?", arguments: [record.itemId, record.due])
+                        sql: "DELETE FROM redemption WHERE itemId = ? AND at IN (SELECT doneAt \(step))",
+                        arguments: [record.itemId, record.itemId, record.due])
+                    try db.execute(sql: "DELETE \(step)", arguments: [record.itemId, record.due])
                 }
             }
+            for step in batch.undoSteps { try ReminderStore.insertUndoStep(step, db) }
+            for redemption in batch.redemptions { try ReminderStore.insertRedemption(redemption, db) }
             for entry in batch.history { try ReminderStore.appendHistory(entry, db) }
             for object in batch.objects { try ReminderStore.upsert(object, db) }
             for id in batch.waiting { try ReminderStore.markChanged(id, at: now, db) }

@@ -17,6 +17,7 @@ def test_the_man_pages_cover_every_command_and_setting():
     for command in COMMANDS:
         assert f".It Em {command}" in reminderctl, command
     assert ".Dt REMINDERD 1" in (ROOT / "man" / "reminderd.1").read_text()
+    assert ".It Fl -once" in (ROOT / "man" / "reminderd-sync.1").read_text()
     conf = (ROOT / "man" / "reminderd.conf.5").read_text()
     for key in ["timeZone", "reminderTime", "leadTimes", "quietHours", "snoozeOptions", "currency", "socketPath"]:
         assert f".It Cm {key}" in conf, key
@@ -37,6 +38,8 @@ def test_completions_are_generated_for_bash_zsh_and_fish(tmp_path):
 def test_version():
     result = subprocess.run([str(BIN / "reminderctl"), "--version"], capture_output=True, text=True, check=True)
     assert result.stdout.strip()
+    sync = subprocess.run([str(BIN / "reminderd-sync"), "--version"], capture_output=True, text=True, check=True)
+    assert sync.stdout == result.stdout
 
 
 # The project's own documents, kept true where a machine can check them cheaply.
@@ -117,7 +120,8 @@ def test_the_daemon_uses_no_swift_concurrency():
                            r"@MainActor|\bAsyncStream\b")
     offenders = []
     for target in ("ReminderJSON", "CivilTime", "ICalendar", "ReminderCore", "ReminderSyncModel", "ReminderPlatform",
-                   "ReminderStore", "ReminderProtocol", "ReminderDaemon", "reminderd", "CalDAV"):
+                   "ReminderStore", "ReminderProtocol", "ReminderDaemon", "reminderd", "CalDAV", "ReminderSyncService",
+                   "reminderd-sync"):
         for path in sorted((ROOT / "Sources" / target).rglob("*.swift")):
             for number, line in enumerate(path.read_text().splitlines(), 1):
                 if forbidden.search(line.split("//")[0]):

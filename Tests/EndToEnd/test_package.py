@@ -174,7 +174,7 @@ def test_lintian_finds_no_errors(deb):
 def test_the_package_declares_every_library_it_loads_and_needs_no_swift(installed):
     depends = control_field(installed, "Depends")
     declared = {re.split(r"[ (]", alternative.strip())[0] for entry in depends.split(",") for alternative in entry.split("|")}
-    for binary in ("/usr/bin/reminderd", "/usr/bin/reminderctl"):
+    for binary in ("/usr/bin/reminderd", "/usr/bin/reminderctl", "/usr/bin/reminderd-sync"):
         ldd = run("ldd", binary).stdout
         assert "/opt/swift" not in ldd and "not found" not in ldd and "libswift" not in ldd, ldd
         needed = re.findall(r"NEEDED\s+Shared library: \[(.+?)\]", run("readelf", "-d", binary).stdout)
@@ -186,7 +186,7 @@ def test_the_package_declares_every_library_it_loads_and_needs_no_swift(installe
             package = owner.stdout.split(":")[0]
             assert library not in needed or package in declared, f"{binary} needs {library} from {package}, not in Depends: {depends}"
     assert run("reminderctl", "--version").stdout.strip() == run("reminderd", "--version").stdout.strip() \
-        == control_field(installed, "Version")
+        == run("reminderd-sync", "--version").stdout.strip() == control_field(installed, "Version")
 
 
 def test_the_unit_honours_xdg_data_home_with_the_documented_drop_in(installed, user):
@@ -240,6 +240,44 @@ def test_a_new_user_enables_the_socket_and_the_service_works_upgrades_and_outliv
     # Removing and purging the package leave the user's data alone.
     run("dpkg", "--purge", "reminderd")
     assert (data / "reminderd.sqlite").stat().st_size > 0 and (user.home / ".config/reminderd/config.json").exists()
+
+
+def test_reminderd_sync_runs_in_its_sandbox_and_syncs_with_a_server(installed, user, tmp_path):
+    """The packaged unit as a user enables it: without an account it exits 78 and is not restarted;
+    after `reminderctl sync setup` it becomes ready under its hardening, reaches the server over
+    the network and pushes the user's items; SIGTERM stops it cleanly."""
+    from test_sync_setup import PASSWORD, USER, Radicale
+
+    def sync_unit():
+        shown = user.systemctl("show", "reminderd-sync.service", "--property=ActiveState",
+                               "--property=ExecMainStatus", "--property=NRestarts").stdout
+        return dict(line.split("=", 1) for line in shown.splitlines())
+
+    user.run("systemd-analyze", "verify", "--user", "/usr/lib/systemd/user/reminderd-sync.service")
+    user.systemctl("enable", "--now", "reminderd.socket")
+    user.run("reminderctl", "add", "coupon", "Packaged", "--expires", "2027-01-31")
+    user.systemctl("start", "reminderd-sync.service", check=False)
+    wait_for(lambda: sync_unit()["ActiveState"] == "failed", timeout=20, what="reminderd-sync to stop for want of an account")
+    assert sync_unit() == {"ActiveState": "failed", "ExecMainStatus": "78", "NRestarts": "0"}
+
+    radicale = Radicale(tmp_path / "radicale")
+    try:
+        secret = user.home / "dav-password"
+        secret.write_text(PASSWORD + "\n")
+        os.chown(secret, user.uid, user.gid)
+        secret.chmod(0o600)
+        user.run("reminderctl", "sync", "setup", "--url", radicale.url, "--username", USER, "--password-file", str(secret))
+        user.systemctl("reset-failed", "reminderd-sync.service")
+        user.systemctl("start", "reminderd-sync.service")  # Type=notify: returns once it reached reminderd
+        assert sync_unit()["ActiveState"] == "active"
+        task_list = radicale.collections / "collection-root" / USER / "reminderd"
+        wait_for(lambda: any("Packaged" in path.read_text() for path in task_list.glob("*.ics")), timeout=30,
+                 what="the item pushed to Radicale")
+        user.systemctl("stop", "reminderd-sync.service")
+        assert sync_unit() == {"ActiveState": "inactive", "ExecMainStatus": "0", "NRestarts": "0"}
+    finally:
+        radicale.stop()
+        user.systemctl("stop", "reminderd-sync.service", "reminderd.socket", "reminderd.service", check=False)
 
 
 @pytest.mark.skipif(os.environ.get("REMINDERD_CHROOT_CHECK") != "1",

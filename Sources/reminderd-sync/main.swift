@@ -1,0 +1,73 @@
+import ArgumentParser
+import ReminderCore
+import ReminderPlatform
+import ReminderProtocol
+import ReminderSyncService
+
+/// `reminderd-sync`: syncs reminderd's items with a CalDAV task list.
+struct ReminderdSyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reminderd-sync",
+        abstract: "Syncs reminderd's items with a CalDAV task list (the config's \"sync\" account).",
+        discussion: """
+            Usually started by systemd --user (reminderd-sync.service) after reminderd. Reads the \
+            "sync" section of the config file, written by `reminderctl sync setup`; takes the \
+            password from sync.passwordCommand, sync.passwordFile or the Secret Service; finds the \
+            task list on the server (it does not create one: setup does); and talks to reminderd on \
+            its socket ($REMINDERD_SOCKET, the config's socketPath, or $XDG_RUNTIME_DIR/reminderd.sock), \
+            retrying until reminderd answers.
+
+            A pass runs at start, when reminderd has changes (2 s after the latest), on \
+            `reminderctl sync now`, right before a pop-up (pull only), and every ~10 minutes; after \
+            a network error or a 5xx it retries in 30 s, doubling to 30 min. What failed is in \
+            `reminderctl sync status` and on stderr (the journal).
+
+            Exit status: 0 when stopped by SIGTERM or SIGINT (or --once succeeded, or \
+            --check-config found an account); 1 when --once failed; 69 when --once cannot reach \
+            reminderd; 78 when the config has no usable "sync" section.
+            """,
+        version: ReminderVersion.current)
+
+    @Option(help: "Config file (default: $XDG_CONFIG_HOME/reminderd/config.json).")
+    var config: String?
+
+    @Flag(help: "Run one pass, then exit: 0 when it succeeded, 1 when not (the reason on stderr).")
+    var once = false
+
+    @Flag(help: "Check the config's \"sync\" section and exit: 0 when it has an account, 78 when not.")
+    var checkConfig = false
+
+    func run() throws {
+        let journal = Journal()
+        let path = config ?? ConfigFile.defaultPath()
+        let configuration: Configuration
+        switch ConfigFile.load(explicitPath: config) {
+        case .success(let loaded): configuration = loaded
+        case .failure(let error):
+            journal.log(.error, error.description)
+            throw ExitCode(78)
+        }
+        guard let settings = configuration.sync else {
+            let exists = ConfigFile.defaultPathIfPresent() != nil || config != nil
+            journal.log(
+                .error,
+                "\(path) \(exists ? "has no \"sync\" section" : "does not exist"): no account to sync with; "
+                    + "set one up with: reminderctl sync setup")
+            throw ExitCode(78)
+        }
+        if checkConfig { return }
+        let service: SyncService
+        do {
+            service = try SyncService(
+                settings: settings, socketPath: SocketPath.resolve(configured: configuration.socketPath),
+                journal: journal)
+        } catch {
+            journal.log(.error, error.description)
+            throw ExitCode(1)
+        }
+        let status = once ? service.runOnce() : service.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+ReminderdSyncCommand.main()

@@ -1,0 +1,92 @@
+import Foundation
+import ICalendar
+import ReminderCore
+import ReminderJSON
+import Testing
+
+@testable import ReminderDaemon
+
+/// A snooze ended by a Done (issue #14): the Done takes the snooze off the server, and a snooze
+/// still there from before the last Done (as an older reminderd or a client wrote it) is not
+/// taken as new by a device that reads the resource afterwards — it would remind of the next
+/// occurrence at the old snooze's end.
+@Suite struct EngineSyncSnoozeTests {
+    let server = FakeTaskList()
+    let a: EngineHarness
+    let b: EngineHarness
+
+    init() throws {
+        a = try EngineHarness()
+        b = try EngineHarness()
+    }
+
+    /// The item's occurrences snoozed on `harness`, with their snooze's end.
+    func snoozes(_ harness: EngineHarness, _ id: String) -> [Int64: Int64] {
+        harness.engine.queue.sync { (harness.engine.occurrences[id] ?? [:]).compactMapValues(\.snoozedUntil) }
+    }
+
+    /// The Uber Cash credit on A and B, snoozed for an hour on A and done on B a minute later;
+    /// returns its id and the task list's only resource's href.
+    func snoozedThenDoneElsewhere() throws -> (id: String, href: String) {
+        let id = a.addUber()
+        server.sync(a.engine)
+        server.sync(b.engine)
+        _ = a.perform("Snooze", ["id": .string(id), "duration": .string("1h")])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(b.history(id).suffix(1) == ["snoozed elsewhere"])
+        b.clock.set(EngineHarness.start + 60)
+        _ = b.perform("Done", ["id": .string(id)])
+        server.sync(b.engine)
+        server.sync(a.engine)
+        return (id, try #require(server.resources.keys.first))
+    }
+
+    @Test func aDoneTakesTheSnoozeOffTheServerAndAThirdDeviceDoesNotTakeItUp() throws {
+        let (id, href) = try snoozedThenDoneElsewhere()
+        let body = try #require(server.resources[href]?.body)
+        #expect(body.range(of: "X-MOZ-SNOOZE-TIME") == nil, "the Done took the snooze off")
+        #expect(a.history(id).suffix(1) == ["done elsewhere"])
+        let c = try EngineHarness()
+        c.clock.set(EngineHarness.start + 120)
+        server.sync(c.engine)
+        #expect(c.ids == [id])
+        #expect(snoozes(c, id).isEmpty, "the snooze ended with the Done")
+        #expect(a.pending.isEmpty && b.pending.isEmpty && c.pending.isEmpty)
+    }
+
+    @Test func aSnoozeLeftFromBeforeTheLastDoneIsNotTakenAsNew() throws {
+        let (id, href) = try snoozedThenDoneElsewhere()
+        // A client that keeps X- properties puts the old snooze back (an older reminderd left it there).
+        let body = try #require(server.resources[href]?.body)
+        let until = "X-MOZ-SNOOZE-TIME:" + DateTimeValue.utc(EngineHarness.start + 3600).description + "\r\n"
+        let at = try #require(body.range(of: "END:VTODO"))
+        server.put(href, body.replacingCharacters(in: at.lowerBound..<at.lowerBound, with: until))
+        let c = try EngineHarness()
+        c.clock.set(EngineHarness.start + 120)
+        server.sync(c.engine)
+        server.sync(a.engine)
+        #expect(snoozes(c, id).isEmpty, "the snooze belongs to the occurrence done since")
+        #expect(c.history(id).filter { $0 == "snoozed elsewhere" }.isEmpty)
+    }
+
+    @Test func anOlderSnoozeOnOneDeviceLosesToADoneOnTheOtherWhicheverIsPushedFirst() throws {
+        for snoozerFirst in [true, false] {
+            let server = FakeTaskList()
+            let (a, b) = (try EngineHarness(), try EngineHarness())
+            let id = a.addUber()
+            server.sync(a.engine)
+            server.sync(b.engine)
+            a.clock.set(EngineHarness.start + 30)
+            _ = a.perform("Snooze", ["id": .string(id), "duration": .string("1h")])
+            b.clock.set(EngineHarness.start + 60)
+            _ = b.perform("Done", ["id": .string(id)])
+            let order = snoozerFirst ? [a, b, a] : [b, a, b]
+            for device in order { server.sync(device.engine) }
+            let body = try #require(server.resources.values.first?.body)
+            #expect(body.range(of: "X-MOZ-SNOOZE-TIME") == nil, "the newer acknowledgement, the Done's, wins")
+            #expect(a.doneDues(id) == b.doneDues(id) && a.doneDues(id).count == 1)
+            #expect(a.pending.isEmpty && b.pending.isEmpty)
+        }
+    }
+}
