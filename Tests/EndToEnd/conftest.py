@@ -564,17 +564,6 @@ class SyncDevice:
         self.bus.stop()
 
 
-def require_sync_runtime(device=None):
-    """Skips until reminderd-sync is built and reminderd syncs (pieces that land separately)."""
-    if not (BIN / "reminderd-sync").exists():
-        pytest.skip(f"{BIN / 'reminderd-sync'} is not built: reminderd-sync has not landed yet")
-    if device is not None:
-        for command in ("status", "now"):
-            answer = device.ctl("sync", command, check=False)
-            if "not available in this build" in answer.stderr:
-                pytest.skip(f"reminderd does not sync yet: {answer.stderr.strip()}")
-
-
 @pytest.fixture
 def dav_server(tmp_path):
     server = DavServer(tmp_path / "radicale")
@@ -586,7 +575,6 @@ def dav_server(tmp_path):
 def devices(tmp_path, dav_server):
     """`devices(n, **options)` → n started SyncDevices (A, B, …) syncing with `dav_server`'s task
     list "reminderd", made first as `reminderctl sync setup` would; all stopped at the end."""
-    require_sync_runtime()
     made = []
     Dav(dav_server.url).make_task_list(dav_server.collection_url())
 
@@ -595,10 +583,7 @@ def devices(tmp_path, dav_server):
         for _ in range(count):
             device = SyncDevice(tmp_path, "ABCDEFGH"[len(made)], url or dav_server.url, **options)
             made.append(device)
-            device.start(sync=False)
-            require_sync_runtime(device)
-            if sync:
-                device.start_sync()
+            device.start(sync=sync)
         return made[-count:]
     yield make
     for device in made:

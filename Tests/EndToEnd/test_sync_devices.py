@@ -7,7 +7,6 @@ import random
 import uuid
 from datetime import datetime, timedelta, timezone
 
-import pytest
 from dateutil.rrule import rrulestr
 
 from conftest import Dav, NotificationServer, local_in, vtodo_uid, wait_for
@@ -398,8 +397,6 @@ def test_done_here_and_undone_here_after_the_other_device_saw_it(devices, dav_se
     done_on_a_then_undo(devices, dav_server, "A")
 
 
-@pytest.mark.xfail(strict=True, reason="a Done that came from another device cannot be undone here yet: "
-                   "`undo` answers 'it has no Done left to undo' (the undo step is kept only for local Dones)")
 def test_done_on_one_device_and_undo_on_the_other(devices, dav_server):
     done_on_a_then_undo(devices, dav_server, "B")
 
@@ -465,8 +462,6 @@ def test_a_forgotten_sync_token_falls_back_to_a_full_listing(devices, dav_server
     assert a.sync_status()["error"] is None
 
 
-@pytest.mark.xfail(strict=True, reason="a Done leaves X-MOZ-SNOOZE-TIME on the server: a device that reads the "
-                   "resource afterwards takes the snooze as new and reminds of the next occurrence within the hour")
 def test_a_snooze_ended_by_a_done_does_not_come_back(devices, dav_server):
     a, b = devices(2)
     a.ctl("add", "benefit", "Snoozed credit", "--card", "Snooze Card", "--amount", "5", "--period", "monthly")
@@ -484,9 +479,7 @@ def test_a_snooze_ended_by_a_done_does_not_come_back(devices, dav_server):
 # ---------------------------------------------------------------------------------------------
 # A property test: random interleavings of local changes, phone writes and offline spells.
 
-# "snooze" joins these once a snooze ended by a Done no longer comes back (the strict xfail below):
-# until then it makes the replicas' next reminders differ, which hides everything else.
-ACTIONS = ("done", "undo", "edit", "phone", "offline", "sync")
+ACTIONS = ("done", "undo", "edit", "snooze", "phone", "offline", "sync")
 
 
 def test_random_interleavings_converge(devices, dav_server):

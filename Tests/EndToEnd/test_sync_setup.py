@@ -84,7 +84,7 @@ def test_setup_asks_creates_the_task_list_stores_the_password_and_the_daemon_sti
         child.expect_exact('Created the task list "reminderd" on the server.')
         assert PASSWORD not in child.before, "the password was echoed"
         child.expect_exact(f"Password stored in the Secret Service (service reminderd, username {USER}).")
-        child.expect("nothing is sent to the server yet")
+        child.expect_exact("Start syncing with: systemctl --user enable --now reminderd-sync")
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0, child.before
@@ -107,7 +107,7 @@ def test_a_second_setup_finds_the_task_list(daemon, env, radicale, tmp_path):
     assert 'Created the task list "reminderd"' in first.stdout
     second = run(env, *flags)
     assert second.returncode == 0, second.stderr
-    assert 'Found the task list "reminderd"' in second.stdout and "later version" in second.stdout
+    assert 'Found the task list "reminderd"' in second.stdout and "enable --now reminderd-sync" in second.stdout
     assert radicale.task_lists() == ["reminderd"]
     sync = json.loads(daemon.config_path.read_text())["sync"]
     assert sync == {"url": radicale.url, "username": USER, "calendar": "reminderd", "passwordFile": str(secret)}
