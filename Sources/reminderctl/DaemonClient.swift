@@ -19,8 +19,8 @@ enum DaemonClient {
 
     /// Makes the call; a refusal exits 1 with the daemon's reason, an unreachable daemon exits
     /// 69 with the hint to start it.
-    static func call(_ request: ReminderRequest) throws -> [String: JSONValue] {
-        switch try reply(request) {
+    static func call(_ request: ReminderRequest, timeoutSeconds: Int = 30) throws -> [String: JSONValue] {
+        switch try reply(request, timeoutSeconds: timeoutSeconds) {
         case .success(let parameters): return parameters
         case .failure(let error) where error.name == ReminderInterface.ErrorName.notDurable:
             throw Refusal(
@@ -65,10 +65,12 @@ enum DaemonClient {
     }
 
     /// The daemon's reply, success or varlink error; only a failed connection throws (exit 69).
-    static func reply(_ request: ReminderRequest) throws -> VarlinkReply {
+    /// `timeoutSeconds` bounds the wait: 30 s for the daemon's own work, longer for `SyncNow`,
+    /// which waits for a whole pass over the network.
+    static func reply(_ request: ReminderRequest, timeoutSeconds: Int = 30) throws -> VarlinkReply {
         let path = socketPath
         do throws(ReminderProtocolError) {
-            let client = try VarlinkClient(path: path)
+            let client = try VarlinkClient(path: path, timeoutSeconds: timeoutSeconds)
             return try client.call(request.method.qualifiedName, request.parameters)
         } catch {
             switch error {

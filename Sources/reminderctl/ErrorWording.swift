@@ -22,6 +22,8 @@ enum ErrorWording {
             return "nothing to undo for \(text("id")): it has no Done left to undo"
         case names.notApplicable:
             return "\(text("id")): \(text("reason"))"
+        case names.syncFailed:
+            return "sync failed: \(text("reason").isEmpty ? "no reason given" : text("reason"))"
         case names.internal where text("reason").isEmpty:
             return "the daemon failed to carry out the command (see its log: journalctl --user -u reminderd)"
         case ReminderInterface.Service.methodNotFound:

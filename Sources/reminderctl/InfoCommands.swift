@@ -206,6 +206,7 @@ struct Status: ParsableCommand {
             ("Time zone", status.timeZone), ("Store", status.store),
         ]
         for (label, value) in lines { print("\(label + ":")".padding(21) + value) }
+        if let sync = SyncWording.current()?.statusLine { print("Sync:".padding(21) + sync) }
     }
 
     /// reminderd's own pause, or what else is holding reminders back: the desktop's

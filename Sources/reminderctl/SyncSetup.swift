@@ -9,12 +9,12 @@ import ReminderPlatform
     import Glibc
 #endif
 
-/// `reminderctl sync`: the CalDAV account. Only `setup` exists so far; the process that syncs
-/// (`reminderd-sync`) comes in a later version, and `setup` says so.
+/// `reminderctl sync`: the CalDAV account (`setup`), and the state of the process that syncs
+/// (`reminderd-sync`), asked through reminderd (`now`, `status`).
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Sync your devices through a CalDAV server (preview: sets up the account; syncing comes later).",
-        subcommands: [SyncSetup.self])
+        abstract: "Sync your devices through a CalDAV server: set up the account, sync now, see the state.",
+        subcommands: [SyncSetup.self, SyncNow.self, SyncStatusCommand.self])
 }
 
 /// `reminderctl sync setup`: asks for what the flags leave out (on a terminal only), checks the
@@ -28,8 +28,8 @@ struct SyncSetup: ParsableCommand {
         discussion: """
             Asks for what the flags leave out (on a terminal; the password without echo). The \
             password goes to the Secret Service (GNOME Keyring, KeePassXC, KWallet) unless \
-            --password-file or --password-command says where to read it. Syncing itself comes in \
-            a later version: setup checks and saves the account, nothing more.
+            --password-file or --password-command says where to read it. Then start syncing: \
+            systemctl --user enable --now reminderd-sync (restart it if it runs already).
 
             Examples:
               reminderctl sync setup
@@ -72,7 +72,8 @@ struct SyncSetup: ParsableCommand {
         do { _ = try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
         try writeConfigFile(document, to: path)
         print("Sync account saved in \(path) (task list \(taskList.absoluteString)).")
-        print("Syncing itself arrives in a later version of reminderd: nothing is sent to the server yet.")
+        print("Start syncing with: \(SyncWording.startHint)")
+        print("(If it runs already, it reads the account when restarted: systemctl --user restart reminderd-sync.)")
     }
 
     /// The account from the flags, the terminal, or the config's earlier `"sync"` object (on a

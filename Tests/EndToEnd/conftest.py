@@ -320,3 +320,400 @@ def fsync_daemon(bus, tmp_path):
     yield fault, daemon
     fault.set()
     daemon.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Sync: a CalDAV server on 127.0.0.1 and several "devices", each a reminderd with its own XDG
+# directories and private bus plus its own reminderd-sync; and a plain WebDAV client that plays
+# a phone (test_sync_devices.py, test_sync_faults.py, bench_sync.py).
+
+VENV = Path(os.environ.get("REMINDERD_TEST_VENV", ROOT / ".build-venv"))
+DAV_USER = "alice"
+DAV_PASSWORD = "correct horse 9"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def accepts(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+class DavServer:
+    """Radicale (the venv's, pinned in scripts/test.sh) with one plain htpasswd user and a
+    throwaway folder; `log_level="info"` makes it log every request (the benchmark counts them).
+    Stopped by its PID."""
+
+    def __init__(self, folder, log_level="warning", password=DAV_PASSWORD):
+        folder = Path(folder)
+        folder.mkdir(parents=True)
+        self.folder = folder
+        self.collections = folder / "collections"
+        (folder / "users").write_text(f"{DAV_USER}:{password}\n")
+        self.port = free_port()
+        (folder / "config").write_text(
+            f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = htpasswd\n"
+            f"htpasswd_filename = {folder / 'users'}\nhtpasswd_encryption = plain\n"
+            f"[storage]\nfilesystem_folder = {self.collections}\n[rights]\ntype = owner_only\n"
+            f"[logging]\nlevel = {log_level}\n")
+        program = VENV / "bin" / "radicale"
+        assert program.exists(), f"{program} missing: run the venv line of scripts/test.sh"
+        self.log_path = folder / "radicale.log"
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen([str(program), "--config", str(folder / "config")], stdout=self.log,
+                                        stderr=self.log)
+        wait_for(lambda: accepts(self.port), timeout=20, what="Radicale on its port")
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def task_lists(self):
+        home = self.collections / "collection-root" / DAV_USER
+        return sorted(p.name for p in home.iterdir() if (p / ".Radicale.props").exists()) if home.exists() else []
+
+    def collection_url(self, calendar="reminderd"):
+        return f"{self.url}{DAV_USER}/{calendar}/"
+
+    def collection_folder(self, calendar="reminderd"):
+        return self.collections / "collection-root" / DAV_USER / calendar
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        self.log.close()
+
+
+class Dav:
+    """A plain WebDAV client, as a phone's sync adapter is one: GET, PUT (conditional or not),
+    DELETE, MKCALENDAR and a calendar-query listing every resource with its ETag and body."""
+
+    def __init__(self, base, user=DAV_USER, password=DAV_PASSWORD):
+        import base64
+        import urllib.parse
+        self.base = base
+        self.origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(base))
+        self.auth = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+    def request(self, method, url, body=None, headers=None):
+        """(status, headers, text); an HTTP error status is returned, not raised."""
+        import urllib.error
+        import urllib.request
+        if url.startswith("/"):
+            url = self.origin + url
+        data = body.encode() if isinstance(body, str) else body
+        request = urllib.request.Request(url, data=data, method=method,
+                                         headers={"Authorization": self.auth, **(headers or {})})
+        try:
+            with urllib.request.urlopen(request, timeout=15) as response:
+                return response.status, dict(response.headers), response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read().decode(errors="replace")
+
+    def resources(self, collection):
+        """{href: (etag, body)} of every resource in the collection."""
+        import xml.etree.ElementTree as ElementTree
+        query = ('<?xml version="1.0" encoding="utf-8"?><C:calendar-query xmlns:D="DAV:" '
+                 'xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/><C:calendar-data/></D:prop>'
+                 '<C:filter><C:comp-filter name="VCALENDAR"/></C:filter></C:calendar-query>')
+        status, _, text = self.request("REPORT", collection, query,
+                                       {"Depth": "1", "Content-Type": "application/xml; charset=utf-8"})
+        assert status == 207, f"REPORT {collection}: {status} {text[:300]}"
+        found = {}
+        for response in ElementTree.fromstring(text).iter("{DAV:}response"):
+            href = response.findtext("{DAV:}href")
+            etag = response.findtext(".//{DAV:}getetag")
+            body = response.findtext(".//{urn:ietf:params:xml:ns:caldav}calendar-data")
+            if body is not None:
+                found[href] = (etag, body.replace("\r\n", "\n").replace("\n", "\r\n"))
+        return found
+
+    def get(self, href):
+        status, headers, text = self.request("GET", href)
+        assert status == 200, f"GET {href}: {status}"
+        return headers.get("ETag") or headers.get("Etag"), text
+
+    def put(self, href, body, etag=None, create=False):
+        """PUT `body`: with If-Match when `etag` is given, If-None-Match: * when `create`,
+        unconditionally otherwise (as some clients do). Returns the status."""
+        headers = {"Content-Type": "text/calendar; charset=utf-8"}
+        if etag:
+            headers["If-Match"] = etag
+        if create:
+            headers["If-None-Match"] = "*"
+        return self.request("PUT", href, body, headers)[0]
+
+    def delete(self, href, etag=None):
+        return self.request("DELETE", href, None, {"If-Match": etag} if etag else {})[0]
+
+    def make_task_list(self, url):
+        body = ('<?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" '
+                'xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><C:supported-calendar-component-set>'
+                '<C:comp name="VTODO"/></C:supported-calendar-component-set></D:prop></D:set></C:mkcalendar>')
+        status = self.request("MKCALENDAR", url, body, {"Content-Type": "application/xml"})[0]
+        assert status in (201, 405), f"MKCALENDAR {url}: {status}"
+
+
+def vtodo_uid(body):
+    """The UID of a resource's task (not of an override)."""
+    for line in body.replace("\r\n ", "").splitlines():
+        if line.startswith("UID:"):
+            return line[4:].strip()
+    return None
+
+
+class SyncDevice:
+    """One machine: reminderd with its own XDG directories and private session bus, a config
+    whose `"sync"` object names the server (password in a 0600 file), and its own reminderd-sync
+    started beside it. Both stopped by their PIDs."""
+
+    def __init__(self, tmp, name, server_url, calendar="reminderd", config=None, notifications=False):
+        self.name = name
+        self.home = Path(tmp) / name
+        self.home.mkdir(parents=True)
+        self.bus = Bus(self.home)
+        self.notifier = NotificationServer(self.bus, self.home / "notify.log") if notifications else None
+        password = self.home / "dav-password"
+        password.write_text(DAV_PASSWORD + "\n")
+        password.chmod(0o600)
+        self.password_file = password
+        self.sync_settings = {"url": server_url, "username": DAV_USER, "passwordFile": str(password),
+                              "calendar": calendar}
+        self.daemon = Daemon(self.home, self.bus, {"timeZone": "UTC", "quietHours": None, **(config or {}),
+                                                   "sync": self.sync_settings})
+        self.sync_process = None
+        self.sync_log = None
+
+    def start(self, sync=True):
+        self.daemon.start()
+        if sync:
+            self.start_sync()
+        return self
+
+    def start_sync(self, wait=True):
+        """Starts reminderd-sync; `wait`: until its pass at start ended (a new `lastAttempt`,
+        stamped in whole seconds) and it waits for work. (A `sync now` made during that pass
+        would be answered by it, though the pass began before it.)"""
+        program = BIN / "reminderd-sync"
+        if self.sync_log is None:
+            self.sync_log = open(self.home / "reminderd-sync.log", "a")
+        before = self.sync_status()["lastAttempt"]
+        if before is not None:
+            last = datetime.fromisoformat(before).timestamp()
+            wait_for(lambda: time.time() >= last + 1, what="a new second for lastAttempt")
+        # Not reminderd's NOTIFY_SOCKET: the test reads that one only now and then, and a full
+        # one would block reminderd-sync's sd_notify (systemd's own is always drained).
+        env = {name: value for name, value in self.daemon.env.items() if name != "NOTIFY_SOCKET"}
+        self.sync_process = subprocess.Popen([str(program)], env=env, stdout=self.sync_log, stderr=self.sync_log)
+        if wait:
+            def ready():
+                status = self.sync_status()
+                return status["connected"] and status["lastAttempt"] != before
+            wait_for(ready, timeout=30, what=f"{self.name}'s reminderd-sync through its first pass, waiting for work")
+        return self
+
+    def stop_sync(self, sig=signal.SIGTERM):
+        if self.sync_process and self.sync_process.poll() is None:
+            self.sync_process.send_signal(sig)
+            try:
+                self.sync_process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.sync_process.kill()
+                self.sync_process.wait(10)
+        self.sync_process = None
+
+    def ctl(self, *args, check=True):
+        return self.daemon.ctl(*args, check=check)
+
+    def ctl_json(self, *args):
+        return self.daemon.ctl_json(*args)
+
+    def sync_status(self):
+        return self.ctl_json("sync", "status")["sync"]
+
+    def sync_now(self, check=True):
+        result = subprocess.run([str(BIN / "reminderctl"), "sync", "now"], env=self.daemon.env, capture_output=True,
+                                text=True, timeout=120)
+        if check and result.returncode != 0:
+            raise AssertionError(f"{self.name}: reminderctl sync now exited {result.returncode}: {result.stderr}"
+                                 f"\n--- reminderd-sync log:\n{self.sync_log_text()[-3000:]}")
+        return result
+
+    def items(self):
+        return self.ctl_json("list", "--all")["items"]
+
+    def history(self, *args):
+        return self.ctl_json("history", "--limit", "500", *args)["entries"]
+
+    def sync_log_text(self):
+        path = self.home / "reminderd-sync.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def stop(self):
+        self.stop_sync()
+        self.daemon.stop()
+        if self.sync_log:
+            self.sync_log.close()
+        if self.notifier:
+            self.notifier.stop()
+        self.bus.stop()
+
+
+@pytest.fixture
+def dav_server(tmp_path):
+    server = DavServer(tmp_path / "radicale")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def devices(tmp_path, dav_server):
+    """`devices(n, **options)` → n started SyncDevices (A, B, …) syncing with `dav_server`'s task
+    list "reminderd", made first as `reminderctl sync setup` would; all stopped at the end."""
+    made = []
+    Dav(dav_server.url).make_task_list(dav_server.collection_url())
+
+    def make(count=2, url=None, sync=True, **options):
+        """`sync=False`: reminderd-sync not started yet (a device before it joins)."""
+        for _ in range(count):
+            device = SyncDevice(tmp_path, "ABCDEFGH"[len(made)], url or dav_server.url, **options)
+            made.append(device)
+            device.start(sync=sync)
+        return made[-count:]
+    yield make
+    for device in made:
+        device.stop()
+
+
+class DavProxy:
+    """An HTTP proxy in this test process, in front of the CalDAV server: it counts and logs
+    every request (method, path, status) and spoils answers on request — `fail(method, mode,
+    times)` with mode "reset" (the connection reset once the request is read), "lost" (the
+    request carried out by the server, then the connection reset: the answer is lost), "500" (an HTML
+    error page), "truncate" (the server's XML cut in half), "401" (credentials refused),
+    "html" (a login page with 200). `delay` slows every request (seconds); `rewrite(body)`
+    changes each PUT's body on its way to the server, as servers that rewrite what they store do.
+    Stopped at the end of the test."""
+
+    ERROR_PAGE = b"<html><head><title>500 Internal Server Error</title></head><body>Oops</body></html>"
+    LOGIN_PAGE = b"<!DOCTYPE html><html><head><title>Network login required</title></head><body>Sign in</body></html>"
+
+    def __init__(self, upstream_port):
+        import http.client
+        import http.server
+        import struct
+        import threading
+        proxy = self
+        self.requests = []
+        self.faults = []  # [method or "*", mode, times left]
+        self.delay = 0.0
+        self.rewrite = None
+        self.lock = threading.Lock()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def __getattr__(self, name):
+                if name.startswith("do_"):
+                    return self.relay
+                raise AttributeError(name)
+
+            def log_message(self, format, *args):
+                pass
+
+            def relay(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                mode = proxy.take_fault(self.command)
+                if proxy.delay:
+                    time.sleep(proxy.delay)
+                if proxy.rewrite and self.command == "PUT":
+                    body = proxy.rewrite(body.decode()).encode()
+                if mode == "reset":
+                    return self.reset()
+                if mode == "500":
+                    return self.answer(500, "text/html", DavProxy.ERROR_PAGE)
+                if mode == "html":
+                    return self.answer(200, "text/html; charset=utf-8", DavProxy.LOGIN_PAGE)
+                if mode == "401":
+                    return self.answer(401, "text/plain", b"Access to the requested resource forbidden.",
+                                       [("WWW-Authenticate", 'Basic realm="Radicale"')])
+                upstream = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=30)
+                dropped = ("host", "content-length", "accept-encoding")
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in dropped}
+                upstream.request(self.command, self.path, body=body, headers=headers)
+                response = upstream.getresponse()
+                data = response.read()
+                upstream.close()
+                if mode == "lost":
+                    return self.reset()
+                extra = [(name, value) for name, value in response.getheaders()
+                         if name.lower() not in ("content-length", "transfer-encoding", "connection", "date", "server",
+                                                 "content-type")]
+                content_type = response.getheader("Content-Type", "application/octet-stream")
+                if mode == "truncate":
+                    data = data[: len(data) // 2]
+                self.answer(response.status, content_type, data, extra)
+
+            def reset(self):
+                proxy.record(self.command, self.path, "reset")
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+                self.close_connection = True
+
+            def answer(self, status, content_type, data, headers=()):
+                proxy.record(self.command, self.path, status)
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def fail(self, method, mode, times=1):
+        """The next `times` requests with `method` ("*" for any) get `mode`."""
+        with self.lock:
+            self.faults.append([method, mode, times])
+
+    def take_fault(self, method):
+        with self.lock:
+            for fault in self.faults:
+                if fault[0] in ("*", method) and fault[2] > 0:
+                    fault[2] -= 1
+                    return fault[1]
+        return None
+
+    def clear(self):
+        with self.lock:
+            self.faults = []
+
+    def record(self, method, path, status):
+        with self.lock:
+            self.requests.append((method, path, status))
+
+    def count(self, method=None):
+        with self.lock:
+            return sum(1 for r in self.requests if method is None or r[0] == method)
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def dav_proxy(dav_server):
+    proxy = DavProxy(dav_server.port)
+    yield proxy
+    proxy.stop()

@@ -1,69 +1,20 @@
 """`reminderctl sync setup` against a real Radicale (from the tests' venv) on 127.0.0.1, driven on a
 pty, with the password kept in a gnome-keyring-daemon on the test's private bus or in a 0600 file."""
 import json
-import os
-import socket
 import subprocess
 import sys
-from pathlib import Path
 
 import pexpect
 import pytest
 
-from conftest import BIN, ROOT, wait_for
+from conftest import BIN, DAV_USER as USER, DavServer, free_port, wait_for
 
-VENV = Path(os.environ.get("REMINDERD_TEST_VENV", ROOT / ".build-venv"))
-USER = "alice"
 PASSWORD = "correct horse ✓"
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def accepts(port):
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
-
-
-class Radicale:
-    """Radicale 3.9 with one htpasswd user (plain) and a throwaway folder; stopped by its PID."""
-
-    def __init__(self, folder):
-        folder.mkdir()
-        self.collections = folder / "collections"
-        (folder / "users").write_text(f"{USER}:{PASSWORD}\n")
-        self.port = free_port()
-        (folder / "config").write_text(
-            f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = htpasswd\nhtpasswd_filename = {folder / 'users'}\n"
-            f"htpasswd_encryption = plain\n[storage]\nfilesystem_folder = {self.collections}\n"
-            "[rights]\ntype = owner_only\n[logging]\nlevel = warning\n")
-        program = VENV / "bin" / "radicale"
-        assert program.exists(), f"{program} missing: run the venv line of scripts/test.sh"
-        self.log = open(folder / "radicale.log", "w")
-        self.process = subprocess.Popen([str(program), "--config", str(folder / "config")], stdout=self.log,
-                                        stderr=self.log)
-        wait_for(lambda: accepts(self.port), timeout=20, what="Radicale on its port")
-        self.url = f"http://127.0.0.1:{self.port}/"
-
-    def task_lists(self):
-        home = self.collections / "collection-root" / USER
-        return sorted(p.name for p in home.iterdir() if (p / ".Radicale.props").exists()) if home.exists() else []
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(10)
-        self.log.close()
 
 
 @pytest.fixture
 def radicale(tmp_path):
-    server = Radicale(tmp_path / "radicale")
+    server = DavServer(tmp_path / "radicale", password=PASSWORD)
     yield server
     server.stop()
 
@@ -133,7 +84,7 @@ def test_setup_asks_creates_the_task_list_stores_the_password_and_the_daemon_sti
         child.expect_exact('Created the task list "reminderd" on the server.')
         assert PASSWORD not in child.before, "the password was echoed"
         child.expect_exact(f"Password stored in the Secret Service (service reminderd, username {USER}).")
-        child.expect("nothing is sent to the server yet")
+        child.expect_exact("Start syncing with: systemctl --user enable --now reminderd-sync")
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0, child.before
@@ -156,7 +107,7 @@ def test_a_second_setup_finds_the_task_list(daemon, env, radicale, tmp_path):
     assert 'Created the task list "reminderd"' in first.stdout
     second = run(env, *flags)
     assert second.returncode == 0, second.stderr
-    assert 'Found the task list "reminderd"' in second.stdout and "later version" in second.stdout
+    assert 'Found the task list "reminderd"' in second.stdout and "enable --now reminderd-sync" in second.stdout
     assert radicale.task_lists() == ["reminderd"]
     sync = json.loads(daemon.config_path.read_text())["sync"]
     assert sync == {"url": radicale.url, "username": USER, "calendar": "reminderd", "passwordFile": str(secret)}

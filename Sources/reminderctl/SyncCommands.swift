@@ -1,0 +1,67 @@
+import ArgumentParser
+import ReminderProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `reminderctl sync now`: asks reminderd for a pass of the connected reminderd-sync and waits
+/// for its end. reminderd answers when reminderd-sync reports the pass (`SyncReport`), so this
+/// waits as long as a pass may take over the network.
+struct SyncNow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "now",
+        abstract: "Sync at once and wait for the pass to end.",
+        discussion: """
+            Exits 0 when the pass succeeded, 1 with the reason when it did not (a wrong password, \
+            no network, a server error) or when reminderd-sync is not running.
+
+            Example: reminderctl sync now
+            """)
+    @OptionGroup var output: OutputOptions
+
+    /// A first join of a large list over a slow link takes minutes; longer than this, something
+    /// is stuck and the person is better told so than left waiting.
+    static let passSeconds = 600
+
+    func run() throws {
+        switch try DaemonClient.reply(.syncNow, timeoutSeconds: SyncNow.passSeconds) {
+        case .success(let parameters):
+            if output.json { return print(Output.json(.object(parameters))) }
+            print(SyncWording.current()?.doneLine ?? "Synced.")
+        case .failure(let error) where error.name == ReminderInterface.ErrorName.syncFailed:
+            // The daemon's reason may already name the command that helps.
+            let message = ErrorWording.message(error)
+            let hint = message.contains("systemctl") ? nil : SyncWording.current()?.hint
+            throw Refusal(message: message + (hint.map { "\nhint: \($0)" } ?? ""))
+        case .failure(let error):
+            throw Refusal(message: ErrorWording.message(error))
+        }
+    }
+}
+
+/// `reminderctl sync status`: the account, the last sync, what waits, conflicts, the last error.
+struct SyncStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Sync's state: account, last sync, changes waiting, conflicts, the last error.",
+        discussion: "Example: reminderctl sync status")
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        guard let reply = try output.call(.syncStatus, as: SyncStatusReply.self) else { return }
+        let words = SyncWording(reply: reply, now: Int64(time(nil)), configured: SyncWording.configuredAccount())
+        for (label, value) in words.lines { print("\(label + ":")".padding(21) + value) }
+    }
+}
+
+extension SyncWording {
+    /// Sync's state from the running daemon; nil from one that cannot say (an older version
+    /// without `SyncStatus`): the words around a command are left out, the command still works.
+    static func current() -> SyncWording? {
+        guard case .success(let parameters)? = try? DaemonClient.reply(.syncStatus),
+            let reply = try? SyncStatusReply(parameters: parameters)
+        else { return nil }
+        return SyncWording(reply: reply, now: Int64(time(nil)), configured: configuredAccount())
+    }
+}
