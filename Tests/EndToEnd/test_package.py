@@ -207,7 +207,7 @@ def test_reminderd_sync_runs_in_its_sandbox_and_syncs_with_a_server(installed, u
     """(Before the next test, which purges the package.) The packaged unit as a user enables it: without an account it exits 78 and is not restarted;
     after `reminderctl sync setup` it becomes ready under its hardening, reaches the server over
     the network and pushes the user's items; SIGTERM stops it cleanly."""
-    from test_sync_setup import PASSWORD, USER, Radicale
+    from conftest import DAV_PASSWORD as PASSWORD, DAV_USER as USER, DavServer
 
     def sync_unit():
         shown = user.systemctl("show", "reminderd-sync.service", "--property=ActiveState",
@@ -221,7 +221,7 @@ def test_reminderd_sync_runs_in_its_sandbox_and_syncs_with_a_server(installed, u
     wait_for(lambda: sync_unit()["ActiveState"] == "failed", timeout=20, what="reminderd-sync to stop for want of an account")
     assert sync_unit() == {"ActiveState": "failed", "ExecMainStatus": "78", "NRestarts": "0"}
 
-    radicale = Radicale(tmp_path / "radicale")
+    radicale = DavServer(tmp_path / "radicale")
     try:
         secret = user.home / "dav-password"
         secret.write_text(PASSWORD + "\n")
@@ -231,7 +231,7 @@ def test_reminderd_sync_runs_in_its_sandbox_and_syncs_with_a_server(installed, u
         user.systemctl("reset-failed", "reminderd-sync.service")
         user.systemctl("start", "reminderd-sync.service")  # Type=notify: returns once it reached reminderd
         assert sync_unit()["ActiveState"] == "active"
-        task_list = radicale.collections / "collection-root" / USER / "reminderd"
+        task_list = radicale.collection_folder()
         wait_for(lambda: any("Packaged" in path.read_text() for path in task_list.glob("*.ics")), timeout=30,
                  what="the item pushed to Radicale")
         user.systemctl("stop", "reminderd-sync.service")
