@@ -24,7 +24,9 @@ struct ReminderdSyncCommand: ParsableCommand {
 
             Exit status: 0 when stopped by SIGTERM or SIGINT (or --once succeeded, or \
             --check-config found an account); 1 when --once failed; 69 when --once cannot reach \
-            reminderd; 78 when the config has no usable "sync" section.
+            reminderd; 75 when another reminderd-sync already syncs for the same reminderd (it holds \
+            the lock file next to reminderd's socket, named with its PID in the message); 78 when the \
+            config has no usable "sync" section.
             """,
         version: ReminderVersion.current)
 
@@ -56,11 +58,15 @@ struct ReminderdSyncCommand: ParsableCommand {
             throw ExitCode(78)
         }
         if checkConfig { return }
+        let socketPath = SocketPath.resolve(configured: configuration.socketPath)
+        do throws(InstanceLock.Failure) { try InstanceLock.take(forSocket: socketPath) } catch {
+            journal.log(.error, error.description)
+            if case .heldElsewhere = error { throw ExitCode(InstanceLock.heldElsewhereStatus) }
+            throw ExitCode(1)
+        }
         let service: SyncService
         do {
-            service = try SyncService(
-                settings: settings, socketPath: SocketPath.resolve(configured: configuration.socketPath),
-                journal: journal)
+            service = try SyncService(settings: settings, socketPath: socketPath, journal: journal)
         } catch {
             journal.log(.error, error.description)
             throw ExitCode(1)

@@ -215,6 +215,20 @@ def test_it_waits_for_reminderd_saying_so_once_then_is_ready_and_syncs(sync, rad
         reminderd.close()
 
 
+def test_a_second_one_for_the_same_reminderd_exits_75_naming_the_first_and_its_lock(sync, radicale, reminderd):
+    sync.setup_account(radicale)
+    sync.start()
+    wait_for(lambda: reminderd.reports() == [None], what="the first pass")
+    lock = sync.runtime / "reminderd.sock.sync.lock"
+    for arguments in ([], ["--once"]):
+        second = subprocess.run([str(BIN / "reminderd-sync"), "--config", str(sync.config), *arguments], env=sync.env,
+                                capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+        assert second.returncode == 75
+        assert second.stderr == (f"reminderd-sync: another reminderd-sync (PID {sync.process.pid}) already syncs "
+                                 f"for the reminderd at {sync.socket_path}: it holds {lock}\n")
+    assert sync.process.poll() is None and reminderd.reports() == [None]
+
+
 def test_triggers_run_passes_a_refresh_pulls_only_and_sigterm_exits_0(sync, radicale, reminderd):
     sync.setup_account(radicale)
     sync.start()
