@@ -60,3 +60,13 @@ public final class VarlinkDaemonLink: DaemonLink {
         }
     }
 }
+
+extension VarlinkDaemonLink {
+    /// Tells the reminderd at `socketPath` why no pass can start (a config reminderd-sync cannot
+    /// use), as `SyncReport`, so `reminderctl sync status` and `sync now` show the reason rather
+    /// than "not running". Silent when reminderd cannot be reached: stderr already says it.
+    public static func reportUnusable(_ words: String, to socketPath: String) {
+        guard let client = try? VarlinkClient(path: socketPath) else { return }
+        _ = try? VarlinkDaemonLink(client: client).call(.syncReport(error: words))
+    }
+}

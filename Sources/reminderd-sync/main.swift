@@ -46,19 +46,16 @@ struct ReminderdSyncCommand: ParsableCommand {
         switch ConfigFile.load(explicitPath: config) {
         case .success(let loaded): configuration = loaded
         case .failure(let error):
-            journal.log(.error, error.description)
-            throw ExitCode(78)
+            throw unusable(error.description, socketPath: SocketPath.resolve(configured: nil), journal)
         }
+        let socketPath = SocketPath.resolve(configured: configuration.socketPath)
         guard let settings = configuration.sync else {
             let exists = ConfigFile.defaultPathIfPresent() != nil || config != nil
-            journal.log(
-                .error,
+            throw unusable(
                 "\(path) \(exists ? "has no \"sync\" section" : "does not exist"): no account to sync with; "
-                    + "set one up with: reminderctl sync setup")
-            throw ExitCode(78)
+                    + "set one up with: reminderctl sync setup", socketPath: socketPath, journal)
         }
         if checkConfig { return }
-        let socketPath = SocketPath.resolve(configured: configuration.socketPath)
         do throws(InstanceLock.Failure) { try InstanceLock.take(forSocket: socketPath) } catch {
             journal.log(.error, error.description)
             if case .heldElsewhere = error { throw ExitCode(InstanceLock.heldElsewhereStatus) }
@@ -73,6 +70,14 @@ struct ReminderdSyncCommand: ParsableCommand {
         }
         let status = once ? service.runOnce() : service.run()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Says why the config is unusable, on stderr and (unless only checking) to reminderd, and
+    /// gives the exit status that keeps systemd from restarting a process that cannot work.
+    private func unusable(_ words: String, socketPath: String, _ journal: Journal) -> ExitCode {
+        journal.log(.error, words)
+        if !checkConfig { VarlinkDaemonLink.reportUnusable(words, to: socketPath) }
+        return ExitCode(78)
     }
 }
 

@@ -197,6 +197,33 @@ def test_without_a_sync_section_it_exits_78_naming_the_file(sync):
                              "set one up with: reminderctl sync setup\n")
 
 
+def test_a_config_it_cannot_use_is_reported_to_a_reachable_reminderd_before_it_exits_78(sync, reminderd):
+    """So `reminderctl sync status` and `sync now` give the reason, not "not running"."""
+    sync.config.write_text(json.dumps({"timeZone": "UTC"}))
+    sync.start("--check-config")
+    assert sync.process.wait(10) == 78 and reminderd.reports() == []
+    sync.start()
+    assert sync.process.wait(10) == 78
+    no_section = (f'{sync.config} has no "sync" section: no account to sync with; '
+                  "set one up with: reminderctl sync setup")
+    assert reminderd.reports() == [no_section]
+    sync.config.write_text(json.dumps({"sync": {"url": "127.0.0.1:5299", "username": USER,
+                                                "passwordFile": str(sync.tmp / "password")}}))
+    sync.start()
+    assert sync.process.wait(10) == 78
+    words = sync.stderr().removeprefix("reminderd-sync: ").removesuffix("\n")
+    assert "sync.url" in words and reminderd.reports() == [no_section, words]
+
+
+def test_a_password_it_cannot_get_is_reported_to_reminderd_and_it_waits(sync, radicale, reminderd):
+    sync.setup_account(radicale)
+    sync.set_sync(passwordFile=str(sync.tmp / "no-such-file"))
+    sync.start()
+    wait_for(lambda: reminderd.reports(), what="the SyncReport")
+    assert reminderd.reports()[0].startswith("no password: ") and "no-such-file" in reminderd.reports()[0]
+    assert sync.process.poll() is None
+
+
 def test_it_waits_for_reminderd_saying_so_once_then_is_ready_and_syncs(sync, radicale):
     sync.setup_account(radicale)
     sync.start()
