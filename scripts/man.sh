@@ -8,7 +8,21 @@ swift package --allow-writing-to-package-directory generate-manual --configurati
   --authors "reminderd developers" >&2
 # A paragraph break in a command's discussion comes out as an empty line, which groff (and
 # lintian's groff-message) warns about; .Pp is mdoc's paragraph break.
+# The generator gives every command a `help` subcommand, which reminderd and reminderd-sync do not
+# have (`reminderd-sync help` is an error): on a page whose only subcommand is that one, the
+# synopsis's `subcommand` and the `help` entry (up to the end of its nested list) are dropped.
 for page in reminderctl/reminderctl.1 reminderd/reminderd.1 reminderd-sync/reminderd-sync.1; do
-  sed 's/^$/.Pp/' ".build/plugins/GenerateManual/outputs/$page" > "man/$(basename "$page")"
+  awk '
+    { lines[NR] = $0 }
+    /^\.It Em / && $3 != "help" { others = 1 }
+    END {
+      for (n = 1; n <= NR; n++) {
+        line = lines[n]
+        if (!others && line == ".Ar subcommand") continue
+        if (!others && line == ".It Em help") { skipping = 1 }
+        if (skipping) { if (line == ".El") skipping = 0; continue }
+        printf "%s%s", (printed++ ? "\n" : ""), (line == "" ? ".Pp" : line)
+      }
+    }' ".build/plugins/GenerateManual/outputs/$page" > "man/$(basename "$page")"
 done
 echo "man pages updated in man/" >&2

@@ -409,3 +409,12 @@ def test_the_event_mirror_follows_a_successful_pass(sync, radicale, reminderd):
     assert radicale.task_lists() == ["reminderd", "reminderd-deadlines"]
     events = list((radicale.collections / "collection-root" / USER / "reminderd-deadlines").glob("*.ics"))
     assert len(events) == 1 and "SUMMARY:Pizza expires" in events[0].read_text()
+
+
+def test_the_man_page_offers_no_subcommand_it_does_not_have():
+    """argument-parser's generator gives every command a `help` subcommand; `reminderd-sync help` is an error."""
+    page = (ROOT / "man" / "reminderd-sync.1").read_text()
+    assert "subcommand" not in page and ".It Em help" not in page
+    synopsis = page.split(".Sh SYNOPSIS\n")[1].split(".Sh ")[0].splitlines()
+    assert synopsis == [".Nm", ".Op Fl -config Ar config", ".Op Fl -once", ".Op Fl -check-config", ".Op Fl -version",
+                        ".Op Fl -help"]
