@@ -65,6 +65,8 @@ else
 No systemd user manager is reachable here, so the service was not enabled.
 Start the daemon by hand in your desktop session (it needs DBUS_SESSION_BUS_ADDRESS):
     $bin/reminderd &
+to sync (after reminderctl sync setup), start beside it, in the same environment:
+    $bin/reminderd-sync &
 and check it with:
     $bin/reminderctl status
 MSG
