@@ -23,8 +23,8 @@ extension ReminderEngine {
         return nil
     }
 
-    /// `SyncNow`: tells the waiting reminderd-sync "now" and parks on `caller` until the pass
-    /// is reported; refused in words when no reminderd-sync is there.
+    /// `SyncNow`: tells the waiting reminderd-sync "now" and parks on `caller` until a pass begun
+    /// after it is reported (`SyncLink.reported`); refused in words when no reminderd-sync is there.
     func syncNow(caller: any CallParking, now: Int64) throws {
         guard syncLink.reachable(now: now) else {
             throw CommandError(
@@ -38,10 +38,14 @@ extension ReminderEngine {
     /// to reminderd-sync once it settled. The caller publishes the new deadline.
     func noteLocalChange(now: Int64) { syncLink.changed(at: now) }
 
+    /// After `SyncBegin`: a pass began, whose report answers the `SyncNow` calls made so far.
     /// After `SyncPulled` or `SyncReport`: the fires held for a refresh go out (those the pull
     /// marked done are not shown), and a report answers the `SyncNow` calls of its pass.
     func syncHeard(_ request: ReminderRequest, now: Int64) {
         switch request {
+        case .syncBegin:
+            syncLink.begun()
+            return
         case .syncPulled: break
         case .syncReport(let error):
             answer(syncLink.reported(), error.map { .failure(syncFailure($0)) } ?? .success([:]))

@@ -26,14 +26,15 @@ struct SyncLink {
     /// taken as ended (its reminderd-sync died without reporting).
     static let passSeconds: Int64 = 120
 
-    /// A parked `SyncNow`.
+    /// A parked `SyncNow`, answered by the report of a pass started after it (`reported`).
     struct NowCall {
         let call: ParkedCall
         /// When it fails for want of a report.
-        let deadline: Int64
-        /// reminderd-sync was told "now", so the next `SyncReport` is of a pass that began after
-        /// this call: that report answers it.
-        var asked: Bool
+        var deadline: Int64
+        /// A waiter was told "now" for it: the next pass reminderd-sync starts is for it.
+        var told: Bool
+        /// A pass began (`SyncBegin`) after it: that pass's report answers it.
+        var passBegun = false
     }
 
     /// `SyncWait` calls waiting for work, oldest first.
@@ -41,8 +42,11 @@ struct SyncLink {
     private(set) var nowCalls: [NowCall] = []
     /// The latest local change reminderd-sync was not told of; nil when there is none.
     private(set) var lastChange: Int64?
-    /// When a waiter was last answered, if no `SyncReport` came since: a pass is under way.
-    private(set) var passStarted: Int64?
+    /// When a waiter was last told of work, if no `SyncReport` came since: its pass is starting
+    /// or under way.
+    private(set) var toldAt: Int64?
+    /// A pass began (`SyncBegin`) and has not been reported yet.
+    private(set) var passUnderWay = false
     /// When the fires held for a refresh go out at the latest; nil when none is under way.
     private(set) var refreshEnds: Int64?
 
@@ -52,7 +56,7 @@ struct SyncLink {
     /// Whether a `SyncNow` can be passed on at `now`: a reminderd-sync waits, or is in a pass
     /// (it is told "now" when it comes back to wait).
     func reachable(now: Int64) -> Bool {
-        connected || passStarted.map { now < $0 + SyncLink.passSeconds } == true
+        connected || toldAt.map { now < $0 + SyncLink.passSeconds } == true
     }
 
     /// The next moment `due` has work: the end of a change's settling time (only while a waiter
@@ -70,8 +74,8 @@ struct SyncLink {
     /// came during the last pass, "changed" for changes whose settling time is over; nil when it
     /// waits (`park`).
     mutating func workWaiting(now: Int64) -> SyncWaitReply.Reason? {
-        if nowCalls.contains(where: { !$0.asked }) {
-            for index in nowCalls.indices { nowCalls[index].asked = true }
+        if nowCalls.contains(where: { !$0.told }) {
+            for index in nowCalls.indices { nowCalls[index].told = true }
             told(.now, at: now)
             return .now
         }
@@ -83,9 +87,10 @@ struct SyncLink {
     mutating func park(_ waiter: ParkedCall) { waiters.append(waiter) }
 
     /// Keeps a `SyncNow` until its pass is reported; returns the waiters to tell "now" (none
-    /// during a pass: the waiter is told when it comes back).
+    /// while reminderd-sync is between taking a waiter's answer and waiting again: it is told
+    /// when it comes back).
     mutating func now(_ call: ParkedCall, at now: Int64) -> [ParkedCall] {
-        nowCalls.append(NowCall(call: call, deadline: now + SyncLink.passSeconds, asked: connected))
+        nowCalls.append(NowCall(call: call, deadline: now + SyncLink.passSeconds, told: connected))
         return takeWaiters(.now, at: now)
     }
 
@@ -100,11 +105,33 @@ struct SyncLink {
     /// The pull a refresh asked for came (or a pass ended): the held fires go out.
     mutating func endRefresh() { refreshEnds = nil }
 
+    /// A pass began (`SyncBegin`): every `SyncNow` kept so far is answered by its report.
+    mutating func begun() {
+        passUnderWay = true
+        for index in nowCalls.indices { nowCalls[index].passBegun = true }
+    }
+
     /// A pass ended (`SyncReport`): returns the `SyncNow` calls it answers.
+    ///
+    /// A `SyncNow` is answered only by a pass started after it, since a pass begun before it may
+    /// have ended well before the person asked (a `sync now` said "synced" while the server
+    /// refused every request). reminderd-sync keeps its `SyncWait` parked through a pass at
+    /// start or a scheduled one, so being told "now" proves nothing; `SyncBegin` does:
+    /// - a report ending a pass begun here (`SyncBegin` since the last report) answers the calls
+    ///   made before that `SyncBegin`; those made during the pass wait for the next one, which
+    ///   the "now" they were told starts;
+    /// - a report with no `SyncBegin` before it ends a pass that failed before beginning (no
+    ///   password, no task list): it answers the calls a waiter was told "now" for, as the pass
+    ///   reminderd-sync starts on reading "now" is theirs. If instead the waiter was told during
+    ///   a pass that then failed before its `SyncBegin`, that pass answers them: nothing of a pass
+    ///   before `SyncBegin` reaches reminderd to tell the two apart, and such a pass changed
+    ///   nothing and failed as the call came.
     mutating func reported() -> [ParkedCall] {
-        passStarted = nil
-        let answered = nowCalls.filter(\.asked).map(\.call)
-        nowCalls.removeAll { $0.asked }
+        let answers: (NowCall) -> Bool = passUnderWay ? { $0.passBegun } : { $0.told }
+        toldAt = nil
+        passUnderWay = false
+        let answered = nowCalls.filter(answers).map(\.call)
+        nowCalls.removeAll(where: answers)
         return answered
     }
 
@@ -127,8 +154,7 @@ struct SyncLink {
         lastChange = lastChange.map { min($0, now) }
         refreshEnds = refreshEnds.map { min($0, now + SyncLink.refreshSeconds) }
         for index in nowCalls.indices where nowCalls[index].deadline > now + SyncLink.passSeconds {
-            nowCalls[index] = NowCall(
-                call: nowCalls[index].call, deadline: now + SyncLink.passSeconds, asked: nowCalls[index].asked)
+            nowCalls[index].deadline = now + SyncLink.passSeconds
         }
     }
 
@@ -149,7 +175,7 @@ struct SyncLink {
     /// reminderd-sync starts a pass; a whole one ("changed", "now") pushes every change so far,
     /// a refresh only pulls.
     private mutating func told(_ reason: SyncWaitReply.Reason, at now: Int64) {
-        passStarted = now
+        toldAt = now
         if reason != .refresh { lastChange = nil }
     }
 
@@ -161,7 +187,7 @@ struct SyncLink {
         for (index, call) in calls.enumerated() where calls[..<index].contains(where: { $0 === call }) {
             broken.append("a parked call is kept twice")
         }
-        if connected && nowCalls.contains(where: { !$0.asked }) {
+        if connected && nowCalls.contains(where: { !$0.told }) {
             broken.append("a SyncNow waits while reminderd-sync waits too, and was not told")
         }
         return broken

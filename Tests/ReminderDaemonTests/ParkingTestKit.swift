@@ -53,6 +53,16 @@ extension EngineHarness {
         settle()
     }
 
+    /// `SyncBegin` from `caller`, as reminderd-sync starts a pass on its connection for calls.
+    func begin(from caller: ParkingCaller) {
+        let parameters: [String: JSONValue] = [
+            "collection": .string("https://dav.example/alice/reminderd/"), "account": .string("alice@dav.example"),
+        ]
+        let reply = engine.queue.sync { engine.perform(.syncBegin, parameters, caller: caller) }
+        #expect(reply.map { if case .success = $0 { true } else { false } } == true)
+        settle()
+    }
+
     /// `SyncReport` with `error`, as reminderd-sync sends at the end of a pass.
     func report(error: String?) {
         let reply = perform("SyncReport", error.map { ["error": .string($0)] } ?? [:])
