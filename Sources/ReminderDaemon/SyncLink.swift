@@ -14,8 +14,8 @@ import ReminderProtocol
 /// changed: a reminderd-sync parked on `SyncWait` costs the daemon no wake-up.
 ///
 /// Invariant: every call kept is open (an answered or dropped call is forgotten) and kept once,
-/// as a waiter or as a `SyncNow`; a `SyncNow` not passed on yet exists only while no waiter is
-/// parked (a parked waiter is told "now" at once).
+/// as a waiter, as a `SyncNow` or as the pass's connection; a `SyncNow` not passed on yet exists
+/// only while no waiter is parked (a parked waiter is told "now" at once).
 struct SyncLink {
     /// Local changes are told this long after the latest one, so a burst of them makes one push.
     /// On the engine's whole-second clock: 1–2 s of real time.
@@ -45,13 +45,18 @@ struct SyncLink {
     /// When a waiter was last told of work, if no `SyncReport` came since: its pass is starting
     /// or under way.
     private(set) var toldAt: Int64?
-    /// A pass began (`SyncBegin`) and has not been reported yet.
-    private(set) var passUnderWay = false
+    /// The connection of the pass under way (`CallParking.watch`): set by `SyncBegin`, let go by
+    /// its `SyncReport`, forgotten when the connection closes (reminderd-sync died mid-pass).
+    private(set) var pass: ParkedCall?
     /// When the fires held for a refresh go out at the latest; nil when none is under way.
     private(set) var refreshEnds: Int64?
 
-    /// A reminderd-sync is parked on `SyncWait`, waiting for work.
-    var connected: Bool { !waiters.isEmpty }
+    /// A reminderd-sync is parked on `SyncWait`: it can be told of work at once.
+    var hasWaiter: Bool { !waiters.isEmpty }
+
+    /// A reminderd-sync is running: waiting for work, or in a pass (it may run one with no
+    /// waiter parked, between reading its `SyncWait`'s answer and waiting again).
+    var connected: Bool { hasWaiter || pass != nil }
 
     /// Whether a `SyncNow` can be passed on at `now`: a reminderd-sync waits, or is in a pass
     /// (it is told "now" when it comes back to wait).
@@ -63,7 +68,7 @@ struct SyncLink {
     /// can be told; with none, the change is only remembered), a `SyncNow`'s time-out, the end of
     /// a refresh.
     var nextDeadline: Int64? {
-        let settled = connected ? lastChange.map { $0 + SyncLink.settleSeconds } : nil
+        let settled = hasWaiter ? lastChange.map { $0 + SyncLink.settleSeconds } : nil
         return ([settled, refreshEnds] + nowCalls.map { Optional($0.deadline) }).compactMap { $0 }.min()
     }
 
@@ -90,14 +95,14 @@ struct SyncLink {
     /// while reminderd-sync is between taking a waiter's answer and waiting again: it is told
     /// when it comes back).
     mutating func now(_ call: ParkedCall, at now: Int64) -> [ParkedCall] {
-        nowCalls.append(NowCall(call: call, deadline: now + SyncLink.passSeconds, told: connected))
+        nowCalls.append(NowCall(call: call, deadline: now + SyncLink.passSeconds, told: hasWaiter))
         return takeWaiters(.now, at: now)
     }
 
     /// Starts a refresh if a waiter can be told (the fires are held until `endRefresh` or the
     /// deadline); returns the waiters to tell "refresh", none when nothing is to be held.
     mutating func refresh(at now: Int64) -> [ParkedCall] {
-        guard connected else { return [] }
+        guard hasWaiter else { return [] }
         refreshEnds = refreshEnds ?? now + SyncLink.refreshSeconds
         return takeWaiters(.refresh, at: now)
     }
@@ -105,13 +110,17 @@ struct SyncLink {
     /// The pull a refresh asked for came (or a pass ended): the held fires go out.
     mutating func endRefresh() { refreshEnds = nil }
 
-    /// A pass began (`SyncBegin`): every `SyncNow` kept so far is answered by its report.
-    mutating func begun() {
-        passUnderWay = true
+    /// A pass began (`SyncBegin`) on the connection `watch` watches: every `SyncNow` kept so far
+    /// is answered by its report. Returns the watch of an earlier pass never reported, to let go.
+    mutating func begun(on watch: ParkedCall) -> ParkedCall? {
+        let earlier = pass
+        pass = watch
         for index in nowCalls.indices { nowCalls[index].passBegun = true }
+        return earlier
     }
 
-    /// A pass ended (`SyncReport`): returns the `SyncNow` calls it answers.
+    /// A pass ended (`SyncReport`): returns the `SyncNow` calls it answers, and the watch of its
+    /// connection, to let go.
     ///
     /// A `SyncNow` is answered only by a pass started after it, since a pass begun before it may
     /// have ended well before the person asked (a `sync now` said "synced" while the server
@@ -126,13 +135,14 @@ struct SyncLink {
     ///   a pass that then failed before its `SyncBegin`, that pass answers them: nothing of a pass
     ///   before `SyncBegin` reaches reminderd to tell the two apart, and such a pass changed
     ///   nothing and failed as the call came.
-    mutating func reported() -> [ParkedCall] {
-        let answers: (NowCall) -> Bool = passUnderWay ? { $0.passBegun } : { $0.told }
+    mutating func reported() -> (answered: [ParkedCall], pass: ParkedCall?) {
+        let answers: (NowCall) -> Bool = pass != nil ? { $0.passBegun } : { $0.told }
+        let ended = pass
         toldAt = nil
-        passUnderWay = false
+        pass = nil
         let answered = nowCalls.filter(answers).map(\.call)
         nowCalls.removeAll(where: answers)
-        return answered
+        return (answered, ended)
     }
 
     /// The deadlines passed by `now`: the waiters to tell "changed", the `SyncNow` calls out of
@@ -158,15 +168,16 @@ struct SyncLink {
         }
     }
 
-    /// Forgets a call whose connection closed.
+    /// Forgets a call whose connection closed; a pass whose connection closed is over.
     mutating func forget(_ call: ParkedCall) {
         waiters.removeAll { $0 === call }
         nowCalls.removeAll { $0.call === call }
+        if pass === call { pass = nil }
     }
 
     /// Takes every waiter, to be told `reason`; none parked, nothing is told.
     private mutating func takeWaiters(_ reason: SyncWaitReply.Reason, at now: Int64) -> [ParkedCall] {
-        guard connected else { return [] }
+        guard hasWaiter else { return [] }
         defer { waiters.removeAll() }
         told(reason, at: now)
         return waiters
@@ -182,12 +193,12 @@ struct SyncLink {
     /// How the invariant is broken: empty when it holds.
     func checkInvariant() -> [String] {
         var broken: [String] = []
-        let calls = waiters + nowCalls.map(\.call)
+        let calls = waiters + nowCalls.map(\.call) + (pass.map { [$0] } ?? [])
         for call in calls where !call.isOpen { broken.append("a parked call is kept after it was answered or dropped") }
         for (index, call) in calls.enumerated() where calls[..<index].contains(where: { $0 === call }) {
             broken.append("a parked call is kept twice")
         }
-        if connected && nowCalls.contains(where: { !$0.told }) {
+        if hasWaiter && nowCalls.contains(where: { !$0.told }) {
             broken.append("a SyncNow waits while reminderd-sync waits too, and was not told")
         }
         return broken

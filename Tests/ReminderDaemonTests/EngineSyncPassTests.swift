@@ -60,4 +60,24 @@ import Testing
         harness.report(error: nil)
         #expect(asker.answers == [.success([:])])
     }
+
+    @Test func reminderdSyncIsConnectedDuringAPassUntilItsReportOrItsConnectionCloses() throws {
+        let harness = try EngineHarness()
+        func connected() -> Bool { harness.engine.queue.sync { harness.engine.syncConnected } }
+        let link = ParkingCaller()
+        // Its SyncWait was answered and is not parked again yet: the pass alone shows it runs.
+        harness.begin(from: link)
+        #expect(connected())
+        #expect(try #require(reply(harness.engine, "SyncStatus", SyncStatusReply.self)).connected)
+        let asker = ParkingCaller()
+        #expect(harness.perform("SyncNow", from: asker) == nil)  // kept for the next pass, not refused
+        harness.report(error: nil)
+        #expect(!connected())
+        #expect(harness.perform("SyncWait", from: ParkingCaller()) == waitReply(.now))
+        harness.begin(from: link)
+        #expect(connected())
+        harness.close(link)  // reminderd-sync died mid-pass
+        #expect(!connected())
+        #expect(asker.answers.isEmpty)
+    }
 }
