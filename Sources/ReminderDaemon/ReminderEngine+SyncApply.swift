@@ -108,7 +108,9 @@ extension ReminderEngine {
     /// (it sets `X-MOZ-LASTACK` with it), so one made after the Done has a later acknowledgement.
     /// An older one was of the occurrence done since (or an earlier one), left behind by a
     /// client that does not clear it; taken as new, it would remind of the next occurrence at
-    /// its end.
+    /// its end. A Done acknowledges in its own second, so one in the same second is older too:
+    /// reminderd writes a snooze made in that second after the Done one second later
+    /// (`syncRecord`), so both devices keep it.
     static func snoozeEndedByDone(_ record: SyncRecord) -> Bool {
         guard let lastDone = record.ledger.entries.map(\.doneAt).max(),
             let acknowledged = record.alarms.lastAcknowledged

@@ -23,7 +23,9 @@ extension ReminderEngine {
     /// (`SyncObject.acknowledgedAt`: a dismiss leaves no other trace). A Done here later than
     /// every acknowledgement the base holds ends the snooze the base has (it was of that
     /// occurrence or an earlier one); left on the server, another device would take it for a
-    /// snooze of the next occurrence. Only a snooze of an occurrence not done is pushed.
+    /// snooze of the next occurrence. Only a snooze of an occurrence not done is pushed, and with
+    /// an acknowledgement newer than the latest Done, as a reader wants (`snoozeEndedByDone`):
+    /// a snooze in the same second as the Done before it is acknowledged one second after it.
     func syncRecord(of item: Item, base: SyncRecord?, acknowledged: Int64? = nil, context: SyncContext) -> SyncRecord
     {
         var record = SyncRecord(item: item, alarms: base?.alarms ?? AlarmState())
@@ -46,6 +48,13 @@ extension ReminderEngine {
         }
         if let snoozedUntil, snoozedUntil > record.alarms.snoozedUntil ?? .min {
             record.alarms.snoozedUntil = snoozedUntil
+        }
+        if let snoozedUntil, record.alarms.snoozedUntil == snoozedUntil, ReminderEngine.snoozeEndedByDone(record),
+            let lastDone = record.ledger.entries.map(\.doneAt).max()
+        {
+            // Snoozed here in the second of the latest Done, after it (the snooze is of an
+            // occurrence not done): a reader would take the snooze for one the Done ended.
+            record.alarms.lastAcknowledged = lastDone + 1
         }
         if let used = record.amountUsed {
             record.amountUsedPeriod =

@@ -32,11 +32,6 @@ final class ProcessSignals {
     }
 }
 
-/// The service manager: `READY=1` and `STATUS=` lines over `NOTIFY_SOCKET` (nothing without it).
-enum ServiceManager {
-    static func notify(_ state: String) { _ = sd_notify(0, state) }
-}
-
 /// Milliseconds of CLOCK_BOOTTIME, which goes on during suspend, so the time until the next
 /// pass counts from the last one in real time.
 func bootClockMilliseconds() -> Int64 {

@@ -18,6 +18,7 @@ public final class SyncService {
     let journal: Journal
     let transport: CurlTransport
     let signals: ProcessSignals
+    private var manager: ServiceManager
     private var session: SyncSession?
     private var schedule: SyncSchedule
     private var random = SystemRandomNumberGenerator()
@@ -31,6 +32,7 @@ public final class SyncService {
         self.socketPath = socketPath
         self.journal = journal
         self.signals = try ProcessSignals()
+        self.manager = ServiceManager(journal: journal)
         self.transport = CurlTransport()
         self.schedule = SyncSchedule(now: bootClockMilliseconds())
     }
@@ -39,12 +41,12 @@ public final class SyncService {
     public func run() -> Int32 {
         while let connection = connect() {
             if !ready {
-                ServiceManager.notify("READY=1")
+                manager.notify("READY=1")
                 ready = true
             }
             if serve(connection) == .stop { break }
         }
-        ServiceManager.notify("STOPPING=1")
+        manager.notify("STOPPING=1")
         return 0
     }
 
@@ -180,14 +182,14 @@ public final class SyncService {
                     .info, "pulled \(summary.pulled), removed \(summary.removed), pushed \(summary.pushed), "
                         + "\(summary.conflicts) conflict\(summary.conflicts == 1 ? "" : "s")")
             }
-            ServiceManager.notify("STATUS=in sync with \(settings.calendar)")
+            manager.notify("STATUS=in sync with \(settings.calendar)")
             schedule.passEnded(kind, failure: nil, now: bootClockMilliseconds(), random: &random)
             return nil
         case .failure(let failure):
             if failure.dropsSession { session = nil }
             if failure.words != lastFailure { journal.log(.warning, failure.words) }
             lastFailure = failure.words
-            ServiceManager.notify("STATUS=\(failure.words)")
+            manager.notify("STATUS=\(failure.words)")
             schedule.passEnded(kind, failure: failure.kind, now: bootClockMilliseconds(), random: &random)
             return failure.kind
         }

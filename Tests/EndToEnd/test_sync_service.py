@@ -239,6 +239,56 @@ def test_idle_it_does_not_wake_up(sync, radicale, reminderd):
     sync.assert_idle(5)
 
 
+
+def fill_datagram_socket(path):
+    """Sends to the datagram socket at `path` until it takes no more: its queue is full when a
+    sender of its own cannot send even one (one sender alone may run out of its send buffer first).
+    Returns the senders, which must stay open: what they sent counts against them until read."""
+    senders = []
+    while True:
+        sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sender.setblocking(False)
+        senders.append(sender)
+        sent = 0
+        try:
+            while True:
+                sender.sendto(b"STATUS=filler", str(path))
+                sent += 1
+        except BlockingIOError:
+            if sent == 0:
+                return senders
+
+
+def test_a_service_manager_that_does_not_read_does_not_keep_it_from_stopping(sync, radicale, reminderd):
+    sync.setup_account(radicale)
+    senders = fill_datagram_socket(sync.notify_path)
+    try:
+        sync.start()
+        wait_for(lambda: "SyncWait" in reminderd.methods(), what="SyncWait held open")
+        wait_for(lambda: reminderd.reports() == [None], what="the first pass, after READY=1")
+        sync.process.send_signal(signal.SIGTERM)
+        assert sync.process.wait(5) == 0
+        # One line says so; the STATUS= after the pass and STOPPING=1 are dropped as quietly.
+        assert [line for line in sync.stderr().splitlines() if "not sent" in line] == [
+            f"reminderd-sync: READY=1 not sent to {sync.notify_path}: Resource temporarily unavailable "
+            "(the service manager is not reading); dropped, as are the next until one is sent"], sync.stderr()
+    finally:
+        for sender in senders:
+            sender.close()
+
+
+def test_ready_goes_to_an_abstract_notify_socket(sync, radicale, reminderd):
+    sync.setup_account(radicale)
+    name = f"reminderd-sync-test-{os.getpid()}"
+    abstract = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    abstract.bind("\0" + name)
+    sync.notify.close()
+    sync.notify = abstract
+    sync.env["NOTIFY_SOCKET"] = "@" + name
+    sync.start()
+    wait_for(lambda: any("READY=1" in m for m in sync.read_messages()), what="READY=1")
+    assert "not sent" not in sync.stderr()
+
 def test_a_reminderd_that_refuses_sync_wait_leaves_periodic_passes_without_a_busy_loop(sync, radicale):
     sync.setup_account(radicale)
     reminderd = FakeReminderd(sync.socket_path, refuse_wait=True)
