@@ -64,7 +64,10 @@ extension ReminderEngine {
         // then builds on its item's merged record.
         for (resource, calendar, reading) in later {
             if try pullCompletedCopy(calendar, into: &plan, context: context) { continue }
-            guard let reading else { continue }  // a task of another app: not an item
+            guard let reading else {
+                noteForeignTask(resource.href)
+                continue
+            }
             try pullNew(reading, of: resource, into: &plan, context: context)
         }
         for href in removed { try pullRemoval(href, into: &plan, now: now) }
@@ -133,6 +136,13 @@ extension ReminderEngine {
         settle(id, differs: true, into: &plan)
         plan.skipped.append(
             .init(href: resource.href, reason: "\(reason); item \(id) “\(item.title)” of this device replaces it"))
+    }
+
+    /// A task of another app is not an item and does not remind: said once in the journal, so
+    /// that a person who made it on a phone can learn why (docs/SYNC-FORMAT.md).
+    private func noteForeignTask(_ href: String) {
+        guard foreignTasksNoted.insert(href).inserted else { return }
+        logger.notice("sync: \(href) is another app's task (no X-REMINDERD-KIND), not a reminderd item: no reminders")
     }
 
     /// A resource whose uid is new here: a first join's catalog item that exists here too
