@@ -60,11 +60,13 @@ struct SyncSetup: ParsableCommand {
         let previous = existing == nil ? nil : try ConfigFile.refusing(path).sync
         let settings = try settings(previous: previous, terminal: terminal)
         let password = try password(for: settings, terminal: terminal)
-        let taskList = try checkAccount(settings, password: password)
+        let (taskList, created) = try checkAccount(settings, password: password)
         if settings.password == .secretService {
             do { try SecretService.store(username: settings.username, password: password) } catch {
-                // The task list stays on the server: the next setup finds it.
-                throw Refusal(message: "\(error.description); the config was not changed")
+                // The task list stays on the server (the next setup finds it); said, so that
+                // "nothing changed" is true.
+                let left = created ? "the task list \(taskList.absoluteString) was created on the server; " : ""
+                throw Refusal(message: "\(error.description); \(left)the config was not changed")
             }
             print("Password stored in the Secret Service (service reminderd, username \(settings.username)).")
         }
@@ -156,8 +158,8 @@ struct SyncSetup: ParsableCommand {
     }
 
     /// Discovery, then the task list: found, or created (and read back) when missing. Returns
-    /// its URL; every failure is one sentence saying what went wrong and that nothing was saved.
-    func checkAccount(_ settings: SyncSettings, password: String) throws -> URL {
+    /// its URL and whether it was created; every failure is one sentence saying what went wrong and that nothing was saved.
+    func checkAccount(_ settings: SyncSettings, password: String) throws -> (url: URL, created: Bool) {
         guard let account = URL(string: settings.url) else {
             throw Refusal.usage("--url: \(settings.url) is not an address")
         }
@@ -170,13 +172,15 @@ struct SyncSetup: ParsableCommand {
             stage = "task list"
             let wanted = home.appendingPathComponent(settings.calendar, isDirectory: true)
             let list: CalendarCollection
+            var created = false
             do {
                 list = try client.calendar(at: wanted)
                 print("Found the task list \"\(settings.calendar)\" on the server.")
             } catch .notFound {
-                let created = try client.makeTaskList(
+                let made = try client.makeTaskList(
                     in: home, segment: settings.calendar, displayName: settings.calendar)
-                list = try client.calendar(at: created)
+                list = try client.calendar(at: made)
+                created = true
                 print("Created the task list \"\(settings.calendar)\" on the server.")
             }
             guard list.holdsTasks else {
@@ -184,7 +188,7 @@ struct SyncSetup: ParsableCommand {
                     message: "\(list.url.absoluteString) is a calendar that cannot hold tasks; "
                         + "choose another name with --calendar; nothing was saved")
             }
-            return list.url
+            return (list.url, created)
         } catch let error as DAVError {
             throw Refusal(message: SyncSetup.explain(error, url: settings.url, stage: stage) + "; nothing was saved")
         }
@@ -207,14 +211,20 @@ struct SyncSetup: ParsableCommand {
             return "\(found) exists but is not a calendar; choose another name with --calendar"
         case .serverError(_, 501, _) where stage == "discovery",
             .notXML, .malformedXML, .missingProperty, .notFound, .unexpectedStatus, .redirectLoop:
-            guard stage == "discovery" else { return error.description }
-            return "\(url) does not look like a CalDAV server (\(error)); check --url"
+            guard stage == "discovery" else { return once(error) }
+            return "\(url) does not look like a CalDAV server (\(once(error))); check --url"
         case .serverError(let request, let status, _):
-            // Not the sync loop's "will retry": setup tries once.
             return "\(request): server error \(status); try again later"
         default:
-            return error.description
+            return once(error)
         }
+    }
+
+    /// The error's own words without the sync loop's "; will retry": setup tries once.
+    static func once(_ error: DAVError) -> String {
+        let retry = "; will retry"
+        let text = error.description
+        return text.hasSuffix(retry) ? String(text.dropLast(retry.count)) : text
     }
 
     /// The password file as `reminderd-sync` will need it: from any working directory.
