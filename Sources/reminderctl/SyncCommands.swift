@@ -25,10 +25,20 @@ struct SyncNow: ParsableCommand {
     static let passSeconds = 600
 
     func run() throws {
+        let line = try pass()
+        if output.json { return print(Output.json(.object([:]))) }
+        print(line)
+    }
+
+    /// The pass, asked of the daemon and waited for; the line to print after it succeeded, or a
+    /// refusal saying why it did not and what helps.
+    func pass() throws -> String {
+        let state = SyncWording.current()
+        // Without an account there is nothing to start or to retry: only setup helps.
+        if let state, state.account == nil { throw Refusal(message: SyncWording.notSetUp) }
         switch try DaemonClient.reply(.syncNow, timeoutSeconds: SyncNow.passSeconds) {
-        case .success(let parameters):
-            if output.json { return print(Output.json(.object(parameters))) }
-            print(SyncWording.current()?.doneLine ?? "Synced.")
+        case .success:
+            return (SyncWording.current() ?? state)?.doneLine ?? "Synced."
         case .failure(let error) where error.name == ReminderInterface.ErrorName.syncFailed:
             // The daemon's reason may already name the command that helps.
             let message = ErrorWording.message(error)

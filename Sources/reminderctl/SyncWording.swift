@@ -17,6 +17,9 @@ struct SyncWording {
     /// The command that starts the transport, said wherever it is missing.
     static let startHint = "systemctl --user enable --now reminderd-sync"
 
+    /// Said instead of every other fact when no account is set up: nothing else helps until then.
+    static let notSetUp = "sync is not set up; run: reminderctl sync setup"
+
     /// The account the daemon reports, else the configured one; nil when sync is not set up.
     var account: String? { reply.account ?? configured }
 
@@ -45,15 +48,17 @@ struct SyncWording {
 
     /// What to do about a failed `sync now` when the state shows it: no account, or no transport.
     var hint: String? {
-        guard account != nil else { return "no sync account is set up; run: reminderctl sync setup" }
+        guard account != nil else { return SyncWording.notSetUp }
         guard reply.connected else { return "reminderd-sync is not running; start it: \(SyncWording.startHint)" }
         return nil
     }
 
-    /// `reminderctl sync status`: one labelled line per fact.
+    /// `reminderctl sync status`: one labelled line per fact; without an account only that,
+    /// since no other fact (the transport, the last sync) matters before setup.
     var lines: [(String, String)] {
+        guard let account else { return [("Sync", "not set up (run: reminderctl sync setup)")] }
         var lines: [(String, String)] = [
-            ("Account", account ?? "none set up (run: reminderctl sync setup)"),
+            ("Account", account),
             ("Task list", reply.collection ?? "not found yet"),
             ("Last sync", reply.lastSync.map { "\(Output.when($0)) (\(ago($0)))" } ?? "never"),
         ]

@@ -277,9 +277,18 @@ def test_sync_now_says_why_it_failed_and_what_to_do(fake_daemon):
     said = "reminderd-sync is not running (start it: systemctl --user start reminderd-sync)"
     env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": said}), "SyncStatus": sync_state(connected=False)})
     assert reminderctl(env, "sync", "now").stderr == f"reminderctl: sync failed: {said}\n"  # said once
-    env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": "no account"}), "SyncStatus": sync_state(account=None)})
-    assert reminderctl(env, "sync", "now").stderr.endswith(
-        "\nhint: no sync account is set up; run: reminderctl sync setup\n")
+    env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": "reminderd-sync is not running"}),
+                       "SyncStatus": sync_state(account=None, collection=None, connected=False)})
+    unset = reminderctl(env, "sync", "now")
+    assert (unset.returncode, unset.stderr) == (1, "reminderctl: sync is not set up; run: reminderctl sync setup\n")
     env = fake_daemon({"SyncNow": {}, "SyncStatus": sync_state(lastSync="2026-11-22T09:00:00+00:00")})
     done = reminderctl(env, "sync", "now")
     assert (done.returncode, done.stdout) == (0, "Synced with alice@dav.example.org: up to date.\n")
+
+
+def test_without_an_account_sync_says_only_that_it_is_not_set_up(fake_daemon):
+    env = fake_daemon({"SyncStatus": sync_state(account=None, collection=None, connected=False)})
+    status = reminderctl(env, "sync", "status")
+    assert (status.returncode, status.stdout) == (0, "Sync:                not set up (run: reminderctl sync setup)\n")
+    assert "reminderd-sync" not in status.stdout + status.stderr
+

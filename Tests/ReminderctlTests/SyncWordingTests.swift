@@ -60,7 +60,10 @@ import Testing
     @Test func noAccountMeansNoStatusLineAndAHintToSetOneUp() {
         let none = words(account: nil, lastSync: nil, connected: false)
         #expect(none.statusLine == nil)
-        #expect(none.hint == "no sync account is set up; run: reminderctl sync setup")
+        #expect(none.hint == "sync is not set up; run: reminderctl sync setup")
+        // `sync status` says only that: not "reminderd-sync is not running" beside it.
+        #expect(none.lines.count == 1)
+        #expect(none.lines.first?.0 == "Sync" && none.lines.first?.1 == "not set up (run: reminderctl sync setup)")
         // A daemon that has not seen a pass yet: the config's account speaks.
         let configured = words(account: nil, lastSync: nil, connected: false, configured: "bob@cloud.example.org")
         #expect(configured.statusLine?.hasPrefix("bob@cloud.example.org: reminderd-sync is not running") == true)
