@@ -25,9 +25,15 @@ struct SyncNow: ParsableCommand {
     static let passSeconds = 600
 
     func run() throws {
-        let line = try pass()
-        if output.json { return print(Output.json(.object([:]))) }
-        print(line)
+        guard output.json else { return print(try pass()) }
+        // A script reads one object either way; the exit code still says which.
+        do {
+            _ = try pass()
+            print(Output.json(.object(["ok": .bool(true)])))
+        } catch let refusal as Refusal {
+            print(Output.json(.object(["ok": .bool(false), "error": .string(refusal.message)])))
+            throw ExitCode(refusal.exitCode)
+        }
     }
 
     /// The pass, asked of the daemon and waited for; the line to print after it succeeded, or a

@@ -292,3 +292,16 @@ def test_without_an_account_sync_says_only_that_it_is_not_set_up(fake_daemon):
     assert (status.returncode, status.stdout) == (0, "Sync:                not set up (run: reminderctl sync setup)\n")
     assert "reminderd-sync" not in status.stdout + status.stderr
 
+
+def test_sync_now_json_is_an_object_whether_it_worked_or_not(fake_daemon):
+    env = fake_daemon({"SyncNow": {}, "SyncStatus": sync_state()})
+    done = reminderctl(env, "sync", "now", "--json")
+    assert (done.returncode, json.loads(done.stdout)) == (0, {"ok": True})
+    reason = "dav.example.org refused the user name and password (401 Unauthorized)"
+    env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": reason}), "SyncStatus": sync_state()})
+    failed = reminderctl(env, "sync", "now", "--json")
+    assert (failed.returncode, json.loads(failed.stdout)) == (1, {"ok": False, "error": f"sync failed: {reason}"})
+    env = fake_daemon({"SyncStatus": sync_state(account=None, collection=None, connected=False)})
+    unset = reminderctl(env, "sync", "now", "--json")
+    assert (unset.returncode, json.loads(unset.stdout)) == (
+        1, {"ok": False, "error": "sync is not set up; run: reminderctl sync setup"})
