@@ -70,7 +70,11 @@ struct SyncSetup: ParsableCommand {
             }
             print("Password stored in the Secret Service (service reminderd, username \(settings.username)).")
         }
-        document["sync"] = settings.json
+        // Found by its display name, the list is kept by its place: reminderd-sync looks it up so.
+        let saved = SyncSettings(
+            url: settings.url, username: settings.username, password: settings.password,
+            calendar: taskList.lastPathComponent, mirror: settings.mirror)
+        document["sync"] = saved.json
         do { _ = try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
         try writeConfigFile(document, to: path)
         print("Sync account saved in \(path) (task list \(taskList.absoluteString)).")
@@ -170,13 +174,12 @@ struct SyncSetup: ParsableCommand {
         do {
             let home = try client.discover().calendarHome
             stage = "task list"
-            let wanted = home.appendingPathComponent(settings.calendar, isDirectory: true)
             let list: CalendarCollection
             var created = false
-            do {
-                list = try client.calendar(at: wanted)
+            if let found = try SyncSetup.existingTaskList(named: settings.calendar, in: client.calendars(in: home)) {
+                list = found
                 print("Found the task list \"\(settings.calendar)\" on the server.")
-            } catch .notFound {
+            } else {
                 let made = try client.makeTaskList(
                     in: home, segment: settings.calendar, displayName: settings.calendar)
                 list = try client.calendar(at: made)
@@ -192,6 +195,19 @@ struct SyncSetup: ParsableCommand {
         } catch let error as DAVError {
             throw Refusal(message: SyncSetup.explain(error, url: settings.url, stage: stage) + "; nothing was saved")
         }
+    }
+
+    /// The list `name` names, by the last segment of its URL or by the display name phones show
+    /// (a list made on a phone sits at a generated segment); nil when none does. Several are
+    /// refused, listed: guessing would sync into the wrong one, and a list's URL is unique.
+    static func existingTaskList(named name: String, in lists: [CalendarCollection]) throws -> CalendarCollection? {
+        let matches = lists.filter { $0.url.lastPathComponent == name || $0.displayName == name }
+        guard matches.count > 1 else { return matches.first }
+        let shown = matches.map { "\($0.url.absoluteString) (\"\($0.displayName ?? $0.url.lastPathComponent)\")" }
+        throw Refusal(
+            message: "\(matches.count) task lists on the server are called \"\(name)\": "
+                + shown.joined(separator: ", ") + "; pass the last part of the URL of the one you mean "
+                + "with --calendar; nothing was saved")
     }
 
     /// A server's answer in the words a person setting up an account needs.
