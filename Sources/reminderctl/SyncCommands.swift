@@ -66,7 +66,9 @@ struct SyncStatusCommand: ParsableCommand {
 
     func run() throws {
         guard let reply = try output.call(.syncStatus, as: SyncStatusReply.self) else { return }
-        let words = SyncWording(reply: reply, now: Int64(time(nil)), configured: SyncWording.configuredAccount())
+        let words = SyncWording(
+            reply: reply, now: Int64(time(nil)), configured: SyncWording.configuredAccount(),
+            server: SyncWording.configuredSettings()?.url)
         for (label, value) in words.lines { print("\(label + ":")".padding(21) + value) }
     }
 }

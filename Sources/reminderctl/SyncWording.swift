@@ -13,6 +13,9 @@ struct SyncWording {
     let now: Int64
     /// `user@host` from the config's `"sync"` object, for a daemon that has not seen a pass yet.
     let configured: String?
+    /// The config's `sync.url`, said while the task list is not found yet: a typo in its host or
+    /// port looks like no network, and this is where to see it.
+    var server: String? = nil
 
     /// The command that starts the transport, said wherever it is missing.
     static let startHint = "systemctl --user enable --now reminderd-sync"
@@ -59,7 +62,7 @@ struct SyncWording {
         guard let account else { return [("Sync", "not set up (run: reminderctl sync setup)")] }
         var lines: [(String, String)] = [
             ("Account", account),
-            ("Task list", reply.collection ?? "not found yet"),
+            ("Task list", reply.collection ?? server.map { "not found yet (looking at \($0))" } ?? "not found yet"),
             ("Last sync", reply.lastSync.map { "\(Output.when($0)) (\(ago($0)))" } ?? "never"),
         ]
         if reply.error != nil, let attempt = reply.lastAttempt {
@@ -108,10 +111,14 @@ struct SyncWording {
     /// `alice@dav.example.org` from the config's `"sync"` object; nil without one, or when the
     /// config cannot be read (the daemon's reply still speaks for itself).
     static func configuredAccount() -> String? {
-        guard case .success(let configuration) = ConfigFile.load(explicitPath: nil),
-            let sync = configuration.sync
-        else { return nil }
+        guard let sync = configuredSettings() else { return nil }
         guard let host = URL(string: sync.url)?.host else { return sync.username }
         return "\(sync.username)@\(host)"
+    }
+
+    /// The config's `"sync"` object; nil without one or when the config cannot be read.
+    static func configuredSettings() -> SyncSettings? {
+        guard case .success(let configuration) = ConfigFile.load(explicitPath: nil) else { return nil }
+        return configuration.sync
     }
 }

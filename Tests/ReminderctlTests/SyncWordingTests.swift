@@ -69,6 +69,16 @@ import Testing
         #expect(configured.statusLine?.hasPrefix("bob@cloud.example.org: reminderd-sync is not running") == true)
     }
 
+    @Test func aTaskListNotFoundYetNamesTheServerInUse() {
+        // A typo in sync.url's host or port looks like no network: the address shows it.
+        let reply = SyncStatusReply(
+            account: "alice@dav.exmaple.org", collection: nil, lastSync: nil, lastAttempt: time(60),
+            error: "cannot reach dav.exmaple.org", waiting: 0, waitingSince: nil, conflicts: 0, connected: true)
+        let words = SyncWording(reply: reply, now: now, configured: nil, server: "https://dav.exmaple.org:8443/")
+        let table = Dictionary(uniqueKeysWithValues: words.lines)
+        #expect(table["Task list"] == "not found yet (looking at https://dav.exmaple.org:8443/)")
+    }
+
     @Test func syncStatusListsEveryFactInWords() {
         let lines = words(error: "server error 503", waiting: 2, waitingSince: 7200, conflicts: 1).lines
         let table = Dictionary(uniqueKeysWithValues: lines)
