@@ -42,4 +42,9 @@ public final class ParkedCall: @unchecked Sendable {  // confined to the engine'
 /// every other call costs nothing.
 public protocol CallParking {
     func park() -> ParkedCall
+    /// A handle on the caller's connection that keeps no place in its replies, for a keeper
+    /// that must learn when the caller goes (a sync pass ends with its connection): `dropped`
+    /// runs when the connection closes; `answer`, whatever the reply, writes nothing and lets
+    /// the handle go.
+    func watch() -> ParkedCall
 }

@@ -97,7 +97,7 @@ extension ReminderEngine {
             case .calendar(let days): result = CalendarReply(ics: try calendar(days: days, now: now)).parameters
             case .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus:
                 result = try sync(request, now: now)
-                syncHeard(request, now: now)
+                syncHeard(request, caller: caller, now: now)
             case .syncWait:
                 guard let answer = syncWait(caller: caller, now: now) else { return nil }
                 result = answer

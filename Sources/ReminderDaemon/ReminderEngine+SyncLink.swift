@@ -6,8 +6,9 @@ import ReminderProtocol
 /// (2 s after the latest), `SyncNow`, or fires about to be shown (a refresh, which holds them
 /// ≤ 2 s so a Done made on another device first is not shown here).
 extension ReminderEngine {
-    /// A reminderd-sync is connected and waiting for work (`SyncStatus.connected`): true exactly
-    /// while a `SyncWait` is parked.
+    /// A reminderd-sync is running (`SyncStatus.connected`): true while a `SyncWait` is parked or
+    /// a pass is under way (`SyncBegin` came, its `SyncReport` not yet, and its connection is
+    /// open), so `status` does not call it stopped in the middle of a pass.
     var syncConnected: Bool { syncLink.connected }
 
     /// The methods after which, when they succeed, reminderd-sync has changes to push. The
@@ -23,8 +24,8 @@ extension ReminderEngine {
         return nil
     }
 
-    /// `SyncNow`: tells the waiting reminderd-sync "now" and parks on `caller` until the pass
-    /// is reported; refused in words when no reminderd-sync is there.
+    /// `SyncNow`: tells the waiting reminderd-sync "now" and parks on `caller` until a pass begun
+    /// after it is reported (`SyncLink.reported`); refused in words when no reminderd-sync is there.
     func syncNow(caller: any CallParking, now: Int64) throws {
         guard syncLink.reachable(now: now) else {
             throw CommandError(
@@ -38,13 +39,20 @@ extension ReminderEngine {
     /// to reminderd-sync once it settled. The caller publishes the new deadline.
     func noteLocalChange(now: Int64) { syncLink.changed(at: now) }
 
+    /// After `SyncBegin` from `caller`: a pass is under way until its report or until `caller`'s
+    /// connection closes; its report answers the `SyncNow` calls made so far.
     /// After `SyncPulled` or `SyncReport`: the fires held for a refresh go out (those the pull
     /// marked done are not shown), and a report answers the `SyncNow` calls of its pass.
-    func syncHeard(_ request: ReminderRequest, now: Int64) {
+    func syncHeard(_ request: ReminderRequest, caller: any CallParking, now: Int64) {
         switch request {
+        case .syncBegin:
+            answer(syncLink.begun(on: kept(caller.watch())).map { [$0] } ?? [], .success([:]))
+            return
         case .syncPulled: break
         case .syncReport(let error):
-            answer(syncLink.reported(), error.map { .failure(syncFailure($0)) } ?? .success([:]))
+            let (answered, pass) = syncLink.reported()
+            answer(answered, error.map { .failure(syncFailure($0)) } ?? .success([:]))
+            pass?.answer(.success([:]))  // writes nothing: lets the watch of its connection go
         default: return
         }
         syncLink.endRefresh()
@@ -63,7 +71,7 @@ extension ReminderEngine {
     /// they are held (`FireOutbox`'s `.refreshing`) until the pull comes or 2 s pass. Returns
     /// what goes out now: everything, when no reminderd-sync waits.
     func heldForRefresh(_ due: [ScheduledEvent], now: Int64) -> [ScheduledEvent] {
-        guard !due.isEmpty, syncLink.connected else { return due }
+        guard !due.isEmpty, syncLink.hasWaiter else { return due }
         var itemIds: [String] = []
         for event in due where !itemIds.contains(event.itemId) { itemIds.append(event.itemId) }
         outbox.keep(due, in: .refreshing)
@@ -87,7 +95,8 @@ extension ReminderEngine {
         return call
     }
 
-    /// Answers calls the link let go of (never while it is being changed: see `SyncLink`).
+    /// Answers calls the link let go of (never while it is being changed: see `SyncLink`); a
+    /// watch is let go, nothing written.
     private func answer(_ calls: [ParkedCall], _ reply: VarlinkReply) {
         for call in calls { call.answer(reply) }
     }

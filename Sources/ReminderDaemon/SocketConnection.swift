@@ -128,6 +128,7 @@ final class SocketConnection: @unchecked Sendable {  // confined to the server's
         let oneway: Bool
 
         func park() -> ParkedCall { connection.park(oneway: oneway) }
+        func watch() -> ParkedCall { connection.park(oneway: true) }
     }
 
     private func park(oneway: Bool) -> ParkedCall {

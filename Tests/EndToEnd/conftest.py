@@ -498,7 +498,7 @@ class SyncDevice:
     def start_sync(self, wait=True):
         """Starts reminderd-sync; `wait`: until its pass at start ended (a new `lastAttempt`,
         stamped in whole seconds) and it waits for work. (A `sync now` made during that pass
-        would be answered by it, though the pass began before it.)"""
+        waits for a pass of its own after it.)"""
         program = BIN / "reminderd-sync"
         if self.sync_log is None:
             self.sync_log = open(self.home / "reminderd-sync.log", "a")

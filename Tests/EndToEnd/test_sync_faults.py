@@ -7,12 +7,14 @@ import os
 import re
 import signal
 import subprocess
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from conftest import BIN, Dav, wait_for
 from test_sync_devices import converge, server_resources, snapshot, unfolded
+from test_sync_wait import read_up_to_here
 
 # What a sentence about each fault must mention, any one of the words (case aside).
 FAULTS = {
@@ -143,6 +145,38 @@ def test_a_36_hour_lead_survives_a_server_that_rewrites_durations(devices, dav_s
     body = next(iter(server_resources(dav_server).values()))
     assert sum(1 for line in unfolded(body) if line == "BEGIN:VALARM") == 1, body
     assert a.ctl_json("show", added["id"])["item"]["nextReminder"] == fire_at
+
+
+def test_sync_now_during_the_pass_at_start_waits_for_a_pass_of_its_own(devices, dav_proxy):
+    """`sync now` made while reminderd-sync's pass at start is under way is answered by the pass
+    it asked for, not by that one: the pass at start lists the task list before the server
+    refuses the password and succeeds; the asked pass meets the 401. (Seen failing: exit 0,
+    answered by the pass at start.) The listing is held until `sync now` has reached reminderd."""
+    (a,) = devices(1, url=dav_proxy.url, sync=False)
+    listing, release = threading.Event(), threading.Event()
+    take_fault = dav_proxy.take_fault
+
+    def hold_first_listing(method):
+        fault = take_fault(method)  # taken when the request came: before the 401s
+        if method == "REPORT" and not listing.is_set():
+            listing.set()
+            release.wait(30)
+        return fault
+    dav_proxy.take_fault = hold_first_listing
+    a.start_sync(wait=False)
+    wait_for(listing.is_set, timeout=30, what="reminderd-sync's pass at start listing the task list")
+    dav_proxy.fail("*", "401", times=10**6)
+    asker = subprocess.Popen([str(BIN / "reminderctl"), "sync", "now"], env=a.daemon.env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: any(os.readlink(f"/proc/{asker.pid}/fd/{fd}").startswith("socket:")
+                         for fd in os.listdir(f"/proc/{asker.pid}/fd")), what="reminderctl connected to reminderd")
+    read_up_to_here(a.daemon)
+    release.set()
+    out, err = asker.communicate(timeout=120)
+    assert a.sync_status()["lastSync"] is not None, "the pass at start did not succeed"
+    assert asker.returncode == 1, (out, err, a.sync_log_text()[-2000:])
+    assert any(word in err.lower() for word in FAULTS["401"]), err
+    assert a.sync_status()["error"] in err
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,9 +5,11 @@ import Testing
 @testable import ReminderDaemon
 
 /// A client connection the test plays, for calls the engine parks (`SyncWait`, `SyncNow`): each
-/// parked call's answer is recorded; `close` drops the unanswered ones, as a closed socket does.
+/// parked call's answer is recorded; `close` drops the unanswered ones and the watches (a pass
+/// begun on it), as a closed socket does.
 final class ParkingCaller: CallParking, @unchecked Sendable {  // touched on the engine queue, or by the test between its queue.sync calls
     private var calls: [ParkedCall] = []
+    private var watches: [ParkedCall] = []
     /// The answers to its parked calls, in the order they came.
     private(set) var answers: [VarlinkReply] = []
 
@@ -20,19 +22,26 @@ final class ParkingCaller: CallParking, @unchecked Sendable {  // touched on the
     /// Its calls parked and not answered yet.
     var open: Int { calls.filter(\.isOpen).count }
 
+    func watch() -> ParkedCall {
+        let watch = ParkedCall { _ in }
+        watches.append(watch)
+        return watch
+    }
+
     func close() {
-        for call in calls { call.drop() }
+        for call in calls + watches { call.drop() }
     }
 }
 
 extension ReminderEngine {
-    /// A call from a client that cannot wait, for the tests of every method but the parked ones
-    /// (they are called with a `ParkingCaller`); a parked call is the test's failure.
+    /// A call from a one-off client that cannot wait, for the tests of every method but the
+    /// parked ones (they are called with a `ParkingCaller`); a parked call is the test's failure.
+    /// Its connection closes after the reply, so a pass it began is over at once.
     func perform(_ method: ReminderMethod, _ parameters: [String: JSONValue]) -> VarlinkReply {
         let caller = ParkingCaller()
+        defer { caller.close() }
         guard let reply = perform(method, parameters, caller: caller) else {
             Issue.record("\(method.rawValue) was parked; call it with a ParkingCaller")
-            caller.close()
             return .failure(VarlinkError(name: "test.Parked", parameters: [:]))
         }
         return reply
@@ -50,6 +59,16 @@ extension EngineHarness {
     /// Closes `caller` on the engine's queue, as the socket server does when a client goes.
     func close(_ caller: ParkingCaller) {
         engine.queue.sync { caller.close() }
+        settle()
+    }
+
+    /// `SyncBegin` from `caller`, as reminderd-sync starts a pass on its connection for calls.
+    func begin(from caller: ParkingCaller) {
+        let parameters: [String: JSONValue] = [
+            "collection": .string("https://dav.example/alice/reminderd/"), "account": .string("alice@dav.example"),
+        ]
+        let reply = engine.queue.sync { engine.perform(.syncBegin, parameters, caller: caller) }
+        #expect(reply.map { if case .success = $0 { true } else { false } } == true)
         settle()
     }
 
