@@ -308,7 +308,7 @@ def test_sync_now_says_why_it_failed_and_what_to_do(fake_daemon):
     assert failed.stderr == ("reminderctl: sync failed: reminderd-sync is not running\n"
                              "hint: reminderd-sync is not running; start it: "
                              "systemctl --user enable --now reminderd-sync\n")
-    said = "reminderd-sync is not running (start it: systemctl --user start reminderd-sync)"
+    said = "reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"
     env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": said}), "SyncStatus": sync_state(connected=False)})
     assert reminderctl(env, "sync", "now").stderr == f"reminderctl: sync failed: {said}\n"  # said once
     env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": "reminderd-sync is not running"}),
