@@ -29,7 +29,7 @@ extension ReminderEngine {
     func syncNow(caller: any CallParking, now: Int64) throws {
         guard syncLink.reachable(now: now) else {
             throw CommandError(
-                error: syncFailure("reminderd-sync is not running (start it: systemctl --user start reminderd-sync)"))
+                error: syncFailure("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"))
         }
         answer(syncLink.now(kept(caller.park()), at: now), .success(SyncWaitReply(reason: .now).parameters))
         publish()

@@ -44,13 +44,13 @@ extension ReminderEngine {
         for resource in resources {
             let calendar: Component
             do { calendar = try Component.parse(Array(resource.body.utf8)) } catch {
-                plan.skipped.append(.init(href: resource.href, reason: "\(error)"))
+                try pullUnreadable(resource, reason: "\(error)", into: &plan, now: now)
                 continue
             }
             let reading: VTodoReader.Reading
             do { reading = try VTodoReader.read(calendar, name: resource.href, context: context) } catch {
                 if case .notAnItem = error { later.append((resource, calendar, nil)) } else {
-                    plan.skipped.append(.init(href: resource.href, reason: error.reason))
+                    try pullUnreadable(resource, reason: error.reason, into: &plan, now: now)
                 }
                 continue
             }
@@ -64,7 +64,10 @@ extension ReminderEngine {
         // then builds on its item's merged record.
         for (resource, calendar, reading) in later {
             if try pullCompletedCopy(calendar, into: &plan, context: context) { continue }
-            guard let reading else { continue }  // a task of another app: not an item
+            guard let reading else {
+                noteForeignTask(resource.href)
+                continue
+            }
             try pullNew(reading, of: resource, into: &plan, context: context)
         }
         for href in removed { try pullRemoval(href, into: &plan, now: now) }
@@ -102,6 +105,44 @@ extension ReminderEngine {
             reading, of: resource, id: object.itemId,
             event: (.kept, "removed here; brought back because it was changed on another device"), into: &plan,
             context: context)
+    }
+
+    /// A resource that does not read, at the href of an item known here (another client wrote
+    /// a bad value into it): the item here wins, or it would wait behind the resource forever.
+    /// The item's server state takes the resource's etag, so that the push is conditional on
+    /// it (a newer good write is merged, not overwritten), and keeps the body last agreed on as
+    /// the base it is written over. Any other unreadable resource is only skipped.
+    private func pullUnreadable(_ resource: SyncResource, reason: String, into plan: inout SyncPullPlan, now: Int64)
+        throws
+    {
+        guard let object = try stored({ try store.syncObject(href: resource.href) }),
+            plan.merged[object.itemId] == nil, items[object.itemId] != nil || quarantined[object.itemId] == nil
+        else {
+            plan.skipped.append(.init(href: resource.href, reason: reason))
+            return
+        }
+        let id = object.itemId
+        plan.batch.objects.append(
+            SyncObject(itemId: id, uid: object.uid, href: resource.href, etag: resource.etag, body: object.body))
+        guard let item = items[id] else {
+            // Removed here: its DELETE goes on, against the current etag.
+            plan.skipped.append(.init(href: resource.href, reason: "\(reason); item \(id) was removed here: deleted"))
+            return
+        }
+        plan.batch.history.append(
+            HistoryRecord(
+                at: now, itemId: id, title: item.title, event: .kept,
+                reason: "the server's copy was unreadable (\(reason)); replaced with this device's"))
+        settle(id, differs: true, into: &plan)
+        plan.skipped.append(
+            .init(href: resource.href, reason: "\(reason); item \(id) “\(item.title)” of this device replaces it"))
+    }
+
+    /// A task of another app is not an item and does not remind: said once in the journal, so
+    /// that a person who made it on a phone can learn why (docs/SYNC-FORMAT.md).
+    private func noteForeignTask(_ href: String) {
+        guard foreignTasksNoted.insert(href).inserted else { return }
+        logger.notice("sync: \(href) is another app's task (no X-REMINDERD-KIND), not a reminderd item: no reminders")
     }
 
     /// A resource whose uid is new here: a first join's catalog item that exists here too

@@ -25,10 +25,26 @@ struct SyncNow: ParsableCommand {
     static let passSeconds = 600
 
     func run() throws {
+        guard output.json else { return print(try pass()) }
+        // A script reads one object either way; the exit code still says which.
+        do {
+            _ = try pass()
+            print(Output.json(.object(["ok": .bool(true)])))
+        } catch let refusal as Refusal {
+            print(Output.json(.object(["ok": .bool(false), "error": .string(refusal.message)])))
+            throw ExitCode(refusal.exitCode)
+        }
+    }
+
+    /// The pass, asked of the daemon and waited for; the line to print after it succeeded, or a
+    /// refusal saying why it did not and what helps.
+    func pass() throws -> String {
+        let state = SyncWording.current()
+        // Without an account there is nothing to start or to retry: only setup helps.
+        if let state, state.account == nil { throw Refusal(message: SyncWording.notSetUp) }
         switch try DaemonClient.reply(.syncNow, timeoutSeconds: SyncNow.passSeconds) {
-        case .success(let parameters):
-            if output.json { return print(Output.json(.object(parameters))) }
-            print(SyncWording.current()?.doneLine ?? "Synced.")
+        case .success:
+            return (SyncWording.current() ?? state)?.doneLine ?? "Synced."
         case .failure(let error) where error.name == ReminderInterface.ErrorName.syncFailed:
             // The daemon's reason may already name the command that helps.
             let message = ErrorWording.message(error)
@@ -50,7 +66,9 @@ struct SyncStatusCommand: ParsableCommand {
 
     func run() throws {
         guard let reply = try output.call(.syncStatus, as: SyncStatusReply.self) else { return }
-        let words = SyncWording(reply: reply, now: Int64(time(nil)), configured: SyncWording.configuredAccount())
+        let words = SyncWording(
+            reply: reply, now: Int64(time(nil)), configured: SyncWording.configuredAccount(),
+            server: SyncWording.configuredSettings()?.url)
         for (label, value) in words.lines { print("\(label + ":")".padding(21) + value) }
     }
 }

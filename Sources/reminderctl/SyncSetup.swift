@@ -60,15 +60,21 @@ struct SyncSetup: ParsableCommand {
         let previous = existing == nil ? nil : try ConfigFile.refusing(path).sync
         let settings = try settings(previous: previous, terminal: terminal)
         let password = try password(for: settings, terminal: terminal)
-        let taskList = try checkAccount(settings, password: password)
+        let (taskList, created) = try checkAccount(settings, password: password)
         if settings.password == .secretService {
             do { try SecretService.store(username: settings.username, password: password) } catch {
-                // The task list stays on the server: the next setup finds it.
-                throw Refusal(message: "\(error.description); the config was not changed")
+                // The task list stays on the server (the next setup finds it); said, so that
+                // "nothing changed" is true.
+                let left = created ? "the task list \(taskList.absoluteString) was created on the server; " : ""
+                throw Refusal(message: "\(error.description); \(left)the config was not changed")
             }
             print("Password stored in the Secret Service (service reminderd, username \(settings.username)).")
         }
-        document["sync"] = settings.json
+        // Found by its display name, the list is kept by its place: reminderd-sync looks it up so.
+        let saved = SyncSettings(
+            url: settings.url, username: settings.username, password: settings.password,
+            calendar: taskList.lastPathComponent, mirror: settings.mirror)
+        document["sync"] = saved.json
         do { _ = try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
         try writeConfigFile(document, to: path)
         print("Sync account saved in \(path) (task list \(taskList.absoluteString)).")
@@ -156,8 +162,8 @@ struct SyncSetup: ParsableCommand {
     }
 
     /// Discovery, then the task list: found, or created (and read back) when missing. Returns
-    /// its URL; every failure is one sentence saying what went wrong and that nothing was saved.
-    func checkAccount(_ settings: SyncSettings, password: String) throws -> URL {
+    /// its URL and whether it was created; every failure is one sentence saying what went wrong and that nothing was saved.
+    func checkAccount(_ settings: SyncSettings, password: String) throws -> (url: URL, created: Bool) {
         guard let account = URL(string: settings.url) else {
             throw Refusal.usage("--url: \(settings.url) is not an address")
         }
@@ -168,15 +174,16 @@ struct SyncSetup: ParsableCommand {
         do {
             let home = try client.discover().calendarHome
             stage = "task list"
-            let wanted = home.appendingPathComponent(settings.calendar, isDirectory: true)
             let list: CalendarCollection
-            do {
-                list = try client.calendar(at: wanted)
+            var created = false
+            if let found = try SyncSetup.existingTaskList(named: settings.calendar, in: client.calendars(in: home)) {
+                list = found
                 print("Found the task list \"\(settings.calendar)\" on the server.")
-            } catch .notFound {
-                let created = try client.makeTaskList(
+            } else {
+                let made = try client.makeTaskList(
                     in: home, segment: settings.calendar, displayName: settings.calendar)
-                list = try client.calendar(at: created)
+                list = try client.calendar(at: made)
+                created = true
                 print("Created the task list \"\(settings.calendar)\" on the server.")
             }
             guard list.holdsTasks else {
@@ -184,10 +191,23 @@ struct SyncSetup: ParsableCommand {
                     message: "\(list.url.absoluteString) is a calendar that cannot hold tasks; "
                         + "choose another name with --calendar; nothing was saved")
             }
-            return list.url
+            return (list.url, created)
         } catch let error as DAVError {
             throw Refusal(message: SyncSetup.explain(error, url: settings.url, stage: stage) + "; nothing was saved")
         }
+    }
+
+    /// The list `name` names, by the last segment of its URL or by the display name phones show
+    /// (a list made on a phone sits at a generated segment); nil when none does. Several are
+    /// refused, listed: guessing would sync into the wrong one, and a list's URL is unique.
+    static func existingTaskList(named name: String, in lists: [CalendarCollection]) throws -> CalendarCollection? {
+        let matches = lists.filter { $0.url.lastPathComponent == name || $0.displayName == name }
+        guard matches.count > 1 else { return matches.first }
+        let shown = matches.map { "\($0.url.absoluteString) (\"\($0.displayName ?? $0.url.lastPathComponent)\")" }
+        throw Refusal(
+            message: "\(matches.count) task lists on the server are called \"\(name)\": "
+                + shown.joined(separator: ", ") + "; pass the last part of the URL of the one you mean "
+                + "with --calendar; nothing was saved")
     }
 
     /// A server's answer in the words a person setting up an account needs.
@@ -207,14 +227,20 @@ struct SyncSetup: ParsableCommand {
             return "\(found) exists but is not a calendar; choose another name with --calendar"
         case .serverError(_, 501, _) where stage == "discovery",
             .notXML, .malformedXML, .missingProperty, .notFound, .unexpectedStatus, .redirectLoop:
-            guard stage == "discovery" else { return error.description }
-            return "\(url) does not look like a CalDAV server (\(error)); check --url"
+            guard stage == "discovery" else { return once(error) }
+            return "\(url) does not look like a CalDAV server (\(once(error))); check --url"
         case .serverError(let request, let status, _):
-            // Not the sync loop's "will retry": setup tries once.
             return "\(request): server error \(status); try again later"
         default:
-            return error.description
+            return once(error)
         }
+    }
+
+    /// The error's own words without the sync loop's "; will retry": setup tries once.
+    static func once(_ error: DAVError) -> String {
+        let retry = "; will retry"
+        let text = error.description
+        return text.hasSuffix(retry) ? String(text.dropLast(retry.count)) : text
     }
 
     /// The password file as `reminderd-sync` will need it: from any working directory.

@@ -13,9 +13,15 @@ struct SyncWording {
     let now: Int64
     /// `user@host` from the config's `"sync"` object, for a daemon that has not seen a pass yet.
     let configured: String?
+    /// The config's `sync.url`, said while the task list is not found yet: a typo in its host or
+    /// port looks like no network, and this is where to see it.
+    var server: String? = nil
 
     /// The command that starts the transport, said wherever it is missing.
     static let startHint = "systemctl --user enable --now reminderd-sync"
+
+    /// Said instead of every other fact when no account is set up: nothing else helps until then.
+    static let notSetUp = "sync is not set up; run: reminderctl sync setup"
 
     /// The account the daemon reports, else the configured one; nil when sync is not set up.
     var account: String? { reply.account ?? configured }
@@ -45,16 +51,18 @@ struct SyncWording {
 
     /// What to do about a failed `sync now` when the state shows it: no account, or no transport.
     var hint: String? {
-        guard account != nil else { return "no sync account is set up; run: reminderctl sync setup" }
+        guard account != nil else { return SyncWording.notSetUp }
         guard reply.connected else { return "reminderd-sync is not running; start it: \(SyncWording.startHint)" }
         return nil
     }
 
-    /// `reminderctl sync status`: one labelled line per fact.
+    /// `reminderctl sync status`: one labelled line per fact; without an account only that,
+    /// since no other fact (the transport, the last sync) matters before setup.
     var lines: [(String, String)] {
+        guard let account else { return [("Sync", "not set up (run: reminderctl sync setup)")] }
         var lines: [(String, String)] = [
-            ("Account", account ?? "none set up (run: reminderctl sync setup)"),
-            ("Task list", reply.collection ?? "not found yet"),
+            ("Account", account),
+            ("Task list", reply.collection ?? server.map { "not found yet (looking at \($0))" } ?? "not found yet"),
             ("Last sync", reply.lastSync.map { "\(Output.when($0)) (\(ago($0)))" } ?? "never"),
         ]
         if reply.error != nil, let attempt = reply.lastAttempt {
@@ -103,10 +111,14 @@ struct SyncWording {
     /// `alice@dav.example.org` from the config's `"sync"` object; nil without one, or when the
     /// config cannot be read (the daemon's reply still speaks for itself).
     static func configuredAccount() -> String? {
-        guard case .success(let configuration) = ConfigFile.load(explicitPath: nil),
-            let sync = configuration.sync
-        else { return nil }
+        guard let sync = configuredSettings() else { return nil }
         guard let host = URL(string: sync.url)?.host else { return sync.username }
         return "\(sync.username)@\(host)"
+    }
+
+    /// The config's `"sync"` object; nil without one or when the config cannot be read.
+    static func configuredSettings() -> SyncSettings? {
+        guard case .success(let configuration) = ConfigFile.load(explicitPath: nil) else { return nil }
+        return configuration.sync
     }
 }

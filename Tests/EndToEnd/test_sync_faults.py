@@ -308,12 +308,34 @@ def test_sync_now_says_why_it_failed_and_what_to_do(fake_daemon):
     assert failed.stderr == ("reminderctl: sync failed: reminderd-sync is not running\n"
                              "hint: reminderd-sync is not running; start it: "
                              "systemctl --user enable --now reminderd-sync\n")
-    said = "reminderd-sync is not running (start it: systemctl --user start reminderd-sync)"
+    said = "reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"
     env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": said}), "SyncStatus": sync_state(connected=False)})
     assert reminderctl(env, "sync", "now").stderr == f"reminderctl: sync failed: {said}\n"  # said once
-    env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": "no account"}), "SyncStatus": sync_state(account=None)})
-    assert reminderctl(env, "sync", "now").stderr.endswith(
-        "\nhint: no sync account is set up; run: reminderctl sync setup\n")
+    env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": "reminderd-sync is not running"}),
+                       "SyncStatus": sync_state(account=None, collection=None, connected=False)})
+    unset = reminderctl(env, "sync", "now")
+    assert (unset.returncode, unset.stderr) == (1, "reminderctl: sync is not set up; run: reminderctl sync setup\n")
     env = fake_daemon({"SyncNow": {}, "SyncStatus": sync_state(lastSync="2026-11-22T09:00:00+00:00")})
     done = reminderctl(env, "sync", "now")
     assert (done.returncode, done.stdout) == (0, "Synced with alice@dav.example.org: up to date.\n")
+
+
+def test_without_an_account_sync_says_only_that_it_is_not_set_up(fake_daemon):
+    env = fake_daemon({"SyncStatus": sync_state(account=None, collection=None, connected=False)})
+    status = reminderctl(env, "sync", "status")
+    assert (status.returncode, status.stdout) == (0, "Sync:                not set up (run: reminderctl sync setup)\n")
+    assert "reminderd-sync" not in status.stdout + status.stderr
+
+
+def test_sync_now_json_is_an_object_whether_it_worked_or_not(fake_daemon):
+    env = fake_daemon({"SyncNow": {}, "SyncStatus": sync_state()})
+    done = reminderctl(env, "sync", "now", "--json")
+    assert (done.returncode, json.loads(done.stdout)) == (0, {"ok": True})
+    reason = "dav.example.org refused the user name and password (401 Unauthorized)"
+    env = fake_daemon({"SyncNow": ("SyncFailed", {"reason": reason}), "SyncStatus": sync_state()})
+    failed = reminderctl(env, "sync", "now", "--json")
+    assert (failed.returncode, json.loads(failed.stdout)) == (1, {"ok": False, "error": f"sync failed: {reason}"})
+    env = fake_daemon({"SyncStatus": sync_state(account=None, collection=None, connected=False)})
+    unset = reminderctl(env, "sync", "now", "--json")
+    assert (unset.returncode, json.loads(unset.stdout)) == (
+        1, {"ok": False, "error": "sync is not set up; run: reminderctl sync setup"})

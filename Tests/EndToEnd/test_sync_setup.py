@@ -160,7 +160,8 @@ def test_no_secret_service_suggests_a_password_file(daemon, env, radicale):
     child.close()
     assert child.exitstatus == 1
     assert "Secret Service" in child.before and "--password-file PATH" in child.before
-    assert "the config was not changed" in child.before
+    # The task list it made before the keyring failed is said, not hidden behind "nothing changed".
+    assert "the task list " in child.before and "was created on the server; the config was not changed" in child.before
     assert daemon.config_path.read_bytes() == before
 
 
@@ -180,6 +181,7 @@ def test_no_server_and_not_a_caldav_server_are_told_apart(daemon, env, tmp_path)
         web.wait(10)
     assert result.returncode == 1
     assert "does not look like a CalDAV server" in result.stderr, result.stderr
+    assert "will retry" not in result.stderr  # setup tries once
     assert "sync" not in json.loads(daemon.config_path.read_text())
 
 
@@ -218,3 +220,40 @@ def test_a_certificate_nobody_vouched_for_is_a_tls_failure(daemon, env, tmp_path
     assert result.returncode == 1
     assert "TLS failure" in result.stderr and "certificate was not accepted" in result.stderr, result.stderr
     assert "sync" not in json.loads(daemon.config_path.read_text())
+
+
+def make_task_list(radicale, segment, display_name):
+    """A task list as a phone makes one: a generated segment, the name people see as displayname."""
+    import base64
+    import urllib.request
+    body = ('<?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+            f'<D:set><D:prop><D:displayname>{display_name}</D:displayname><C:supported-calendar-component-set>'
+            '<C:comp name="VTODO"/></C:supported-calendar-component-set></D:prop></D:set></C:mkcalendar>')
+    request = urllib.request.Request(radicale.collection_url(segment), data=body.encode(), method="MKCALENDAR")
+    request.add_header("Authorization", "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())
+    request.add_header("Content-Type", "application/xml; charset=utf-8")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 201
+
+
+def test_the_calendar_is_found_by_the_name_phones_show_and_two_of_that_name_are_refused(daemon, env, radicale,
+                                                                                          tmp_path):
+    phone = "5f1c2d9e-7a44-4b0e-9c1d-2f3e4a5b6c7d"
+    make_task_list(radicale, phone, "Phone Tasks")
+    flags = ["--url", radicale.url, "--username", USER, "--password-file", str(password_file(tmp_path))]
+    found = run(env, *flags, "--calendar", "Phone Tasks")
+    assert found.returncode == 0, found.stderr
+    assert 'Found the task list "Phone Tasks"' in found.stdout
+    assert radicale.task_lists() == [phone]  # no second "Phone Tasks"
+    assert json.loads(daemon.config_path.read_text())["sync"]["calendar"] == phone  # where reminderd-sync looks
+    saved = daemon.config_path.read_bytes()
+    make_task_list(radicale, "other", "Phone Tasks")
+    two = run(env, *flags, "--calendar", "Phone Tasks")
+    assert two.returncode == 1
+    assert 'task lists on the server are called "Phone Tasks"' in two.stderr, two.stderr
+    assert radicale.collection_url(phone) in two.stderr and radicale.collection_url("other") in two.stderr
+    assert "--calendar" in two.stderr and "nothing was saved" in two.stderr
+    assert radicale.task_lists() == sorted([phone, "other"]) and daemon.config_path.read_bytes() == saved
+    by_segment = run(env, *flags, "--calendar", "other")  # the URL's last part picks one
+    assert by_segment.returncode == 0, by_segment.stderr
+    assert json.loads(daemon.config_path.read_text())["sync"]["calendar"] == "other"

@@ -13,7 +13,7 @@ import bench_daemon
 from conftest import fired_once_and_settled, local_in, wait_for
 
 METHOD = "io.reminderd.Reminders."
-NOT_RUNNING = "reminderd-sync is not running (start it: systemctl --user start reminderd-sync)"
+NOT_RUNNING = "reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"
 
 
 class Connection:

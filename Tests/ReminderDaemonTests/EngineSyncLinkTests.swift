@@ -164,7 +164,7 @@ import Testing
         let harness = try EngineHarness()
         #expect(
             harness.perform("SyncNow", from: ParkingCaller())
-                == syncFailed("reminderd-sync is not running (start it: systemctl --user start reminderd-sync)"))
+                == syncFailed("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"))
     }
 
     @Test func syncNowIsAnsweredByTheNextReport() throws {
@@ -227,7 +227,7 @@ import Testing
         #expect(waiter.answers.isEmpty)
         #expect(
             harness.perform("SyncNow", from: ParkingCaller())
-                == syncFailed("reminderd-sync is not running (start it: systemctl --user start reminderd-sync)"))
+                == syncFailed("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"))
         // A SyncNow whose client went: forgotten too, nothing answered when the pass ends.
         let waiter2 = ParkingCaller()
         let asker = ParkingCaller()

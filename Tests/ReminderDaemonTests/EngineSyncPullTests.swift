@@ -303,6 +303,10 @@ import Testing
         #expect(skipped["/c/garbage.ics"]?.hasPrefix("line 2: ") == true)
         #expect(a.ids.count == 1)
         #expect(a.field(a.ids[0], "amount") == "15")
+        // The phone's task is named in the journal once, not at every pass that lists it again.
+        #expect(a.engine.queue.sync { a.engine.foreignTasksNoted } == ["/c/milk.ics"])
+        server.pull(a.engine, ["/c/milk.ics"])
+        #expect(a.engine.queue.sync { a.engine.foreignTasksNoted } == ["/c/milk.ics"])
     }
 
     @Test func aBatchTheStoreRefusesChangesNothingInMemoryNorTheToken() throws {

@@ -60,10 +60,23 @@ import Testing
     @Test func noAccountMeansNoStatusLineAndAHintToSetOneUp() {
         let none = words(account: nil, lastSync: nil, connected: false)
         #expect(none.statusLine == nil)
-        #expect(none.hint == "no sync account is set up; run: reminderctl sync setup")
+        #expect(none.hint == "sync is not set up; run: reminderctl sync setup")
+        // `sync status` says only that: not "reminderd-sync is not running" beside it.
+        #expect(none.lines.count == 1)
+        #expect(none.lines.first?.0 == "Sync" && none.lines.first?.1 == "not set up (run: reminderctl sync setup)")
         // A daemon that has not seen a pass yet: the config's account speaks.
         let configured = words(account: nil, lastSync: nil, connected: false, configured: "bob@cloud.example.org")
         #expect(configured.statusLine?.hasPrefix("bob@cloud.example.org: reminderd-sync is not running") == true)
+    }
+
+    @Test func aTaskListNotFoundYetNamesTheServerInUse() {
+        // A typo in sync.url's host or port looks like no network: the address shows it.
+        let reply = SyncStatusReply(
+            account: "alice@dav.exmaple.org", collection: nil, lastSync: nil, lastAttempt: time(60),
+            error: "cannot reach dav.exmaple.org", waiting: 0, waitingSince: nil, conflicts: 0, connected: true)
+        let words = SyncWording(reply: reply, now: now, configured: nil, server: "https://dav.exmaple.org:8443/")
+        let table = Dictionary(uniqueKeysWithValues: words.lines)
+        #expect(table["Task list"] == "not found yet (looking at https://dav.exmaple.org:8443/)")
     }
 
     @Test func syncStatusListsEveryFactInWords() {
