@@ -49,11 +49,22 @@ def coupon(title, notes=None):
 
 
 def descriptors(pid):
-    return set(os.listdir(f"/proc/{pid}/fd"))
+    """The daemon's open descriptors as (number, what it refers to): a number the daemon closed
+    and reused for a new socket in between still counts as new (its socket inode differs)."""
+    opened = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            opened.add((fd, os.readlink(f"/proc/{pid}/fd/{fd}")))
+        except FileNotFoundError:  # closed while listed
+            pass
+    return opened
 
 
 def new_descriptor(pid, before):
-    return wait_for(lambda: descriptors(pid) - before, what="the daemon to accept the connection").pop()
+    new = wait_for(lambda: {fd for fd, target in descriptors(pid) - before if target.startswith("socket:")},
+                   what="the daemon to accept the connection")
+    assert len(new) == 1, new
+    return new.pop()
 
 
 def ctl(daemon, *args, timeout=10):
@@ -80,7 +91,7 @@ def test_a_reply_waiting_for_a_slow_flush_never_reaches_the_next_client_on_the_s
     a.send("Add", item=coupon("Alice's coupon"))
     wait_for(lambda: fault.calls() > flushes, what="the flush to start")
     a.close()  # hangs up while its reply waits for the 3 s flush
-    wait_for(lambda: fd_a not in descriptors(pid), what="the daemon to close A's connection")
+    wait_for(lambda: fd_a not in {fd for fd, _ in descriptors(pid)}, what="the daemon to close A's connection")
     before = descriptors(pid)
     b = Client(daemon.socket_path)
     assert new_descriptor(pid, before) == fd_a  # B got A's descriptor number
