@@ -156,8 +156,8 @@ struct FireOutbox {
 
     /// Whether `event` is a reminder of the item all of whose times are at or before `instant`.
     static func covers(_ event: Event, _ itemId: String, _ instant: Int64) -> Bool {
-        guard case .fire(let id, _, let fireAts, _, _) = event, id == itemId else { return false }
-        return fireAts.allSatisfy { $0 <= instant }
+        guard case .fire(let id, _, let fires, _, _) = event, id == itemId else { return false }
+        return fires.allSatisfy { $0.at <= instant }
     }
 
     /// The server ids of the item's pop-ups on screen alone — only the occurrence's with `due`.
@@ -168,8 +168,8 @@ struct FireOutbox {
     /// Calls `body` with each fire it holds, and where.
     func forEachFire(_ body: (FireKey, String) -> Void) {
         func each(_ events: some Sequence<Event>, _ place: String) {
-            for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
-                for fireAt in fireAts { body(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt), place) }
+            for case .fire(let itemId, let occurrence, let fires, _, _) in events {
+                for fire in fires { body(FireKey(itemId: itemId, due: occurrence.due, fireAt: fire.at), place) }
             }
         }
         each(waiting, "waiting")

@@ -35,7 +35,9 @@ struct ItemIndex: Sendable {
         }
         sortedIds = SortedIds(order)
         for record in records { occurrences[record.itemId, default: [:]][record.due] = record }
-        for record in fires { fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt)) }
+        for record in fires {
+            fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt), lead: record.lead)
+        }
     }
 
     init() {}
@@ -78,8 +80,12 @@ struct ItemIndex: Sendable {
     /// The occurrence's record, if it has one.
     func record(of id: String, due: Int64) -> OccurrenceRecord? { occurrences[id]?[due] }
 
-    /// Notes a fire the server accepted.
-    mutating func recordFired(_ key: FireKey) { fired.insert(key) }
+    /// Notes the fires of a reminder the server accepted.
+    mutating func recordShown(_ reminder: ShownReminder) {
+        for fire in reminder.fires {
+            fired.insert(FireKey(itemId: reminder.itemId, due: reminder.due, fireAt: fire.at), lead: fire.lead)
+        }
+    }
 
     /// The occurrence the schedule, Done and Snooze act on: the first one still ahead that is
     /// not done.
@@ -116,37 +122,56 @@ struct FireKey: Hashable {
     let fireAt: Int64
 }
 
-/// Accepted fires grouped by item, so removing an item does not touch everyone else's.
+/// Accepted fires grouped by item, so removing an item does not touch everyone else's. A fire is
+/// known by its instant and, when its lead tells which reminder it is (`ReminderFire.tellsLead`),
+/// by its occurrence and lead too: a reminder time or zone that moved a shown lead's instant does
+/// not make it new.
 struct FiredSet {
     fileprivate struct Instants: Hashable {
         let due: Int64
         let fireAt: Int64
     }
-    private var byItem: [String: Set<Instants>] = [:]
+    fileprivate struct Lead: Hashable {
+        let due: Int64
+        let lead: String
+    }
+    fileprivate struct OfItem {
+        var instants: Set<Instants> = []
+        var leads: Set<Lead> = []
+    }
+    private var byItem: [String: OfItem] = [:]
 
     func contains(_ key: FireKey) -> Bool {
-        byItem[key.itemId]?.contains(Instants(due: key.due, fireAt: key.fireAt)) ?? false
+        byItem[key.itemId]?.instants.contains(Instants(due: key.due, fireAt: key.fireAt)) ?? false
     }
 
     /// One item's accepted fires, looked up once for many questions.
-    func of(_ itemId: String) -> Shown { Shown(instants: byItem[itemId]) }
+    func of(_ itemId: String) -> Shown { Shown(fires: byItem[itemId]) }
 
     /// The items with accepted fires.
     var itemIds: [String] { Array(byItem.keys) }
 
     struct Shown {
-        fileprivate let instants: Set<Instants>?
+        fileprivate let fires: OfItem?
 
-        func contains(due: Int64, fireAt: Int64) -> Bool {
-            instants?.contains(Instants(due: due, fireAt: fireAt)) ?? false
+        /// Whether `fire` of the occurrence due at `due` was shown: at its instant, or — a lead
+        /// that tells which reminder it is — at any instant.
+        func contains(due: Int64, _ fire: ReminderFire) -> Bool {
+            guard let fires else { return false }
+            return fires.instants.contains(Instants(due: due, fireAt: fire.at))
+                || (fire.tellsLead && fires.leads.contains(Lead(due: due, lead: fire.lead)))
         }
 
         /// Whether any reminder of the occurrence due at `due` was shown.
-        func containsAny(due: Int64) -> Bool { instants?.contains { $0.due == due } ?? false }
+        func containsAny(due: Int64) -> Bool { fires?.instants.contains { $0.due == due } ?? false }
     }
 
-    mutating func insert(_ key: FireKey) {
-        byItem[key.itemId, default: []].insert(Instants(due: key.due, fireAt: key.fireAt))
+    /// Notes a fire; `lead` nil for one stored before leads were (v8).
+    mutating func insert(_ key: FireKey, lead: String?) {
+        byItem[key.itemId, default: OfItem()].instants.insert(Instants(due: key.due, fireAt: key.fireAt))
+        if let lead, ReminderFire(at: key.fireAt, lead: lead).tellsLead {
+            byItem[key.itemId, default: OfItem()].leads.insert(Lead(due: key.due, lead: lead))
+        }
     }
 
     mutating func removeAll(of itemId: String) { byItem[itemId] = nil }

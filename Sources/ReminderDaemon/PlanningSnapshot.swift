@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderStore
 
 /// What planning an item's wheel events reads — the items with their records and accepted fires,
 /// the rules and lead times of the configuration, the fires owed from a previous run, now — as
@@ -30,12 +31,14 @@ struct PlanningSnapshot: Sendable {
         var fires: [FireTime] = []
         rules.fireTimes(of: occurrence, leads: item.lead ?? leadTimes, createdAt: item.createdAt, into: &fires)
         let shown = index.fired.of(id)
-        var pending = fires.map { (at: $0.fireAt, lead: $0.lead.description) }
-            .filter { !shown.contains(due: occurrence.due, fireAt: $0.at) }
+        // A lead shown already is not shown again, wherever a new reminder time or zone put it.
+        var pending = fires.map { ReminderFire(at: $0.fireAt, lead: $0.lead.description) }
+            .filter { !shown.contains(due: occurrence.due, $0) }
         if let snooze = index.record(of: id, due: occurrence.due)?.snoozedUntil {
             // Lead reminders before the snooze's end are skipped.
             pending = pending.filter { $0.at > snooze }
-            if !shown.contains(due: occurrence.due, fireAt: snooze) { pending.append((snooze, "snooze")) }
+            let end = ReminderFire(at: snooze, lead: ReminderFire.snoozeLead)
+            if !shown.contains(due: occurrence.due, end) { pending.append(end) }
         }
         var planned: [(event: Event, at: Int64)] = []
         let late = pending.filter {
@@ -45,11 +48,11 @@ struct PlanningSnapshot: Sendable {
         }.sorted { $0.at < $1.at }
         if let last = late.last {
             planned.append(
-                (.fire(itemId: id, occurrence: occurrence, fireAts: late.map(\.at), lead: last.lead, late: true), now))
+                (.fire(itemId: id, occurrence: occurrence, fires: late, lead: last.lead, late: true), now))
         }
         for fire in pending where fire.at > now {
             planned.append(
-                (.fire(itemId: id, occurrence: occurrence, fireAts: [fire.at], lead: fire.lead, late: false), fire.at))
+                (.fire(itemId: id, occurrence: occurrence, fires: [fire], lead: fire.lead, late: false), fire.at))
         }
         planned.append((.pass(itemId: id, occurrence: occurrence), occurrence.due))
         return planned
@@ -68,7 +71,8 @@ struct PlanningSnapshot: Sendable {
         return [
             (
                 .fire(
-                    itemId: id, occurrence: occurrence, fireAts: [now], lead: ReminderEngine.overdueLead, late: false),
+                    itemId: id, occurrence: occurrence, fires: [ReminderFire(at: now, lead: ReminderFire.overdueLead)],
+                    lead: ReminderFire.overdueLead, late: false),
                 now
             )
         ]

@@ -151,7 +151,9 @@ struct PopUpComposer {
     /// Why a reminder goes out late, if it does: it came due while reminderd was not running,
     /// or more than a minute ago while it ran (the machine slept, or the clock jumped forward).
     static func lateness(of event: ReminderEngine.ScheduledEvent, zone: TimeZoneRules, now: Int64) -> String? {
-        guard case .fire(_, _, let fireAts, _, let whileAway) = event, let due = fireAts.max() else { return nil }
+        guard case .fire(_, _, let fires, _, let whileAway) = event, let due = fires.lazy.map(\.at).max() else {
+            return nil
+        }
         let was = "was due \(shortTime(due, zone: zone, now: now))"
         if whileAway { return was + ", while reminderd was not running" }
         return now - due > lateAfter ? was : nil

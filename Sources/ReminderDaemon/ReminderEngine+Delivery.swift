@@ -52,9 +52,9 @@ extension ReminderEngine {
 
     /// Shows one reminder, replacing a pop-up of the same item on screen.
     func show(_ event: ScheduledEvent, item: Item, text: NotificationText, composer: PopUpComposer) {
-        guard case .fire(let itemId, let occurrence, let fireAts, _, _) = event else { return }
+        guard case .fire(let itemId, let occurrence, let fires, _, _) = event else { return }
         // A pop-up re-shown on a new server is not late: it was shown on time on the old one.
-        let shownAgain = wasShown(itemId, due: occurrence.due, fireAts: fireAts)
+        let shownAgain = wasShown(itemId, due: occurrence.due, fires: fires)
         let replaces = outbox.onScreen.first { $0.value.itemId == itemId }?.key ?? 0
         let request = composer.reminder(event, text: text, shownAgain: shownAgain, replacesId: replaces)
         beginDelivery([event], now: composer.now)
@@ -71,9 +71,9 @@ extension ReminderEngine {
 
     /// Whether the server accepted every fire a pop-up stands for already: it is being shown again
     /// on a new server, not late, and its history line is `reshown`.
-    func wasShown(_ itemId: String, due: Int64, fireAts: [Int64]) -> Bool {
+    func wasShown(_ itemId: String, due: Int64, fires: [ReminderFire]) -> Bool {
         let shown = fired.of(itemId)
-        return fireAts.allSatisfy { shown.contains(due: due, fireAt: $0) }
+        return fires.allSatisfy { shown.contains(due: due, $0) }
     }
 
     /// The server's answer to one pop-up (`grouped`: one pop-up for all `events`).
@@ -87,13 +87,13 @@ extension ReminderEngine {
             retryDelay = ReminderEngine.firstRetryDelay
             var shown: [ShownReminder] = []
             for event in events {
-                guard case .fire(let itemId, let occurrence, let fireAts, let lead, _) = event else { continue }
+                guard case .fire(let itemId, let occurrence, let fires, let lead, _) = event else { continue }
                 // A pop-up shown again on a new server was fired already: history says so, once.
-                let shownAgain = wasShown(itemId, due: occurrence.due, fireAts: fireAts)
+                let shownAgain = wasShown(itemId, due: occurrence.due, fires: fires)
                 let late = PopUpComposer.lateness(of: event, zone: zone, now: now).map { ", late: \($0)" } ?? ""
                 shown.append(
                     ShownReminder(
-                        itemId: itemId, due: occurrence.due, fireAts: fireAts, title: item[itemId]?.title ?? itemId,
+                        itemId: itemId, due: occurrence.due, fires: fires, title: item[itemId]?.title ?? itemId,
                         event: shownAgain ? .reshown : .fired,
                         reason: shownAgain
                             ? "open when the notification server went away; shown on the new one"
@@ -102,10 +102,8 @@ extension ReminderEngine {
             do { try store.recordShown(shown, notificationId: Int64(id), at: now) } catch {
                 logger.error("shown but not recorded (it may show once more after a restart): \(error)")
             }
-            for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
-                for fireAt in fireAts {
-                    index.recordFired(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt))
-                }
+            for reminder in shown { index.recordShown(reminder) }
+            for case .fire(let itemId, let occurrence, _, _, _) in events {
                 logger.info(
                     "reminder shown",
                     metadata: ["ITEM_ID": "\(itemId)", "OCCURRENCE": "\(occurrence.due)", "NOTIFICATION_ID": "\(id)"])
@@ -150,9 +148,9 @@ extension ReminderEngine {
     /// a crash before their outcome is recorded shows them once more (see `DeliveryRecord`).
     func beginDelivery(_ events: [ScheduledEvent], now: Int64) {
         var records: [DeliveryRecord] = []
-        for case .fire(let itemId, let occurrence, let fireAts, _, _) in events {
-            for fireAt in fireAts {
-                records.append(DeliveryRecord(itemId: itemId, due: occurrence.due, fireAt: fireAt, startedAt: now))
+        for case .fire(let itemId, let occurrence, let fires, _, _) in events {
+            for fire in fires {
+                records.append(DeliveryRecord(itemId: itemId, due: occurrence.due, fireAt: fire.at, startedAt: now))
             }
         }
         do { try store.beginDeliveries(records) } catch {

@@ -15,8 +15,8 @@ extension ReminderEngine {
         }
         var scheduled = Set<FireKey>()
         schedule.forEach(dueBy: .max - 1) { event, _ in
-            guard case .fire(let itemId, let occurrence, let fireAts, _, _) = event else { return }
-            for fireAt in fireAts { scheduled.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fireAt)) }
+            guard case .fire(let itemId, let occurrence, let fires, _, _) = event else { return }
+            for fire in fires { scheduled.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fire.at)) }
         }
         outbox.forEachFire { key, place in
             if scheduled.contains(key) {

@@ -93,10 +93,10 @@ extension ReminderEngine {
                 switch result {
                 case .success(let id):
                     var shown: [ShownReminder] = []
-                    for case .fire(let itemId, let occurrence, let fireAts, _, _) in digest {
+                    for case .fire(let itemId, let occurrence, let fires, _, _) in digest {
                         shown.append(
                             ShownReminder(
-                                itemId: itemId, due: occurrence.due, fireAts: fireAts,
+                                itemId: itemId, due: occurrence.due, fires: fires,
                                 title: self.items[itemId]?.title ?? itemId, event: .fired,
                                 reason: "in the digest of \(digest.count) held reminders"))
                     }
@@ -105,9 +105,7 @@ extension ReminderEngine {
                     }
                     // On screen whether or not that was stored: not shown again while this run lasts.
                     for reminder in shown {
-                        for fireAt in reminder.fireAts {
-                            self.index.recordFired(FireKey(itemId: reminder.itemId, due: reminder.due, fireAt: fireAt))
-                        }
+                        self.index.recordShown(reminder)
                     }
                 // Kept as a single reminder's would be (`delivered`): held again under the desktop's
                 // do-not-disturb, sent only to the next server after no answer, retried after a refusal.

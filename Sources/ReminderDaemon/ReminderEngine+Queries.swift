@@ -104,7 +104,9 @@ extension ReminderEngine {
                 reason =
                     base.fireAt < (item.createdAt ?? .min)
                     ? "dropped: before the item was added" : "dropped: at or after the due time"
-            } else if fired.contains(FireKey(itemId: id, due: occurrence.due, fireAt: final!.fireAt)) {
+            } else if fired.of(id).contains(
+                due: occurrence.due, ReminderFire(at: final!.fireAt, lead: final!.lead.description))
+            {
                 reason = "already shown"
             }
             let rule =

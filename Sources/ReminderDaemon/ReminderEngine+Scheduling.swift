@@ -32,7 +32,7 @@ extension ReminderEngine {
     }
 
     /// The lead of an overdue rebuy's reminder (its occurrence is due already, yet it is shown).
-    static let overdueLead = "overdue"
+    static let overdueLead = ReminderFire.overdueLead
 
     /// Runs everything due by now: called by the driver when the wheel's deadline arrives, and
     /// after the clock jumped or the machine resumed.
@@ -103,7 +103,9 @@ extension ReminderEngine {
                 guard record?.doneAt == nil, record?.passedAt == nil else { return true }
                 fires.removeAll(keepingCapacity: true)
                 rules.fireTimes(of: occurrence, leads: leads(of: item), createdAt: createdAt, into: &fires)
-                if fires.contains(where: { !shown.contains(due: occurrence.due, fireAt: $0.fireAt) }) {
+                if fires.contains(where: {
+                    !shown.contains(due: occurrence.due, ReminderFire(at: $0.fireAt, lead: $0.lead.description))
+                }) {
                     missed.append((item, occurrence))
                 }
                 return true

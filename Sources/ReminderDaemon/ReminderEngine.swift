@@ -65,9 +65,10 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
     /// A wheel entry: a reminder to show, or the moment an occurrence passes.
     enum ScheduledEvent {
-        /// `fireAts` are the scheduled times this pop-up stands for (several when late reminders
-        /// collapse into one); `late` marks reminders that were due while the daemon was away.
-        case fire(itemId: String, occurrence: Occurrence, fireAts: [Int64], lead: String, late: Bool)
+        /// `fires` are the scheduled reminders this pop-up stands for (several when late reminders
+        /// collapse into one), `lead` the one it names; `late` marks reminders that were due while
+        /// the daemon was away.
+        case fire(itemId: String, occurrence: Occurrence, fires: [ReminderFire], lead: String, late: Bool)
         case pass(itemId: String, occurrence: Occurrence)
 
         var itemId: String {
@@ -85,7 +86,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
         /// When a reminder is shown for (the latest of its scheduled times); nil for a pass.
         var reminderTime: Int64? {
-            if case .fire(_, _, let fireAts, _, _) = self { return fireAts.max() }
+            if case .fire(_, _, let fires, _, _) = self { return fires.lazy.map(\.at).max() }
             return nil
         }
     }
@@ -119,6 +120,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
                 "stored item \(item.id) is unreadable and set aside: \(item.reason)",
                 metadata: ["ITEM_ID": "\(item.id)"])
         }
+        try adoptZoneAtStart()
         index = ItemIndex(
             items: loaded, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
         schedule.reserveCapacity(items: loaded.count)
@@ -166,14 +168,14 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// past one still waiting for a server — so a restart knows which ones it missed.
     func recordLastSeen(_ now: Int64) throws(ReminderStoreError) {
         var seen = now
-        for case .fire(_, _, let fireAts, _, _) in outbox.waiting + outbox.held + outbox.refreshing {
-            if let earliest = fireAts.min() { seen = min(seen, earliest - 1) }
+        for case .fire(_, _, let fires, _, _) in outbox.waiting + outbox.held + outbox.refreshing {
+            if let earliest = fires.lazy.map(\.at).min() { seen = min(seen, earliest - 1) }
         }
         // Nor past reminders whose time came but that the timer has not run yet: the late ones
         // planned at start, when a stop comes before the timer's first run.
         if let next = schedule.nextDeadline(), next <= now {
             schedule.forEach(dueBy: now) { event, _ in
-                if case .fire(_, _, let fireAts, _, _) = event, let earliest = fireAts.min() {
+                if case .fire(_, _, let fires, _, _) = event, let earliest = fires.lazy.map(\.at).min() {
                     seen = min(seen, earliest - 1)
                 }
             }

@@ -73,11 +73,11 @@ extension ReminderStore {
     {
         try write { db in
             for reminder in reminders {
-                for fireAt in reminder.fireAts {
-                    try ReminderStore.endDelivery(itemId: reminder.itemId, due: reminder.due, fireAt: fireAt, db)
+                for fire in reminder.fires {
+                    try ReminderStore.endDelivery(itemId: reminder.itemId, due: reminder.due, fireAt: fire.at, db)
                     try FireRecord(
-                        itemId: reminder.itemId, due: reminder.due, fireAt: fireAt, shownAt: now,
-                        notificationId: notificationId
+                        itemId: reminder.itemId, due: reminder.due, fireAt: fire.at, shownAt: now,
+                        notificationId: notificationId, lead: fire.lead
                     ).insert(db)
                 }
                 try ReminderStore.appendHistory(
@@ -95,20 +95,47 @@ extension ReminderStore {
     }
 }
 
-/// One reminder of a pop-up the server accepted: the fire times it stands for, and its history
+/// One scheduled reminder of an occurrence: when it fires and the lead it stands for.
+///
+/// A shown reminder is known by its occurrence and lead, not only by its instant: a new
+/// reminder time, a new zone or an edit that keeps the occurrence moves the instant of a lead
+/// already shown, and it must not be shown again (CONTRACT, "How reminderd keeps its promises").
+/// A snooze's end and an overdue rebuy's reminder have no lead of that kind: they are known by
+/// their instant (`tellsLead` false).
+public struct ReminderFire: Hashable, Sendable {
+    /// Unix seconds.
+    public var at: Int64
+    /// `3d`, `0d`, `2h`, or `snooze` / `overdue`.
+    public var lead: String
+
+    public init(at: Int64, lead: String) {
+        self.at = at
+        self.lead = lead
+    }
+
+    /// The lead of a snooze's end.
+    public static let snoozeLead = "snooze"
+    /// The lead of an overdue rebuy's one reminder.
+    public static let overdueLead = "overdue"
+
+    /// Whether the lead alone tells which reminder of its occurrence this is.
+    public var tellsLead: Bool { lead != ReminderFire.snoozeLead && lead != ReminderFire.overdueLead }
+}
+
+/// One reminder of a pop-up the server accepted: the fires it stands for, and its history
 /// line (`fired`, or `reshown` on a new server).
 public struct ShownReminder: Sendable, Equatable {
     public var itemId: String
     public var due: Int64
-    public var fireAts: [Int64]
+    public var fires: [ReminderFire]
     public var title: String
     public var event: HistoryEvent
     public var reason: String
 
-    public init(itemId: String, due: Int64, fireAts: [Int64], title: String, event: HistoryEvent, reason: String) {
+    public init(itemId: String, due: Int64, fires: [ReminderFire], title: String, event: HistoryEvent, reason: String) {
         self.itemId = itemId
         self.due = due
-        self.fireAts = fireAts
+        self.fires = fires
         self.title = title
         self.event = event
         self.reason = reason

@@ -31,13 +31,18 @@ public struct FireRecord: Sendable, Equatable {
     public var shownAt: Int64
     /// The server's id for the pop-up.
     public var notificationId: Int64
+    /// The lead it stood for (`3d`, `0d`, `2h`; `snooze`, `overdue`), so a reminder whose time a
+    /// new reminder time or zone moved is known as shown (`ReminderFire`); nil in rows written
+    /// before v8.
+    public var lead: String?
 
-    public init(itemId: String, due: Int64, fireAt: Int64, shownAt: Int64, notificationId: Int64) {
+    public init(itemId: String, due: Int64, fireAt: Int64, shownAt: Int64, notificationId: Int64, lead: String? = nil) {
         self.itemId = itemId
         self.due = due
         self.fireAt = fireAt
         self.shownAt = shownAt
         self.notificationId = notificationId
+        self.lead = lead
     }
 }
 
@@ -98,16 +103,19 @@ extension OccurrenceRecord {
 
 extension FireRecord {
     static func fetchAll(_ db: Database) throws -> [FireRecord] {
-        try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, fireAt, shownAt, notificationId FROM fire") {
-            FireRecord(itemId: $0[0], due: $0[1], fireAt: $0[2], shownAt: $0[3], notificationId: $0[4])
+        try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, fireAt, shownAt, notificationId, lead FROM fire") {
+            FireRecord(
+                itemId: $0[0], due: $0[1], fireAt: $0[2], shownAt: $0[3], notificationId: $0[4], lead: $0[5])
         }
     }
 
     /// Stores the fire; one recorded already (a pop-up shown again) stays as it was.
     func insert(_ db: Database) throws {
         try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO fire (itemId, due, fireAt, shownAt, notificationId) VALUES (?, ?, ?, ?, ?)"
-        ).execute(arguments: [itemId, due, fireAt, shownAt, notificationId])
+            sql: """
+                INSERT OR IGNORE INTO fire (itemId, due, fireAt, shownAt, notificationId, lead) VALUES (?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [itemId, due, fireAt, shownAt, notificationId, lead])
     }
 }
 

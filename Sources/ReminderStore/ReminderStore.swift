@@ -157,6 +157,7 @@ public final class ReminderStore: Sendable {
             try db.alter(table: "item") { t in t.add(column: "unreadable", .text) }
         }
         registerSync(&migrator)
+        registerZoneMoves(&migrator)
         return migrator
     }
 

@@ -159,34 +159,50 @@ final class EngineHarness {
     let clock: ManualClock
     private(set) var notifier: RecordingNotifier
     private(set) var engine: ReminderEngine
-    let configuration: Configuration
+    private(set) var configuration: Configuration
+    private(set) var zone: TimeZoneRules
 
     init(
         notifier: RecordingNotifier = RecordingNotifier(),
-        configuration: Configuration = Configuration(timeZone: "UTC", quietHours: nil)
+        configuration: Configuration = Configuration(timeZone: "UTC", quietHours: nil), zone: TimeZoneRules = .utc
     ) throws {
         clock = ManualClock(EngineHarness.start)
         self.notifier = notifier
         self.configuration = configuration
-        engine = try EngineHarness.makeEngine(directory, clock, notifier, configuration)
+        self.zone = zone
+        engine = try EngineHarness.makeEngine(directory, clock, notifier, configuration, zone)
     }
 
     private static func makeEngine(
-        _ directory: URL, _ clock: ManualClock, _ notifier: RecordingNotifier, _ configuration: Configuration
+        _ directory: URL, _ clock: ManualClock, _ notifier: RecordingNotifier, _ configuration: Configuration,
+        _ zone: TimeZoneRules
     ) throws -> ReminderEngine {
         let store = try ReminderStore(path: directory.appendingPathComponent("store.sqlite").path)
         let engine = ReminderEngine(
-            store: store, notifier: notifier, configuration: configuration, zone: .utc, clock: { clock.now },
+            store: store, notifier: notifier, configuration: configuration, zone: zone, clock: { clock.now },
             logger: Logger(label: "test"))
         try engine.queue.sync { try engine.start() }
         return engine
     }
 
     /// A new engine on the same store, as after the daemon died (the old one is simply dropped,
-    /// with whatever it had in flight) and was started again.
-    func restart(notifier: RecordingNotifier = RecordingNotifier()) throws {
+    /// with whatever it had in flight) and was started again — with a config edited meanwhile.
+    func restart(
+        notifier: RecordingNotifier = RecordingNotifier(), configuration: Configuration? = nil,
+        zone: TimeZoneRules? = nil
+    ) throws {
         self.notifier = notifier
-        engine = try EngineHarness.makeEngine(directory, clock, notifier, configuration)
+        if let configuration { self.configuration = configuration }
+        if let zone { self.zone = zone }
+        engine = try EngineHarness.makeEngine(directory, clock, notifier, self.configuration, self.zone)
+        settle()
+    }
+
+    /// `reminderctl reload` (or SIGHUP, or the system zone changing) with new settings.
+    func reload(_ configuration: Configuration, zone: TimeZoneRules? = nil) {
+        self.configuration = configuration
+        if let zone { self.zone = zone }
+        engine.queue.sync { engine.apply(configuration, zone: self.zone) }
         settle()
     }
 

@@ -30,7 +30,9 @@ import Testing
         #expect(index.sortedIds.starting(with: "a") == ["ab"])
         let due = Parts.coupon("ab", dueIn: 60).occurrence.due
         index.record(OccurrenceRecord(itemId: "ab", due: due, snoozedUntil: now + 10))
-        index.recordFired(FireKey(itemId: "ab", due: due, fireAt: now))
+        index.recordShown(
+            ShownReminder(
+                itemId: "ab", due: due, fires: [ReminderFire(at: now, lead: "1h")], title: "", event: .fired, reason: ""))
         #expect(index.checkInvariant() == [])
         index.remove("ab")
         #expect(index.order == ["zz", "mm"])

@@ -25,7 +25,9 @@ enum Parts {
     static func fire(_ id: String, dueIn: Int64 = 86_400, at fireAts: [Int64], late: Bool = false)
         -> ReminderEngine.ScheduledEvent
     {
-        .fire(itemId: id, occurrence: coupon(id, dueIn: dueIn).occurrence, fireAts: fireAts, lead: "1h", late: late)
+        .fire(
+            itemId: id, occurrence: coupon(id, dueIn: dueIn).occurrence,
+            fires: fireAts.map { ReminderFire(at: $0, lead: "1h") }, lead: "1h", late: late)
     }
 
     static func pass(_ id: String, dueIn: Int64 = 86_400) -> ReminderEngine.ScheduledEvent {

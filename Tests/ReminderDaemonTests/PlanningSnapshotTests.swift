@@ -31,11 +31,11 @@ import Testing
         let shownFirst = FireRecord(
             itemId: "ab", due: occurrence.due, fireAt: occurrence.due - 7200, shownAt: now, notificationId: 1)
         let away = snapshot(ItemIndex(items: [item], quarantined: [], records: [], fires: []), lateSince: now - 86_400)
-        guard case .fire(_, _, let fireAts, _, let late)? = away.events(of: "ab").first?.event else {
+        guard case .fire(_, _, let fires, _, let late)? = away.events(of: "ab").first?.event else {
             Issue.record("no late reminder")
             return
         }
-        #expect(fireAts == [occurrence.due - 7200, occurrence.due - 3600])
+        #expect(fires.map(\.at) == [occurrence.due - 7200, occurrence.due - 3600])
         #expect(late)
         let shown = snapshot(
             ItemIndex(items: [item], quarantined: [], records: [], fires: [shownFirst]), lateSince: now - 86_400)

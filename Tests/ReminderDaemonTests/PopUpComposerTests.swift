@@ -1,4 +1,5 @@
 import CivilTime
+import ReminderStore
 import ReminderCore
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
     {
         let (item, occurrence) = Parts.coupon("ab12", title: title, dueIn: dueIn)
         let event = ReminderEngine.ScheduledEvent.fire(
-            itemId: "ab12", occurrence: occurrence, fireAts: [Parts.now], lead: "1h", late: false)
+            itemId: "ab12", occurrence: occurrence, fires: [ReminderFire(at: Parts.now, lead: "1h")], lead: "1h", late: false)
         let text = NotificationText(
             item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
         return composer.reminder(event, text: text, shownAgain: false, replacesId: 7)
@@ -59,7 +60,7 @@ import Testing
     @Test func aLateReminderSaysSoUnlessShownAgain() {
         let (item, occurrence) = Parts.coupon("ab12", dueIn: 86_400)
         let event = ReminderEngine.ScheduledEvent.fire(
-            itemId: "ab12", occurrence: occurrence, fireAts: [Parts.now - 600], lead: "1h", late: false)
+            itemId: "ab12", occurrence: occurrence, fires: [ReminderFire(at: Parts.now - 600, lead: "1h")], lead: "1h", late: false)
         let text = NotificationText(
             item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
         let composer = composer([])
@@ -73,7 +74,7 @@ import Testing
         let reminders = [("c", "Zeta", 7200), ("a", "Beta", 3600), ("b", "Alpha", 3600)].map { id, title, dueIn in
             let (item, occurrence) = Parts.coupon(id, title: title, dueIn: Int64(dueIn))
             let event = ReminderEngine.ScheduledEvent.fire(
-                itemId: id, occurrence: occurrence, fireAts: [Parts.now], lead: "1h", late: false)
+                itemId: id, occurrence: occurrence, fires: [ReminderFire(at: Parts.now, lead: "1h")], lead: "1h", late: false)
             let text = NotificationText(
                 item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
             return (event: event, item: item, text: text)

@@ -93,14 +93,20 @@ import Testing
         try store.recordShown(
             [
                 ShownReminder(
-                    itemId: "abcd", due: 500, fireAts: [100, 200], title: "Uber Cash", event: .fired, reason: "lead 1d")
+                    itemId: "abcd", due: 500, fires: [ReminderFire(at: 100, lead: "2d"), ReminderFire(at: 200, lead: "1d")],
+                    title: "Uber Cash", event: .fired, reason: "lead 1d")
             ], notificationId: 7, at: now)
         #expect(try store.deliveries().map(\.itemId) == ["efgh"])
         #expect(try store.fires().map(\.fireAt).sorted() == [100, 200])
+        #expect(try store.fires().sorted { $0.fireAt < $1.fireAt }.map(\.lead) == ["2d", "1d"])
         #expect(try store.fires().allSatisfy { $0.notificationId == 7 && $0.shownAt == now })
         // Shown again on a new server: the fires stay as they were, history says "reshown".
         try store.recordShown(
-            [ShownReminder(itemId: "abcd", due: 500, fireAts: [100], title: "Uber Cash", event: .reshown, reason: "")],
+            [
+                ShownReminder(
+                    itemId: "abcd", due: 500, fires: [ReminderFire(at: 100, lead: "2d")], title: "Uber Cash",
+                    event: .reshown, reason: "")
+            ],
             notificationId: 9, at: now + 1)
         #expect(try store.fires().count == 2)
         #expect(try events(store, item: "abcd") == [.added, .fired, .reshown])

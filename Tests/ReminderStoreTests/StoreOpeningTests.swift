@@ -73,6 +73,8 @@ import Testing
                     CREATE TABLE item (id TEXT PRIMARY KEY, json TEXT NOT NULL, createdAt INTEGER NOT NULL);
                     CREATE TABLE undo (itemId TEXT PRIMARY KEY, itemJSON TEXT NOT NULL, due INTEGER NOT NULL,
                         doneAt INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE fire (itemId TEXT NOT NULL, due INTEGER NOT NULL, fireAt INTEGER NOT NULL,
+                        shownAt INTEGER NOT NULL, notificationId INTEGER NOT NULL, PRIMARY KEY (itemId, due, fireAt));
                     INSERT INTO item VALUES ('abcd', '{}', 1);
                     INSERT INTO undo VALUES ('abcd', '{"before": "done"}', 10, 5);
                     """)
