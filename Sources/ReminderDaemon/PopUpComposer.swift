@@ -126,19 +126,21 @@ struct PopUpComposer {
     /// The action that snoozes until a minute before the due time.
     static let lastMinuteAction = "snooze-last-minute"
 
-    /// When a snooze of `duration` from `now` would fire (quiet hours applied, clamped to the
-    /// last minute before the due instant, then `shortened`), or nil when none fits.
+    /// When a snooze of `duration` from `now` would fire (clamped to the last minute before the
+    /// due instant, then `shortened`; then moved out of quiet hours), or nil when none fits.
     static func snoozeEnd(
         _ duration: CalendarDuration, from now: Int64, due: Int64, configuration: Configuration, rules: FireTimeRules
     ) -> (end: Int64, shortened: Bool)? {
         var end = now + duration.nominalSeconds
-        if let quiet = configuration.quietHours, let moved = rules.moveOutOfQuietHours(end, window: quiet, due: due) {
-            end = moved.fireAt
-        }
         var shortened = false
+        // Shortened first, then out of quiet hours: a minute before a 23:59 due time is itself
+        // quiet, and the snooze must end before the window (21:59), not in it.
         if end >= due {
             end = due - 60
             shortened = true
+        }
+        if let quiet = configuration.quietHours, let moved = rules.moveOutOfQuietHours(end, window: quiet, due: due) {
+            end = moved.fireAt
         }
         return end > now ? (end, shortened) : nil
     }

@@ -1,6 +1,7 @@
 import CivilTime
 import ReminderStore
 import ReminderCore
+import ReminderPlatform
 import Testing
 
 @testable import ReminderDaemon
@@ -101,5 +102,22 @@ import Testing
         let without = composer([]).undoOffer(for: item, id: "ab12")
         #expect(without.actions.isEmpty)
         #expect(without.body == "Marked Uber Cash as used\nreminderctl undo ab12")
+    }
+
+    /// Europe/Berlin with the default quiet hours, a coupon due tomorrow at 23:59: a snooze of two
+    /// weeks is shortened to 23:58, which is quiet, so it ends at 21:59, before the window (issue 19,
+    /// defect 6: it ended at 23:58 and fired in quiet hours).
+    @Test func aShortenedSnoozeEndsBeforeQuietHoursNotInThem() throws {
+        let berlin = try ZoneDatabase.shared.zone(named: "Europe/Berlin")
+        let configuration = Configuration(timeZone: "Europe/Berlin")
+        let rules = FireTimeRules(zone: berlin, configuration: configuration)
+        let due = rules.occurrence(dueOn: LocalDate(uncheckedYear: 2026, month: 11, day: 19)).due
+        let twoWeeks = CalendarDuration(2, .weeks)
+        let snooze = try #require(
+            PopUpComposer.snoozeEnd(twoWeeks, from: Parts.now, due: due, configuration: configuration, rules: rules))
+        let expected = berlin.resolve(
+            LocalDateTime(date: LocalDate(uncheckedYear: 2026, month: 11, day: 19), time: LocalTime(hour: 21, minute: 59)))
+        #expect(snooze.end == expected.instant)
+        #expect(snooze.shortened)
     }
 }
