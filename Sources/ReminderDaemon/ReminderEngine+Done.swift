@@ -23,6 +23,13 @@ extension ReminderEngine {
         var reason = "done"
         /// What this Done redeemed of a benefit, for the card's fee return.
         var redeemed: Money?
+        if amount != nil {
+            // Refused before anything else, a rebuy's too: an amount that only a benefit records
+            // must not be answered with success and dropped.
+            guard case .benefit = item.schedule else {
+                throw CommandError.invalidParameter("amount", "only a benefit records a partial use")
+            }
+        }
         switch item.schedule {
         case .rebuy(var rebuy):
             if rebuy.lastPurchased == today {
@@ -60,7 +67,6 @@ extension ReminderEngine {
                 doneOccurrence = occurrence
             }
         default:
-            if amount != nil { throw CommandError.invalidParameter("amount", "only a benefit records a partial use") }
             doneOccurrence = try doneTarget(of: item, early: early, now: now)
         }
         if let doneOccurrence, doneOccurrence != currentPeriod(of: item, now: now) {

@@ -97,6 +97,23 @@ import Testing
         #expect(ok(engine, "Get", ["id": .string(id)])["item"]?.field("lastPurchased") == .string("2026-11-01"))
     }
 
+    /// Issue 19, defect 7: a rebuy's Done with an amount answered success and dropped the amount.
+    @Test func anAmountOnARebuysDoneIsRefusedAndNothingChanges() throws {
+        let engine = try engine(clock: ManualClock(start))
+        let id = add(
+            engine,
+            [
+                "kind": .string("rebuy"), "title": .string("Coffee"), "everyDays": .integer(30),
+                "lastPurchased": .string("2026-11-01"),
+            ])
+        guard case .failure(let error) = call(engine, "Done", ["id": .string(id), "amount": .string("12")]) else {
+            Issue.record("a rebuy's Done with an amount was accepted")
+            return
+        }
+        #expect(text(of: error.parameters["reason"]).contains("only a benefit records a partial use"))
+        #expect(ok(engine, "Get", ["id": .string(id)])["item"]?.field("lastPurchased") == .string("2026-11-01"))
+    }
+
     @Test func aPauseStoredByAnOlderVersionAsAFarInstantReadsUntilResumed() throws {
         try ReminderStore(path: storePath).savePause(String(Int64(Int32.max) * 4))
         let engine = try engine(clock: ManualClock(start))
