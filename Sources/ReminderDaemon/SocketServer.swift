@@ -188,7 +188,13 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
                 throw SocketServerError.cannotListen(path: path, reason: error.description)
             }
         }
-        // A socket file left by a daemon that died is replaced; a live one is not.
+        // A socket file left by a daemon that died is replaced; a live one is not, and anything
+        // else there (a typo in socketPath naming someone's file) is never deleted.
+        if let other = SocketServer.notASocket(at: path) {
+            close(fd)
+            throw SocketServerError.cannotListen(
+                path: path, reason: "\(other) is there, not a socket; reminderd replaces only a socket a stopped reminderd left")
+        }
         if (try? VarlinkClient(path: path, timeoutSeconds: 1)) != nil {
             close(fd)
             throw SocketServerError.cannotListen(path: path, reason: "another reminderd is listening there")
@@ -204,6 +210,22 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         }
         chmod(path, 0o600)
         return fd
+    }
+
+    /// What is at `path` when it is something other than a socket ("a regular file", "a
+    /// directory", …); nil for a socket or nothing. `lstat`: a symbolic link is named as one,
+    /// never followed to what it points at.
+    static func notASocket(at path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFIFO: return "a named pipe"
+        default: return "a device or other special file"
+        }
     }
 
     private func acceptAll() {
