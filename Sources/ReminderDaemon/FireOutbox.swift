@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderStore
 
 /// The reminders that came due, from the moment the wheel lets go of them until they are gone
 /// (shown and closed, done, or no longer due): handed to the server and not answered yet (in
@@ -52,21 +53,37 @@ struct FireOutbox {
     var undoOffers: [UInt32: String] = [:]
 
     mutating func keep(_ events: [Event], in place: Place) {
-        switch place {
-        case .waiting: waiting += events
-        case .held: held += events
-        case .refreshing: refreshing += events
-        case .repost: repost += events
-        }
+        for event in events { keep(event, in: place) }
     }
 
     mutating func keep(_ event: Event, in place: Place) {
         switch place {
-        case .waiting: waiting.append(event)
-        case .held: held.append(event)
-        case .refreshing: refreshing.append(event)
-        case .repost: repost.append(event)
+        case .waiting: FireOutbox.add(event, to: &waiting)
+        case .held: FireOutbox.add(event, to: &held)
+        case .refreshing: FireOutbox.add(event, to: &refreshing)
+        case .repost: FireOutbox.add(event, to: &repost)
         }
+    }
+
+    /// Appends `event`, or — a reminder of the same occurrence of the same item is kept there
+    /// already — joins its fires to that one, so an occurrence waits as one reminder and is shown
+    /// once. (An overdue rebuy's reminder waiting for a server, then a Done and its Undo: the
+    /// Undo plans a second one, and both were shown when a server came.)
+    private static func add(_ event: Event, to list: inout [Event]) {
+        guard case .fire(let itemId, let occurrence, let fires, let lead, let late) = event,
+            let at = list.firstIndex(where: {
+                guard case .fire(let id, let kept, _, _, _) = $0 else { return false }
+                return id == itemId && kept == occurrence
+            }),
+            case .fire(_, _, let keptFires, let keptLead, let keptLate) = list[at]
+        else {
+            list.append(event)
+            return
+        }
+        let joined = (keptFires + fires.filter { !keptFires.contains($0) }).sorted { $0.at < $1.at }
+        let newer = (fires.map(\.at).max() ?? .min) >= (keptFires.map(\.at).max() ?? .min)
+        list[at] = .fire(
+            itemId: itemId, occurrence: occurrence, fires: joined, lead: newer ? lead : keptLead, late: late || keptLate)
     }
 
     /// Takes every reminder kept in `place`.

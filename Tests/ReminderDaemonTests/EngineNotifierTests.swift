@@ -64,6 +64,37 @@ import Testing
         #expect(harness.notifier.requests.last?.actions.map(\.key) == ["undo"])
     }
 
+    /// Issue 19, defect 9: an overdue rebuy waiting for a server, then Done and Undo: the Undo
+    /// plans its reminder again, and both were shown when a server came ("fired" and "reshown").
+    @Test func anOverdueRebuyWaitingThroughDoneAndUndoIsShownOnceWhenAServerComes() throws {
+        let harness = try EngineHarness(notifier: RecordingNotifier(capabilities: nil))
+        let reply = harness.perform(
+            "Add",
+            [
+                "item": .object([
+                    "kind": .string("rebuy"), "title": .string("Coffee"), "everyDays": .integer(30),
+                    "lastPurchased": .string("2026-10-01"),  // ran out on 2026-10-31
+                ])
+            ])
+        guard case .success(let added) = reply, case .string(let item)? = added["id"] else {
+            Issue.record("add failed: \(reply)")
+            return
+        }
+        harness.advance(to: 1)
+        guard case .success = harness.perform("Done", ["id": .string(item)]),
+            case .success = harness.perform("Undo", ["id": .string(item)])
+        else {
+            Issue.record("Done or Undo refused")
+            return
+        }
+        harness.advance(to: 2)
+        harness.clock.set(EngineHarness.start + 600)
+        harness.notifier.appear()
+        harness.settle()
+        #expect(harness.notifier.requests.count == 1)
+        #expect(harness.history(item).filter { $0 == "fired" || $0 == "reshown" } == ["fired"])
+    }
+
     @Test func doneFromTheButtonMarksItDoneAndOffersUndo() throws {
         let harness = try EngineHarness()
         let item = dueInTwoHours(harness)
