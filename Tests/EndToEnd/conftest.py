@@ -18,6 +18,17 @@ BIN = Path(os.environ.get("REMINDERD_BIN", ROOT / ".build" / "debug"))
 SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's, which has python3-dbusmock
 
 
+def midday_zone():
+    """(name, today there) of an `Etc/GMT±N` zone in which it is now 12:xx: a test about "today"
+    (a coupon expiring tonight, a fee in 40 days) gives the same answer at any hour of the UTC
+    day, and its date stays "today" there for the next eleven hours. Etc/GMT's sign is POSIX's:
+    Etc/GMT-3 is three hours east of UTC."""
+    now = datetime.now(timezone.utc)
+    east = 12 - now.hour  # -11 … +12, all within Etc/GMT's range
+    name = "Etc/GMT" if east == 0 else f"Etc/GMT{-east:+d}"
+    return name, (now + timedelta(hours=east)).date()
+
+
 def wait_for(predicate, timeout=10.0, interval=0.05, what="condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

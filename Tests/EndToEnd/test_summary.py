@@ -4,11 +4,15 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from conftest import BIN
+from conftest import BIN, midday_zone
 
 
 def setup_items(daemon):
-    today = datetime.now(timezone.utc).date()
+    """Starts the daemon in a zone where it is midday (the coupon expires "today" at 23:30 there,
+    whatever the hour of the run) and adds the dashboard's items."""
+    zone, today = midday_zone()
+    daemon.write_config({"timeZone": zone, "quietHours": None})
+    daemon.start()
     daemon.ctl("add", "card", "amex-gold", "--fee-due", (today + timedelta(days=40)).isoformat())
     benefits = {i["title"]: i["id"] for i in daemon.ctl_json("list")["items"] if i["kind"] == "benefit"}
     daemon.ctl("done", benefits["Uber Cash"])
@@ -18,7 +22,6 @@ def setup_items(daemon):
 
 
 def test_summary_adds_up_value_left_fee_return_and_what_is_due(server, daemon):
-    daemon.start()
     setup_items(daemon)
     summary = daemon.ctl_json("summary")["summary"]
     assert summary["benefits"] == {"available": "63", "availableOther": {}, "cards": 1}  # 10 + 50 + 7 + (10 - 4) left
@@ -43,7 +46,6 @@ def test_summary_adds_up_value_left_fee_return_and_what_is_due(server, daemon):
 
 def test_summary_is_coloured_on_a_terminal_unless_no_color(server, daemon):
     pexpect = pytest.importorskip("pexpect")
-    daemon.start()
     setup_items(daemon)
     coloured = pexpect.run(str(BIN / "reminderctl"), args=["summary"], env=dict(daemon.env, TERM="xterm"), encoding="utf-8")
     assert "\x1b[1;31m‼ today\x1b[0m" in coloured and "\x1b[31m! in 3 days\x1b[0m" in coloured
