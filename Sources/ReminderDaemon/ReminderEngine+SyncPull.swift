@@ -71,7 +71,8 @@ extension ReminderEngine {
             try pullNew(reading, of: resource, into: &plan, context: context)
         }
         for href in removed { try pullRemoval(href, into: &plan, now: now) }
-        for skipped in plan.skipped where syncPassNoted.insert("skipped\u{0}\(skipped.href)\u{0}\(skipped.reason)").inserted {
+        for skipped in plan.skipped
+        where syncPassNoted.insert("skipped\u{0}\(skipped.href)\u{0}\(skipped.reason)").inserted {
             logger.warning("sync: skipped \(skipped.href): \(skipped.reason)")
         }
         // A problem's history line found again within the pass (after a 412) is not recorded twice.

@@ -73,7 +73,8 @@ public struct JournalLogHandler: LogHandler {
         case .critical: priority = 2
         }
         var fields = [
-            "MESSAGE=\(ForeignText.forLog(event.message.description))", "PRIORITY=\(priority)", "SYSLOG_IDENTIFIER=reminderd",
+            "MESSAGE=\(ForeignText.forLog(event.message.description))", "PRIORITY=\(priority)",
+            "SYSLOG_IDENTIFIER=reminderd",
             "CODE_FILE=\(event.file)", "CODE_LINE=\(event.line)", "CODE_FUNC=\(event.function)",
         ]
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {

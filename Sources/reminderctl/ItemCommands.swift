@@ -264,7 +264,8 @@ struct List: ParsableCommand {
             flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([
-                shown(item.id), item.kind, shown(item.title), shown(item.card ?? ""), Output.amount(item), item.status, Output.day(item.due),
+                shown(item.id), item.kind, shown(item.title), shown(item.card ?? ""), Output.amount(item), item.status,
+                Output.day(item.due),
                 item.daysLeft.map(String.init) ?? "", Output.compact(item.nextReminder),
             ])
         }

@@ -67,7 +67,11 @@ struct SyncWording {
         guard let account else { return [("Sync", "not set up (run: reminderctl sync setup)")] }
         var lines: [(String, String)] = [
             ("Account", account),
-            ("Task list", reply.collection.map(shown) ?? server.map { "not found yet (looking at \(shown($0)))" } ?? "not found yet"),
+            (
+                "Task list",
+                reply.collection.map(shown) ?? server.map { "not found yet (looking at \(shown($0)))" }
+                    ?? "not found yet"
+            ),
             ("Last sync", reply.lastSync.map { "\(Output.when($0)) (\(ago($0)))" } ?? "never"),
         ]
         if reply.error != nil, let attempt = reply.lastAttempt {

@@ -150,7 +150,8 @@ import Testing
         #expect(!text.unicodeScalars.contains { ForeignText.isDirectionControl($0) || $0 == "\u{2028}" })
         #expect(text.contains("\\u009b2J") && text.contains("\\u202e"))
         let parsed = try JSONValue.parse(Array(text.utf8), source: "output")
-        guard case .object(let top) = parsed, case .array(let items)? = top["items"], case .object(let first)? = items.first
+        guard case .object(let top) = parsed, case .array(let items)? = top["items"],
+            case .object(let first)? = items.first
         else { Issue.record("not the list's JSON: \(text)"); return }
         #expect(first["title"] == .string(title))
     }
