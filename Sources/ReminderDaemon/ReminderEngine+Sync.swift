@@ -11,6 +11,7 @@ extension ReminderEngine {
         switch request {
         case .syncBegin(let collection, let account):
             let begun = try stored { try store.beginSync(collection: collection, account: account, at: now) }
+            syncPassNoted.removeAll()
             return SyncBeginReply(
                 token: begun.token,
                 resources: begun.resources.map { SyncBeginReply.Known(href: $0.href, etag: $0.etag) }

@@ -71,10 +71,26 @@ extension ReminderEngine {
             try pullNew(reading, of: resource, into: &plan, context: context)
         }
         for href in removed { try pullRemoval(href, into: &plan, now: now) }
-        for skipped in plan.skipped { logger.warning("sync: skipped \(skipped.href): \(skipped.reason)") }
+        for skipped in plan.skipped
+        where syncPassNoted.insert("skipped\u{0}\(skipped.href)\u{0}\(skipped.reason)").inserted {
+            logger.warning("sync: skipped \(skipped.href): \(skipped.reason)")
+        }
+        // A problem's history line found again within the pass (after a 412) is not recorded twice.
+        let repeated = { (record: HistoryRecord) in
+            [.kept, .conflict].contains(record.event) && self.syncPassNoted.contains(ReminderEngine.passKey(record))
+        }
+        plan.batch.history.removeAll(where: repeated)
         if !plan.batch.isEmpty { try stored { try store.applySync(plan.batch, at: now) } }
+        for record in plan.batch.history where [.kept, .conflict].contains(record.event) {
+            syncPassNoted.insert(ReminderEngine.passKey(record))
+        }
         applyPulledToMemory(plan, now: now)
         return SyncPulledReply(applied: Int64(plan.applied), conflicts: Int64(plan.conflicts), skipped: plan.skipped)
+    }
+
+    /// What identifies a history line within a pass: its item, event and reason.
+    static func passKey(_ record: HistoryRecord) -> String {
+        "history\u{0}\(record.itemId)\u{0}\(record.event.rawValue)\u{0}\(record.reason)"
     }
 
     /// A resource of an item known here: merged with it; or, for an item removed here whose

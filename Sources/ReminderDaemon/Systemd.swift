@@ -1,6 +1,7 @@
 internal import CSystemd
 import Glibc
 import Logging
+import ReminderCore
 import ReminderPlatform
 
 /// The service manager's side of things: readiness and status (`sd_notify`), sockets passed by
@@ -48,6 +49,7 @@ public enum Systemd {
 }
 
 /// swift-log to the journal, with metadata as structured fields (`ITEM_ID=`, `OCCURRENCE=`).
+/// Messages quote titles and servers' answers: their controls are shown visibly (ForeignText).
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
@@ -71,12 +73,13 @@ public struct JournalLogHandler: LogHandler {
         case .critical: priority = 2
         }
         var fields = [
-            "MESSAGE=\(event.message)", "PRIORITY=\(priority)", "SYSLOG_IDENTIFIER=reminderd",
+            "MESSAGE=\(ForeignText.forLog(event.message.description))", "PRIORITY=\(priority)",
+            "SYSLOG_IDENTIFIER=reminderd",
             "CODE_FILE=\(event.file)", "CODE_LINE=\(event.line)", "CODE_FUNC=\(event.function)",
         ]
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
             let name = key.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }
-            fields.append("\(String(name))=\(value)")
+            fields.append("\(String(name))=\(ForeignText.forLog(value.description))")
         }
         Systemd.journal(fields)
     }

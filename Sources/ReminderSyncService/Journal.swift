@@ -1,3 +1,4 @@
+import ReminderCore
 import ReminderPlatform
 
 #if canImport(Glibc)
@@ -20,7 +21,9 @@ public struct Journal: Sendable {
     public init() { toJournal = stderrIsJournal() }
 
     public func log(_ priority: Priority, _ message: String) {
-        let line = (toJournal ? "<\(priority.rawValue)>" : "reminderd-sync: ") + message + "\n"
+        // Messages quote the server's answers: a control in one must not act on a terminal nor
+        // start a forged journal line.
+        let line = (toJournal ? "<\(priority.rawValue)>" : "reminderd-sync: ") + ForeignText.forLog(message) + "\n"
         let bytes = Array(line.utf8)
         var offset = 0
         while offset < bytes.count {

@@ -55,7 +55,7 @@ extension SyncPass {
                 let full: PulledBatch?
                 do { full = try batches.add(pulled) } catch {
                     let size = error.bytes
-                    state.problems.append("\(pulled.href) is \(size) bytes, more than reminderd takes in one call; left out")
+                    state.note("\(pulled.href) is \(size) bytes, more than reminderd takes in one call; left out")
                     continue
                 }
                 state.summary.pulled += 1

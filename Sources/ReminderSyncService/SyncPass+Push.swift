@@ -21,7 +21,7 @@ extension SyncPass {
             guard progress else {
                 let stuck = pending.changes.filter { tries[$0.uid, default: 0] >= limits.triesPerItem }
                 if let first = stuck.first {
-                    state.problems.append(
+                    state.note(
                         "\(first.href) changed on the server again at each of \(limits.triesPerItem) tries; "
                             + "the next pass tries again"
                             + (stuck.count > 1 ? " (\(stuck.count) such changes)" : ""))
@@ -36,7 +36,7 @@ extension SyncPass {
     /// a 404). A change the server refuses is a problem in words, and the pass goes on.
     private func push(_ change: SyncPendingReply.Change, _ state: inout PassState) throws(PassError) -> Bool {
         guard let url = url(of: change.href) else {
-            state.problems.append("reminderd gave an href that is not a path: \(change.href)")
+            state.note("reminderd gave an href that is not a path: \(change.href)")
             return false
         }
         let held: (etag: String?, body: String?)
@@ -50,7 +50,7 @@ extension SyncPass {
         } catch {
             // The server refuses this change (400, 409, 415…): the others may still go.
             guard case .unexpectedStatus = error else { throw .server(error) }
-            state.problems.append("\(change.uid): \(SyncWording.words(error))")
+            state.note("\(change.uid): \(SyncWording.words(error))")
             return false
         }
         try confirm(change, url, etag: held.etag, body: held.body)

@@ -99,7 +99,7 @@ public struct SyncPass {
         let reply = try ask(.syncPulled(resources: resources, removed: removed, token: token), as: SyncPulledReply.self)
         state.summary.conflicts += reply.conflicts
         for skipped in reply.skipped {
-            state.problems.append("\(skipped.href) on the server was left as it is: \(skipped.reason)")
+            state.note("\(skipped.href) on the server was left as it is: \(skipped.reason)")
         }
     }
 
@@ -126,7 +126,13 @@ public struct SyncPass {
 struct PassState {
     var summary = SyncPass.Summary()
     /// Changes or resources left out, each in words; the pass goes on without them and reports them.
-    var problems: [String] = []
+    private(set) var problems: [String] = []
+
+    /// Adds a problem once: a resource pulled again after a 412 (up to 3 times a pass) is skipped
+    /// for the same reason again, and is still one problem, not "(and 2 more)".
+    mutating func note(_ problem: String) {
+        if !problems.contains(problem) { problems.append(problem) }
+    }
 
     var problemWords: String? {
         guard let first = problems.first else { return nil }

@@ -25,11 +25,11 @@ struct Done: ParsableCommand {
             case .success(let usedAmount) = Money.parse(used), case .success(let totalAmount) = Money.parse(total)
         {
             print(
-                "Recorded \(usedAmount.formatted(currency: currency)) of \(totalAmount.formatted(currency: currency)) \(item.title) used; reminders go on for the remaining \((totalAmount - usedAmount).formatted(currency: currency))"
+                "Recorded \(usedAmount.formatted(currency: currency)) of \(totalAmount.formatted(currency: currency)) \(shown(item.title)) used; reminders go on for the remaining \((totalAmount - usedAmount).formatted(currency: currency))"
             )
             return
         }
-        print("Done: \(item.title) is \(item.status)\(nextText(item))")
+        print("Done: \(shown(item.title)) is \(item.status)\(nextText(item))")
     }
 }
 
@@ -42,7 +42,7 @@ struct Undo: ParsableCommand {
 
     func run() throws {
         guard let item = try output.call(.undo(id: id), as: ItemReply.self)?.item else { return }
-        print("Undone: \(item.title) is \(item.status) again\(nextText(item))")
+        print("Undone: \(shown(item.title)) is \(item.status) again\(nextText(item))")
     }
 }
 

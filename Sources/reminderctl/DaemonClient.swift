@@ -101,9 +101,29 @@ enum Output {
         return (negative ? "−" : "") + amount.formatted(currency: currency)
     }
 
-    /// The reply as pretty JSON with sorted keys.
-    static func json(_ value: JSONValue) -> String {
-        value.text(pretty: true)
+    /// The reply as pretty JSON with sorted keys. DEL, the C1 controls and the bidi controls
+    /// are written as `\u009b`-style escapes (the JSON writer escapes only C0): the text stays
+    /// exact for a program that reads it, and harmless on a terminal that shows it.
+    static func json(_ value: JSONValue) -> String { json(text: value.text(pretty: true)) }
+
+    /// JSON text written elsewhere (the planner's), escaped as `json(_:)` escapes.
+    static func json(text: String) -> String {
+        // Outside its strings JSON is ASCII, so each of these is inside a string, where an escape means the same.
+        func escaped(_ scalar: Unicode.Scalar) -> Bool {
+            (0x7F...0x9F).contains(scalar.value) || ForeignText.isDirectionControl(scalar)
+                || [0x061C, 0x200E, 0x200F, 0x2028, 0x2029].contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: escaped) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard escaped(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16)
+            out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(out)
     }
 
     /// A line about the command's input (a date it resolved): on stdout, or on stderr under

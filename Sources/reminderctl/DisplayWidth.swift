@@ -1,3 +1,5 @@
+import ReminderCore
+
 /// How many terminal columns text takes: wide East Asian characters and emoji take two, ANSI
 /// colour sequences none. Tables pad and truncate by this, not by `count`, or a row with
 /// `寿司` or `🍕` in its title pushes every column after it out of line.
@@ -17,10 +19,17 @@ enum DisplayWidth {
         return width
     }
 
-    /// One grapheme: 0 for controls, 2 for wide or emoji-presentation ones, else 1.
+    /// One grapheme: 0 for controls and invisible format characters (the bidi isolates `shown`
+    /// wraps right-to-left text in, LRM, zero-width space), 2 for wide or emoji-presentation
+    /// ones, else 1. The soft hyphen is the one format character terminals draw.
     static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         if first.value < 0x20 || (0x7F..<0xA0).contains(first.value) { return 0 }
+        if first.properties.generalCategory == .format, first.value != 0xAD,
+            character.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .format })
+        {
+            return 0
+        }
         for scalar in character.unicodeScalars {
             if scalar.value == 0xFE0F || isWide(scalar.value) || scalar.properties.isEmojiPresentation { return 2 }
         }
@@ -38,7 +47,8 @@ enum DisplayWidth {
         }
     }
 
-    /// `text` cut to at most `width` columns, ending in "…" when cut.
+    /// `text` cut to at most `width` columns, ending in "…" when cut. A bidi isolate or
+    /// embedding whose end was cut off is closed before the "…", so none is left open.
     static func truncate(_ text: String, to width: Int) -> String {
         guard of(text) > width else { return text }
         guard width > 0 else { return "" }
@@ -50,6 +60,6 @@ enum DisplayWidth {
             result.append(character)
             used += size
         }
-        return result + "…"
+        return ForeignText.balancedDirection(result) + "…"
     }
 }

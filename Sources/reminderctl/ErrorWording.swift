@@ -7,14 +7,15 @@ enum ErrorWording {
     static func message(_ error: VarlinkError) -> String {
         let names = ReminderInterface.ErrorName.self
         func text(_ key: String) -> String {
-            if case .string(let value)? = error.parameters[key] { return value }
+            // The daemon's parameters quote the user's input or a server's answer: shown, never raw.
+            if case .string(let value)? = error.parameters[key] { return shown(value) }
             return ""
         }
         switch error.name {
         case names.ambiguousId:
-            let matches = error.parameters["matches"]?.elements.map { Output.string($0) } ?? []
-            let shown = matches.prefix(8).joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
-            return "\"\(text("prefix"))\" matches \(matches.count) items (\(shown)); type more characters of the id"
+            let matches = error.parameters["matches"]?.elements.map { shown(Output.string($0)) } ?? []
+            let listed = matches.prefix(8).joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
+            return "\"\(text("prefix"))\" matches \(matches.count) items (\(listed)); type more characters of the id"
         case names.noSuchItem:
             if text("id").isEmpty { return "no item id given; see the ids with: reminderctl list" }
             return "no item has the id \"\(text("id"))\"; see the ids with: reminderctl list --all"
@@ -32,7 +33,7 @@ enum ErrorWording {
             return "the daemon refused the connection: it belongs to another user"
         default:
             // The other errors carry `field`/`parameter` and `reason`, already in words.
-            if !text("reason").isEmpty { return error.description }
+            if !text("reason").isEmpty { return shown(error.description) }
             return words(of: error)
         }
     }
@@ -45,7 +46,7 @@ enum ErrorWording {
             if character.isUppercase, !spaced.isEmpty { spaced += " " }
             spaced += character.lowercased()
         }
-        let details = error.parameters.keys.sorted().map { "\($0) \(Output.string(error.parameters[$0]))" }
+        let details = error.parameters.keys.sorted().map { "\($0) \(shown(Output.string(error.parameters[$0])))" }
         return "the daemon answered: \(spaced)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
     }
 }

@@ -19,7 +19,7 @@ struct Upcoming: ParsableCommand {
             headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
         for row in rows {
             table.add([
-                Output.when(row.fireAt), row.item, row.title, row.card ?? "",
+                Output.when(row.fireAt), shown(row.item), shown(row.title), shown(row.card ?? ""),
                 Output.amount(row.amount ?? row.value, currency: row.currency), row.lead, Output.day(row.due),
             ])
         }
@@ -67,11 +67,18 @@ struct History: ParsableCommand {
                 .entries
         else { return }
         if entries.isEmpty { return print("No history yet.") }
+        print(History.table(entries), terminator: "")
+    }
+
+    static func table(_ entries: [HistoryReply.Entry], maxWidth: Int? = TextTable.terminalWidth()) -> String {
         var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
         for entry in entries {
-            table.add([Output.when(entry.at), entry.event, entry.item, entry.title, entry.reason])
+            // The title and the reason may quote another device or a CalDAV server: shown, never raw.
+            table.add([
+                Output.when(entry.at), shown(entry.event), shown(entry.item), shown(entry.title), shown(entry.reason),
+            ])
         }
-        print(table.render(), terminator: "")
+        return table.render(maxWidth: maxWidth)
     }
 }
 
@@ -126,31 +133,31 @@ struct SummaryView {
         out += "Due within 7 days\(expiring.isEmpty ? ": nothing" : "")\n"
         var table = TextTable(columns: 4)
         for entry in expiring.prefix(5) {
-            let card = entry.card.map { " (\($0))" } ?? ""
+            let card = entry.card.map { " (\(shown($0)))" } ?? ""
             let value = entry.value.map { money($0, entry.currency) } ?? ""
-            table.add(["  " + urgency(entry.daysLeft ?? 0), entry.title + card, entry.kind, value])
+            table.add(["  " + urgency(entry.daysLeft ?? 0), shown(entry.title) + card, entry.kind, value])
         }
         out += table.render()
         if expiring.count > 5 { out += "  and \(expiring.count - 5) more\n" }
         if !summary.usedRecently.isEmpty {
             out +=
                 "Used recently  "
-                + summary.usedRecently.map { "\($0.title) (\(Output.when($0.at)))" }.joined(separator: ", ") + "\n"
+                + summary.usedRecently.map { "\(shown($0.title)) (\(Output.when($0.at)))" }.joined(separator: ", ") + "\n"
         }
         let renewing = summary.renewingThisWeek
         out += "Subscriptions  \(money(summary.monthlyTotal))\(others(summary.monthlyOther)) a month"
         out +=
             renewing.isEmpty
             ? "\n"
-            : "; renewing this week: " + renewing.map(\.title).joined(separator: ", ") + "\n"
+            : "; renewing this week: " + renewing.map { shown($0.title) }.joined(separator: ", ") + "\n"
         let today = summary.couponsToday
         let week = summary.couponsThisWeek
         if !today.isEmpty || !week.isEmpty {
             var parts: [String] = []
             if !today.isEmpty {
-                parts.append(Colour.paint("‼ today: ", "1;31", colour) + today.map(\.title).joined(separator: ", "))
+                parts.append(Colour.paint("‼ today: ", "1;31", colour) + today.map { shown($0.title) }.joined(separator: ", "))
             }
-            if !week.isEmpty { parts.append("this week: " + week.map(\.title).joined(separator: ", ")) }
+            if !week.isEmpty { parts.append("this week: " + week.map { shown($0.title) }.joined(separator: ", ")) }
             out += "Coupons        " + parts.joined(separator: " · ") + "\n"
         }
         if !summary.cards.isEmpty {
@@ -167,7 +174,7 @@ struct SummaryView {
                             : " = +\(money(net, card.currency))"
                     }
                 }
-                feeTable.add(["  " + card.card, line, "fee due " + urgency(card.daysUntilFee).trimmingCharacters()])
+                feeTable.add(["  " + shown(card.card), line, "fee due " + urgency(card.daysUntilFee).trimmingCharacters()])
             }
             out += feeTable.render()
         }
@@ -195,7 +202,9 @@ struct Status: ParsableCommand {
     func run() throws {
         guard let status = try output.call(.status, as: StatusReply.self) else { return }
         let serverText =
-            status.notificationServer.map { "\($0.name) \($0.version) (\($0.capabilities.joined(separator: ", ")))" }
+            status.notificationServer.map {
+                shown("\($0.name) \($0.version) (\($0.capabilities.joined(separator: ", ")))")
+            }
             ?? "none on the session bus (reminders wait for one)"
         let next = Output.when(status.nextReminder)
         let lines = [
@@ -203,7 +212,7 @@ struct Status: ParsableCommand {
             ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "none pending" : next),
             ("Notification server", serverText),
             ("Paused", Status.paused(status)),
-            ("Time zone", status.timeZone), ("Store", status.store),
+            ("Time zone", shown(status.timeZone)), ("Store", shown(status.store)),
         ]
         for (label, value) in lines { print("\(label + ":")".padding(21) + value) }
         if let sync = SyncWording.current()?.statusLine { print("Sync:".padding(21) + sync) }
@@ -219,6 +228,6 @@ struct Status: ParsableCommand {
         guard held > 0 else { return "no" }
         let reason = status.heldReason ?? ""
         return
-            "no, but \(held) reminder\(held == 1 ? " is" : "s are") held by \(reason.isEmpty ? "the desktop's do-not-disturb" : reason); they come as one digest when it ends"
+            "no, but \(held) reminder\(held == 1 ? " is" : "s are") held by \(reason.isEmpty ? "the desktop's do-not-disturb" : shown(reason)); they come as one digest when it ends"
     }
 }

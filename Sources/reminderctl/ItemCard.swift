@@ -16,10 +16,11 @@ enum ItemCard {
     ]
 
     /// The rows are the item's fields, the known ones in `fields`' order and words, then any
-    /// this version does not know.
+    /// this version does not know. Every value is `shown`: a title, a note or a code is the
+    /// user's (or another device's) text, with whatever controls it holds.
     static func render(_ item: ItemView) -> String {
         let values = item.fields
-        var out = "\(item.title)  (\(item.id), \(item.kind))\n"
+        var out = "\(shown(item.title))  (\(shown(item.id)), \(shown(item.kind)))\n"
         var rows: [(String, String)] = []
         var known: Set<String> = ["title", "id", "kind"]
         for (key, label) in fields {
@@ -27,11 +28,11 @@ enum ItemCard {
             guard let value = values[key], value != .null else { continue }
             let text = Output.string(value)
             if text.isEmpty { continue }
-            rows.append((label, ["due", "nextReminder", "createdAt"].contains(key) ? Output.when(text) : text))
+            rows.append((label, shown(["due", "nextReminder", "createdAt"].contains(key) ? Output.when(text) : text)))
         }
         // Fields this version does not know yet: shown too, their keys spelled as words.
         for key in values.keys.sorted() where !known.contains(key) && values[key] != .null {
-            rows.append((words(key), Output.string(values[key])))
+            rows.append((shown(words(key)), shown(Output.string(values[key]))))
         }
         // An item set aside as unreadable has no reminders to speak of.
         if item.nextReminder == nil, item.status != "unreadable" { rows.append(("Next reminder", "none pending")) }

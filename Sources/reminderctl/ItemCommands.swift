@@ -67,7 +67,7 @@ struct Add: ParsableCommand {
         guard let reply = try output.call(.add(item: .object(fields)), as: AddReply.self) else { return }
         let next = Output.when(reply.item.nextReminder)
         print(
-            "Added \(reply.id): \(reply.item.title) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
+            "Added \(reply.id): \(shown(reply.item.title)) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
         )
         Add.sayStoredDue(typed: fields["due"] ?? fields["next"], stored: reply.item.due)
     }
@@ -90,7 +90,7 @@ struct Add: ParsableCommand {
         let catalog = try Catalog.load()
         Catalog.warnIfOld(catalog, today: today)
         let card = try Catalog.card(id, in: catalog)
-        let name = nickname ?? card.name
+        let name = shown(nickname ?? card.name)
         var feeDue = self.feeDue
         if let typed = feeDue, let resolved = try ResolvedDate.resolve(typed, option: "--fee-due", today: today) {
             feeDue = resolved.date.description
@@ -117,7 +117,7 @@ struct Add: ParsableCommand {
             )
         } else {
             print(
-                "\(name) was tracked already: added \(benefits) missing benefit\(benefits == 1 ? "" : "s"), skipped \(tracked.count) already there (\(tracked.map { Output.string($0["title"]) }.joined(separator: ", ")))"
+                "\(name) was tracked already: added \(benefits) missing benefit\(benefits == 1 ? "" : "s"), skipped \(tracked.count) already there (\(tracked.map { shown(Output.string($0["title"])) }.joined(separator: ", ")))"
             )
         }
         if addsFee, let feeDue, let feeId = ids.last {
@@ -157,7 +157,7 @@ struct Edit: ParsableCommand {
             let edited = try output.call(.edit(id: id, changes: .object(changes)), as: ItemReply.self)?.item
         else { return }
         let next = Output.when(edited.nextReminder)
-        print("Changed \(edited.id): \(edited.title), next reminder \(next.isEmpty ? "none pending" : next)")
+        print("Changed \(edited.id): \(shown(edited.title)), next reminder \(next.isEmpty ? "none pending" : next)")
     }
 }
 
@@ -186,7 +186,7 @@ struct Remove: ParsableCommand {
     func removeCard(_ name: String) throws {
         let items = try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
         let onCard = items.filter { $0.card?.lowercased() == name.lowercased() }
-        guard !onCard.isEmpty else { throw Refusal(message: "no items have the card \"\(name)\"") }
+        guard !onCard.isEmpty else { throw Refusal(message: "no items have the card \"\(shown(name))\"") }
         let own = onCard.filter { ["benefit", "fee"].contains($0.kind) }
         let paidWith = onCard.filter { !["benefit", "fee"].contains($0.kind) }
         var doomed = own
@@ -199,13 +199,13 @@ struct Remove: ParsableCommand {
             }
             if !own.isEmpty {
                 for item in own { print(Remove.line(item)) }
-                guard confirm("Remove these \(own.count) credits and fees of \(name)?") else {
+                guard confirm("Remove these \(own.count) credits and fees of \(shown(name))?") else {
                     return print("Nothing removed.")
                 }
             }
             if !paidWith.isEmpty {
                 for item in paidWith { print(Remove.line(item)) }
-                if confirm("These are paid with \(name) but are not its own; remove them too?") { doomed += paidWith }
+                if confirm("These are paid with \(shown(name)) but are not its own; remove them too?") { doomed += paidWith }
             }
         }
         var removed: [String] = []
@@ -220,16 +220,16 @@ struct Remove: ParsableCommand {
                         "ids": .array(removed.map { .string($0) }), "kept": .array(kept.map { .string($0.id) }),
                     ])))
         }
-        print("Removed \(removed.count) item\(removed.count == 1 ? "" : "s") of \(name)")
+        print("Removed \(removed.count) item\(removed.count == 1 ? "" : "s") of \(shown(name))")
         if !kept.isEmpty {
             print(
-                "Kept \(kept.count) paid with it: \(kept.map { "\($0.title) (\($0.id))" }.joined(separator: ", ")); remove one with: reminderctl remove ID"
+                "Kept \(kept.count) paid with it: \(kept.map { "\(shown($0.title)) (\($0.id))" }.joined(separator: ", ")); remove one with: reminderctl remove ID"
             )
         }
     }
 
     static func line(_ item: ItemView) -> String {
-        "  \(item.id)  \(item.kind)  \(item.title)"
+        "  \(item.id)  \(item.kind)  \(shown(item.title))"
     }
 }
 
@@ -253,25 +253,30 @@ struct List: ParsableCommand {
         }
         if output.json { return print(Output.json(.object(["items": .array(items.map(\.json))]))) }
         if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
-        // Nine columns on a 100-column terminal: the dates without their weekday, the title and
-        // the card cut to fit.
+        print(List.table(items), terminator: "")
+    }
+
+    /// The human form. Nine columns on a 100-column terminal: the dates without their weekday,
+    /// the title and the card cut to fit.
+    static func table(_ items: [ItemView], maxWidth: Int? = TextTable.terminalWidth()) -> String {
         var table = TextTable(
             headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "DAYS", "NEXT REMINDER"],
             flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([
-                item.id, item.kind, item.title, item.card ?? "", Output.amount(item), item.status, Output.day(item.due),
+                shown(item.id), item.kind, shown(item.title), shown(item.card ?? ""), Output.amount(item), item.status,
+                Output.day(item.due),
                 item.daysLeft.map(String.init) ?? "", Output.compact(item.nextReminder),
             ])
         }
-        print(table.render(), terminator: "")
+        return table.render(maxWidth: maxWidth)
     }
 
     /// "no items have the card "Amex Plat"; the cards are Amex Gold, Amex Platinum".
     static func noCard(_ card: String, among items: [ItemView]) -> String {
         let names = Set(items.compactMap(\.card).filter { !$0.isEmpty }).sorted()
-        return "no items have the card \"\(card)\""
-            + (names.isEmpty ? "" : "; the cards are \(names.joined(separator: ", "))")
+        return "no items have the card \"\(shown(card))\""
+            + (names.isEmpty ? "" : "; the cards are \(names.map(shown).joined(separator: ", "))")
     }
 }
 
@@ -346,7 +351,7 @@ struct Export: ParsableCommand {
             guard (1...3660).contains(days) else { throw Refusal.usage("--days must be between 1 and 3660") }
             // The daemon writes it: its zone, reminder time, lead times and quiet hours decide the alarms.
             let calendar = try DaemonClient.call(.calendar(days: days), as: CalendarReply.self)
-            return print(calendar.ics, terminator: "")
+            return TerminalOutput.data(calendar.ics)
         }
         let backup = try DaemonClient.call(.export(history: history), as: ExportReply.self)
         if itemsOnly { return print(Output.json(.array(backup.items))) }

@@ -42,7 +42,7 @@ struct Plan: ParsableCommand {
         let planner = Planner(configuration: configuration, zone: zone)
         let entries = planner.plan(items: list, from: start, to: end)
         if json {
-            print(planner.json(entries, items: list))
+            print(Output.json(text: planner.json(entries, items: list)))
         } else {
             print(Plan.table(entries, items: list, zone: zone), terminator: "")
         }
@@ -63,8 +63,8 @@ struct Plan: ParsableCommand {
             let fire = entry.fire
             table.add([
                 HumanTime.format(fire.fireAt, in: zone),
-                item.id ?? String(entry.itemIndex + 1),
-                item.title,
+                item.id.map(shown) ?? String(entry.itemIndex + 1),
+                shown(item.title),
                 fire.lead.description,
                 HumanTime.format(fire.occurrence.due, in: zone),
                 fire.adjusted?.rawValue ?? "",

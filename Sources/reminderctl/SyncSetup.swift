@@ -203,10 +203,13 @@ struct SyncSetup: ParsableCommand {
     static func existingTaskList(named name: String, in lists: [CalendarCollection]) throws -> CalendarCollection? {
         let matches = lists.filter { $0.url.lastPathComponent == name || $0.displayName == name }
         guard matches.count > 1 else { return matches.first }
-        let shown = matches.map { "\($0.url.absoluteString) (\"\($0.displayName ?? $0.url.lastPathComponent)\")" }
+        // The display names are the server's text.
+        let listed = matches.map {
+            "\(shown($0.url.absoluteString)) (\"\(shown($0.displayName ?? $0.url.lastPathComponent))\")"
+        }
         throw Refusal(
-            message: "\(matches.count) task lists on the server are called \"\(name)\": "
-                + shown.joined(separator: ", ") + "; pass the last part of the URL of the one you mean "
+            message: "\(matches.count) task lists on the server are called \"\(shown(name))\": "
+                + listed.joined(separator: ", ") + "; pass the last part of the URL of the one you mean "
                 + "with --calendar; nothing was saved")
     }
 

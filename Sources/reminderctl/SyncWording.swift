@@ -24,7 +24,12 @@ struct SyncWording {
     static let notSetUp = "sync is not set up; run: reminderctl sync setup"
 
     /// The account the daemon reports, else the configured one; nil when sync is not set up.
-    var account: String? { reply.account ?? configured }
+    /// Every text of the reply is `shown`: the account, the task list and the last error can
+    /// quote the server.
+    var account: String? { (reply.account ?? configured).map(shown) }
+
+    /// The last pass's error, which quotes the server's answer.
+    var error: String? { reply.error.map(shown) }
 
     /// The line `reminderctl status` prints after "sync:", nil when no account is set up.
     /// The transport not running comes first (nothing else will change until it does), then a
@@ -35,7 +40,7 @@ struct SyncWording {
         guard reply.connected else {
             return "\(account): reminderd-sync is not running\(waiting) (start it: \(SyncWording.startHint))"
         }
-        if let error = reply.error {
+        if let error {
             return "\(account): failing since \(lastSuccess)\(waiting): \(error)"
         }
         guard let lastSync = reply.lastSync else { return "\(account): not synced yet\(waiting)" }
@@ -62,7 +67,11 @@ struct SyncWording {
         guard let account else { return [("Sync", "not set up (run: reminderctl sync setup)")] }
         var lines: [(String, String)] = [
             ("Account", account),
-            ("Task list", reply.collection ?? server.map { "not found yet (looking at \($0))" } ?? "not found yet"),
+            (
+                "Task list",
+                reply.collection.map(shown) ?? server.map { "not found yet (looking at \(shown($0)))" }
+                    ?? "not found yet"
+            ),
             ("Last sync", reply.lastSync.map { "\(Output.when($0)) (\(ago($0)))" } ?? "never"),
         ]
         if reply.error != nil, let attempt = reply.lastAttempt {
@@ -70,7 +79,7 @@ struct SyncWording {
         }
         lines.append(("Changes waiting", waitingText))
         lines.append(("Conflicts", conflictsText))
-        lines.append(("Last error", reply.error ?? "none"))
+        lines.append(("Last error", error ?? "none"))
         lines.append(
             ("reminderd-sync", reply.connected ? "connected" : "not running (start it: \(SyncWording.startHint))"))
         return lines

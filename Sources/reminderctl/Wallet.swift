@@ -96,11 +96,11 @@ struct WalletCard {
     }
 
     func render(colour: Bool) -> String {
-        var out = Colour.paint(name, "1", colour) + " — \(money(available)) left this period"
+        var out = Colour.paint(shown(name), "1", colour) + " — \(money(available)) left this period"
         out += usedThisPeriod > .zero ? ", \(money(usedThisPeriod)) used\n" : "\n"
         if !expiring.isEmpty {
             let parts = expiring.sorted { ($0.daysLeft ?? 0) < ($1.daysLeft ?? 0) }.map { credit in
-                "\(credit.title) \(money(credit.left)) (\(WalletCard.days(credit.daysLeft ?? 0)))"
+                "\(shown(credit.title)) \(money(credit.left)) (\(WalletCard.days(credit.daysLeft ?? 0)))"
             }
             out +=
                 "  " + Colour.paint("Expires within 7 days:", "31", colour) + " " + parts.joined(separator: ", ")
@@ -111,7 +111,7 @@ struct WalletCard {
         func order(_ credit: Credit) -> (Int, Int64) { (credit.left > .zero ? 0 : 1, credit.daysLeft ?? .max) }
         for credit in credits.sorted(by: { order($0) < order($1) }) {
             table.add([
-                "  " + money(credit.left), money(credit.amount), credit.title, credit.period, credit.status,
+                "  " + money(credit.left), money(credit.amount), shown(credit.title), shown(credit.period), credit.status,
                 credit.daysLeft.map(WalletCard.days) ?? "",
             ])
         }

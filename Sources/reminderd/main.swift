@@ -28,7 +28,7 @@ struct ReminderdCommand: ParsableCommand {
             if journal { return JournalLogHandler(label: label) }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .info
-            return handler
+            return VisibleTextLogHandler(handler)
         }
         do {
             let daemon = try Daemon(

@@ -83,4 +83,33 @@ import Testing
         let body = try #require(server.resources[href]?.body)
         #expect(body.contains("X-REMINDERD-AMOUNT:20") && body.contains("X-REMINDERD-CARD:Amex Gold"))
     }
+
+    /// Another client keeps writing a bad value quoting terminal controls (OSC 52, BEL) into the
+    /// resource, so every push of the item here meets a 412 and pulls the unreadable copy again
+    /// (up to 3 times a pass): its reason is recorded once per pass, exactly as the server had it
+    /// (reminderctl shows it escaped), not once per retry.
+    @Test func aCopyFoundUnreadableAgainAfterA412IsRecordedOncePerPass() throws {
+        let (id, href) = try spoiled()
+        let bad = "X-REMINDERD-AMOUNT:\u{1B}]52;c;ZXZpbA==\u{07}"
+        let body = try #require(server.resources[href]?.body).replacingOccurrences(
+            of: "X-REMINDERD-AMOUNT:seven", with: bad)
+        func pass() {
+            ok(b.engine, "SyncBegin", [
+                "collection": .string(FakeTaskList.collection), "account": .string("alice@dav.example"),
+            ])
+            for _ in 0..<3 {
+                // The other client writes again before each push: the push meets a 412 and the
+                // resource is pulled again, as reminderd-sync does.
+                server.put(href, body)
+                server.pull(b.engine, [href])
+            }
+            ok(b.engine, "SyncReport")
+        }
+        pass()
+        let reasons = b.reasons(id, "kept")
+        #expect(reasons.count == 1, "once for the pass, not per retry: \(reasons)")
+        #expect(reasons.first?.contains("\u{1B}]52;c;ZXZpbA==\u{07}") == true, "stored exactly: \(reasons)")
+        pass()
+        #expect(b.reasons(id, "kept").count == 2, "the next pass says it again")
+    }
 }

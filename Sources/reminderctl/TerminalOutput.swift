@@ -1,0 +1,68 @@
+import ReminderCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Foreign text (a title, a card's name, a note, a code, a history reason, a server's answer)
+/// ready to be printed: controls shown visibly as `\u{1B}`, bidi controls balanced, and
+/// right-to-left text isolated (ForeignText.forTerminal). Every place that puts such text into
+/// human output calls this; `print` below catches what one of them forgets.
+func shown(_ text: String) -> String { ForeignText.forTerminal(text) }
+
+/// The one way out to the terminal for this module: it shadows the standard library's `print`,
+/// so every line reminderctl writes — tables, sentences, prompts, errors (`printError`) — passes
+/// `TerminalOutput.safe` on its way. The program's own colours (SGR, `ESC [ … m`) pass; any
+/// other control, and any bidi control left open at a line's end, cannot reach the terminal
+/// even from a call site that forgot `shown`.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    let text = items.map { "\($0)" }.joined(separator: separator)
+    Swift.print(TerminalOutput.safe(text + terminator), terminator: "")
+}
+
+enum TerminalOutput {
+    /// `text` with newlines, tabs, CR LF line ends and SGR colour sequences kept, every other
+    /// control shown visibly, and each line's bidi controls balanced.
+    static func safe(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            defer { index += 1 }
+            guard ForeignText.isControl(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n", "\t":
+                out.append(scalar)
+            case "\r" where index + 1 < scalars.count && scalars[index + 1] == "\n":
+                out.append(scalar)
+            case "\u{1B}" where sgrLength(scalars, at: index) > 0:
+                let length = sgrLength(scalars, at: index)
+                out.append(contentsOf: scalars[index..<index + length])
+                index += length - 1
+            default:
+                out.append(contentsOf: ForeignText.visible(scalar).unicodeScalars)
+            }
+        }
+        return ForeignText.balancedDirection(String(out))
+    }
+
+    /// The length of the SGR sequence (`ESC [ 1;31 m`) at `index`, 0 when there is none: only
+    /// colour and weight, which change no more than how the following text looks.
+    static func sgrLength(_ scalars: [Unicode.Scalar], at index: Int) -> Int {
+        guard index + 2 < scalars.count, scalars[index] == "\u{1B}", scalars[index + 1] == "[" else { return 0 }
+        var end = index + 2
+        while end < scalars.count, scalars[end] == ";" || ("0"..."9").contains(scalars[end]) { end += 1 }
+        guard end < scalars.count, scalars[end] == "m" else { return 0 }
+        return end - index + 1
+    }
+
+    /// A data format that has no escape for a control (iCalendar): written exactly when stdout
+    /// is a file or a pipe, through `print` when it is a terminal.
+    static func data(_ text: String) {
+        if isatty(STDOUT_FILENO) == 1 { print(text, terminator: "") } else { Swift.print(text, terminator: "") }
+    }
+}
