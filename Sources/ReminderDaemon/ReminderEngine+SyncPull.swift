@@ -203,8 +203,15 @@ extension ReminderEngine {
         applyPulled(merged, over: here, itemId: id, conflicts: conflicts, into: &plan, context: context)
         plan.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
-        settle(id, differs: !ReminderEngine.sameOnServer(merged, remote) || !reading.foreignCompletions.isEmpty,
+        settle(id, differs: !ReminderEngine.sameOnServer(merged, remote) || ReminderEngine.inOtherClientsForm(reading),
             into: &plan)
+    }
+
+    /// Whether the server's body is in a shape only reminderd's rewrite turns back into the
+    /// rolling form: another client's completion or untick.
+    /// Its record may equal the merged one, so it must be written back all the same.
+    static func inOtherClientsForm(_ reading: VTodoReader.Reading) -> Bool {
+        !reading.foreignCompletions.isEmpty || !reading.foreignUndos.isEmpty
     }
 
     /// A new local item from the server's record, under `id`, with `event` in history.
@@ -226,7 +233,7 @@ extension ReminderEngine {
         plan.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
         // A body in another client's completion shape is written back in the rolling form.
-        settle(id, differs: !reading.foreignCompletions.isEmpty, into: &plan)
+        settle(id, differs: ReminderEngine.inOtherClientsForm(reading), into: &plan)
     }
 
     /// An Apple completed copy: a Done of the occurrence it names, on the item it copies (the
