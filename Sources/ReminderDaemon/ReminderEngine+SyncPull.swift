@@ -201,6 +201,17 @@ extension ReminderEngine {
         var here = local
         here.item = item
         applyPulled(merged, over: here, itemId: id, conflicts: conflicts, into: &plan, context: context)
+        if let moved = reading.movedDate {
+            // The date of a repeating item is derived from its rules and ledger
+            // (docs/SYNC-FORMAT.md): the move is not taken, and the write-back below puts the
+            // derived date on every client at once.
+            let derived = merged.currentOccurrence(in: context)?.dueDate ?? moved.derived
+            plan.batch.history.append(
+                HistoryRecord(
+                    at: context.now, itemId: id, title: merged.item.title, event: .kept,
+                    reason: "date moved to \(moved.shown) on another device, which is not a date of its schedule; "
+                        + "put back to \(derived) (edit the item here to change its dates)"))
+        }
         plan.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
         settle(id, differs: !ReminderEngine.sameOnServer(merged, remote) || ReminderEngine.inOtherClientsForm(reading),
@@ -208,10 +219,10 @@ extension ReminderEngine {
     }
 
     /// Whether the server's body is in a shape only reminderd's rewrite turns back into the
-    /// rolling form: another client's completion or untick.
+    /// rolling form: another client's completion or untick, or a date moved off the schedule.
     /// Its record may equal the merged one, so it must be written back all the same.
     static func inOtherClientsForm(_ reading: VTodoReader.Reading) -> Bool {
-        !reading.foreignCompletions.isEmpty || !reading.foreignUndos.isEmpty
+        !reading.foreignCompletions.isEmpty || !reading.foreignUndos.isEmpty || reading.movedDate != nil
     }
 
     /// A new local item from the server's record, under `id`, with `event` in history.

@@ -95,6 +95,22 @@ enum ForeignCompletions {
         return unique
     }
 
+    /// The date a repeating master shows when another client moved it to a day that is not one
+    /// of the item's occurrences: an edit reminderd does not take, because the date is derived
+    /// from the item's rules and the ledger (the writer puts `derived` back). Nil when the date
+    /// is an occurrence (a roll, an untick, or one that expired since) or in reminderd's own body.
+    static func movedDate(_ calendar: Component, record: SyncRecord, context: SyncContext)
+        -> (shown: LocalDate, derived: LocalDate)?
+    {
+        guard record.repeats, calendar.property("PRODID")?.text != ownProductID,
+            let todo = VTodoReader.master(of: calendar),
+            let shown = date(todo, "DUE", context) ?? date(todo, "DTSTART", context),
+            let derived = record.currentOccurrence(in: context)?.dueDate, shown != derived,
+            record.occurrence(on: shown, in: context) == nil
+        else { return nil }
+        return (shown, derived)
+    }
+
     /// The occurrences in `[from, to)` when `to` is a later occurrence date; none otherwise.
     private static func movedForward(_ record: SyncRecord, from: LocalDate, to: LocalDate, _ context: SyncContext)
         -> [Occurrence]

@@ -17,6 +17,9 @@ public enum VTodoReader {
         /// Done occurrences another client unticked (an Undo made there), now out of
         /// `record.ledger`.
         public var foreignUndos: [LocalDateTime] = []
+        /// A repeating item's date another client moved to a day that is not an occurrence: not
+        /// taken (the date is derived), so the resource is to be written back with `derived`.
+        public var movedDate: (shown: LocalDate, derived: LocalDate)?
     }
 
     /// Reads the body `bytes` of the resource `name`.
@@ -60,7 +63,8 @@ public enum VTodoReader {
         }
         readAmountUsedPeriod(todo, into: &record, context: context)
         return Reading(
-            calendar: calendar, uid: uid, record: record, foreignCompletions: foreign, foreignUndos: undone)
+            calendar: calendar, uid: uid, record: record, foreignCompletions: foreign, foreignUndos: undone,
+            movedDate: ForeignCompletions.movedDate(calendar, record: record, context: context))
     }
 
     /// The item from reminderd's fields, the summary, the description and (for a coupon) DUE,

@@ -57,6 +57,7 @@ import Testing
         let reading = try Kit.read(body)
         #expect(reading.foreignUndos == [Self.november], "\(client)")
         #expect(reading.foreignCompletions.isEmpty && reading.record.ledger.entries.isEmpty, "\(client)")
+        #expect(reading.movedDate == nil, "\(client)")
         let written = VTodoWriter.write(reading.record, uid: reading.uid, into: reading.calendar, context: Kit.context)
         let todos = written.components("VTODO")
         #expect(todos.count == 1, "\(client)")
@@ -111,6 +112,21 @@ import Testing
         let remote = try Kit.read(ClientShapes.tasksOrgUnticked).record
         let merged = SyncMerge.merge(base: base, local: base, remote: remote, zone: Kit.newYork).record
         #expect(merged.ledger.entries.isEmpty)
+    }
+
+    /// A repeating item's date moved to a day that is not an occurrence is no Done and no Undo;
+    /// the reading names the move and the derived date for the writer to put back.
+    @Test func aDateMovedOffTheScheduleIsNamedForTheWriteBack() throws {
+        let reading = try Kit.read(ClientShapes.tasksOrgDateMoved)
+        #expect(reading.foreignCompletions.isEmpty && reading.foreignUndos.isEmpty)
+        #expect(reading.movedDate?.shown == Fixture.date("2026-12-15"))
+        #expect(reading.movedDate?.derived == Fixture.date("2026-11-30"))
+        let written = VTodoWriter.write(reading.record, uid: reading.uid, into: reading.calendar, context: Kit.context)
+        let again = try VTodoReader.read(written, name: "item.ics", context: Kit.context)
+        #expect(again.movedDate == nil)
+        #expect(written.components("VTODO")[0].property("DUE")?.value == "20261130T235900")
+        // A roll is a move to an occurrence: not named.
+        #expect(try Kit.read(ClientShapes.tasksOrgRolled).movedDate == nil)
     }
 
     @Test func clientExtrasSurviveTheRewrite() throws {

@@ -259,6 +259,10 @@ enum ClientShapes {
     /// December, not an untick, though the ledger holds an entry.
     static let tasksOrgRolledAgain = withNovemberDone(
         tasksOrgRolled.replacingAll("20270101T055900", with: "20270201T055900"))
+
+    /// A phone that moved a repeating item to a day that is not an occurrence (December 15),
+    /// through Tasks.org's date picker.
+    static let tasksOrgDateMoved = tasksOrgRolled.replacingAll("20270101T055900", with: "20261215T235900")
 }
 
 extension String {
