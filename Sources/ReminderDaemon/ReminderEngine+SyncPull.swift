@@ -331,6 +331,12 @@ extension ReminderEngine {
                 outbox.offScreen(serverId)
             }
         }
+        // A grouped pop-up loses the reminders closed above, and shows the others again.
+        withdrawFromGroups(
+            where: { event in
+                plan.closing.contains { $0.itemId == event.itemId && ($0.due == nil || $0.due == event.dueInstant) }
+                    || plan.acknowledged[event.itemId].map { FireOutbox.covers(event, event.itemId, $0) } == true
+            }, now: now)
         for id in plan.touched where items[id] != nil { reschedule(id, now: now) }
         for notice in plan.notices { showNotice(notice) }
     }
