@@ -122,6 +122,16 @@ struct FireOutbox {
     /// Reminders shown as one pop-up, server id `id`.
     mutating func onScreen(group events: [Event], as id: UInt32) { groupsOnScreen[id] = events }
 
+    /// Sets what grouped pop-up `id` stands for, now as server id `newId` (the same when the
+    /// server kept it): reminders acknowledged elsewhere leave it, and it is re-shown without them.
+    mutating func regroup(_ id: UInt32, as newId: UInt32, _ events: [Event]) {
+        groupsOnScreen[id] = nil
+        groupsOnScreen[newId] = events
+    }
+
+    /// Takes a grouped pop-up off the screen (closed by reminderd): its reminders are gone.
+    mutating func offScreen(group id: UInt32) { groupsOnScreen[id] = nil }
+
     /// Takes a reminder's pop-up off the screen (closed by reminderd, or replaced).
     @discardableResult
     mutating func offScreen(_ id: UInt32) -> PopUp? { onScreen.removeValue(forKey: id) }
@@ -158,12 +168,14 @@ struct FireOutbox {
         repost.removeAll(where: covered)
     }
 
-    /// Whether a reminder of the item that `instant` covers is here: in flight, on screen alone,
-    /// waiting, held (for a refresh too) or to be shown again (a grouped pop-up is not closed for
-    /// one of its reminders).
+    /// Whether a reminder of the item that `instant` covers is here: in flight, on screen (alone
+    /// or in a group, which is shown again without it), waiting, held (for a refresh too) or to
+    /// be shown again.
     func holds(_ itemId: String, firedBy instant: Int64) -> Bool {
         let kept = [waiting, held, refreshing, repost, Array(inFlight.values.joined())]
-        return (kept + [onScreen.values.map(\.event)]).joined().contains { FireOutbox.covers($0, itemId, instant) }
+        return (kept + [onScreen.values.map(\.event), Array(groupsOnScreen.values.joined())]).joined().contains {
+            FireOutbox.covers($0, itemId, instant)
+        }
     }
 
     /// The server ids of the item's pop-ups on screen alone that `instant` covers.

@@ -217,10 +217,28 @@ extension ReminderEngine {
         var here = local
         here.item = item
         applyPulled(merged, over: here, itemId: id, conflicts: conflicts, into: &plan, context: context)
+        if let moved = reading.movedDate {
+            // The date of a repeating item is derived from its rules and ledger
+            // (docs/SYNC-FORMAT.md): the move is not taken, and the write-back below puts the
+            // derived date on every client at once.
+            let derived = merged.currentOccurrence(in: context)?.dueDate ?? moved.derived
+            plan.batch.history.append(
+                HistoryRecord(
+                    at: context.now, itemId: id, title: merged.item.title, event: .kept,
+                    reason: "date moved to \(moved.shown) on another device, which is not a date of its schedule; "
+                        + "put back to \(derived) (edit the item here to change its dates)"))
+        }
         plan.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
-        settle(id, differs: !ReminderEngine.sameOnServer(merged, remote) || !reading.foreignCompletions.isEmpty,
+        settle(id, differs: !ReminderEngine.sameOnServer(merged, remote) || ReminderEngine.inOtherClientsForm(reading),
             into: &plan)
+    }
+
+    /// Whether the server's body is in a shape only reminderd's rewrite turns back into the
+    /// rolling form: another client's completion or untick, or a date moved off the schedule.
+    /// Its record may equal the merged one, so it must be written back all the same.
+    static func inOtherClientsForm(_ reading: VTodoReader.Reading) -> Bool {
+        !reading.foreignCompletions.isEmpty || !reading.foreignUndos.isEmpty || reading.movedDate != nil
     }
 
     /// A new local item from the server's record, under `id`, with `event` in history.
@@ -242,7 +260,7 @@ extension ReminderEngine {
         plan.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
         // A body in another client's completion shape is written back in the rolling form.
-        settle(id, differs: !reading.foreignCompletions.isEmpty, into: &plan)
+        settle(id, differs: ReminderEngine.inOtherClientsForm(reading), into: &plan)
     }
 
     /// An Apple completed copy: a Done of the occurrence it names, on the item it copies (the
@@ -329,6 +347,12 @@ extension ReminderEngine {
                 outbox.offScreen(serverId)
             }
         }
+        // A grouped pop-up loses the reminders closed above, and shows the others again.
+        withdrawFromGroups(
+            where: { event in
+                plan.closing.contains { $0.itemId == event.itemId && ($0.due == nil || $0.due == event.dueInstant) }
+                    || plan.acknowledged[event.itemId].map { FireOutbox.covers(event, event.itemId, $0) } == true
+            }, now: now)
         for id in plan.touched where items[id] != nil { reschedule(id, now: now) }
         for notice in plan.notices { showNotice(notice) }
     }

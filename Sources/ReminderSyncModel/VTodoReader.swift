@@ -14,6 +14,12 @@ public enum VTodoReader {
         public var record: SyncRecord
         /// Occurrences another client completed in its own way, now in `record.ledger`.
         public var foreignCompletions: [DoneEntry]
+        /// Done occurrences another client unticked (an Undo made there), now out of
+        /// `record.ledger`.
+        public var foreignUndos: [LocalDateTime] = []
+        /// A repeating item's date another client moved to a day that is not an occurrence: not
+        /// taken (the date is derived), so the resource is to be written back with `derived`.
+        public var movedDate: (shown: LocalDate, derived: LocalDate)?
     }
 
     /// Reads the body `bytes` of the resource `name`.
@@ -43,14 +49,22 @@ public enum VTodoReader {
             throw .invalid(resource: name, reason: error.reason)
         }
         record.alarms = AlarmProperties.read(todo, context: context)
+        // Both against the ledger the client kept, whose derived date is the one it saw (the
+        // master reminderd rolled past a done occurrence is no roll of the client's).
+        let undone = ForeignCompletions.undone(calendar, record: record, context: context)
         let completions = ForeignCompletions.read(calendar, record: record, context: context)
+        for occurrence in undone { record.undoDone(occurrence) }
         var foreign: [DoneEntry] = []
-        for (occurrence, doneAt) in completions where !record.ledger.contains(occurrence.key(in: context.zone)) {
+        for (occurrence, doneAt) in completions {
+            let key = occurrence.key(in: context.zone)
+            guard !record.ledger.contains(key), !undone.contains(key) else { continue }
             record.markDone(occurrence, at: doneAt, in: context)
             foreign.append(DoneEntry(occurrence: occurrence.key(in: context.zone), doneAt: doneAt))
         }
         readAmountUsedPeriod(todo, into: &record, context: context)
-        return Reading(calendar: calendar, uid: uid, record: record, foreignCompletions: foreign)
+        return Reading(
+            calendar: calendar, uid: uid, record: record, foreignCompletions: foreign, foreignUndos: undone,
+            movedDate: ForeignCompletions.movedDate(calendar, record: record, context: context))
     }
 
     /// The item from reminderd's fields, the summary, the description and (for a coupon) DUE,

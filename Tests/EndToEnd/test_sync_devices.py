@@ -243,6 +243,28 @@ def apple_completed_copy(body):
     return uid, joined(copy)
 
 
+def untick_roll(body):
+    """Tasks.org's Undo of its roll (and Apple's, Evolution's, Nextcloud's untick): DTSTART and
+    DUE back on the newest occurrence the ledger holds as done; the ledger kept, as clients keep
+    properties they do not know."""
+    lines = unfolded(body)
+    parameters, _, suffix = due_of(lines)
+    value = ledger(body)[-1] + suffix
+    set_prop(lines, "DUE", f"DUE{parameters}:{value}")
+    if get_prop(lines, "DTSTART"):
+        set_prop(lines, "DTSTART", f"DTSTART{parameters}:{value}")
+    return joined(touched(lines, TASKS_ORG))
+
+
+def untick_completed(body):
+    """Any client unticking a completed task: STATUS:NEEDS-ACTION, COMPLETED removed."""
+    lines = touched(unfolded(body), TASKS_ORG)
+    set_prop(lines, "STATUS", "STATUS:NEEDS-ACTION")
+    set_prop(lines, "PERCENT-COMPLETE", "PERCENT-COMPLETE:0")
+    indices, _ = master_lines(lines)
+    return joined([line for i, line in enumerate(lines) if not (i in indices and name_of(line) == "COMPLETED")])
+
+
 def phone_write(server, title, shape, check=True):
     """GETs the item's resource and PUTs back `shape`'s completion with If-Match, as a phone
     does; returns the status (412 when a device wrote meanwhile: a phone would read again)."""
@@ -402,6 +424,37 @@ def test_done_here_and_undone_here_after_the_other_device_saw_it(devices, dav_se
 
 def test_done_on_one_device_and_undo_on_the_other(devices, dav_server):
     done_on_a_then_undo(devices, dav_server, "B")
+
+
+def test_a_phone_unticking_a_done_is_an_undo_on_both_devices(devices, dav_server):
+    """Done on A; a phone takes it back: the credit's roll undone (its date back on the done
+    occurrence), the coupon unticked. Both devices undo it ("undone elsewhere"), and the server
+    is back in reminderd's form without the ledger entry."""
+    a, b = devices(2)
+    a.ctl("add", "benefit", "Lounge credit", "--card", "Travel Card", "--amount", "25", "--period", "monthly")
+    a.ctl("add", "coupon", "Spa voucher", "--expires", "2030-06-30")
+    converge(a, b)
+    due = by_title(a, "Lounge credit")["due"]
+    # What the Undo must bring back ("expiring" for the credit in a month's last week).
+    before = {title: by_title(a, title)["status"] for title in ("Lounge credit", "Spa voucher")}
+    for title in before:
+        a.ctl("done", by_title(a, title)["id"])
+    converge(a, b)
+    assert used_this_period(b, "Lounge credit", due) and by_title(b, "Spa voucher")["status"] == "used"
+    assert "STATUS:COMPLETED" in resource_of(dav_server, "Spa voucher")[2]
+    phone_write(dav_server, "Lounge credit", untick_roll)
+    phone_write(dav_server, "Spa voucher", untick_completed)
+    converge(a, b)
+    for device in (a, b):
+        for title, status in before.items():
+            assert by_title(device, title)["status"] == status, (device.name, title)
+            assert "undone elsewhere" in events(device, title), (device.name, title, events(device, title))
+        assert by_title(device, "Spa voucher")["nextReminder"] is not None, device.name
+    for title in before:
+        body = resource_of(dav_server, title)[2]
+        assert ledger(body) == [] and "PRODID:-//reminderd//reminderd-sync//EN" in unfolded(body), (title, body)
+        assert get_prop(unfolded(body), "STATUS") == "STATUS:NEEDS-ACTION", (title, body)
+    assert server_due(resource_of(dav_server, "Lounge credit")[2]) == due[:10]
 
 
 def test_an_item_removed_elsewhere_while_edited_here_is_kept(devices, dav_server):

@@ -139,4 +139,52 @@ import Testing
         #expect(b.notifier.requests.count == 2, "the reminder comes back at the snooze's end")
         #expect(b.history(id).suffix(1) == ["fired"])
     }
+
+    /// Three coupons reminded at one instant share one grouped pop-up on B. Acknowledged on A
+    /// one by one (a Done, a dismiss, a snooze): B shows the group again, in place, without each,
+    /// and closes it with the last. Before, a grouped pop-up stayed open naming reminders done
+    /// elsewhere (only a pop-up shown alone was closed).
+    @Test func aGroupedPopUpLosesTheRemindersAcknowledgedElsewhere() throws {
+        let ids = ["Alpha", "Bravo", "Charlie"].map { a.addCoupon(expiresIn: 7200, leads: ["1h"], title: $0) }
+        server.sync(a.engine)
+        server.sync(b.engine)
+        a.advance(to: 3600)
+        b.advance(to: 3600)
+        let group = try #require(b.notifier.acceptedIds.first)
+        #expect(b.notifier.requests.count == 1 && b.notifier.requests[0].summary.hasPrefix("3 reminders"))
+        let onA = a.notifier.acceptedIds
+        #expect(onA.count == 1)
+
+        a.clock.set(EngineHarness.start + 3660)
+        _ = a.perform("Done", ["id": .string(ids[0])])
+        server.sync(a.engine)
+        b.clock.set(EngineHarness.start + 3670)
+        server.sync(b.engine)
+        let first = try #require(b.notifier.requests.last)
+        #expect(b.notifier.requests.count == 2 && first.replacesId == group)
+        #expect(first.summary.hasPrefix("2 reminders") && !first.body.contains("Alpha") && first.body.contains("Bravo"))
+        #expect(b.notifier.closed.isEmpty)
+        let regrouped = try #require(b.notifier.acceptedIds.last)
+        #expect(b.engine.queue.sync { b.engine.outbox.groupsOnScreen[regrouped]?.map(\.itemId) } == [ids[1], ids[2]])
+
+        a.clock.set(EngineHarness.start + 3700)
+        _ = a.perform("Snooze", ["id": .string(ids[1]), "duration": .string("10m")])
+        server.sync(a.engine)
+        b.clock.set(EngineHarness.start + 3710)
+        server.sync(b.engine)
+        let second = try #require(b.notifier.requests.last)
+        #expect(b.notifier.requests.count == 3 && second.replacesId == regrouped)
+        #expect(!second.body.contains("Bravo") && second.body.contains("Charlie"))
+        #expect(b.history(ids[1]).suffix(1) == ["snoozed elsewhere"])
+
+        a.clock.set(EngineHarness.start + 3720)
+        _ = a.perform("Done", ["id": .string(ids[2])])
+        server.sync(a.engine)
+        b.clock.set(EngineHarness.start + 3730)
+        server.sync(b.engine)
+        #expect(b.notifier.requests.count == 3, "nothing left to show")
+        #expect(b.notifier.closed == [try #require(b.notifier.acceptedIds.last)])
+        #expect(b.engine.queue.sync { b.engine.outbox.groupsOnScreen.isEmpty })
+        b.settle()
+    }
 }

@@ -277,6 +277,36 @@ import Testing
         #expect(a.pending.isEmpty)
     }
 
+    /// A phone moved a monthly subscription from December 3 to December 5, a day that is not of
+    /// its schedule: the date is derived (docs/SYNC-FORMAT.md), so reminderd keeps December 3,
+    /// says so in history, and writes it back at once. Before, the move was dropped silently and
+    /// nothing was written: the phone showed December 5 while the laptops reminded December 3.
+    @Test func aPhoneMovingARepeatingDateOffItsScheduleIsPutBackAtOnce() throws {
+        let id = a.add(["kind": "subscription", "title": "Gym", "every": "1mo", "next": "2026-12-03", "amount": "30"])
+        server.sync(a.engine)
+        let (href, resource) = try #require(server.resources.first)
+        #expect(resource.body.contains("DUE;TZID=UTC:20261203T"))
+        server.put(
+            href,
+            resource.body.replacingOccurrences(of: "TZID=UTC:20261203T", with: "TZID=UTC:20261205T")
+                .replacingOccurrences(
+                    of: "PRODID:-//reminderd//reminderd-sync//EN", with: "PRODID:+//IDN tasks.org//android-140107//EN"))
+        server.sync(a.engine)
+        #expect(a.field(id, "next") == "2026-12-03")
+        #expect(a.doneDues(id).isEmpty)
+        #expect(
+            a.reasons(id, "kept").suffix(1) == [
+                "date moved to 2026-12-05 on another device, which is not a date of its schedule; "
+                    + "put back to 2026-12-03 (edit the item here to change its dates)"
+            ])
+        let body = try #require(server.resources[href]?.body)
+        #expect(body.contains("DUE;TZID=UTC:20261203T") && !body.contains("20261205"))
+        #expect(body.contains("PRODID:-//reminderd//reminderd-sync//EN"))
+        #expect(a.pending.isEmpty)
+        server.sync(a.engine)
+        #expect(a.reasons(id, "kept").count == 1, "said once")
+    }
+
     @Test func resourcesThatAreNotReadableItemsAreSkippedAndTouchNothing() throws {
         _ = b.addUber()
         server.sync(b.engine)

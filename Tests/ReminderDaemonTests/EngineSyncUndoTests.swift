@@ -98,4 +98,87 @@ import Testing
         #expect(a.doneDues(id).isEmpty)
         #expect(ledgerOnServer.isEmpty)
     }
+
+    /// The item's one resource on the server, as a phone would GET it.
+    func resourceOnServer() throws -> (href: String, body: String) {
+        let (href, resource) = try #require(server.resources.first)
+        return (href, resource.body)
+    }
+
+    /// A phone's write: its PRODID, the rest as `edit` leaves the body.
+    func phoneWrites(_ edit: (String) -> String) throws {
+        let (href, body) = try resourceOnServer()
+        server.put(
+            href,
+            edit(body).replacingOccurrences(
+                of: "PRODID:-//reminderd//reminderd-sync//EN", with: "PRODID:+//IDN tasks.org//android-140107//EN"))
+    }
+
+    /// A coupon done on A, unticked on a phone (`STATUS:NEEDS-ACTION`, `COMPLETED` gone, the
+    /// ledger kept as clients keep unknown properties): an Undo made elsewhere on both devices,
+    /// and its reminders resume. Before, A stayed "used", wrote no history and the phone's
+    /// alarms rang alone.
+    @Test func aPhoneUntickingADoneOneOffIsAnUndoElsewhere() throws {
+        let id = a.addCoupon(expiresIn: 40 * 86_400, leads: ["1d"])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        _ = a.perform("Done", ["id": .string(id)])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(b.doneDues(id).count == 1)
+        #expect(try resourceOnServer().body.contains("STATUS:COMPLETED"))
+        try phoneWrites { body in
+            body.replacingOccurrences(of: "STATUS:COMPLETED", with: "STATUS:NEEDS-ACTION")
+                .replacingOccurrences(of: "PERCENT-COMPLETE:100", with: "PERCENT-COMPLETE:0")
+                .replacing(/\r\nCOMPLETED:[0-9TZ]+/, with: "")
+        }
+        server.sync(a.engine)
+        #expect(a.doneDues(id).isEmpty)
+        #expect(a.history(id).suffix(1) == ["undone elsewhere"])
+        guard case .object(let shown)? = ok(a.engine, "Get", ["id": .string(id)])["item"] else {
+            Issue.record("Get \(id) has no item")
+            return
+        }
+        #expect(shown["nextReminder"] != nil && shown["nextReminder"] != .null, "its reminders resume")
+        let body = try resourceOnServer().body
+        #expect(body.contains("PRODID:-//reminderd//reminderd-sync//EN") && !body.contains("X-REMINDERD-DONE"))
+        #expect(a.pending.isEmpty)
+        server.sync(b.engine)
+        #expect(b.doneDues(id).isEmpty)
+        #expect(b.history(id).suffix(1) == ["undone elsewhere"])
+        #expect(a.pending.isEmpty && b.pending.isEmpty)
+    }
+
+    /// The credit done on A (the master rolled to December), unticked in Tasks.org, whose Undo
+    /// puts the date back on November: an Undo of November on both devices, the master back on
+    /// November with an empty ledger.
+    @Test func aPhoneMovingTheDateBackOnADoneOccurrenceIsAnUndoElsewhere() throws {
+        let id = sharedCredit()
+        let november = dueOnServer
+        _ = a.perform("Done", ["id": .string(id)])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        #expect(dueOnServer == "DUE;TZID=UTC:20261231T235900" && ledgerOnServer.count == 1)
+        try phoneWrites { $0.replacingOccurrences(of: "TZID=UTC:20261231T235900", with: "TZID=UTC:20261130T235900") }
+        server.sync(a.engine)
+        #expect(a.doneDues(id).isEmpty)
+        #expect(a.history(id).suffix(1) == ["undone elsewhere"])
+        #expect(ledgerOnServer.isEmpty && dueOnServer == november)
+        server.sync(b.engine)
+        #expect(b.doneDues(id).isEmpty)
+        #expect(b.history(id).suffix(1) == ["undone elsewhere"])
+        #expect(a.pending.isEmpty && b.pending.isEmpty)
+    }
+
+    /// Tasks.org rolling December after A's Done of November: a Done of December, not an untick.
+    @Test func aPhoneRollingPastADoneOccurrenceIsADone() throws {
+        let id = sharedCredit()
+        _ = a.perform("Done", ["id": .string(id)])
+        server.sync(a.engine)
+        try phoneWrites { $0.replacingOccurrences(of: "TZID=UTC:20261231T235900", with: "TZID=UTC:20270131T235900") }
+        server.sync(a.engine)
+        #expect(a.doneDues(id).count == 2)
+        #expect(a.history(id).suffix(1) == ["done elsewhere"])
+        #expect(ledgerOnServer.count == 2 && dueOnServer == "DUE;TZID=UTC:20270131T235900")
+    }
 }

@@ -40,6 +40,95 @@ import Testing
         #expect(again.foreignCompletions.isEmpty && again.record == reading.record, "\(client)")
     }
 
+    /// Each client's untick of the November Done, after reminderd wrote that Done back, reads
+    /// as an Undo of November (the ledger entry goes), and reminderd's rewrite shows November
+    /// again. Before, these changed nothing: the ledger the client kept still held November.
+    @Test(arguments: [
+        ("Apple Reminders", ClientShapes.appleUnticked),
+        ("Tasks.org", ClientShapes.tasksOrgUnticked),
+        ("Evolution", ClientShapes.evolutionUnticked),
+        ("Nextcloud Tasks", ClientShapes.nextcloudUnticked),
+        ("Thunderbird", ClientShapes.thunderbirdUnticked),
+        ("jtx Board", ClientShapes.jtxUnticked),
+        ("KOrganizer", ClientShapes.kdeUnticked),
+        ("STATUS:COMPLETED master", ClientShapes.masterUnticked),
+    ])
+    func untickReadsAsNovemberUndone(client: String, body: String) throws {
+        let reading = try Kit.read(body)
+        #expect(reading.foreignUndos == [Self.november], "\(client)")
+        #expect(reading.foreignCompletions.isEmpty && reading.record.ledger.entries.isEmpty, "\(client)")
+        #expect(reading.movedDate == nil, "\(client)")
+        let written = VTodoWriter.write(reading.record, uid: reading.uid, into: reading.calendar, context: Kit.context)
+        let todos = written.components("VTODO")
+        #expect(todos.count == 1, "\(client)")
+        #expect(todos[0].property("DUE")?.line == "DUE;TZID=America/New_York:20261130T235900", "\(client)")
+        #expect(todos[0].properties("X-REMINDERD-DONE").isEmpty, "\(client)")
+        let again = try VTodoReader.read(written, name: "item.ics", context: Kit.context)
+        #expect(again.foreignUndos.isEmpty && again.foreignCompletions.isEmpty, "\(client)")
+        #expect(again.record == reading.record, "\(client)")
+    }
+
+    /// The same bodies as reminderd wrote them (the Done in the ledger, the date on December)
+    /// and a roll past a done occurrence are no unticks.
+    @Test func aRollOverALedgerIsADoneNotAnUntick() throws {
+        var done = SyncRecord(item: Kit.uber)
+        done.markDone(try #require(done.currentOccurrence(in: Kit.context)), at: Self.doneAt, in: Kit.context)
+        let own = try Kit.read(Kit.written(done))
+        #expect(own.foreignUndos.isEmpty && own.record.ledger == done.ledger)
+        let rolled = try Kit.read(ClientShapes.tasksOrgRolledAgain)
+        #expect(rolled.foreignUndos.isEmpty)
+        #expect(rolled.foreignCompletions.map(\.occurrence) == [Fixture.local("2026-12-31T23:59")])
+        #expect(rolled.record.ledger.entries.map(\.occurrence) == [Self.november, Fixture.local("2026-12-31T23:59")])
+    }
+
+    /// A coupon ticked (reminderd wrote it completed) and unticked on a phone, as Tasks.org
+    /// does: `STATUS:NEEDS-ACTION`, `COMPLETED` gone, the ledger kept.
+    @Test func aOneOffUntickedIsUndone() throws {
+        var done = SyncRecord(item: Kit.coupon)
+        done.markDone(try #require(done.currentOccurrence(in: Kit.context)), at: Self.doneAt, in: Kit.context)
+        let completed = Kit.written(done)
+        #expect(try Kit.read(completed).foreignUndos.isEmpty, "reminderd's own completed body")
+        let unticked = completed.replacingFirst("STATUS:COMPLETED", with: "STATUS:NEEDS-ACTION")
+            .replacingFirst("PERCENT-COMPLETE:100", with: "PERCENT-COMPLETE:0")
+            .replacingFirst("COMPLETED:20261120T150000Z\r\n", with: "")
+            .replacingFirst("PRODID:-//reminderd//reminderd-sync//EN", with: "PRODID:+//IDN tasks.org//android-140107//EN")
+        let reading = try Kit.read(unticked)
+        #expect(reading.foreignUndos == [Fixture.local("2026-12-24T23:59")])
+        #expect(reading.record.ledger.entries.isEmpty && reading.record.item == Kit.coupon)
+        // Still completed (a phone that edited the notes only): nothing undone.
+        let edited = completed.replacingFirst(
+            "PRODID:-//reminderd//reminderd-sync//EN", with: "PRODID:+//IDN tasks.org//android-140107//EN")
+        #expect(try Kit.read(edited).foreignUndos.isEmpty)
+    }
+
+    /// An untick on top of the base this device last agreed on is an Undo in the merge: the
+    /// remote side removed the entry.
+    @Test func anUntickMergesAsAnUndo() throws {
+        let base = try Kit.read(Kit.written({
+            var done = SyncRecord(item: Kit.uber)
+            done.markDone(done.currentOccurrence(in: Kit.context)!, at: Self.doneAt, in: Kit.context)
+            return done
+        }())).record
+        let remote = try Kit.read(ClientShapes.tasksOrgUnticked).record
+        let merged = SyncMerge.merge(base: base, local: base, remote: remote, zone: Kit.newYork).record
+        #expect(merged.ledger.entries.isEmpty)
+    }
+
+    /// A repeating item's date moved to a day that is not an occurrence is no Done and no Undo;
+    /// the reading names the move and the derived date for the writer to put back.
+    @Test func aDateMovedOffTheScheduleIsNamedForTheWriteBack() throws {
+        let reading = try Kit.read(ClientShapes.tasksOrgDateMoved)
+        #expect(reading.foreignCompletions.isEmpty && reading.foreignUndos.isEmpty)
+        #expect(reading.movedDate?.shown == Fixture.date("2026-12-15"))
+        #expect(reading.movedDate?.derived == Fixture.date("2026-11-30"))
+        let written = VTodoWriter.write(reading.record, uid: reading.uid, into: reading.calendar, context: Kit.context)
+        let again = try VTodoReader.read(written, name: "item.ics", context: Kit.context)
+        #expect(again.movedDate == nil)
+        #expect(written.components("VTODO")[0].property("DUE")?.value == "20261130T235900")
+        // A roll is a move to an occurrence: not named.
+        #expect(try Kit.read(ClientShapes.tasksOrgRolled).movedDate == nil)
+    }
+
     @Test func clientExtrasSurviveTheRewrite() throws {
         for body in [ClientShapes.appleRolled, ClientShapes.evolutionRolled, ClientShapes.kdeMoved] {
             let reading = try Kit.read(body)

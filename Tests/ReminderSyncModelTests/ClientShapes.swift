@@ -201,4 +201,73 @@ enum ClientShapes {
     /// A phone that moved the due date to a day that is not an occurrence: an edit, not a Done.
     static let dueEdited = appleRolled.replacingFirst(
         "DUE;TZID=America/New_York:20261231T235900", with: "DUE;TZID=America/New_York:20261215T235900")
+
+    // Unticks: each client taking back its Done of November after reminderd wrote it back in
+    // the rolling form (`DUE` December 31, the November entry in the ledger, which the client
+    // keeps like any unknown property).
+
+    /// The ledger entry reminderd wrote for the November Done.
+    static let novemberDone = "X-REMINDERD-DONE:20261130T235900/20261120T150000Z/"
+
+    /// `body` with the November entry in its ledger.
+    static func withNovemberDone(_ body: String) -> String {
+        body.replacingFirst("X-REMINDERD-KIND:benefit", with: "X-REMINDERD-KIND:benefit\r\n" + novemberDone)
+    }
+
+    /// Apple Reminders, Evolution: the master's date back on November 30.
+    static let appleUnticked = withNovemberDone(appleRolled.replacingAll("20261231T235900", with: "20261130T235900"))
+    static let evolutionUnticked = withNovemberDone(
+        evolutionRolled.replacingAll("20261231T235900", with: "20261130T235900"))
+
+    /// Tasks.org: its Undo restores the date before the roll, in the phone's zone (Berlin).
+    static let tasksOrgUnticked = withNovemberDone(
+        tasksOrgRolled.replacingAll("20270101T055900", with: "20261201T055900"))
+
+    /// Nextcloud Tasks: the date back, in UTC.
+    static let nextcloudUnticked = withNovemberDone(
+        nextcloudRolled.replacingAll("20270101T045900Z", with: "20261201T045900Z"))
+
+    /// Thunderbird, jtx Board: the override of November no longer completed; the master as
+    /// reminderd wrote it.
+    static func uncompletedOverride(prodid: String, extra: String) -> String {
+        withNovemberDone(
+            completedOverride(prodid: prodid, extra: extra)
+                .replacingFirst("DTSTART;TZID=America/New_York:20261130T235900", with:
+                    "DTSTART;TZID=America/New_York:20261231T235900")
+                .replacingFirst("DUE;TZID=America/New_York:20261130T235900", with:
+                    "DUE;TZID=America/New_York:20261231T235900")
+                .replacingFirst("STATUS:COMPLETED\r\nCOMPLETED:20261120T150000Z\r\nPERCENT-COMPLETE:100", with:
+                    "STATUS:NEEDS-ACTION\r\nPERCENT-COMPLETE:0"))
+    }
+
+    static let thunderbirdUnticked = uncompletedOverride(
+        prodid: "-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", extra: "X-MOZ-GENERATION:5")
+
+    static let jtxUnticked = uncompletedOverride(prodid: "+//IDN techbee.at//jtx Board v2.9.1//EN", extra: "X-JTX-FLAG:1")
+
+    /// KOrganizer: DTSTART and DUE as reminderd wrote them, its own recurrence date back.
+    static let kdeUnticked = withNovemberDone(
+        kdeMoved.replacingAll("20261130T235900", with: "20261231T235900")
+            .replacingFirst("X-KDE-LIBKCAL-DTRECURRENCE;TZID=America/New_York:20261231T235900", with:
+                "X-KDE-LIBKCAL-DTRECURRENCE;TZID=America/New_York:20261130T235900"))
+
+    /// A client that had completed the master puts its status back, on the date it showed.
+    static let masterUnticked = withNovemberDone(
+        completedMaster.replacingFirst("STATUS:COMPLETED\r\nCOMPLETED:20261120T150000Z", with: "STATUS:NEEDS-ACTION"))
+
+    /// Tasks.org rolling December after reminderd wrote November's Done back: a Done of
+    /// December, not an untick, though the ledger holds an entry.
+    static let tasksOrgRolledAgain = withNovemberDone(
+        tasksOrgRolled.replacingAll("20270101T055900", with: "20270201T055900"))
+
+    /// A phone that moved a repeating item to a day that is not an occurrence (December 15),
+    /// through Tasks.org's date picker.
+    static let tasksOrgDateMoved = tasksOrgRolled.replacingAll("20270101T055900", with: "20261215T235900")
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        precondition(contains(target), "no \(target) in the text")
+        return replacing(target, with: replacement)
+    }
 }
