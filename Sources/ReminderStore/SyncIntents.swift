@@ -69,11 +69,17 @@ extension ReminderStore {
     /// A create of an item removed (and forgotten) here while it was on its way leaves a row of
     /// its own, keyed by the uid, so that the resource is deleted again rather than come back as
     /// a new item at the next pull. Returns whether the uid was known.
+    ///
+    /// The sync token goes: it was handed out before this write, and a listing from it need not
+    /// name what becomes of the resource written (docs/SYNC.md, "The token after a push"). The
+    /// pass's listing after its writes stores a new one; a pass cut off before that lists
+    /// everything next time.
     @discardableResult
     public func recordPushed(uid: String, seq: Int64, href: String, etag: String?, body: String?, at now: Int64)
         throws(ReminderStoreError) -> Bool
     {
         try write { db in
+            try ReminderStore.setSetting("sync.token", nil, db)
             guard let itemId = try String.fetchOne(db, sql: "SELECT itemId FROM syncObject WHERE uid = ?", arguments: [uid])
             else {
                 if body != nil {

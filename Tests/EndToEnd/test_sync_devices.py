@@ -9,7 +9,9 @@ from datetime import datetime, timedelta, timezone
 
 from dateutil.rrule import rrulestr
 
-from conftest import Dav, NotificationServer, local_in, vtodo_uid, wait_for
+import pytest
+
+from conftest import Dav, DavProxy, NotificationServer, SyncDevice, XandikosServer, local_in, vtodo_uid, wait_for
 
 # ---------------------------------------------------------------------------------------------
 # What the devices and the server hold.
@@ -462,6 +464,76 @@ def test_a_forgotten_sync_token_falls_back_to_a_full_listing(devices, dav_server
     b.ctl("edit", by_title(b, "Token credit")["id"], "--amount", "6")
     converge(a, b)
     assert by_title(a, "Token credit")["amount"] == "6"
+    assert a.sync_status()["error"] is None
+
+
+@pytest.fixture
+def xandikos(tmp_path):
+    server = XandikosServer(tmp_path / "xandikos")
+    Dav(server.url).make_task_list(server.collection_url())
+    proxy = DavProxy(server.port)
+    made = []
+
+    def make(*names):
+        """Devices syncing with Xandikos through `proxy`."""
+        for name in names:
+            made.append(SyncDevice(tmp_path, name, proxy.url).start())
+        return made[-len(names):]
+    yield server, proxy, make
+    for device in made:
+        device.stop()
+    proxy.stop()
+    server.stop()
+
+
+def removed_elsewhere_here(device, item_id):
+    return (not any(item["id"] == item_id for item in device.items())
+            and "removed elsewhere" in [entry["event"] for entry in device.history("--item", item_id)])
+
+
+def test_an_item_pushed_here_and_deleted_elsewhere_goes_here_too_on_xandikos(xandikos):
+    """Xandikos lists the difference between two states of the task list: an item A pushed after
+    its token and deleted since is in neither. A's pass lists again after its own writes, so its
+    token postdates them; a pass cut off before that listing leaves no token, and the next pass
+    lists everything."""
+    server, proxy, make = xandikos
+    a, b = make("A", "B")
+    a.ctl("add", "coupon", "Pizza", "--expires", "2030-03-01")
+    a.sync_now()
+    b.sync_now()
+    pizza_a, pizza_b = by_title(a, "Pizza")["id"], by_title(b, "Pizza")["id"]
+    b.ctl("remove", pizza_b)
+    b.sync_now()
+    assert server_resources(server) == {}
+    a.sync_now()
+    assert removed_elsewhere_here(a, pizza_a), a.items()
+
+    # A phone's plain DELETE of an item A just pushed.
+    a.ctl("add", "coupon", "Tacos", "--expires", "2030-03-02")
+    tacos = by_title(a, "Tacos")["id"]
+    a.sync_now()
+    href, etag, _ = resource_of(server, "Tacos")
+    assert Dav(server.url).delete(href, etag) in (200, 204)
+    a.sync_now()
+    assert removed_elsewhere_here(a, tacos), a.items()
+
+    # A's pass is cut off after its PUT, before the listing after it (that REPORT fails), and
+    # B deletes the item before A's next pass: A's token then predates its own upload.
+    a.stop_sync()
+    a.ctl("add", "coupon", "Sushi", "--expires", "2030-03-03")
+    sushi = by_title(a, "Sushi")["id"]
+    proxy.fail("REPORT", "500", after=1)
+    a.start_sync()
+    a.stop_sync()
+    assert [r[0] for r in proxy.requests[-3:]] == ["REPORT", "PUT", "REPORT"] and proxy.requests[-1][2] == 500
+    assert a.sync_status()["error"] is not None and len(server_resources(server)) == 1
+    proxy.clear()
+    b.sync_now()
+    b.ctl("remove", by_title(b, "Sushi")["id"])
+    b.sync_now()
+    assert server_resources(server) == {}
+    a.start_sync()
+    assert removed_elsewhere_here(a, sushi), a.items()
     assert a.sync_status()["error"] is None
 
 
