@@ -641,6 +641,9 @@ class DavProxy:
         import threading
         proxy = self
         self.requests = []
+        # Each REPORT, in order: what it asks for ("sync-collection", "calendar-multiget", …) and
+        # the last path segment of each href it names (a multiget's resources).
+        self.reports = []
         self.faults = []  # [method or "*", mode, times left, matching requests to let through first]
         self.delay = 0.0
         self.rewrite = None
@@ -659,6 +662,13 @@ class DavProxy:
 
             def relay(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                if self.command == "REPORT":
+                    import re
+                    found = re.search(rb"<(?:[\w-]+:)?([\w-]+)[\s>]", body.split(b"?>", 1)[-1])
+                    hrefs = [h.decode().rstrip("/").rsplit("/", 1)[-1]
+                             for h in re.findall(rb"<(?:[\w-]+:)?href>([^<]*)<", body)]
+                    with proxy.lock:
+                        proxy.reports.append((found.group(1).decode() if found else "?", hrefs))
                 mode = proxy.take_fault(self.command)
                 if proxy.delay:
                     time.sleep(proxy.delay)

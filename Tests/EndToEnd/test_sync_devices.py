@@ -537,6 +537,35 @@ def test_an_item_pushed_here_and_deleted_elsewhere_goes_here_too_on_xandikos(xan
     assert a.sync_status()["error"] is None
 
 
+def test_a_phones_own_task_is_not_fetched_again_by_a_full_listing(devices, dav_server, dav_proxy):
+    """A task of another app is no item, but its ETag is kept: a pass that lists everything (the
+    server forgot the token) fetches only what changed, not the phone's unchanged task."""
+    (a,) = devices(1, url=dav_proxy.url)
+    a.ctl("add", "coupon", "Pizza", "--expires", "2030-03-01")
+    a.sync_now()
+    dav = Dav(dav_server.url)
+
+    def phone_task(name):
+        body = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\n"
+                f"UID:{name}-1\r\nDTSTAMP:20261122T120000Z\r\nSUMMARY:Buy {name}\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        assert dav.put(dav_server.collection_url() + f"{name}.ics", body, create=True) == 201
+
+    phone_task("milk")
+    dav_proxy.reports.clear()
+    a.sync_now()
+    assert dav_proxy.reports == [("sync-collection", []), ("calendar-multiget", ["milk.ics"])]
+    # The server forgets its tokens, and something changes: A's token is refused and A lists all.
+    for token in (dav_server.collection_folder() / ".Radicale.cache" / "sync-token").iterdir():
+        token.unlink()
+    phone_task("eggs")
+    dav_proxy.reports.clear()
+    a.sync_now()
+    fetched = [href for kind, hrefs in dav_proxy.reports if kind == "calendar-multiget" for href in hrefs]
+    assert [kind for kind, _ in dav_proxy.reports].count("sync-collection") == 2, dav_proxy.reports
+    assert fetched == ["eggs.ics"], dav_proxy.reports
+    assert [item["title"] for item in a.items()] == ["Pizza"] and a.sync_status()["error"] is None
+
+
 def test_a_snooze_ended_by_a_done_does_not_come_back(devices, dav_server):
     a, b = devices(2)
     a.ctl("add", "benefit", "Snoozed credit", "--card", "Snooze Card", "--amount", "5", "--period", "monthly")
