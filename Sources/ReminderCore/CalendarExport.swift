@@ -8,7 +8,11 @@ import ICalendar
 /// `plan` gives. A coupon or a rebuy is one event with absolute alarms.
 public enum CalendarExport {
     /// The calendar of `items` with the reminders `planner` gives in `[from, to)`, stamped at `from`.
-    public static func ics(items: [Item], planner: Planner, from: Int64, to: Int64) -> String {
+    /// An item with a sync UID in `syncUIDs` (by item id) has it on each of its events as
+    /// `X-REMINDERD-UID`: the event mirror names its events by it, the same on every device.
+    public static func ics(items: [Item], planner: Planner, from: Int64, to: Int64, syncUIDs: [String: String] = [:])
+        -> String
+    {
         var alarms: [OccurrenceKey: [Int64]] = [:]
         for entry in planner.plan(items: items, from: from, to: to) {
             alarms[OccurrenceKey(item: entry.itemIndex, due: entry.fire.occurrence.due), default: []].append(
@@ -25,7 +29,8 @@ public enum CalendarExport {
             lines.append("X-WR-TIMEZONE:\(zone.identifier)")
         }
         for (index, item) in items.enumerated() {
-            let uid = "UID:\(item.id ?? String(index + 1))@reminderd"
+            var uid = ["UID:\(item.id ?? String(index + 1))@reminderd"]
+            if let id = item.id, let synced = syncUIDs[id] { uid.append("X-REMINDERD-UID:\(TextValue.escape(synced))") }
             var occurrences: [Occurrence] = []
             planner.rules.forEachOccurrence(of: item, dueAfter: from, before: to) {
                 occurrences.append($0)
@@ -38,7 +43,7 @@ public enum CalendarExport {
                 let rule = CalendarRecurrence.rule(for: item, first: first.dueDate)
             else {
                 for occurrence in occurrences {
-                    lines += ["BEGIN:VEVENT", uid, "DTSTAMP:\(utc(from))", "DTSTART:\(utc(occurrence.due))"]
+                    lines += ["BEGIN:VEVENT"] + uid + ["DTSTAMP:\(utc(from))", "DTSTART:\(utc(occurrence.due))"]
                     lines += details(item) + absoluteAlarms(planned(occurrence), item: item) + ["END:VEVENT"]
                 }
                 continue
@@ -48,8 +53,8 @@ public enum CalendarExport {
                 let trigger = CalendarRecurrence.trigger(lead: lead, reminderTime: planner.rules.reminderTime)
                 if !triggers.contains(trigger) { triggers.append(trigger) }
             }
-            lines += [
-                "BEGIN:VEVENT", uid, "DTSTAMP:\(utc(from))", "DTSTART:\(floating(first.dueDate))", "RRULE:\(rule)",
+            lines += ["BEGIN:VEVENT"] + uid + [
+                "DTSTAMP:\(utc(from))", "DTSTART:\(floating(first.dueDate))", "RRULE:\(rule)",
             ]
             lines += details(item)
             for trigger in triggers {
@@ -65,7 +70,7 @@ public enum CalendarExport {
                 let fromTriggers = Set(triggers.map { $0.instant(beforeLocal: start, in: zone) }).sorted()
                 guard fromTriggers != planned(occurrence) else { continue }
                 let local = floating(occurrence.dueDate)
-                lines += ["BEGIN:VEVENT", uid, "DTSTAMP:\(utc(from))", "RECURRENCE-ID:\(local)", "DTSTART:\(local)"]
+                lines += ["BEGIN:VEVENT"] + uid + ["DTSTAMP:\(utc(from))", "RECURRENCE-ID:\(local)", "DTSTART:\(local)"]
                 lines += details(item) + absoluteAlarms(planned(occurrence), item: item) + ["END:VEVENT"]
             }
         }

@@ -40,6 +40,10 @@ extension ReminderEngine {
         let context = syncContext(now: now)
         var plan = SyncPullPlan()
         plan.batch.token = token
+        // Another app's task read before: its ETag goes (it may read as an item now, or be gone);
+        // one still foreign is kept again below.
+        let foreign = try stored { try store.foreignHrefs() }
+        plan.batch.notForeign = (resources.map(\.href) + removed).filter(foreign.contains)
         var later: [(SyncResource, Component, VTodoReader.Reading?)] = []
         for resource in resources {
             let calendar: Component
@@ -66,6 +70,8 @@ extension ReminderEngine {
             if try pullCompletedCopy(calendar, into: &plan, context: context) { continue }
             guard let reading else {
                 noteForeignTask(resource.href)
+                // Kept with its ETag: a full listing does not fetch it again while it is unchanged.
+                if let etag = resource.etag { plan.batch.foreign.append(.init(href: resource.href, etag: etag)) }
                 continue
             }
             try pullNew(reading, of: resource, into: &plan, context: context)

@@ -26,6 +26,10 @@ public struct SyncBatch: Sendable, Equatable {
     /// items the server now agrees with (their outbox row goes).
     public var waiting: [String] = []
     public var settled: [String] = []
+    /// Other apps' tasks read in this batch, at their ETag; and hrefs whose foreign ETag goes
+    /// (every resource and removal of the batch: one read as an item now, or gone).
+    public var foreign: [ForeignResource] = []
+    public var notForeign: [String] = []
     /// The sync token of the listing, given with its last batch; nil leaves the stored one.
     public var token: String?
 
@@ -49,6 +53,7 @@ extension ReminderStore {
                 try db.execute(
                     sql: "DELETE FROM syncOutbox WHERE itemId NOT IN (SELECT id FROM item)")
                 try db.execute(sql: "DELETE FROM syncObject WHERE itemId NOT IN (SELECT id FROM item)")
+                try db.execute(sql: "DELETE FROM syncForeign")
                 try db.execute(sql: "UPDATE syncObject SET href = NULL, etag = NULL, body = NULL")
                 for id in try String.fetchAll(db, sql: "SELECT id FROM item ORDER BY createdAt, id") {
                     try ReminderStore.markChanged(id, at: now, db)
@@ -57,7 +62,13 @@ extension ReminderStore {
             try ReminderStore.setSetting("sync.account", account, db)
             let token = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'sync.token'")
             let known = try Row.fetchAll(
-                db, sql: "SELECT href, etag FROM syncObject WHERE href IS NOT NULL ORDER BY href"
+                db,
+                sql: """
+                    SELECT href, etag FROM syncObject WHERE href IS NOT NULL
+                    UNION ALL SELECT href, etag FROM syncForeign WHERE href NOT IN
+                        (SELECT href FROM syncObject WHERE href IS NOT NULL)
+                    ORDER BY href
+                    """
             ).map { (href: $0["href"] as String, etag: $0["etag"] as String?) }
             return (token, known)
         }
@@ -69,11 +80,17 @@ extension ReminderStore {
     /// A create of an item removed (and forgotten) here while it was on its way leaves a row of
     /// its own, keyed by the uid, so that the resource is deleted again rather than come back as
     /// a new item at the next pull. Returns whether the uid was known.
+    ///
+    /// The sync token goes: it was handed out before this write, and a listing from it need not
+    /// name what becomes of the resource written (docs/SYNC.md, "The token after a push"). The
+    /// pass's listing after its writes stores a new one; a pass cut off before that lists
+    /// everything next time.
     @discardableResult
     public func recordPushed(uid: String, seq: Int64, href: String, etag: String?, body: String?, at now: Int64)
         throws(ReminderStoreError) -> Bool
     {
         try write { db in
+            try ReminderStore.setSetting("sync.token", nil, db)
             guard let itemId = try String.fetchOne(db, sql: "SELECT itemId FROM syncObject WHERE uid = ?", arguments: [uid])
             else {
                 if body != nil {
@@ -119,6 +136,13 @@ extension ReminderStore {
             for redemption in batch.redemptions { try ReminderStore.insertRedemption(redemption, db) }
             for entry in batch.history { try ReminderStore.appendHistory(entry, db) }
             for object in batch.objects { try ReminderStore.upsert(object, db) }
+            for href in batch.notForeign {
+                try db.cachedStatement(sql: "DELETE FROM syncForeign WHERE href = ?").execute(arguments: [href])
+            }
+            for resource in batch.foreign {
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncForeign (href, etag) VALUES (?, ?)").execute(
+                    arguments: [resource.href, resource.etag])
+            }
             for id in batch.waiting { try ReminderStore.markChanged(id, at: now, db) }
             for id in batch.settled {
                 try db.execute(sql: "DELETE FROM syncOutbox WHERE itemId = ?", arguments: [id])

@@ -24,6 +24,16 @@ public struct SyncObject: Sendable, Equatable {
     }
 }
 
+/// A resource of the task list that is no item of reminderd's (a phone's own task, without
+/// `X-REMINDERD-KIND`) and the ETag it was read at: `SyncBegin` lists it among the known
+/// resources, so a full listing does not fetch it again while it is unchanged.
+public struct ForeignResource: Sendable, Equatable {
+    public var href: String
+    public var etag: String
+
+    public init(href: String, etag: String) { (self.href, self.etag) = (href, etag) }
+}
+
 /// One waiting change: which item (with its server state), the change's `seq`, since when the
 /// item waits, and whether the item is gone (a DELETE to push).
 public struct SyncPendingRow: Sendable, Equatable {
@@ -74,6 +84,13 @@ extension ReminderStore {
         // v7: acknowledgements made here, which no other column holds (a dismiss changes nothing else).
         migrator.registerMigration("v7-sync-ack") { db in
             try db.alter(table: "syncObject") { t in t.add(column: "acknowledgedAt", .integer) }
+        }
+        // v8: other apps' tasks read at an ETag, so that an unchanged one is not fetched again.
+        migrator.registerMigration("v8-sync-foreign") { db in
+            try db.create(table: "syncForeign") { t in
+                t.primaryKey("href", .text)
+                t.column("etag", .text).notNull()
+            }
         }
     }
 
@@ -165,6 +182,11 @@ extension ReminderStore {
             try Row.fetchOne(db, sql: "SELECT * FROM syncObject WHERE href = ?", arguments: [href]).map(
                 ReminderStore.syncObject)
         }
+    }
+
+    /// The hrefs of other apps' tasks kept with their ETag (`ForeignResource`).
+    public func foreignHrefs() throws(ReminderStoreError) -> Set<String> {
+        try read { db in Set(try String.fetchAll(db, sql: "SELECT href FROM syncForeign")) }
     }
 
     /// The task list's URL of the last `SyncBegin`, nil before the first.

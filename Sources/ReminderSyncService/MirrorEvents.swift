@@ -6,12 +6,21 @@ import ICalendar
 ///
 /// The export names events by reminderd's local item ids, which differ on every device. A mirror
 /// fed by two devices would then hold each event twice, and each device would delete the other's.
-/// So a mirror event's UID is made from what all devices agree on once synced — its summary and
-/// its start — plus `-mirror`, so it never equals a task's UID (some servers refuse one UID in two
-/// calendars). `X-REMINDERD-MIRROR` holds a hash of the content (DTSTAMP left out: it changes at
-/// every export), so an unchanged event is not written again, and marks what the mirror may delete.
+/// So a mirror event's UID is made from what all devices share: the item's sync UID, which the
+/// export gives as `X-REMINDERD-UID` — a series (RRULE, with its overrides) from that alone, a
+/// one-off event from it and its occurrence's start — plus `-mirror`, so it never equals a task's
+/// UID (some servers refuse one UID in two calendars). Neither the summary nor a series' start
+/// is in it, so an edited item (or a series whose first occurrence moved on) is a PUT to the
+/// same resource, not a delete and a create on the phone. An export without `X-REMINDERD-UID`
+/// (written by an older reminderd) falls back to the summary and the start, as mirrors were once
+/// named; such old events carry the marker and are not among the names wanted, so the next run
+/// deletes them once. `X-REMINDERD-MIRROR` holds a hash of the content (DTSTAMP left out: it
+/// changes at every export), so an unchanged event is not written again, and marks what the
+/// mirror may delete.
 public struct MirrorEvent: Equatable, Sendable {
     public static let marker = "X-REMINDERD-MIRROR"
+    /// The item's sync UID on each event of the export (`CalendarExport`).
+    public static let itemUID = "X-REMINDERD-UID"
 
     /// The resource's file name in the mirror calendar.
     public let name: String
@@ -33,15 +42,30 @@ public struct MirrorEvent: Equatable, Sendable {
         calendar.remove("METHOD")
         calendar.components = root.components.filter { $0.name != "VEVENT" }
         var taken: [String: Int] = [:]
-        return groups.map { group in
+        var resources: [(id: String, events: [Component])] = []
+        for group in groups {
             let master = group.events.first { $0.property("RECURRENCE-ID") == nil } ?? group.events[0]
+            if let item = master.property(itemUID)?.value {
+                if master.property("RRULE") != nil {
+                    resources.append((fnv1a("series\n\(item)"), group.events))
+                } else {
+                    for event in group.events {
+                        let start = event.property("DTSTART")?.value ?? ""
+                        resources.append((fnv1a("event\n\(item)\n\(start)"), [event]))
+                    }
+                }
+                continue
+            }
             let identity = [master.property("SUMMARY")?.value, master.property("DTSTART")?.value]
                 .map { $0 ?? "" }.joined(separator: "\n")
             var id = fnv1a(identity)
             taken[id, default: 0] += 1
             if let count = taken[id], count > 1 { id += "-\(count)" }  // two items alike: in export order
+            resources.append((id, group.events))
+        }
+        return resources.map { id, events in
             var resource = calendar
-            resource.components += group.events.map { event in
+            resource.components += events.map { event in
                 var event = event
                 event.set("UID", "\(id)-mirror@reminderd")
                 return event

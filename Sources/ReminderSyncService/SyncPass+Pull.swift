@@ -13,28 +13,53 @@ struct RemoteListing {
 }
 
 extension SyncPass {
-    /// Lists what changed, fetches the bodies that reminderd does not have yet, and hands them
-    /// over in `SyncPulled` batches; the token travels with the last batch only, so it is stored
-    /// only once everything before it was applied.
+    /// Lists what changed since the stored token, fetches the bodies that reminderd does not
+    /// have yet, and hands them over in `SyncPulled` batches; the token travels with the last
+    /// batch only, so it is stored only once everything before it was applied.
     func pull(_ begin: SyncBeginReply, _ state: inout PassState) throws(PassError) {
         // What reminderd knew at its last pull, by path; its own spelling of each href is what
         // it is told back, so it matches its rows exactly.
-        var known: [String: SyncBeginReply.Known] = [:]
         for resource in begin.resources {
-            if let url = url(of: resource.href) { known[key(url)] = resource }
+            if let url = url(of: resource.href) { state.known[key(url)] = resource }
         }
-        let listing = try list(since: begin.token)
+        state.storedToken = begin.token
+        state.listedFrom = begin.token
+        try pull(try list(since: begin.token), &state)
+    }
+
+    /// The listing after the pass's own writes (docs/SYNC.md, "The token after a push"): reminderd
+    /// forgot its token at the first confirmed write, because a token from before a write may
+    /// never name what becomes of the resource written (Xandikos lists the difference between
+    /// two states: a resource made after the token and deleted since is in neither). So the
+    /// changes since the token of this pass's pull are listed again: they are this pass's own
+    /// writes (known now: nothing to fetch) and whatever another device wrote meanwhile. Every
+    /// resource this pass wrote must be named there; one that is not means the listing cannot
+    /// be trusted, and everything is listed instead and compared with what reminderd knows.
+    func pullAfterWrites(_ state: inout PassState) throws(PassError) {
+        guard state.wrote, session.offersSyncCollection else { return }
+        var listing = try list(since: state.listedFrom)
+        let named = Set(listing.changed.map { key($0.href) } + listing.removed.map { key($0) })
+        if !listing.isFull, state.written.contains(where: { !named.contains($0) }) {
+            listing = try list(since: nil)
+        }
+        try pull(listing, &state)
+    }
+
+    /// Hands `listing`'s changes to reminderd: what it does not know (or knows in another
+    /// version) fetched, what is gone told as removed, and the token with the last batch.
+    private func pull(_ listing: RemoteListing, _ state: inout PassState) throws(PassError) {
+        let known = state.known
         var batches = PulledBatches(limit: limits.batchBytes)
         var gone = Set<String>()
-        func remove(_ path: String) throws(PassError) {
+        func remove(_ path: String, _ state: inout PassState) throws(PassError) {
             guard let resource = known[path], gone.insert(path).inserted else { return }
             state.summary.removed += 1
             if let full = batches.remove(resource.href) { try send(full, token: nil, &state) }
         }
-        for url in listing.removed { try remove(key(url)) }
+        for url in listing.removed { try remove(key(url), &state) }
         if listing.isFull {
             let listed = Set(listing.changed.map { key($0.href) })
-            for path in known.keys.sorted() where !listed.contains(path) { try remove(path) }
+            for path in known.keys.sorted() where !listed.contains(path) { try remove(path, &state) }
         }
         // Unchanged ETag: reminderd has this version (often its own push, listed back).
         let wanted = listing.changed.filter { change in
@@ -46,7 +71,7 @@ extension SyncPass {
             try checkStop()
             let chunk = wanted[start..<min(start + limits.multiget, wanted.count)].map(\.href)
             let (found, missing) = try dav { () throws(DAVError) in try client.multiget(in: taskList, hrefs: chunk) }
-            for url in missing { try remove(key(url)) }  // deleted between the listing and the fetch
+            for url in missing { try remove(key(url), &state) }  // deleted between the listing and the fetch
             for resource in found {
                 let path = key(resource.href)
                 let pulled = SyncResource(
@@ -63,9 +88,10 @@ extension SyncPass {
             }
         }
         let last = batches.finish()
-        if !last.isEmpty || (listing.token != nil && listing.token != begin.token) {
+        if !last.isEmpty || (listing.token != nil && listing.token != state.storedToken) {
             try send(last, token: listing.token, &state)
         }
+        if let token = listing.token { state.listedFrom = token }
     }
 
     private func send(_ batch: PulledBatch, token: String?, _ state: inout PassState) throws(PassError) {

@@ -53,7 +53,7 @@ extension SyncPass {
             state.note("\(change.uid): \(SyncWording.words(error))")
             return false
         }
-        try confirm(change, url, etag: held.etag, body: held.body)
+        try confirm(change, url, etag: held.etag, body: held.body, &state)
         state.summary.pushed += 1
         return true
     }
@@ -78,14 +78,27 @@ extension SyncPass {
         let current: CalendarResource
         do { current = try client.get(url) } catch .notFound {
             // Deleted meanwhile: a delete is done; an update is reminderd's to decide.
-            if change.body == nil { return try confirm(change, url, etag: nil, body: nil) }
+            if change.body == nil { return try confirm(change, url, etag: nil, body: nil, &state) }
             return try pulled([], removed: [change.href], token: nil, &state)
         } catch { throw .server(error) }
         let resource = SyncResource(href: change.href, etag: current.etag, body: current.calendarData)
         try pulled([resource], removed: [], token: nil, &state)
     }
 
-    private func confirm(_ change: SyncPendingReply.Change, _ url: URL, etag: String?, body: String?) throws(PassError) {
+    /// Tells reminderd the server took the change, which makes it forget its sync token
+    /// (`pullAfterWrites` brings a new one).
+    private func confirm(
+        _ change: SyncPendingReply.Change, _ url: URL, etag: String?, body: String?, _ state: inout PassState
+    ) throws(PassError) {
         try tell(.syncPushed(uid: change.uid, seq: change.seq, href: href(url), etag: etag, body: body))
+        state.wrote = true
+        state.storedToken = nil
+        if body == nil {
+            state.known[key(url)] = nil
+            state.written.remove(key(url))
+        } else {
+            state.known[key(url)] = .init(href: href(url), etag: etag)
+            state.written.insert(key(url))
+        }
     }
 }

@@ -65,7 +65,10 @@ public struct SyncPass {
             let begin = try ask(
                 .syncBegin(collection: taskList.absoluteString, account: session.account), as: SyncBeginReply.self)
             try pull(begin, &state)
-            if kind == .full { try push(&state) }
+            if kind == .full {
+                try push(&state)
+                try pullAfterWrites(&state)
+            }
         } catch {
             let failure = error.failure
             if failure.kind != .daemonLost { _ = try? link.call(.syncReport(error: failure.words)) }
@@ -97,6 +100,13 @@ public struct SyncPass {
         throws(PassError)
     {
         let reply = try ask(.syncPulled(resources: resources, removed: removed, token: token), as: SyncPulledReply.self)
+        for resource in resources {
+            if let url = url(of: resource.href) { state.known[key(url)] = .init(href: resource.href, etag: resource.etag) }
+        }
+        for removed in removed {
+            if let url = url(of: removed) { state.known[key(url)] = nil }
+        }
+        if let token { state.storedToken = token }
         state.summary.conflicts += reply.conflicts
         for skipped in reply.skipped {
             state.note("\(skipped.href) on the server was left as it is: \(skipped.reason)")
@@ -133,6 +143,17 @@ struct PassState {
     mutating func note(_ problem: String) {
         if !problems.contains(problem) { problems.append(problem) }
     }
+    /// What reminderd knows of the server by path (`SyncBegin`'s resources, then what the pass
+    /// handed over and what the server took), and the token it holds: a confirmed write makes
+    /// it forget its token, a `SyncPulled` with one stores it.
+    var known: [String: SyncBeginReply.Known] = [:]
+    var storedToken: String?
+    /// The token the pass last listed from, or was given by a listing.
+    var listedFrom: String?
+    /// The server took a write of this pass; and the paths it PUT, which the listing after the
+    /// writes must name.
+    var wrote = false
+    var written: Set<String> = []
 
     var problemWords: String? {
         guard let first = problems.first else { return nil }

@@ -51,6 +51,37 @@ import Testing
         }
     }
 
+    /// The export with each item's sync UID, as reminderd gives it now.
+    static func syncedExport(coupon: String = "Pizza expires") -> String {
+        export(coupon: coupon)
+            .replacingOccurrences(of: "UID:3eeca@reminderd", with: "UID:3eeca@reminderd\r\nX-REMINDERD-UID:0c1d-coupon@reminderd")
+            .replacingOccurrences(of: "UID:3eecb@reminderd", with: "UID:3eecb@reminderd\r\nX-REMINDERD-UID:0c1d-credit@reminderd")
+    }
+
+    /// A mirror written by an older reminderd (names from summary and start) is replaced once;
+    /// after that an edited item is one PUT to its resource, not a delete and a create.
+    @Test(arguments: ServerKind.allCases)
+    func anEditIsAPutToTheSameEventAndOldNamesGoOnce(kind: ServerKind) throws {
+        try ServerAccount.with(kind) { account in
+            let daemon = FakeDaemon()
+            daemon.calendarICS = Self.export()
+            let mirror = EventMirror(session: SyncPassPullTests.session(account), link: daemon, name: "deadlines")
+            #expect(try mirror.run().get() == .init(written: 2, deleted: 0))
+            let calendar = try account.client.calendars(in: account.discovery.calendarHome)
+                .first { $0.url.lastPathComponent == "deadlines" }!.url
+            let old = Set(try account.client.listETags(in: calendar).map(\.href.lastPathComponent))
+
+            daemon.calendarICS = Self.syncedExport()
+            #expect(try mirror.run().get() == .init(written: 2, deleted: 2))
+            let names = Set(try account.client.listETags(in: calendar).map(\.href.lastPathComponent))
+            #expect(names.count == 2 && names.isDisjoint(with: old))
+
+            daemon.calendarICS = Self.syncedExport(coupon: "Pizza expires soon")
+            #expect(try mirror.run().get() == .init(written: 1, deleted: 0))
+            #expect(Set(try account.client.listETags(in: calendar).map(\.href.lastPathComponent)) == names)
+        }
+    }
+
     @Test func aTaskListNameTakenByAListOfTasksIsNamed() throws {
         try ServerAccount.with(.radicale) { account in
             let daemon = FakeDaemon()

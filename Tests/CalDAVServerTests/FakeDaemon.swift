@@ -19,6 +19,8 @@ final class FakeDaemon: DaemonLink {
     /// Methods answered with a varlink error, or with a lost connection when `lost` is set.
     var refused: Set<ReminderMethod> = []
     var lost: Set<ReminderMethod> = []
+    /// Runs after each `SyncPushed` with its href: another device writing right after the push.
+    var afterPushed: ((String) throws -> Void)?
     private var nextSeq: Int64 = 1000
 
     func call(_ request: ReminderRequest) throws(LinkError) -> [String: JSONValue] {
@@ -48,8 +50,11 @@ final class FakeDaemon: DaemonLink {
                 applied: Int64(resources.count + removed.count - skipped.count), conflicts: 0, skipped: skipped
             ).parameters
         case .syncPending(let limit): return SyncPendingReply(changes: Array(outbox.prefix(limit))).parameters
-        case .syncPushed(let uid, let seq, _, _, _):
+        case .syncPushed(let uid, let seq, let href, _, _):
             outbox.removeAll { $0.uid == uid && $0.seq == seq }
+            do { try afterPushed?(href) } catch {
+                throw .refused(method: request.method.rawValue, VarlinkError(name: "afterPushed: \(error)"))
+            }
             return [:]
         case .syncReport: return [:]
         case .calendar: return CalendarReply(ics: calendarICS).parameters
@@ -84,15 +89,22 @@ final class FakeDaemon: DaemonLink {
     }
 
     /// What reminderd would know after applying the pulls so far: `SyncBegin`'s next answer.
+    /// A confirmed push forgets the token (it predates the write) until a later pull brings one.
     func knownAfterPulls() -> SyncBeginReply {
         var known: [String: String?] = Dictionary(begin.resources.map { ($0.href, $0.etag) }, uniquingKeysWith: { $1 })
         var token = begin.token
-        for pull in pulls {
-            for resource in pull.resources { known[resource.href] = resource.etag }
-            for href in pull.removed { known[href] = nil }
-            if let next = pull.token { token = next }
+        for call in calls {
+            switch call {
+            case .syncPulled(let resources, let removed, let next):
+                for resource in resources { known[resource.href] = resource.etag }
+                for href in removed { known[href] = nil }
+                if let next { token = next }
+            case .syncPushed(_, _, let href, let etag, let body):
+                known[href] = body == nil ? nil : .some(etag)
+                token = nil
+            default: continue
+            }
         }
-        for push in pushes { known[push.href] = push.body == nil ? nil : .some(push.etag) }
         return SyncBeginReply(
             token: token, resources: known.keys.sorted().map { SyncBeginReply.Known(href: $0, etag: known[$0]!) })
     }

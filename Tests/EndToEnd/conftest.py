@@ -400,6 +400,37 @@ class DavServer:
         self.log.close()
 
 
+class XandikosServer:
+    """Xandikos (the venv's) on a throwaway folder, the other server the sync tests run: it has no
+    accounts on plain HTTP (any credentials do), its calendars are under /user/calendars/, and it
+    answers sync-collection with the difference between two commits of its git store. Stopped
+    by its PID."""
+
+    def __init__(self, folder):
+        folder = Path(folder)
+        folder.mkdir(parents=True)
+        self.folder = folder
+        self.port = free_port()
+        program = VENV / "bin" / "xandikos"
+        assert program.exists(), f"{program} missing: run the venv line of scripts/test.sh"
+        self.log_path = folder / "xandikos.log"
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(
+            [str(program), "serve", "-d", str(folder / "data"), "--defaults", "-l", "127.0.0.1", "-p", str(self.port),
+             "--no-detect-systemd"], stdout=self.log, stderr=self.log, env={**os.environ, "HOME": str(folder)})
+        wait_for(lambda: accepts(self.port), timeout=20, what="Xandikos on its port")
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def collection_url(self, calendar="reminderd"):
+        return f"{self.url}user/calendars/{calendar}/"
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+        self.log.close()
+
+
 class Dav:
     """A plain WebDAV client, as a phone's sync adapter is one: GET, PUT (conditional or not),
     DELETE, MKCALENDAR and a calendar-query listing every resource with its ETag and body."""
@@ -621,7 +652,10 @@ class DavProxy:
         import threading
         proxy = self
         self.requests = []
-        self.faults = []  # [method or "*", mode, times left]
+        # Each REPORT, in order: what it asks for ("sync-collection", "calendar-multiget", …) and
+        # the last path segment of each href it names (a multiget's resources).
+        self.reports = []
+        self.faults = []  # [method or "*", mode, times left, matching requests to let through first]
         self.delay = 0.0
         self.rewrite = None
         self.lock = threading.Lock()
@@ -639,6 +673,13 @@ class DavProxy:
 
             def relay(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0) or 0))
+                if self.command == "REPORT":
+                    import re
+                    found = re.search(rb"<(?:[\w-]+:)?([\w-]+)[\s>]", body.split(b"?>", 1)[-1])
+                    hrefs = [h.decode().rstrip("/").rsplit("/", 1)[-1]
+                             for h in re.findall(rb"<(?:[\w-]+:)?href>([^<]*)<", body)]
+                    with proxy.lock:
+                        proxy.reports.append((found.group(1).decode() if found else "?", hrefs))
                 mode = proxy.take_fault(self.command)
                 if proxy.delay:
                     time.sleep(proxy.delay)
@@ -693,15 +734,19 @@ class DavProxy:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def fail(self, method, mode, times=1):
-        """The next `times` requests with `method` ("*" for any) get `mode`."""
+    def fail(self, method, mode, times=1, after=0):
+        """The next `times` requests with `method` ("*" for any) get `mode`, once `after` such
+        requests went through untouched."""
         with self.lock:
-            self.faults.append([method, mode, times])
+            self.faults.append([method, mode, times, after])
 
     def take_fault(self, method):
         with self.lock:
             for fault in self.faults:
                 if fault[0] in ("*", method) and fault[2] > 0:
+                    if fault[3] > 0:
+                        fault[3] -= 1
+                        continue
                     fault[2] -= 1
                     return fault[1]
         return None

@@ -9,7 +9,9 @@ from datetime import datetime, timedelta, timezone
 
 from dateutil.rrule import rrulestr
 
-from conftest import Dav, NotificationServer, local_in, vtodo_uid, wait_for
+import pytest
+
+from conftest import Dav, DavProxy, NotificationServer, SyncDevice, XandikosServer, local_in, vtodo_uid, wait_for
 
 # ---------------------------------------------------------------------------------------------
 # What the devices and the server hold.
@@ -516,6 +518,105 @@ def test_a_forgotten_sync_token_falls_back_to_a_full_listing(devices, dav_server
     converge(a, b)
     assert by_title(a, "Token credit")["amount"] == "6"
     assert a.sync_status()["error"] is None
+
+
+@pytest.fixture
+def xandikos(tmp_path):
+    server = XandikosServer(tmp_path / "xandikos")
+    Dav(server.url).make_task_list(server.collection_url())
+    proxy = DavProxy(server.port)
+    made = []
+
+    def make(*names):
+        """Devices syncing with Xandikos through `proxy`."""
+        for name in names:
+            made.append(SyncDevice(tmp_path, name, proxy.url).start())
+        return made[-len(names):]
+    yield server, proxy, make
+    for device in made:
+        device.stop()
+    proxy.stop()
+    server.stop()
+
+
+def removed_elsewhere_here(device, item_id):
+    return (not any(item["id"] == item_id for item in device.items())
+            and "removed elsewhere" in [entry["event"] for entry in device.history("--item", item_id)])
+
+
+def test_an_item_pushed_here_and_deleted_elsewhere_goes_here_too_on_xandikos(xandikos):
+    """Xandikos lists the difference between two states of the task list: an item A pushed after
+    its token and deleted since is in neither. A's pass lists again after its own writes, so its
+    token postdates them; a pass cut off before that listing leaves no token, and the next pass
+    lists everything."""
+    server, proxy, make = xandikos
+    a, b = make("A", "B")
+    a.ctl("add", "coupon", "Pizza", "--expires", "2030-03-01")
+    a.sync_now()
+    b.sync_now()
+    pizza_a, pizza_b = by_title(a, "Pizza")["id"], by_title(b, "Pizza")["id"]
+    b.ctl("remove", pizza_b)
+    b.sync_now()
+    assert server_resources(server) == {}
+    a.sync_now()
+    assert removed_elsewhere_here(a, pizza_a), a.items()
+
+    # A phone's plain DELETE of an item A just pushed.
+    a.ctl("add", "coupon", "Tacos", "--expires", "2030-03-02")
+    tacos = by_title(a, "Tacos")["id"]
+    a.sync_now()
+    href, etag, _ = resource_of(server, "Tacos")
+    assert Dav(server.url).delete(href, etag) in (200, 204)
+    a.sync_now()
+    assert removed_elsewhere_here(a, tacos), a.items()
+
+    # A's pass is cut off after its PUT, before the listing after it (that REPORT fails), and
+    # B deletes the item before A's next pass: A's token then predates its own upload.
+    a.stop_sync()
+    a.ctl("add", "coupon", "Sushi", "--expires", "2030-03-03")
+    sushi = by_title(a, "Sushi")["id"]
+    proxy.fail("REPORT", "500", after=1)
+    a.start_sync()
+    a.stop_sync()
+    assert [r[0] for r in proxy.requests[-3:]] == ["REPORT", "PUT", "REPORT"] and proxy.requests[-1][2] == 500
+    assert a.sync_status()["error"] is not None and len(server_resources(server)) == 1
+    proxy.clear()
+    b.sync_now()
+    b.ctl("remove", by_title(b, "Sushi")["id"])
+    b.sync_now()
+    assert server_resources(server) == {}
+    a.start_sync()
+    assert removed_elsewhere_here(a, sushi), a.items()
+    assert a.sync_status()["error"] is None
+
+
+def test_a_phones_own_task_is_not_fetched_again_by_a_full_listing(devices, dav_server, dav_proxy):
+    """A task of another app is no item, but its ETag is kept: a pass that lists everything (the
+    server forgot the token) fetches only what changed, not the phone's unchanged task."""
+    (a,) = devices(1, url=dav_proxy.url)
+    a.ctl("add", "coupon", "Pizza", "--expires", "2030-03-01")
+    a.sync_now()
+    dav = Dav(dav_server.url)
+
+    def phone_task(name):
+        body = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\n"
+                f"UID:{name}-1\r\nDTSTAMP:20261122T120000Z\r\nSUMMARY:Buy {name}\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        assert dav.put(dav_server.collection_url() + f"{name}.ics", body, create=True) == 201
+
+    phone_task("milk")
+    dav_proxy.reports.clear()
+    a.sync_now()
+    assert dav_proxy.reports == [("sync-collection", []), ("calendar-multiget", ["milk.ics"])]
+    # The server forgets its tokens, and something changes: A's token is refused and A lists all.
+    for token in (dav_server.collection_folder() / ".Radicale.cache" / "sync-token").iterdir():
+        token.unlink()
+    phone_task("eggs")
+    dav_proxy.reports.clear()
+    a.sync_now()
+    fetched = [href for kind, hrefs in dav_proxy.reports if kind == "calendar-multiget" for href in hrefs]
+    assert [kind for kind, _ in dav_proxy.reports].count("sync-collection") == 2, dav_proxy.reports
+    assert fetched == ["eggs.ics"], dav_proxy.reports
+    assert [item["title"] for item in a.items()] == ["Pizza"] and a.sync_status()["error"] is None
 
 
 def test_a_snooze_ended_by_a_done_does_not_come_back(devices, dav_server):

@@ -62,4 +62,19 @@ import Testing
             ])
         #expect(lines.contains("TRIGGER;VALUE=DATE-TIME:20270116T025900Z"))
     }
+
+    /// The event mirror names events by the item's sync UID: every event of the item (master
+    /// and overrides) carries it after its own UID.
+    @Test func eachEventCarriesItsItemsSyncUID() throws {
+        let item = try Fixture.item(
+            #"{"id":"s","kind":"subscription","title":"Gym","every":"1mo","next":"2027-01-15","lead":["1d","1h"]}"#,
+            zone: ny)
+        let ics = CalendarExport.ics(
+            items: [item], planner: Planner(configuration: Configuration(), zone: ny),
+            from: Fixture.instant("2027-01-01T00:00:00Z"), to: Fixture.instant("2027-03-01T00:00:00Z"),
+            syncUIDs: ["s": "5f0c@reminderd"])
+        let lines = ics.split(separator: "\r\n")
+        #expect(lines.filter { $0 == "X-REMINDERD-UID:5f0c@reminderd" }.count == 3)
+        #expect(zip(lines, lines.dropFirst()).allSatisfy { !$0.0.hasPrefix("UID:") || $0.1.hasPrefix("X-REMINDERD-UID:") })
+    }
 }

@@ -339,6 +339,30 @@ import Testing
         #expect(a.engine.queue.sync { a.engine.foreignTasksNoted } == ["/c/milk.ics"])
     }
 
+    /// A phone's own task is no item, but its ETag is kept: `SyncBegin` lists it, so a full
+    /// listing does not fetch it again while it is unchanged; an edit fetches it again, a
+    /// removal forgets it.
+    @Test func anotherAppsTaskIsKnownAtItsETagUntilItChangesOrGoes() throws {
+        let milk = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VTODO\r\nUID:milk-1\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        func known() -> [String: String?] {
+            let begun = reply(a.engine, "SyncBegin", SyncBeginReply.self, [
+                "collection": .string(FakeTaskList.collection), "account": .string("alice@dav.example"),
+            ])
+            return Dictionary(uniqueKeysWithValues: (begun?.resources ?? []).map { ($0.href, $0.etag) })
+        }
+        _ = a.addUber()
+        server.put("/c/milk.ics", milk)
+        server.sync(a.engine)
+        #expect(known()["/c/milk.ics"] == .some(server.resources["/c/milk.ics"]?.etag))
+        #expect(known().count == 2 && a.ids.count == 1)
+        server.put("/c/milk.ics", milk.replacingOccurrences(of: "Buy milk", with: "Buy oat milk"))
+        server.sync(a.engine)
+        #expect(known()["/c/milk.ics"] == .some(server.resources["/c/milk.ics"]?.etag))
+        server.delete("/c/milk.ics")
+        server.sync(a.engine)
+        #expect(known()["/c/milk.ics"] == nil && known().count == 1)
+    }
+
     @Test func aBatchTheStoreRefusesChangesNothingInMemoryNorTheToken() throws {
         let id = shared { $0.addUber() }
         let popUps = b.notifier.requests.count

@@ -198,6 +198,27 @@ import Testing
         #expect(try store.syncObject(itemId: "abcd")?.uid == object.uid, "the uid is the item's for good")
     }
 
+    /// A token handed out before a write may never name what becomes of the resource written:
+    /// a confirmed write (a PUT or a DELETE) forgets it, the next batch with one stores it again.
+    @Test func aConfirmedWriteForgetsTheTokenAndTheNextBatchBringsOne() throws {
+        let (store, object) = try pushedStore()
+        _ = try store.beginSync(collection: "c", account: "a", at: now)
+        var batch = SyncBatch()
+        batch.token = "t1"
+        try store.applySync(batch, at: now)
+        #expect(try store.beginSync(collection: "c", account: "a", at: now).token == "t1")
+        try store.recordEdit(try benefit("abcd", title: "Lyft"), changedFields: "title", at: now)
+        try store.recordPushed(uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"2\"", body: "L", at: now)
+        let after = try store.beginSync(collection: "c", account: "a", at: now)
+        #expect(after.token == nil && after.resources.map(\.etag) == ["\"2\""])
+        batch.token = "t2"
+        try store.applySync(batch, at: now)
+        #expect(try store.beginSync(collection: "c", account: "a", at: now).token == "t2")
+        try store.removeItem(id: "abcd", title: "Lyft", reason: "", at: now)
+        try store.recordPushed(uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: nil, body: nil, at: now)
+        #expect(try store.beginSync(collection: "c", account: "a", at: now).token == nil)
+    }
+
     @Test func aPulledBatchIsOneTransactionWithItsToken() throws {
         let (store, object) = try pushedStore()
         var batch = SyncBatch()

@@ -44,6 +44,30 @@ enum ExportFixture {
         #expect(edited[0].name != here[0].name && edited[1] == here[1])
     }
 
+    /// With the items' sync UIDs in the export, a name depends on the item, not on its summary
+    /// nor on where its series starts: an edit is a PUT to the same resource on every device.
+    @Test func namesFollowTheSyncUIDSoAnEditKeepsTheResource() throws {
+        func ics(coupon: String = "Pizza expires", device: String = "3eec", seriesStart: String = "20261130T235900")
+            -> String
+        {
+            ExportFixture.ics(coupon: coupon, device: device)
+                .replacingOccurrences(of: "UID:\(device)a@reminderd", with: "UID:\(device)a@reminderd\r\nX-REMINDERD-UID:11111111-aaaa@reminderd")
+                .replacingOccurrences(of: "UID:\(device)b@reminderd", with: "UID:\(device)b@reminderd\r\nX-REMINDERD-UID:22222222-bbbb@reminderd")
+                .replacingOccurrences(of: "DTSTART:20261130T235900", with: "DTSTART:\(seriesStart)")
+        }
+        let here = try MirrorEvent.events(fromExport: ics())
+        let there = try MirrorEvent.events(fromExport: ics(device: "77f0"))
+        #expect(here.map(\.name) == there.map(\.name) && here.map(\.hash) == there.map(\.hash))
+        let edited = try MirrorEvent.events(fromExport: ics(coupon: "Pizza expires soon"))
+        #expect(edited.map(\.name) == here.map(\.name) && edited[0].hash != here[0].hash && edited[1] == here[1])
+        let movedOn = try MirrorEvent.events(fromExport: ics(seriesStart: "20261231T235900"))
+        #expect(movedOn[1].name == here[1].name && movedOn[1].hash != here[1].hash)
+        // Not the names of the summary and the start, which older mirrors hold: those go once.
+        let old = try MirrorEvent.events(fromExport: ExportFixture.ics())
+        #expect(Set(old.map(\.name)).isDisjoint(with: here.map(\.name)))
+        #expect(here.allSatisfy { $0.body.contains("UID:\($0.name.dropLast(4))@reminderd") })
+    }
+
     @Test func twoEventsAlikeGetTwoNames() throws {
         let ics = ExportFixture.ics().replacingOccurrences(of: "Uber Cash $15 resets", with: "Pizza expires")
             .replacingOccurrences(of: "20261130T235900", with: "20270131T235900")
