@@ -190,7 +190,7 @@ def test_a_bad_sync_section_stops_the_daemon_naming_the_field(daemon):
     daemon.start(wait=False)
     assert daemon.process.wait(10) == 1
     log = (daemon.tmp / "daemon.log").read_text()
-    assert "sync.url: must be an http(s) address" in log, log
+    assert 'sync.url: "dav.example.org" must be an http(s) address' in log, log
 
 
 TLS_SERVER = """import http.server, ssl, sys

@@ -47,19 +47,31 @@ extension ConfigurationTests {
         #expect(refusal(sync(#""username": "a""#)) == "sync.url: missing (the CalDAV server's address)")
         #expect(
             refusal(sync(#""url": "dav.example.org", "username": "a""#))
-                == "sync.url: must be an http(s) address such as https://dav.example.org/alice/")
+                == #"sync.url: "dav.example.org" must be an http(s) address such as https://dav.example.org/alice/"#)
         #expect(
             refusal(sync(#""url": "https://", "username": "a""#))
-                == "sync.url: must be an http(s) address such as https://dav.example.org/alice/")
+                == #"sync.url: "https://" must be an http(s) address such as https://dav.example.org/alice/"#)
         #expect(
             refusal(sync(#""url": "https://dav.example.org/my calendars/", "username": "a""#))
                 == #"sync.url: "https://dav.example.org/my calendars/" has " ", which a URL cannot hold unescaped"#)
         #expect(
             refusal(sync(#""url": "https://alice:pw@dav.example.org/", "username": "a""#))
-                == "sync.url: put the user name in sync.username, not in the address")
+                == #"sync.url: "https://alice:…@dav.example.org/" holds a user name; "#
+                + "put it in sync.username, not in the address")
+        #expect(
+            refusal(sync(#""url": "https://alice@dav.example.org/", "username": "a""#))
+                == #"sync.url: "https://alice@dav.example.org/" holds a user name; "#
+                + "put it in sync.username, not in the address")
         #expect(
             refusal(sync(#""url": "https://dav.example.org:99999/", "username": "a""#))
-                == #"sync.url: "99999" is not a port number (1 to 65535)"#)
+                == #"sync.url: "https://dav.example.org:99999/" has "99999", which is not a port number (1 to 65535)"#)
+        // A hand-edited value is named escaped, so that it cannot garble the terminal or the journal.
+        #expect(
+            refusal(sync(#""url": "https://dav.example.org/\n\u001b[2J\"x", "username": "a""#))
+                == #"sync.url: "https://dav.example.org/\n\u{1B}[2J\"x" has "\n", which a URL cannot hold unescaped"#)
+        #expect(
+            refusal(sync(#""url": "dav\u202eexample", "username": "a""#))
+                == #"sync.url: "dav\u{202E}example" must be an http(s) address such as https://dav.example.org/alice/"#)
         #expect(
             refusal(sync(#""url": "https://d/", "username": """#)) == "sync.username: missing (the account's user name)"
         )
