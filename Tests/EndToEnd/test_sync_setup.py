@@ -119,11 +119,16 @@ def test_a_second_setup_finds_the_task_list(daemon, env, radicale, tmp_path):
 
 def test_a_wrong_password_names_401_and_changes_nothing(daemon, env, radicale):
     before = daemon.config_path.read_bytes()
-    child = spawn(env, "--url", radicale.url, "--username", USER)
-    child.expect_exact(f"Password for {USER}: ")
-    child.sendline("wrong horse")
-    child.expect(pexpect.EOF)
-    child.close()
+    keyring = Keyring(env)  # tried before the server
+    try:
+        child = spawn(env, "--url", radicale.url, "--username", USER)
+        child.expect_exact(f"Password for {USER}: ")
+        child.sendline("wrong horse")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert keyring.lookup(USER) == ""
+    finally:
+        keyring.stop()
     assert child.exitstatus == 1
     assert "401" in child.before and "wrong credentials" in child.before and "nothing was saved" in child.before
     assert daemon.config_path.read_bytes() == before
@@ -160,9 +165,32 @@ def test_no_secret_service_suggests_a_password_file(daemon, env, radicale):
     child.close()
     assert child.exitstatus == 1
     assert "Secret Service" in child.before and "--password-file PATH" in child.before
-    # The task list it made before the keyring failed is said, not hidden behind "nothing changed".
-    assert "the task list " in child.before and "was created on the server; the config was not changed" in child.before
+    # The keyring is tried before the server: nothing is left made there for nothing.
+    assert "nothing was created on the server and the config was not changed" in child.before, child.before
+    assert radicale.task_lists() == []
     assert daemon.config_path.read_bytes() == before
+
+
+def test_a_password_the_server_refuses_is_taken_back_from_the_keyring(daemon, env, radicale):
+    """Stored before the server is asked, the password given is removed again when the server
+    refuses it, or the entry there before is put back."""
+    keyring = Keyring(env)
+    try:
+        for earlier in (None, "old horse"):
+            if earlier is not None:
+                subprocess.run(["secret-tool", "store", "--label=reminderd sync", "service", "reminderd", "username",
+                                USER], env=env, input=earlier, text=True, check=True, timeout=10)
+            child = spawn(env, "--url", radicale.url, "--username", USER)
+            child.expect_exact(f"Password for {USER}: ")
+            child.sendline("wrong horse")
+            child.expect(pexpect.EOF)
+            child.close()
+            assert child.exitstatus == 1 and "401" in child.before, child.before
+            assert "left in the Secret Service" not in child.before, child.before
+            assert keyring.lookup(USER) == (earlier or "")
+    finally:
+        keyring.stop()
+    assert radicale.task_lists() == []
 
 
 def test_no_server_and_not_a_caldav_server_are_told_apart(daemon, env, tmp_path):
@@ -257,3 +285,4 @@ def test_the_calendar_is_found_by_the_name_phones_show_and_two_of_that_name_are_
     by_segment = run(env, *flags, "--calendar", "other")  # the URL's last part picks one
     assert by_segment.returncode == 0, by_segment.stderr
     assert json.loads(daemon.config_path.read_text())["sync"]["calendar"] == "other"
+
