@@ -24,21 +24,27 @@ public struct SyncSettings: Hashable, Sendable {
     /// The optional one-way VEVENT mirror calendar (`export --ics`), for clients that read only
     /// events; `nil` when none is wanted.
     public let mirror: String?
+    /// `allowPlainHttp`: the user accepted that an `http://` address on a host that is not
+    /// loopback carries the password in clear (Basic auth on every request). Without it
+    /// `reminderctl sync setup` and `reminderd-sync` refuse such an address (`plainHTTPRefusal`).
+    public let allowPlainHTTP: Bool
 
     public static let defaultCalendar = "reminderd"
 
     public init(
         url: String, username: String, password: PasswordSource, calendar: String = defaultCalendar,
-        mirror: String? = nil
+        mirror: String? = nil, allowPlainHTTP: Bool = false
     ) {
         self.url = url
         self.username = username
         self.password = password
         self.calendar = calendar
         self.mirror = mirror
+        self.allowPlainHTTP = allowPlainHTTP
     }
 
-    /// Reads `{"url", "username", "passwordCommand" | "passwordFile", "calendar", "mirror"}` at
+    /// Reads `{"url", "username", "passwordCommand" | "passwordFile", "calendar", "mirror",
+    /// "allowPlainHttp"}` at
     /// `path`, refusing unknown fields, both password sources at once, and values a server would
     /// trip over later, each with its field's path.
     public init(_ value: JSONValue, path: String = "sync") throws(FieldError) {
@@ -84,6 +90,7 @@ public struct SyncSettings: Hashable, Sendable {
                     reason: "\(quoted(mirror)) is the task list itself; the mirror needs a calendar of its own")
             }
         }
+        allowPlainHTTP = try fields.boolean("allowPlainHttp") ?? false
         try fields.rejectUnknown()
         self.url = url
         self.username = username
@@ -99,6 +106,7 @@ public struct SyncSettings: Hashable, Sendable {
         }
         object["calendar"] = .string(calendar)
         if let mirror { object["mirror"] = .string(mirror) }
+        if allowPlainHTTP { object["allowPlainHttp"] = .bool(true) }
         return .object(object)
     }
 

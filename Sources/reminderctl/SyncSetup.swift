@@ -17,7 +17,8 @@ struct Sync: ParsableCommand {
         subcommands: [SyncSetup.self, SyncNow.self, SyncStatusCommand.self])
 }
 
-/// `reminderctl sync setup`: asks for what the flags leave out (on a terminal only), keeps the
+/// `reminderctl sync setup`: asks for what the flags leave out (on a terminal only), refuses a
+/// plain-http address on another machine unless `--allow-plain-http` accepts it, keeps the
 /// password in the Secret Service unless a file or command is named (before any request, so a
 /// keyring that fails leaves nothing made on the server), checks the account against the server
 /// (discovery, then the task list, created when missing), and writes the config's `"sync"` object
@@ -33,6 +34,11 @@ struct SyncSetup: ParsableCommand {
             --password-file or --password-command says where to read it. Then start syncing: \
             systemctl --user enable --now reminderd-sync (restart it if it runs already).
 
+            An http:// address on another machine is refused: the password would go in clear on \
+            every request. Use https://, or accept that with --allow-plain-http (saved in the \
+            config as "allowPlainHttp": true; sync status then says so). Loopback addresses \
+            (localhost, 127.0.0.0/8, [::1]) need no flag.
+
             Examples:
               reminderctl sync setup
               reminderctl sync setup --url https://dav.example.org/ --username alice --password-file ~/.dav-password
@@ -45,6 +51,10 @@ struct SyncSetup: ParsableCommand {
     var passwordFile: String?
     @Option(name: .customLong("password-command"), help: "A command printing the password, e.g. 'pass show dav'.")
     var passwordCommand: String?
+    @Flag(
+        name: .customLong("allow-plain-http"),
+        help: "Accept an http:// address on another machine, which gets the password in clear on every request.")
+    var allowPlainHttp = false
     @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") var config: String?
 
     func validate() throws {
@@ -61,6 +71,14 @@ struct SyncSetup: ParsableCommand {
         // A broken config is refused before anything is asked: it would be refused after.
         let previous = existing == nil ? nil : try ConfigFile.refusing(path).sync
         let settings = try settings(previous: previous, terminal: terminal)
+        // Before the password is asked for or any request goes out.
+        if let host = settings.clearTextHost {
+            guard settings.allowPlainHTTP else {
+                let refusal = SyncSettings.plainHTTPRefusal(url: settings.url, host: host, option: "--allow-plain-http")
+                throw Refusal(message: "--url \(refusal); nothing was saved")
+            }
+            printError("warning: \(SyncSettings.clearTextWarning(host: host))")
+        }
         let password = try password(for: settings, terminal: terminal)
         // Stored before the server is touched: a keyring that fails leaves no task list behind.
         let keyring = settings.password == .secretService ? try KeyringEntry(storing: password, for: settings) : nil
@@ -70,7 +88,7 @@ struct SyncSetup: ParsableCommand {
             // Found by its display name, the list is kept by its place: reminderd-sync looks it up so.
             let saved = SyncSettings(
                 url: settings.url, username: settings.username, password: settings.password,
-                calendar: taskList.lastPathComponent, mirror: settings.mirror)
+                calendar: taskList.lastPathComponent, mirror: settings.mirror, allowPlainHTTP: settings.allowPlainHTTP)
             document["sync"] = saved.json
             do { _ = try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
             try writeConfigFile(document, to: path)
@@ -111,10 +129,14 @@ struct SyncSetup: ParsableCommand {
             }
         }
         if let mirror = previous?.mirror { object["mirror"] = .string(mirror) }
+        // Accepted once for an address, kept while the address stays; saved only where it matters.
+        let accepted = allowPlainHttp || (previous?.allowPlainHTTP == true && previous?.url == url)
+        if accepted && SyncSettings.clearTextHost(of: url) != nil { object["allowPlainHttp"] = .bool(true) }
         do { return try SyncSettings(.object(object)) } catch {
             let flags = [
                 "sync.url": "--url", "sync.username": "--username", "sync.calendar": "--calendar",
                 "sync.passwordFile": "--password-file", "sync.passwordCommand": "--password-command",
+                "sync.allowPlainHttp": "--allow-plain-http",
             ]
             throw Refusal.usage("\(flags[error.field] ?? error.field): \(error.reason)")
         }

@@ -91,3 +91,51 @@ extension ConfigurationTests {
         #expect(refusal(#"{"sync": "https://dav.example.org/"}"#) == "sync: expected an object, found a string")
     }
 }
+
+/// An `http://` account on another machine sends the password in clear with every request: the
+/// policy that `reminderctl sync setup` and `reminderd-sync` refuse it unless accepted.
+extension ConfigurationTests {
+    @Test func onlyPlainHttpToAnotherMachineSendsThePasswordInClear() {
+        let local = [
+            "http://127.0.0.1:5232/", "http://127.255.3.4/", "http://localhost:5232/dav/", "http://LOCALHOST./",
+            "http://[::1]:5232/", "http://[0:0:0:0:0:0:0:1]/", "http://[::ffff:127.0.0.1]/",
+            "https://dav.example.org/", "HTTPS://10.0.0.5/",
+        ]
+        for url in local { #expect(SyncSettings.clearTextHost(of: url) == nil, "\(url)") }
+        let remote: [(String, String)] = [
+            ("http://dav.example.org/alice/", "dav.example.org"), ("HTTP://Dav.Example.ORG:8080", "dav.example.org"),
+            ("http://192.168.1.10:5232/", "192.168.1.10"), ("http://128.0.0.1/", "128.0.0.1"),
+            ("http://127.0.0.1.example.org/", "127.0.0.1.example.org"), ("http://127.1/", "127.1"),
+            ("http://localhost.example.org/", "localhost.example.org"), ("http://[::2]/", "[::2]"),
+            ("http://[fe80::1]:5232/", "[fe80::1]"), ("http://nas.local?x", "nas.local"),
+        ]
+        for (url, host) in remote { #expect(SyncSettings.clearTextHost(of: url) == host, "\(url)") }
+    }
+
+    @Test func plainHttpToAnotherMachineIsRefusedUntilAcceptedAndTheAcceptanceIsKept() throws {
+        let plain = try #require(
+            try Fixture.config(sync(#""url": "http://dav.example.org/", "username": "a""#)).sync)
+        #expect(plain.allowPlainHTTP == false)
+        #expect(
+            plain.plainHTTPRefusal
+                == #""http://dav.example.org/" is plain http: the password would go in clear to dav.example.org "#
+                + #"on every request; use https://, or accept that with "allowPlainHttp": true in the "sync" section"#)
+        let accepted = try #require(
+            try Fixture.config(sync(#""url": "http://dav.example.org/", "username": "a", "allowPlainHttp": true"#)).sync
+        )
+        #expect(accepted.allowPlainHTTP && accepted.plainHTTPRefusal == nil)
+        #expect(accepted.clearTextHost == "dav.example.org")
+        #expect(try SyncSettings(accepted.json) == accepted)
+        #expect(
+            plain.json
+                == .object([
+                    "url": .string("http://dav.example.org/"), "username": .string("a"),
+                    "calendar": .string("reminderd"),
+                ]))
+        let loopback = try #require(try Fixture.config(sync(#""url": "http://127.0.0.1:5232/", "username": "a""#)).sync)
+        #expect(loopback.plainHTTPRefusal == nil && loopback.clearTextHost == nil)
+        #expect(
+            refusal(sync(#""url": "http://dav.example.org/", "username": "a", "allowPlainHttp": "yes""#))
+                == "sync.allowPlainHttp: expected true or false, found a string")
+    }
+}
