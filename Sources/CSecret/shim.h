@@ -21,3 +21,10 @@ static inline gboolean reminderd_secret_store(const char *service, const char *u
     return secret_password_store_sync(&reminderd_secret_schema, SECRET_COLLECTION_DEFAULT, label, password, NULL, error,
                                       "service", service, "username", username, NULL);
 }
+
+// Removes what `reminderd_secret_store` stored, when `reminderctl sync setup` takes back a
+// password it stored for an account the server then refused; FALSE when there was none.
+static inline gboolean reminderd_secret_clear(const char *service, const char *username, GError **error) {
+    return secret_password_clear_sync(&reminderd_secret_schema, NULL, error, "service", service, "username", username,
+                                      NULL);
+}

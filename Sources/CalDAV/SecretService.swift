@@ -22,6 +22,29 @@ public enum SecretService {
         }
     }
 
+    /// The entry stored for `username`, nil when there is none: what `reminderctl sync setup`
+    /// puts back when the account it stored a password for is then refused. It also proves,
+    /// before anything is done on the server, that a Secret Service answers.
+    public static func entry(username: String) throws(PasswordError) -> String? {
+        let (secret, failure) = calling { reminderd_secret_lookup("reminderd", username, $0) }
+        if let message = failure {
+            throw PasswordError(
+                description: "the Secret Service could not be asked (\(message)); is a keyring "
+                    + "(GNOME Keyring, KeePassXC, KWallet) running? Or keep it in a file: --password-file PATH")
+        }
+        guard let secret else { return nil }
+        defer { secret_password_free(secret) }
+        return String(cString: secret)
+    }
+
+    /// Removes the entry for `username` (nothing to remove is no error).
+    public static func remove(username: String) throws(PasswordError) {
+        let (_, failure) = calling { reminderd_secret_clear("reminderd", username, $0) }
+        if let message = failure {
+            throw PasswordError(description: "the Secret Service did not remove the password (\(message))")
+        }
+    }
+
     static func password(username: String) throws(PasswordError) -> String {
         let (secret, failure) = calling { reminderd_secret_lookup("reminderd", username, $0) }
         if let message = failure {

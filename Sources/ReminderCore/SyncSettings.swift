@@ -24,21 +24,27 @@ public struct SyncSettings: Hashable, Sendable {
     /// The optional one-way VEVENT mirror calendar (`export --ics`), for clients that read only
     /// events; `nil` when none is wanted.
     public let mirror: String?
+    /// `allowPlainHttp`: the user accepted that an `http://` address on a host that is not
+    /// loopback carries the password in clear (Basic auth on every request). Without it
+    /// `reminderctl sync setup` and `reminderd-sync` refuse such an address (`plainHTTPRefusal`).
+    public let allowPlainHTTP: Bool
 
     public static let defaultCalendar = "reminderd"
 
     public init(
         url: String, username: String, password: PasswordSource, calendar: String = defaultCalendar,
-        mirror: String? = nil
+        mirror: String? = nil, allowPlainHTTP: Bool = false
     ) {
         self.url = url
         self.username = username
         self.password = password
         self.calendar = calendar
         self.mirror = mirror
+        self.allowPlainHTTP = allowPlainHTTP
     }
 
-    /// Reads `{"url", "username", "passwordCommand" | "passwordFile", "calendar", "mirror"}` at
+    /// Reads `{"url", "username", "passwordCommand" | "passwordFile", "calendar", "mirror",
+    /// "allowPlainHttp"}` at
     /// `path`, refusing unknown fields, both password sources at once, and values a server would
     /// trip over later, each with its field's path.
     public init(_ value: JSONValue, path: String = "sync") throws(FieldError) {
@@ -84,6 +90,7 @@ public struct SyncSettings: Hashable, Sendable {
                     reason: "\(quoted(mirror)) is the task list itself; the mirror needs a calendar of its own")
             }
         }
+        allowPlainHTTP = try fields.boolean("allowPlainHttp") ?? false
         try fields.rejectUnknown()
         self.url = url
         self.username = username
@@ -99,32 +106,46 @@ public struct SyncSettings: Hashable, Sendable {
         }
         object["calendar"] = .string(calendar)
         if let mirror { object["mirror"] = .string(mirror) }
+        if allowPlainHTTP { object["allowPlainHttp"] = .bool(true) }
         return .object(object)
     }
 
     /// Why `text` is not an http(s) URL with a host, or `nil`. Checked here, without Foundation,
     /// strictly enough that Foundation's `URL(string:)` accepts whatever passes: only the
     /// characters RFC 3986 allows, and no user name or password inside the address.
+    /// The value is named in each (escaped: it may come from a hand-edited file), except a
+    /// password written into the address, which is left out.
     static func urlProblem(_ text: String) -> String? {
-        let example = "must be an http(s) address such as https://dav.example.org/alice/"
+        let example = "\(shownURL(text)) must be an http(s) address such as https://dav.example.org/alice/"
         let lower = text.lowercased()
         guard let schemeEnd = ["https://", "http://"].first(where: lower.hasPrefix) else { return example }
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
         if let bad = text.first(where: { !allowed.contains($0) }) {
-            return "\(quoted(text)) has \(quoted(String(bad))), which a URL cannot hold unescaped"
+            return "\(shownURL(text)) has \(shownURL(String(bad))), which a URL cannot hold unescaped"
         }
         let rest = text.dropFirst(schemeEnd.count)
         let authority = rest.prefix { !"/?#".contains($0) }
-        if authority.contains("@") { return "put the user name in sync.username, not in the address" }
-        var host = Substring(authority)
-        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
-            let port = authority[authority.index(after: colon)...]
-            guard let number = Int(port), (1...65535).contains(number) else {
-                return "\(quoted(String(port))) is not a port number (1 to 65535)"
-            }
-            host = authority[..<colon]
+        if let at = authority.lastIndex(of: "@") {
+            let userInfo = authority[..<at]
+            let user = String(userInfo.prefix { $0 != ":" })
+            let password = user.count < userInfo.count ? ":…" : ""
+            let hidden = text.prefix(schemeEnd.count) + user + password + rest.dropFirst(userInfo.count)
+            return "\(shownURL(String(hidden))) holds a user name; put it in sync.username, not in the address"
+        }
+        guard let host = host(ofAuthority: authority) else {
+            let port = authority.lastIndex(of: ":").map { authority[authority.index(after: $0)...] } ?? ""
+            return "\(shownURL(text)) has \(quoted(String(port))), which is not a port number (1 to 65535)"
         }
         return host.isEmpty ? example : nil
+    }
+
+    /// The host of a URL's authority (`[::1]` with its brackets), nil when its port is not
+    /// a number from 1 to 65535.
+    static func host(ofAuthority authority: Substring) -> Substring? {
+        guard let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") else { return authority }
+        let port = authority[authority.index(after: colon)...]
+        guard let number = Int(port), (1...65535).contains(number) else { return nil }
+        return authority[..<colon]
     }
 
     /// Why `name` cannot be a calendar's path segment in the calendar home, or `nil`.
@@ -136,4 +157,31 @@ public struct SyncSettings: Hashable, Sendable {
         }
         return nil
     }
+}
+
+/// A URL as a message quotes it: in double quotes, with `"`, `\` and control or format
+/// characters escaped (a hand-edited value may hold a newline or an ANSI escape that would
+/// garble the terminal or the journal), and cut after 200 characters.
+func shownURL(_ text: String) -> String {
+    var shown = ""
+    for (count, scalar) in text.unicodeScalars.enumerated() {
+        if count == 200 {
+            shown += "…"
+            break
+        }
+        switch scalar {
+        case "\"": shown += "\\\""
+        case "\\": shown += "\\\\"
+        case "\n": shown += "\\n"
+        case "\r": shown += "\\r"
+        case "\t": shown += "\\t"
+        default:
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator:
+                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return "\"\(shown)\""
 }

@@ -40,6 +40,14 @@ public struct FieldReader {
         return number
     }
 
+    public mutating func boolean(_ key: String) throws(FieldError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let flag) = value else {
+            throw .invalidValue(field: fieldPath(key), reason: "expected true or false, found \(value.typeName)")
+        }
+        return flag
+    }
+
     public mutating func array(_ key: String) throws(FieldError) -> [JSONValue]? {
         guard let value = value(key) else { return nil }
         guard case .array(let elements) = value else {

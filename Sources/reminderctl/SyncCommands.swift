@@ -66,9 +66,10 @@ struct SyncStatusCommand: ParsableCommand {
 
     func run() throws {
         guard let reply = try output.call(.syncStatus, as: SyncStatusReply.self) else { return }
+        let settings = SyncWording.configuredSettings()
         let words = SyncWording(
-            reply: reply, now: Int64(time(nil)), configured: SyncWording.configuredAccount(),
-            server: SyncWording.configuredSettings()?.url)
+            reply: reply, now: Int64(time(nil)), configured: SyncWording.configuredAccount(), server: settings?.url,
+            clearTextHost: settings?.allowPlainHTTP == true ? settings?.clearTextHost : nil)
         for (label, value) in words.lines { print("\(label + ":")".padding(21) + value) }
     }
 }

@@ -17,10 +17,13 @@ struct Sync: ParsableCommand {
         subcommands: [SyncSetup.self, SyncNow.self, SyncStatusCommand.self])
 }
 
-/// `reminderctl sync setup`: asks for what the flags leave out (on a terminal only), checks the
-/// account against the server (discovery, then the task list, created when missing), keeps the
-/// password in the Secret Service unless a file or command is named, and writes the config's
-/// `"sync"` object keeping every other key. Nothing is saved when any step fails.
+/// `reminderctl sync setup`: asks for what the flags leave out (on a terminal only), refuses a
+/// plain-http address on another machine unless `--allow-plain-http` accepts it, keeps the
+/// password in the Secret Service unless a file or command is named (before any request, so a
+/// keyring that fails leaves nothing made on the server), checks the account against the server
+/// (discovery, then the task list, created when missing), and writes the config's `"sync"` object
+/// keeping every other key. Nothing is saved when any step fails: a password stored for an
+/// account the server then refused is taken back.
 struct SyncSetup: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "setup",
@@ -30,6 +33,11 @@ struct SyncSetup: ParsableCommand {
             password goes to the Secret Service (GNOME Keyring, KeePassXC, KWallet) unless \
             --password-file or --password-command says where to read it. Then start syncing: \
             systemctl --user enable --now reminderd-sync (restart it if it runs already).
+
+            An http:// address on another machine is refused: the password would go in clear on \
+            every request. Use https://, or accept that with --allow-plain-http (saved in the \
+            config as "allowPlainHttp": true; sync status then says so). Loopback addresses \
+            (localhost, 127.0.0.0/8, [::1]) need no flag.
 
             Examples:
               reminderctl sync setup
@@ -43,6 +51,10 @@ struct SyncSetup: ParsableCommand {
     var passwordFile: String?
     @Option(name: .customLong("password-command"), help: "A command printing the password, e.g. 'pass show dav'.")
     var passwordCommand: String?
+    @Flag(
+        name: .customLong("allow-plain-http"),
+        help: "Accept an http:// address on another machine, which gets the password in clear on every request.")
+    var allowPlainHttp = false
     @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") var config: String?
 
     func validate() throws {
@@ -59,24 +71,38 @@ struct SyncSetup: ParsableCommand {
         // A broken config is refused before anything is asked: it would be refused after.
         let previous = existing == nil ? nil : try ConfigFile.refusing(path).sync
         let settings = try settings(previous: previous, terminal: terminal)
-        let password = try password(for: settings, terminal: terminal)
-        let (taskList, created) = try checkAccount(settings, password: password)
-        if settings.password == .secretService {
-            do { try SecretService.store(username: settings.username, password: password) } catch {
-                // The task list stays on the server (the next setup finds it); said, so that
-                // "nothing changed" is true.
-                let left = created ? "the task list \(taskList.absoluteString) was created on the server; " : ""
-                throw Refusal(message: "\(error.description); \(left)the config was not changed")
+        // Before the password is asked for or any request goes out.
+        if let host = settings.clearTextHost {
+            guard settings.allowPlainHTTP else {
+                let refusal = SyncSettings.plainHTTPRefusal(url: settings.url, host: host, option: "--allow-plain-http")
+                throw Refusal(message: "--url \(refusal); nothing was saved")
             }
+            printError("warning: \(SyncSettings.clearTextWarning(host: host))")
+        }
+        let password = try password(for: settings, terminal: terminal)
+        // Stored before the server is touched: a keyring that fails leaves no task list behind.
+        let keyring = settings.password == .secretService ? try KeyringEntry(storing: password, for: settings) : nil
+        let taskList: URL
+        do {
+            taskList = try checkAccount(settings, password: password)
+            // Found by its display name, the list is kept by its place: reminderd-sync looks it up so.
+            let saved = SyncSettings(
+                url: settings.url, username: settings.username, password: settings.password,
+                calendar: taskList.lastPathComponent, mirror: settings.mirror, allowPlainHTTP: settings.allowPlainHTTP)
+            document["sync"] = saved.json
+            do { _ = try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
+            try writeConfigFile(document, to: path)
+        } catch let refusal as Refusal {
+            guard let keyring else { throw refusal }
+            throw Refusal(message: refusal.message + keyring.takeBack(), exitCode: refusal.exitCode)
+        } catch {
+            // Not a refusal (none is thrown today): the keyring's state is still said.
+            if let words = keyring?.takeBack(), !words.isEmpty { printError(String(words.dropFirst(2))) }
+            throw error
+        }
+        if keyring != nil {
             print("Password stored in the Secret Service (service reminderd, username \(settings.username)).")
         }
-        // Found by its display name, the list is kept by its place: reminderd-sync looks it up so.
-        let saved = SyncSettings(
-            url: settings.url, username: settings.username, password: settings.password,
-            calendar: taskList.lastPathComponent, mirror: settings.mirror)
-        document["sync"] = saved.json
-        do { _ = try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
-        try writeConfigFile(document, to: path)
         print("Sync account saved in \(path) (task list \(taskList.absoluteString)).")
         print("Start syncing with: \(SyncWording.startHint)")
         print("(If it runs already, it reads the account when restarted: systemctl --user restart reminderd-sync.)")
@@ -103,10 +129,14 @@ struct SyncSetup: ParsableCommand {
             }
         }
         if let mirror = previous?.mirror { object["mirror"] = .string(mirror) }
+        // Accepted once for an address, kept while the address stays; saved only where it matters.
+        let accepted = allowPlainHttp || (previous?.allowPlainHTTP == true && previous?.url == url)
+        if accepted && SyncSettings.clearTextHost(of: url) != nil { object["allowPlainHttp"] = .bool(true) }
         do { return try SyncSettings(.object(object)) } catch {
             let flags = [
                 "sync.url": "--url", "sync.username": "--username", "sync.calendar": "--calendar",
                 "sync.passwordFile": "--password-file", "sync.passwordCommand": "--password-command",
+                "sync.allowPlainHttp": "--allow-plain-http",
             ]
             throw Refusal.usage("\(flags[error.field] ?? error.field): \(error.reason)")
         }
@@ -162,8 +192,8 @@ struct SyncSetup: ParsableCommand {
     }
 
     /// Discovery, then the task list: found, or created (and read back) when missing. Returns
-    /// its URL and whether it was created; every failure is one sentence saying what went wrong and that nothing was saved.
-    func checkAccount(_ settings: SyncSettings, password: String) throws -> (url: URL, created: Bool) {
+    /// its URL; every failure is one sentence saying what went wrong and that nothing was saved.
+    func checkAccount(_ settings: SyncSettings, password: String) throws -> URL {
         guard let account = URL(string: settings.url) else {
             throw Refusal.usage("--url: \(settings.url) is not an address")
         }
@@ -175,7 +205,6 @@ struct SyncSetup: ParsableCommand {
             let home = try client.discover().calendarHome
             stage = "task list"
             let list: CalendarCollection
-            var created = false
             if let found = try SyncSetup.existingTaskList(named: settings.calendar, in: client.calendars(in: home)) {
                 list = found
                 print("Found the task list \"\(settings.calendar)\" on the server.")
@@ -183,7 +212,6 @@ struct SyncSetup: ParsableCommand {
                 let made = try client.makeTaskList(
                     in: home, segment: settings.calendar, displayName: settings.calendar)
                 list = try client.calendar(at: made)
-                created = true
                 print("Created the task list \"\(settings.calendar)\" on the server.")
             }
             guard list.holdsTasks else {
@@ -191,7 +219,7 @@ struct SyncSetup: ParsableCommand {
                     message: "\(list.url.absoluteString) is a calendar that cannot hold tasks; "
                         + "choose another name with --calendar; nothing was saved")
             }
-            return (list.url, created)
+            return list.url
         } catch let error as DAVError {
             throw Refusal(message: SyncSetup.explain(error, url: settings.url, stage: stage) + "; nothing was saved")
         }

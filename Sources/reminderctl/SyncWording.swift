@@ -16,6 +16,9 @@ struct SyncWording {
     /// The config's `sync.url`, said while the task list is not found yet: a typo in its host or
     /// port looks like no network, and this is where to see it.
     var server: String? = nil
+    /// The host the configured account sends its password to in clear (`sync.allowPlainHttp`
+    /// accepted an http:// address on another machine); said while it is so.
+    var clearTextHost: String? = nil
 
     /// The command that starts the transport, said wherever it is missing.
     static let startHint = "systemctl --user enable --now reminderd-sync"
@@ -65,8 +68,9 @@ struct SyncWording {
     /// since no other fact (the transport, the last sync) matters before setup.
     var lines: [(String, String)] {
         guard let account else { return [("Sync", "not set up (run: reminderctl sync setup)")] }
-        var lines: [(String, String)] = [
-            ("Account", account),
+        var lines: [(String, String)] = [("Account", account)]
+        if let clearTextHost { lines.append(("Warning", SyncSettings.clearTextWarning(host: shown(clearTextHost)))) }
+        lines += [
             (
                 "Task list",
                 reply.collection.map(shown) ?? server.map { "not found yet (looking at \(shown($0)))" }

@@ -17,6 +17,10 @@ struct ReminderdSyncCommand: ParsableCommand {
             its socket ($REMINDERD_SOCKET, the config's socketPath, or $XDG_RUNTIME_DIR/reminderd.sock), \
             retrying until reminderd answers.
 
+            An http:// sync.url on another machine (not localhost, 127.0.0.0/8 or [::1]) is refused \
+            (exit 78): the password would go in clear on every request. "allowPlainHttp": true in \
+            the "sync" section accepts it; a warning is then logged at each start.
+
             A pass runs at start, when reminderd has changes (2 s after the latest), on \
             `reminderctl sync now`, right before a pop-up (pull only), and every ~10 minutes; after \
             a network error or a 5xx it retries in 30 s, doubling to 30 min. What failed is in \
@@ -55,12 +59,17 @@ struct ReminderdSyncCommand: ParsableCommand {
                 "\(path) \(exists ? "has no \"sync\" section" : "does not exist"): no account to sync with; "
                     + "set one up with: reminderctl sync setup", socketPath: socketPath, journal)
         }
+        if let refusal = settings.plainHTTPRefusal {
+            throw unusable("\(path): sync.url \(refusal)", socketPath: socketPath, journal)
+        }
         if checkConfig { return }
         do throws(InstanceLock.Failure) { try InstanceLock.take(forSocket: socketPath) } catch {
             journal.log(.error, error.description)
             if case .heldElsewhere = error { throw ExitCode(InstanceLock.heldElsewhereStatus) }
             throw ExitCode(1)
         }
+        // Once per start, where the journal keeps it: the user accepted this, but should not forget it.
+        if let host = settings.clearTextHost { journal.log(.warning, SyncSettings.clearTextWarning(host: host)) }
         let service: SyncService
         do {
             service = try SyncService(settings: settings, socketPath: socketPath, journal: journal)

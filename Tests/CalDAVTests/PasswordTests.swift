@@ -90,7 +90,8 @@ import Testing
         }
         #expect(
             throws: FieldError.invalidValue(
-                field: "sync.url", reason: "must be an http(s) address such as https://dav.example.org/alice/")
+                field: "sync.url",
+                reason: #""dav.example.org" must be an http(s) address such as https://dav.example.org/alice/"#)
         ) {
             try SyncSettings(.object(["url": .string("dav.example.org"), "username": .string("a")]))
         }

@@ -119,11 +119,16 @@ def test_a_second_setup_finds_the_task_list(daemon, env, radicale, tmp_path):
 
 def test_a_wrong_password_names_401_and_changes_nothing(daemon, env, radicale):
     before = daemon.config_path.read_bytes()
-    child = spawn(env, "--url", radicale.url, "--username", USER)
-    child.expect_exact(f"Password for {USER}: ")
-    child.sendline("wrong horse")
-    child.expect(pexpect.EOF)
-    child.close()
+    keyring = Keyring(env)  # tried before the server
+    try:
+        child = spawn(env, "--url", radicale.url, "--username", USER)
+        child.expect_exact(f"Password for {USER}: ")
+        child.sendline("wrong horse")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert keyring.lookup(USER) == ""
+    finally:
+        keyring.stop()
     assert child.exitstatus == 1
     assert "401" in child.before and "wrong credentials" in child.before and "nothing was saved" in child.before
     assert daemon.config_path.read_bytes() == before
@@ -160,9 +165,32 @@ def test_no_secret_service_suggests_a_password_file(daemon, env, radicale):
     child.close()
     assert child.exitstatus == 1
     assert "Secret Service" in child.before and "--password-file PATH" in child.before
-    # The task list it made before the keyring failed is said, not hidden behind "nothing changed".
-    assert "the task list " in child.before and "was created on the server; the config was not changed" in child.before
+    # The keyring is tried before the server: nothing is left made there for nothing.
+    assert "nothing was created on the server and the config was not changed" in child.before, child.before
+    assert radicale.task_lists() == []
     assert daemon.config_path.read_bytes() == before
+
+
+def test_a_password_the_server_refuses_is_taken_back_from_the_keyring(daemon, env, radicale):
+    """Stored before the server is asked, the password given is removed again when the server
+    refuses it, or the entry there before is put back."""
+    keyring = Keyring(env)
+    try:
+        for earlier in (None, "old horse"):
+            if earlier is not None:
+                subprocess.run(["secret-tool", "store", "--label=reminderd sync", "service", "reminderd", "username",
+                                USER], env=env, input=earlier, text=True, check=True, timeout=10)
+            child = spawn(env, "--url", radicale.url, "--username", USER)
+            child.expect_exact(f"Password for {USER}: ")
+            child.sendline("wrong horse")
+            child.expect(pexpect.EOF)
+            child.close()
+            assert child.exitstatus == 1 and "401" in child.before, child.before
+            assert "left in the Secret Service" not in child.before, child.before
+            assert keyring.lookup(USER) == (earlier or "")
+    finally:
+        keyring.stop()
+    assert radicale.task_lists() == []
 
 
 def test_no_server_and_not_a_caldav_server_are_told_apart(daemon, env, tmp_path):
@@ -190,7 +218,7 @@ def test_a_bad_sync_section_stops_the_daemon_naming_the_field(daemon):
     daemon.start(wait=False)
     assert daemon.process.wait(10) == 1
     log = (daemon.tmp / "daemon.log").read_text()
-    assert "sync.url: must be an http(s) address" in log, log
+    assert 'sync.url: "dav.example.org" must be an http(s) address' in log, log
 
 
 TLS_SERVER = """import http.server, ssl, sys
@@ -257,3 +285,62 @@ def test_the_calendar_is_found_by_the_name_phones_show_and_two_of_that_name_are_
     by_segment = run(env, *flags, "--calendar", "other")  # the URL's last part picks one
     assert by_segment.returncode == 0, by_segment.stderr
     assert json.loads(daemon.config_path.read_text())["sync"]["calendar"] == "other"
+
+
+def test_plain_http_to_another_machine_is_refused_before_any_request(daemon, env, tmp_path):
+    """The password would go in clear with every request: refused, naming the address and the
+    option, before the password is asked for or the name is even looked up (.invalid never resolves)."""
+    before = daemon.config_path.read_bytes()
+    url = "http://dav.example.invalid/dav/"
+    result = run(env, "--url", url, "--username", USER, "--password-file", str(password_file(tmp_path)))
+    assert result.returncode == 1
+    assert f'"{url}" is plain http' in result.stderr and "in clear to dav.example.invalid" in result.stderr
+    assert "--allow-plain-http" in result.stderr and "https://" in result.stderr, result.stderr
+    assert "cannot reach" not in result.stderr
+    # Not even the password is asked for first.
+    asked = run(env, "--url", url, "--username", USER)
+    assert asked.returncode == 1 and "--allow-plain-http" in asked.stderr and "password" not in asked.stdout
+    assert daemon.config_path.read_bytes() == before
+    accepted = run(env, "--url", url, "--username", USER, "--password-file", str(password_file(tmp_path)),
+                   "--allow-plain-http")
+    assert accepted.returncode == 1 and "cannot reach" in accepted.stderr, accepted.stderr  # it went on to ask
+    assert "warning: the password goes in clear over http to dav.example.invalid" in accepted.stderr
+    assert daemon.config_path.read_bytes() == before
+
+
+def test_plain_http_accepted_is_saved_said_in_sync_status_and_logged_and_refused_once_removed(daemon, env, radicale,
+                                                                                                 tmp_path):
+    """curl takes any name under .localhost to 127.0.0.1 itself; the policy does not count it as
+    loopback (only localhost, 127.0.0.0/8 and ::1), so it stands for another machine here."""
+    url = f"http://dav.localhost:{radicale.port}/"
+    secret = password_file(tmp_path)
+    flags = ["--url", url, "--username", USER, "--password-file", str(secret)]
+    assert "--allow-plain-http" in run(env, *flags).stderr
+    setup = run(env, *flags, "--allow-plain-http")
+    assert setup.returncode == 0, setup.stderr
+    warning = "the password goes in clear over http to dav.localhost (sync.allowPlainHttp); use https:// to protect it"
+    assert f"warning: {warning}" in setup.stderr
+    sync = json.loads(daemon.config_path.read_text())["sync"]
+    assert sync == {"url": url, "username": USER, "calendar": "reminderd", "passwordFile": str(secret),
+                    "allowPlainHttp": True}
+    again = run(env)  # the saved account, checked again: the acceptance stays with its address
+    assert again.returncode == 0, again.stderr
+    assert json.loads(daemon.config_path.read_text())["sync"] == sync
+    daemon.start()
+    once = subprocess.run([str(BIN / "reminderd-sync"), "--once"], env=env, capture_output=True, text=True, timeout=60)
+    assert once.returncode == 0, once.stderr
+    assert once.stderr.count(warning) == 1, once.stderr
+    status = daemon.ctl("sync", "status").stdout
+    assert f"Warning:             {warning}" in status, status
+    # Written by hand without the acceptance, reminderd-sync refuses it; reminderd runs on.
+    del sync["allowPlainHttp"]
+    config = json.loads(daemon.config_path.read_text())
+    daemon.write_config(dict(config, sync=sync))
+    check = subprocess.run([str(BIN / "reminderd-sync"), "--check-config"], env=env, capture_output=True, text=True,
+                           timeout=30)
+    assert check.returncode == 78
+    assert f'sync.url "{url}" is plain http' in check.stderr and '"allowPlainHttp": true' in check.stderr, check.stderr
+    assert "Warning" not in daemon.ctl("sync", "status").stdout
+    refused = run(env)
+    assert refused.returncode == 1 and "--allow-plain-http" in refused.stderr
+    daemon.ctl("status")

@@ -99,6 +99,17 @@ import Testing
         #expect(quiet["reminderd-sync"] == "not running (start it: systemctl --user enable --now reminderd-sync)")
     }
 
+    @Test func anAccountSendingThePasswordInClearSaysSoUnderItsName() {
+        // `sync.allowPlainHttp` accepted an http:// address on another machine: said while it is in use.
+        var words = words()
+        words.clearTextHost = "dav.example.org"
+        #expect(words.lines.map(\.0).prefix(3) == ["Account", "Warning", "Task list"])
+        #expect(
+            Dictionary(uniqueKeysWithValues: words.lines)["Warning"]
+                == "the password goes in clear over http to dav.example.org (sync.allowPlainHttp); "
+                + "use https:// to protect it")
+    }
+
     @Test func agesReadAsAPersonWouldSayThem() {
         let sample = words()
         #expect(sample.ago(time(5)) == "just now")
