@@ -77,6 +77,22 @@ struct ItemIndex: Sendable {
         occurrences[record.itemId, default: [:]][record.due] = record
     }
 
+    /// Moves what is kept of an item's occurrences (records and fires) to other due instants,
+    /// after the store did (`ReminderStore.recordEdit`'s moves).
+    mutating func move(_ id: String, _ moves: [(from: Int64, to: Int64)]) {
+        guard !moves.isEmpty else { return }
+        let map = Dictionary(moves.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first })
+        if let records = occurrences[id] {
+            var moved: [Int64: OccurrenceRecord] = [:]
+            for var record in records.values {
+                record.due = map[record.due] ?? record.due
+                moved[record.due] = record
+            }
+            occurrences[id] = moved
+        }
+        fired.move(id, map)
+    }
+
     /// The occurrence's record, if it has one.
     func record(of id: String, due: Int64) -> OccurrenceRecord? { occurrences[id]?[due] }
 
@@ -164,6 +180,17 @@ struct FiredSet {
 
         /// Whether any reminder of the occurrence due at `due` was shown.
         func containsAny(due: Int64) -> Bool { fires?.instants.contains { $0.due == due } ?? false }
+
+        /// The occurrences with a reminder shown.
+        var dues: Set<Int64> { Set(fires?.instants.map(\.due) ?? []) }
+    }
+
+    /// Moves one item's fires from one occurrence to another (`ItemIndex.move`).
+    mutating func move(_ itemId: String, _ moves: [Int64: Int64]) {
+        guard var fires = byItem[itemId] else { return }
+        fires.instants = Set(fires.instants.map { Instants(due: moves[$0.due] ?? $0.due, fireAt: $0.fireAt) })
+        fires.leads = Set(fires.leads.map { Lead(due: moves[$0.due] ?? $0.due, lead: $0.lead) })
+        byItem[itemId] = fires
     }
 
     /// Notes a fire; `lead` nil for one stored before leads were (v8).

@@ -215,10 +215,13 @@ extension ReminderEngine {
         }
         var edited = try decodeItem(.object(fields), path: "", defaultCreatedAt: nil)
         edited.id = id
+        let moves = occurrenceMoves(from: item, to: edited, now: now)
         do {
-            try store.recordEdit(edited, changedFields: updates.keys.sorted().joined(separator: ", "), at: now)
+            try store.recordEdit(
+                edited, changedFields: updates.keys.sorted().joined(separator: ", "), moving: moves, at: now)
         } catch { throw CommandError.store(error) }
         index.update(edited)
+        index.move(id, moves)
         reschedule(id, now: now)
         return ItemReply(item: view(id, now: now)).parameters
     }

@@ -26,9 +26,12 @@ extension ReminderStore {
     }
 
     /// Stores an edited item, with an `edited` history line naming the `changedFields`.
-    public func recordEdit(_ edited: Item, changedFields: String, at now: Int64) throws(ReminderStoreError) {
+    public func recordEdit(
+        _ edited: Item, changedFields: String, moving moves: [(from: Int64, to: Int64)] = [], at now: Int64
+    ) throws(ReminderStoreError) {
         try write { db in
             try ReminderStore.updateItem(edited, db)
+            try ReminderStore.moveOccurrences(of: edited.id ?? "", moves, db)
             try ReminderStore.markChanged(edited.id ?? "", at: now, db)
             try ReminderStore.appendHistory(
                 HistoryRecord(

@@ -15,11 +15,24 @@ extension ReminderStore {
     }
 
     /// The tables that hold occurrences by their due instant.
-    private static let tablesByDue = ["occurrence", "fire", "delivery", "undoStep"]
+    static let tablesByDue = ["occurrence", "fire", "delivery", "undoStep"]
 
     /// Above every due instant (years before 2200 are below 2^33): where `moveOccurrences` parks
     /// rows between its two steps, so moving one row onto another's old instant never collides.
-    private static let parked: Int64 = 1 << 40
+    static let parked: Int64 = 1 << 40
+
+    /// Moves one item's stored occurrences (an edit that moved their dates, see
+    /// `ReminderEngine.occurrenceMoves`), in the caller's transaction.
+    static func moveOccurrences(of itemId: String, _ moves: [(from: Int64, to: Int64)], _ db: Database) throws {
+        guard !moves.isEmpty else { return }
+        for table in ReminderStore.tablesByDue {
+            let park = try db.cachedStatement(sql: "UPDATE \(table) SET due = ? WHERE itemId = ? AND due = ?")
+            for (from, to) in moves { try park.execute(arguments: [to + ReminderStore.parked, itemId, from]) }
+            try db.execute(
+                sql: "UPDATE OR REPLACE \(table) SET due = due - ? WHERE itemId = ? AND due >= ?",
+                arguments: [ReminderStore.parked, itemId, ReminderStore.parked])
+        }
+    }
 
     /// The zone identifier the stored instants are wall times of; nil before any was recorded.
     public func storedZone() throws(ReminderStoreError) -> String? { try setting("zone") }
