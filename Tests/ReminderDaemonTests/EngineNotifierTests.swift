@@ -36,20 +36,26 @@ import Testing
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
     }
 
-    @Test func anOverdueRebuyAddedWhileNoServerIsThereIsShownWhenOneAppears() throws {
-        let harness = try EngineHarness(notifier: RecordingNotifier(capabilities: nil))
+    /// A coffee rebuy that ran out on 2026-10-31, before the harness's start.
+    func addOverdueRebuy(_ harness: EngineHarness) -> String {
         let reply = harness.perform(
             "Add",
             [
                 "item": .object([
                     "kind": .string("rebuy"), "title": .string("Coffee"), "everyDays": .integer(30),
-                    "lastPurchased": .string("2026-10-01"),  // ran out on 2026-10-31
+                    "lastPurchased": .string("2026-10-01"),
                 ])
             ])
         guard case .success(let added) = reply, case .string(let item)? = added["id"] else {
             Issue.record("add failed: \(reply)")
-            return
+            return ""
         }
+        return item
+    }
+
+    @Test func anOverdueRebuyAddedWhileNoServerIsThereIsShownWhenOneAppears() throws {
+        let harness = try EngineHarness(notifier: RecordingNotifier(capabilities: nil))
+        let item = addOverdueRebuy(harness)
         harness.advance(to: 1)
         #expect(harness.notifier.requests.isEmpty)
         harness.clock.set(EngineHarness.start + 600)
@@ -68,18 +74,7 @@ import Testing
     /// plans its reminder again, and both were shown when a server came ("fired" and "reshown").
     @Test func anOverdueRebuyWaitingThroughDoneAndUndoIsShownOnceWhenAServerComes() throws {
         let harness = try EngineHarness(notifier: RecordingNotifier(capabilities: nil))
-        let reply = harness.perform(
-            "Add",
-            [
-                "item": .object([
-                    "kind": .string("rebuy"), "title": .string("Coffee"), "everyDays": .integer(30),
-                    "lastPurchased": .string("2026-10-01"),  // ran out on 2026-10-31
-                ])
-            ])
-        guard case .success(let added) = reply, case .string(let item)? = added["id"] else {
-            Issue.record("add failed: \(reply)")
-            return
-        }
+        let item = addOverdueRebuy(harness)
         harness.advance(to: 1)
         guard case .success = harness.perform("Done", ["id": .string(item)]),
             case .success = harness.perform("Undo", ["id": .string(item)])
