@@ -5,6 +5,10 @@ import ReminderCore
 /// `寿司` or `🍕` in its title pushes every column after it out of line.
 enum DisplayWidth {
     static func of(_ text: String) -> Int {
+        // Printable ASCII — nearly every cell of a table — is one column a byte: no grapheme
+        // breaking and no Unicode property lookups (the emoji lookup was 87% of the CPU of
+        // `plan`'s table, profiled with callgrind).
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text.utf8.count }
         var width = 0
         var inEscape = false
         for character in text {
@@ -23,6 +27,7 @@ enum DisplayWidth {
     /// wraps right-to-left text in, LRM, zero-width space), 2 for wide or emoji-presentation
     /// ones, else 1. The soft hyphen is the one format character terminals draw.
     static func of(_ character: Character) -> Int {
+        if let ascii = character.asciiValue { return ascii < 0x20 || ascii == 0x7F ? 0 : 1 }
         guard let first = character.unicodeScalars.first else { return 0 }
         if first.value < 0x20 || (0x7F..<0xA0).contains(first.value) { return 0 }
         if first.properties.generalCategory == .format, first.value != 0xAD,
@@ -52,6 +57,7 @@ enum DisplayWidth {
     static func truncate(_ text: String, to width: Int) -> String {
         guard of(text) > width else { return text }
         guard width > 0 else { return "" }
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return String(text.prefix(width - 1)) + "…" }
         var result = ""
         var used = 0
         for character in text {

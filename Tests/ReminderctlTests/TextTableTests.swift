@@ -13,6 +13,21 @@ import Testing
         #expect(DisplayWidth.of("é") == 1)  // e + combining accent: one grapheme
     }
 
+    /// The printable-ASCII fast path gives what the per-grapheme rule gives, and so does its cut.
+    @Test func theASCIIFastPathAgreesWithTheGraphemeRule() {
+        let samples = [
+            "", "a", "Uber Cash", "Thu 2026-11-26 09:00", "~!@#$%^&*()_+{}|:<>? `", "tab\there", "del\u{7F}x",
+            String(repeating: "x", count: 80),
+        ]
+        for text in samples {
+            #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) }, "\(text.debugDescription)")
+            for width in 0...12 where DisplayWidth.of(text) > width && width > 0 {
+                let cut = DisplayWidth.truncate(text, to: width)
+                #expect(cut.hasSuffix("…") && DisplayWidth.of(cut) == width, "\(text.debugDescription) to \(width)")
+            }
+        }
+    }
+
     @Test func columnsAfterACJKOrEmojiTitleLineUp() {
         var table = TextTable(headers: ["ID", "TITLE", "DUE"])
         table.add(["a", "寿司 night", "Fri"])
