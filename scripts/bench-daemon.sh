@@ -4,7 +4,7 @@
 # RSS, idle context switches. Release binaries; --quick for a shorter run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+REMINDERD_SETUP=test source scripts/setup.sh
 swift build -c release --product reminderd >&2
 swift build -c release --product reminderctl >&2
 swift build -c release --product reminder-load >&2

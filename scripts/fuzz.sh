@@ -10,7 +10,7 @@
 # tests replay it on every run from then on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+REMINDERD_SETUP=test source scripts/setup.sh
 seconds="${FUZZ_SECONDS:-20}"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(json varlink config item ical)

@@ -6,7 +6,7 @@
 # Usage: scripts/idle-wakeups.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh >/dev/null
+REMINDERD_SETUP=test source scripts/setup.sh >/dev/null
 seconds=${1:-60}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -18,7 +18,7 @@
 # runtime's tables that are linked in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+REMINDERD_SETUP=package source scripts/setup.sh
 
 run_lintian=false
 for argument in "$@"; do
@@ -40,12 +40,15 @@ arch=$(dpkg --print-architecture)
 
 # Release binaries with libswiftCore, Foundation and Dispatch inside them; only Debian's own
 # libraries (libc, libsqlite3, libsystemd, GLib's GIO…) stay dynamic.
-swift build -c release --static-swift-stdlib --product reminderd >&2
-swift build -c release --static-swift-stdlib --product reminderctl >&2
-swift build -c release --static-swift-stdlib --product reminderd-sync >&2
-binaries=.build/release
+# In a scratch path of its own: the static build's flags differ from scripts/run.sh's release
+# build, and sharing .build made each rebuild all of the other's work (222 s each time).
+scratch=.build-deb
+swift_build -c release --static-swift-stdlib --scratch-path "$scratch" --product reminderd >&2
+swift_build -c release --static-swift-stdlib --scratch-path "$scratch" --product reminderctl >&2
+swift_build -c release --static-swift-stdlib --scratch-path "$scratch" --product reminderd-sync >&2
+binaries="$scratch/release"
 
-work=.build/deb
+work="$scratch/deb"
 root="$work/reminderd_${version}_${arch}"
 rm -rf "$work"
 umask 022

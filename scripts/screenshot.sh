@@ -5,7 +5,7 @@
 # test_desktops.py) on private X displays, buses and XDG directories.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+REMINDERD_SETUP=test source scripts/setup.sh
 python=.build-venv/bin/python3
 [ -x "$python" ] || python3 -m venv .build-venv
 "$python" -c "import pytest, varlink" 2>/dev/null || "$python" -m pip install --quiet --disable-pip-version-check pytest varlink

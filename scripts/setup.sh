@@ -1,13 +1,23 @@
-# Sourced by run.sh and test.sh: puts Swift on PATH and installs the Debian packages the
-# project needs when any is missing (apt-get as root, or through sudo).
-# The notification servers the end-to-end tests run in their stock configurations: dunst and
-# xfce4-notifyd under Xvfb (clicked with xdotool, photographed with imagemagick), mako on a headless
-# sway (photographed with grim). GNOME Shell (~230 packages) only for REMINDERD_GNOME_TEST=1.
-packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
-  python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas
-  xfce4-notifyd mako-notifier sway grim xdotool imagemagick
-  gcc libc6-dev  # cc and the C headers for Tests/EndToEnd/fsync_fault.c, the fault tests' fdatasync shim
-  dpkg-dev binutils lintian debootstrap)  # the last line: scripts/package-deb.sh and its tests
+# Sourced by run.sh, test.sh and package-deb.sh: puts Swift on PATH and installs the Debian
+# packages the calling script needs when any is missing (apt-get as root, or through sudo).
+# REMINDERD_SETUP says what for: unset, building and running (run.sh: the compiler's C side and
+# the libraries reminderd links); `package`, that and the Debian tools; `test`, all of it and
+# what the tests run (below).
+packages=(tzdata ca-certificates pkg-config gcc libc6-dev binutils
+  libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev)
+packaging=(dpkg-dev lintian debootstrap)  # scripts/package-deb.sh, and its tests' clean-chroot check
+# The tests' parts: Python for the end-to-end tests, a private D-Bus bus with dbusmock, a keyring,
+# a systemd for the unit tests, and the notification servers in their stock configurations:
+# dunst and xfce4-notifyd under Xvfb (clicked with xdotool, photographed with imagemagick), mako
+# on a headless sway (photographed with grim). GNOME Shell (~230 packages) only for
+# REMINDERD_GNOME_TEST=1. gcc and libc6-dev build Tests/EndToEnd/fsync_fault.c, the fault tests'
+# fdatasync shim.
+testing=(python3 python3-venv python3-dbusmock openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
+  systemd xvfb dunst gsettings-desktop-schemas xfce4-notifyd mako-notifier sway grim xdotool imagemagick)
+case "${REMINDERD_SETUP:-}" in
+  test) packages+=("${packaging[@]}" "${testing[@]}") ;;
+  package) packages+=("${packaging[@]}") ;;
+esac
 [ "${REMINDERD_GNOME_TEST:-}" = 1 ] && packages+=(gnome-shell gjs)
 
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then

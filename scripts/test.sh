@@ -5,7 +5,7 @@
 # fuzzers run for a bounded time between the two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+REMINDERD_SETUP=test source scripts/setup.sh
 # The end-to-end tests' Python packages live in a virtual environment of the tests' own, so the
 # system's Python is left as it was (dbusmock itself is Debian's python3-dbusmock).
 python=.build-venv/bin/python3
