@@ -1,8 +1,8 @@
 # Sourced by run.sh, test.sh and package-deb.sh: puts Swift on PATH and installs the Debian
 # packages the calling script needs when any is missing (apt-get as root, or through sudo).
 # REMINDERD_SETUP says what for: unset, building and running (run.sh: the compiler's C side and
-# the libraries reminderd links); `package`, that and the Debian tools; `test`, all of it and
-# what the tests run (below).
+# the libraries reminderd links); `package`, that and the Debian tools; `bench`, those and the
+# peers scripts/bench-light.sh measures against; `test`, all of it and what the tests run (below).
 packages=(tzdata ca-certificates pkg-config gcc libc6-dev binutils
   libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev)
 packaging=(dpkg-dev lintian debootstrap)  # scripts/package-deb.sh, and its tests' clean-chroot check
@@ -17,6 +17,7 @@ testing=(python3 python3-venv python3-dbusmock openssl gnome-keyring libsecret-t
 case "${REMINDERD_SETUP:-}" in
   test) packages+=("${packaging[@]}" "${testing[@]}") ;;
   package) packages+=("${packaging[@]}") ;;
+  bench) packages+=("${packaging[@]}" valgrind remind calcurse) ;;  # scripts/bench-light.sh and its peers
 esac
 [ "${REMINDERD_GNOME_TEST:-}" = 1 ] && packages+=(gnome-shell gjs)
 

@@ -150,8 +150,9 @@ public struct NotificationText: Hashable, Sendable {
 }
 
 /// `text` between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: user text keeps its own
-/// direction (Hebrew, Arabic) without reordering the words around it.
-public func isolated(_ text: String) -> String { "\u{2068}\(text)\u{2069}" }
+/// direction (Hebrew, Arabic) without reordering the words around it. Balanced first: a stray
+/// PDI in the text would end the isolate early and let the rest spill over the pop-up's words.
+public func isolated(_ text: String) -> String { "\u{2068}\(ForeignText.balancedDirection(text))\u{2069}" }
 
 /// Text made safe for servers that interpret the body as markup: `&`, `<` and `>` escaped.
 public func markupEscaped(_ text: String) -> String {

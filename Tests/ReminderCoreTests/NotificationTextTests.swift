@@ -35,6 +35,24 @@ import Testing
         #expect(benefit.body.hasPrefix("Reward Expiring Soon · \u{2068}بطاقة\u{2069} · "))
     }
 
+    /// A title with an override left open, or with a stray PDI, stays inside its isolate: the
+    /// isolate's end is the only PDI that closes it, and nothing is left open after it.
+    @Test func aTitlesBidiControlsStayInsideItsIsolate() {
+        for title in ["Deal \u{202E}gnol", "Deal\u{2069} \u{202E}spill", "\u{2067}a\u{2069}\u{2069}b"] {
+            let shown = Array(isolated(title).unicodeScalars)
+            var depth = 0
+            for (at, scalar) in shown.enumerated() {
+                if scalar == "\u{2066}" || scalar == "\u{2067}" || scalar == "\u{2068}" { depth += 1 }
+                if scalar == "\u{2069}" {
+                    depth -= 1
+                    #expect(depth > 0 || at == shown.count - 1, "the isolate closed early in \(title.debugDescription)")
+                }
+            }
+            #expect(depth == 0)
+            #expect(!shown.dropLast().contains { $0 == "\u{202E}" } || shown.dropLast().contains("\u{202C}"))
+        }
+    }
+
     @Test func theSpecsExamplesReadAsWritten() throws {
         let benefit = try text(
             #"{"kind":"benefit","title":"Uber Cash","card":"Amex Platinum","amount":"15","period":"monthly"}"#,

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# How heavy reminderd is beside remind and calcurse (issue 21), in one run: the package's size,
+# what reminderctl loads and the instructions it runs, plan's table beside its JSON
+# (Tests/EndToEnd/bench_light.py). Builds the package first (scripts/package-deb.sh), so the
+# figures are the shipped, stripped binaries'. --quick: fewer items for plan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REMINDERD_SETUP=bench source scripts/setup.sh
+DPKG_DEB_COMPRESSOR_LEVEL=${DPKG_DEB_COMPRESSOR_LEVEL:-6} bash scripts/package-deb.sh >/dev/null
+REMINDERD_BIN="$PWD/.build-deb/release" exec python3 Tests/EndToEnd/bench_light.py "$@"
