@@ -5,6 +5,7 @@ import ReminderProtocol
 
 struct Done: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "done",
         abstract: "Mark the current occurrence done: used, rebought or acknowledged.",
         discussion: """
             Examples: reminderctl done ufhq   ·   reminderctl done ufhq --amount 7.50 (part of a benefit)
@@ -35,6 +36,7 @@ struct Done: ParsableCommand {
 
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "undo",
         abstract: "Restore an item as it was before its latest Done; again for each earlier one.",
         discussion: "Example: reminderctl undo ufhq")
     @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
@@ -48,6 +50,7 @@ struct Undo: ParsableCommand {
 
 struct Snooze: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "snooze",
         abstract: "Remind again after a while (quiet hours applied, never past the due time).",
         discussion: "Example: reminderctl snooze ufhq 1h")
     @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
@@ -64,6 +67,7 @@ struct Snooze: ParsableCommand {
 
 struct Pause: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pause",
         abstract: "Hold pop-ups (do not disturb); held ones come as one digest on resume.",
         discussion: "Examples: reminderctl pause 2h   ·   reminderctl pause (until resume)")
     @Argument(help: "How long, e.g. 2h; until `resume` when omitted.", completion: .list(Completions.durations))
@@ -78,6 +82,7 @@ struct Pause: ParsableCommand {
 
 struct Resume: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "resume",
         abstract: "End do-not-disturb.", discussion: "Example: reminderctl resume")
     @OptionGroup var output: OutputOptions
 
@@ -89,6 +94,7 @@ struct Resume: ParsableCommand {
 
 struct Reload: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reload",
         abstract: "Re-read the config file (a bad one is refused and the old one kept).",
         discussion: "Example: reminderctl reload")
     @OptionGroup var output: OutputOptions

@@ -6,6 +6,7 @@ import ReminderJSON
 /// `reminderctl cards [SEARCH]` and `reminderctl cards show ID`.
 struct Cards: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cards",
         abstract: "The card catalog by issuer, filtered by search words; `cards show ID` for one card.",
         discussion: """
             Examples:

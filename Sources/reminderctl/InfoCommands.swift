@@ -7,6 +7,7 @@ import ReminderProtocol
 
 struct Upcoming: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "upcoming",
         abstract: "Pending reminders in time order.", discussion: "Example: reminderctl upcoming --days 30")
     @Option(help: "How many days ahead (default 7).") var days: Int = 7
     @OptionGroup var output: OutputOptions
@@ -29,6 +30,7 @@ struct Upcoming: ParsableCommand {
 
 struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "explain",
         abstract: "Why each fire time of an item is what it is.", discussion: "Example: reminderctl explain ufhq")
     @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
     @OptionGroup var output: OutputOptions
@@ -53,6 +55,7 @@ struct Explain: ParsableCommand {
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "What happened: fired, reshown, done, undone, snoozed, dismissed, missed, held.",
         discussion: "Examples: reminderctl history --limit 20   ·   reminderctl history --since 2026-11-01 --item k4s8")
     @Option(help: "How many entries (default 50).") var limit: Int = 50
@@ -84,6 +87,7 @@ struct History: ParsableCommand {
 
 struct Summary: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "summary",
         abstract:
             "Dashboard: benefit value left, what is due this week, subscriptions, coupons, each card's fee return.",
         discussion: "Example: reminderctl summary   (colour only on a terminal, never with NO_COLOR set)")
@@ -195,6 +199,7 @@ enum Colour {
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Daemon version, uptime, items, next reminder, notification server, pause.",
         discussion: "Example: reminderctl status")
     @OptionGroup var output: OutputOptions

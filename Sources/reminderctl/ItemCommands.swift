@@ -7,6 +7,7 @@ import ReminderProtocol
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Add an item (or a card's credits and fee); prints its id and next reminder.",
         discussion: """
             Examples:
@@ -135,6 +136,7 @@ struct Add: ParsableCommand {
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Change an item's fields; its reminders are rescheduled at once.",
         discussion: "Example: reminderctl edit ufhq --amount 17.99 --lead 3d,0d   (an empty value clears a field)")
 
@@ -163,6 +165,7 @@ struct Edit: ParsableCommand {
 
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "remove",
         abstract: "Delete an item (or every item of a card) and cancel its reminders.",
         discussion: "Examples: reminderctl remove ufhq   ·   reminderctl remove --card \"Amex Platinum\" --yes")
     @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String?
@@ -235,6 +238,7 @@ struct Remove: ParsableCommand {
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "Items with card, amount, status, days left and next reminder.",
         discussion: "Examples: reminderctl list --kind benefit   ·   reminderctl list --card \"Amex Platinum\"")
     @Option(help: ArgumentHelp("Only this kind.", valueName: "kind"), completion: .list(Completions.kinds))
@@ -282,6 +286,7 @@ struct List: ParsableCommand {
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "One item in full.", discussion: "Example: reminderctl show ufhq   ·   reminderctl show ufhq --json")
     @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
     @OptionGroup var output: OutputOptions
@@ -294,6 +299,7 @@ struct Show: ParsableCommand {
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Add the items of a JSON file or restore a backup, all or none.",
         discussion: """
             Examples:
@@ -323,6 +329,7 @@ struct Import: ParsableCommand {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Print a backup of every item and its state as JSON (the import format), or iCalendar.",
         discussion: """
             Examples:

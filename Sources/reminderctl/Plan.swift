@@ -6,6 +6,7 @@ import ReminderPlatform
 /// `reminderctl plan`: every fire time in a range, computed offline from files, no daemon.
 struct Plan: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "plan",
         abstract: "Print every fire time in [--from, --to) for the items in a file, without a daemon.",
         discussion: """
             Items without createdAt count as created at --from. No Done is assumed, so a coupon or \

@@ -17,6 +17,7 @@ import ReminderPlatform
 /// cards' items through the daemon, and says how to enable the service.
 struct Setup: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "setup",
         abstract: "First-run setup: settings, the cards you hold and their fee dates.",
         discussion: """
             Examples:

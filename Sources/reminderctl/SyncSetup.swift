@@ -13,6 +13,7 @@ import ReminderPlatform
 /// (`reminderd-sync`), asked through reminderd (`now`, `status`).
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Sync your devices through a CalDAV server: set up the account, sync now, see the state.",
         subcommands: [SyncSetup.self, SyncNow.self, SyncStatusCommand.self])
 }

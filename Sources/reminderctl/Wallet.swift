@@ -9,6 +9,7 @@ import ReminderProtocol
 /// comes first, then the one with the most left.
 struct Wallet: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "wallet",
         abstract: "Your cards: value left this period, what expires soon, what was used, the fee's return.",
         discussion: """
             Examples:
