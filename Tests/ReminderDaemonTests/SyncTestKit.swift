@@ -13,34 +13,75 @@ final class FakeTaskList {
     static let collection = "https://dav.example/alice/reminderd/"
     private(set) var resources: [String: (etag: String, body: String)] = [:]
     private var nextETag = 1
+    /// Whether `sync` lists only what changed since the engine's token (RFC 6578
+    /// `sync-collection`) instead of every resource; off, every pass is a full listing.
+    var incremental = false
+    /// While set, every PUT and DELETE is answered with this status: 503 (the pass stops and
+    /// reports the error) or 412 (the resource is fetched and pulled, as after a write elsewhere;
+    /// a create or a DELETE of nothing gets 503 instead).
+    var refusal: Int?
+    /// The hrefs written or deleted, in order: an incremental token names a point in it.
+    private var log: [String] = []
+    /// Tokens of an earlier epoch are forgotten (`forgetTokens`).
+    private var epoch = 0
 
     /// A write by another client (a phone): the body as given, a new ETag.
     func put(_ href: String, _ body: String) {
         resources[href] = ("\"\(nextETag)\"", body)
         nextETag += 1
+        log.append(href)
     }
 
-    func delete(_ href: String) { resources[href] = nil }
+    func delete(_ href: String) {
+        resources[href] = nil
+        log.append(href)
+    }
+
+    /// How many writes and deletes the server has taken, from anyone.
+    var writes: Int { log.count }
+
+    /// The server forgets every sync token it gave (pruned, restored from a backup): the next
+    /// incremental pass from one lists everything, as after a 403 `valid-sync-token`.
+    func forgetTokens() { epoch += 1 }
+
+    /// The incremental token for the collection as it is now.
+    private var currentToken: String { "sync-\(epoch)-\(log.count)" }
+
+    /// The hrefs written or deleted since `token`; nil when the server does not know it.
+    private func touched(since token: String?) -> Set<String>? {
+        guard let token else { return nil }
+        let parts = token.split(separator: "-")
+        guard parts.count == 3, parts[0] == "sync", Int(parts[1]) == epoch, let position = Int(parts[2]),
+            position <= log.count
+        else { return nil }
+        return Set(log[position...])
+    }
 
     /// One whole pass of reminderd-sync against `engine`: SyncBegin, the ETag listing compared
     /// with what the engine knows, SyncPulled with the changed resources and removed hrefs, then
     /// SyncPending and PUT/DELETE until nothing waits (a 412 fetches the resource, pulls it and
     /// tries again, at most 3 times per pass), then SyncReport.
     func sync(_ engine: ReminderEngine, token: String? = nil) {
-        let begun = reply(engine, "SyncBegin", SyncBeginReply.self, [
-            "collection": .string(FakeTaskList.collection), "account": .string("alice@dav.example"),
-        ])
+        let begun = reply(
+            engine, "SyncBegin", SyncBeginReply.self,
+            [
+                "collection": .string(FakeTaskList.collection), "account": .string("alice@dav.example"),
+            ])
         let known = Dictionary(uniqueKeysWithValues: (begun?.resources ?? []).map { ($0.href, $0.etag) })
-        let changed = resources.keys.sorted().filter { known[$0] == nil || known[$0]! != resources[$0]!.etag }
-        let removed = known.keys.sorted().filter { resources[$0] == nil }
-        pull(engine, changed, removed: removed, token: token ?? "token-\(nextETag)")
-        for _ in 0..<3 {
+        let listed = incremental ? touched(since: begun?.token) : nil
+        let changed = resources.keys.sorted().filter {
+            (listed?.contains($0) ?? true) && (known[$0] == nil || known[$0]! != resources[$0]!.etag)
+        }
+        let removed = known.keys.sorted().filter { (listed?.contains($0) ?? true) && resources[$0] == nil }
+        pull(engine, changed, removed: removed, token: token ?? (incremental ? currentToken : "token-\(nextETag)"))
+        var failure: String?
+        for _ in 0..<3 where failure == nil {
             guard let pending = reply(engine, "SyncPending", SyncPendingReply.self), !pending.changes.isEmpty else {
                 break
             }
-            for change in pending.changes { push(change, to: engine) }
+            for change in pending.changes where failure == nil { failure = push(change, to: engine) }
         }
-        ok(engine, "SyncReport")
+        ok(engine, "SyncReport", failure.map { ["error": .string($0)] } ?? [:])
         #expect(engine.queue.sync { engine.checkInvariant() } == [])
     }
 
@@ -62,12 +103,18 @@ final class FakeTaskList {
         return parameters
     }
 
-    private func push(_ change: SyncPendingReply.Change, to engine: ReminderEngine) {
+    /// Makes the request `change` stands for; nil, or why the pass must stop (a 503).
+    private func push(_ change: SyncPendingReply.Change, to engine: ReminderEngine) -> String? {
         let current = resources[change.href]
+        if refusal == 412, current != nil {
+            pull(engine, [change.href])
+            return nil
+        }
+        if refusal != nil { return "\(change.href): 503 Service Unavailable" }
         guard current?.etag == change.etag || (change.body == nil && current == nil) else {
             // 412: the server's copy goes back to the engine to be merged.
             if current != nil { pull(engine, [change.href]) } else { pull(engine, [], removed: [change.href]) }
-            return
+            return nil
         }
         var etag: String?
         if let body = change.body {
@@ -82,6 +129,7 @@ final class FakeTaskList {
         parameters["etag"] = etag.map { .string($0) }
         parameters["body"] = change.body.map { .string($0) }
         ok(engine, "SyncPushed", parameters)
+        return nil
     }
 }
 
