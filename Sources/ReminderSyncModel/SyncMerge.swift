@@ -32,7 +32,7 @@ public enum SyncMerge {
             (a.lastAcknowledged ?? .min, a.snoozedUntil ?? .min) < (b.lastAcknowledged ?? .min, b.snoozedUntil ?? .min)
         }
         typealias Used = (amount: Money?, period: LocalDate?)
-        let used = pick(
+        var used = pick(
             base: base.map { Used($0.amountUsed, $0.amountUsedPeriod) },
             local: Used(local.amountUsed, local.amountUsedPeriod),
             remote: Used(remote.amountUsed, remote.amountUsedPeriod),
@@ -43,6 +43,12 @@ public enum SyncMerge {
                 b.period ?? LocalDate(dayNumber: 0), b.amount ?? .zero
             )
         }
+        // A partial use of a period the merged ledger has done was taken up by that Done (a Done
+        // clears the used amount where it is made): kept, it would read as used on the devices
+        // that merged and be dropped by the readers of the server's copy, which never agree.
+        let usedUp =
+            used.period.map { record.ledger.contains(LocalDateTime(date: $0, time: FireTimeRules.endOfDay)) } ?? false
+        if usedUp { used = (nil, nil) }
         if case .benefit(var benefit) = item.schedule {
             benefit.amountUsed = used.amount.map { amount in benefit.amount.map { min(amount, $0) } ?? amount }
             item.schedule = .benefit(benefit)

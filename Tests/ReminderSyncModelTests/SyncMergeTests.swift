@@ -89,6 +89,29 @@ import Testing
         #expect(merge(used(90_000, "2026-11-30"), base).0.amountUsed == Money(tenThousandths: 90_000))
     }
 
+    /// A partial use of November on one device, November done on another: the Done took the
+    /// rest, so the merge keeps no used amount for it (it kept 5 used beside the Done, which the
+    /// server's readers dropped: devices that never agreed; EngineSyncModelTests seed 31).
+    @Test func aPartialUseOfAPeriodDoneElsewhereIsTakenUpByTheDone() {
+        let nov = Fixture.local("2026-11-30T23:59")
+        var base = self.base
+        base.item.schedule = .benefit(
+            Benefit(card: "Amex Platinum", amount: Money(tenThousandths: 150_000), period: .monthly))
+        var local = base
+        local.ledger.record(DoneEntry(occurrence: nov, doneAt: 5))
+        var remote = base
+        remote.item.schedule = .benefit(
+            Benefit(
+                card: "Amex Platinum", amount: Money(tenThousandths: 150_000), period: .monthly,
+                amountUsed: Money(tenThousandths: 50_000)))
+        remote.amountUsedPeriod = Fixture.date("2026-11-30")
+        for (one, other) in [(local, remote), (remote, local)] {
+            let merged = merge(one, other, base: base).0
+            #expect(merged.ledger.contains(nov))
+            #expect(merged.amountUsed == nil && merged.amountUsedPeriod == nil)
+        }
+    }
+
     @Test func newestAcknowledgementWins() {
         var local = base
         local.alarms = AlarmState(lastAcknowledged: 200, snoozedUntil: 500)
