@@ -312,7 +312,7 @@ extension ReminderEngine {
         }
         plan.merged[id] = SyncRecord(item: item)
         plan.applied += 1
-        if try stored({ try store.syncWaitingSeq(itemId: id) }) != nil {
+        if try stored({ try store.syncChangedHere(itemId: id) }) {
             plan.batch.objects.append(SyncObject(itemId: id, uid: object.uid))
             plan.batch.waiting.append(id)
             plan.batch.history.append(

@@ -158,6 +158,7 @@ public final class ReminderStore: Sendable {
         }
         registerSync(&migrator)
         registerZoneMoves(&migrator)
+        registerWriteBacks(&migrator)
         return migrator
     }
 

@@ -143,7 +143,7 @@ extension ReminderStore {
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncForeign (href, etag) VALUES (?, ?)").execute(
                     arguments: [resource.href, resource.etag])
             }
-            for id in batch.waiting { try ReminderStore.markChanged(id, at: now, db) }
+            for id in batch.waiting { try ReminderStore.markWaitingAfterPull(id, at: now, db) }
             for id in batch.settled {
                 try db.execute(sql: "DELETE FROM syncOutbox WHERE itemId = ?", arguments: [id])
             }

@@ -211,10 +211,37 @@ extension ReminderStore {
         }
     }
 
-    /// The seq of the item's waiting change, nil when it has none.
-    public func syncWaitingSeq(itemId: String) throws(ReminderStoreError) -> Int64? {
+    /// Whether a change made here waits for the server: one of the item's own (an edit, a Done,
+    /// an acknowledgement), not only the write-back of a pulled copy in reminderd's own form
+    /// (`markWaitingAfterPull`). A removal elsewhere keeps an item only for such a change.
+    public func syncChangedHere(itemId: String) throws(ReminderStoreError) -> Bool {
         try read { db in
-            try Int64.fetchOne(db, sql: "SELECT seq FROM syncOutbox WHERE itemId = ?", arguments: [itemId])
+            try Bool.fetchOne(
+                db, sql: "SELECT writeBack = 0 FROM syncOutbox WHERE itemId = ?", arguments: [itemId]) ?? false
+        }
+    }
+
+    /// v10: `syncOutbox.writeBack`, 1 for a row that only writes a pulled copy back in
+    /// reminderd's own form (a phone's tick normalized, a date put back), 0 for a change made
+    /// here. A device that pulled such a copy while the server refused its writes kept, with it,
+    /// an item another device then removed: "kept because it was changed here", though nothing
+    /// was (EngineSyncModelTests seed 29).
+    static func registerWriteBacks(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v10-sync-write-back") { db in
+            try db.alter(table: "syncOutbox") { t in t.add(column: "writeBack", .integer).notNull().defaults(to: 0) }
+        }
+    }
+
+    /// A pulled item that differs from the server's copy waits to be written back: with a new
+    /// seq, the oldest `since`, and a change made here still counted as one.
+    static func markWaitingAfterPull(_ itemId: String, at now: Int64, _ db: Database) throws {
+        let waiting = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT since, writeBack FROM syncOutbox WHERE itemId = ?"), arguments: [itemId])
+        try markChanged(itemId, at: now, db)
+        let writeBack: Bool = waiting.map { $0["writeBack"] } ?? true
+        if writeBack {
+            try db.cachedStatement(sql: "UPDATE syncOutbox SET writeBack = 1 WHERE itemId = ?").execute(
+                arguments: [itemId])
         }
     }
 

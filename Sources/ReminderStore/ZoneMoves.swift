@@ -7,9 +7,9 @@ internal import GRDB
 /// way, the undo steps) moves with it, in one transaction, so nothing done is undone and nothing
 /// shown is shown again. The zone they are stored in is the setting `zone`.
 extension ReminderStore {
-    /// v8: the lead of each shown reminder (`FireRecord.lead`).
+    /// v9: the lead of each shown reminder (`FireRecord.lead`).
     static func registerZoneMoves(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v8-fire-lead") { db in
+        migrator.registerMigration("v9-fire-lead") { db in
             try db.alter(table: "fire") { t in t.add(column: "lead", .text) }
         }
     }

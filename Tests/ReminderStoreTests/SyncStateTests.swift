@@ -26,7 +26,9 @@ import Testing
         try store.pendingSync(limit: 100).map { $0.object.itemId + ($0.removed ? " removed" : "") }
     }
 
-    func seq(_ store: ReminderStore, _ id: String) throws -> Int64 { try #require(try store.syncWaitingSeq(itemId: id)) }
+    func seq(_ store: ReminderStore, _ id: String) throws -> Int64 {
+        try #require(try store.pendingSync(limit: 1000).first { $0.object.itemId == id }?.seq)
+    }
 
     /// A store with one item the server has (pushed, nothing waiting).
     func pushedStore() throws -> (ReminderStore, SyncObject) {
@@ -237,6 +239,25 @@ import Testing
         #expect(try store.syncObject(itemId: "abcd")?.etag == "\"1\"")
         #expect(try store.beginSync(collection: "c", account: "a", at: now).token == nil)
         #expect(try waiting(store) == ["abcd"], "beginSync put it there, not the failed batch")
+    }
+
+    /// A pulled copy waiting to be written back in reminderd's form is no change made here: a
+    /// removal elsewhere must not keep the item for it (EngineSyncModelTests seed 29). A change
+    /// made here is one, whether a pull came after it or before it.
+    @Test func aWriteBackOfAPulledCopyIsNoChangeMadeHere() throws {
+        let (store, object) = try pushedStore()
+        _ = try store.beginSync(collection: "c", account: "a", at: now)
+        try store.recordPushed(uid: object.uid, seq: try seq(store, "abcd"), href: "/c/x.ics", etag: "\"1\"", body: "B", at: now)
+        #expect(try !store.syncChangedHere(itemId: "abcd"))
+        var batch = SyncBatch()
+        batch.waiting = ["abcd"]
+        try store.applySync(batch, at: now)
+        #expect(try waiting(store) == ["abcd"])
+        #expect(try !store.syncChangedHere(itemId: "abcd"), "only the write-back waits")
+        try store.recordEdit(try benefit("abcd", title: "Lyft"), changedFields: "title", at: now)
+        #expect(try store.syncChangedHere(itemId: "abcd"))
+        try store.applySync(batch, at: now)
+        #expect(try store.syncChangedHere(itemId: "abcd"), "a pull after the edit leaves it a change made here")
     }
 
     @Test func aPulledBatchAppliesEverything() throws {
