@@ -45,15 +45,15 @@ struct ModelItem {
         case .rebuy: return [LocalDateTime(date: fields.date.adding(days: Int64(fields.everyDays)), time: Self.endOfDay)]
         case .benefit:
             let month = LocalDate(uncheckedYear: today.year, month: today.month, day: 1)
-            return (-1..<4).map { LocalDateTime(date: month.adding(months: $0).lastDayOfMonth, time: Self.endOfDay) }
+            return (-1..<12).map { LocalDateTime(date: month.adding(months: $0).lastDayOfMonth, time: Self.endOfDay) }
         case .subscription:
             let start = max(0, fields.date.months(until: today) - 1)
-            return (start..<start + 5).map {
+            return (start..<start + 24).map {
                 LocalDateTime(date: fields.date.adding(months: $0, anchorDay: fields.date.day), time: Self.endOfDay)
             }
         case .fee:
             let start = max(0, today.year - fields.date.year - 1)
-            return (start..<start + 3).map {
+            return (start..<start + 12).map {
                 LocalDateTime(date: fields.date.adding(months: 12 * $0, anchorDay: fields.date.day), time: Self.endOfDay)
             }
         }
