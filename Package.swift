@@ -44,9 +44,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        // For tests beyond the store: faults put into a store file (a write that fails as on a full
-        // disk), so those tests need not reach into SQLite themselves.
-        .target(name: "ReminderStoreTesting", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // Varlink framing, the io.reminderd.Reminders interface, and the client.
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -146,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "ReminderStoreTests",
             dependencies: [
-                "ReminderStore", "ReminderCore", "CivilTime", "ReminderStoreTesting",
+                "ReminderStore", "ReminderCore", "CivilTime",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -172,8 +169,6 @@ let package = Package(
             dependencies: [
                 "ReminderDaemon", "ReminderCore", "ReminderJSON", "CivilTime", "ReminderStore", "ReminderProtocol",
                 "ReminderPlatform", .product(name: "Logging", package: "swift-log"),
-                // To make the store fail on purpose (a trigger standing in for a full disk).
-                "ReminderStoreTesting",
                 // To build the GErrors the notifier classifies.
                 "CNotify",
                 // To play another device's writes in the sync tests, and seed their random runs.

@@ -1,7 +1,7 @@
 import CivilTime
 import ReminderJSON
 
-/// The user's settings (SPEC §3), with the defaults that `config.example.json` spells out.
+/// The user's settings (CONTRACT §3), with the defaults that `config.example.json` spells out.
 public struct Configuration: Hashable, Sendable {
     /// IANA zone name; `nil` means the system zone.
     public var timeZone: String?

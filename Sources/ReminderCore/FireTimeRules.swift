@@ -32,7 +32,7 @@ public struct FireTime: Hashable, Sendable {
     public let adjusted: FireAdjustment?
 }
 
-/// The fire-time rules of SPEC §3 for one zone and one set of settings.
+/// The fire-time rules of CONTRACT §3 for one zone and one set of settings.
 public struct FireTimeRules: Sendable {
     public let zone: TimeZoneRules
     public let reminderTime: LocalTime

@@ -35,7 +35,7 @@ public enum ItemKind: String, Sendable, CaseIterable, Codable {
     case benefit, subscription, coupon, fee, rebuy
 }
 
-/// What makes an item come due, per kind (SPEC §2).
+/// What makes an item come due, per kind (CONTRACT §2).
 public enum Schedule: Hashable, Sendable {
     case benefit(Benefit)
     case subscription(Subscription)

@@ -1,7 +1,7 @@
 import CivilTime
 import ReminderJSON
 
-/// Items to and from their JSON form (SPEC §2), validating every field on the way in.
+/// Items to and from their JSON form (CONTRACT §2), validating every field on the way in.
 extension Item {
     /// What validation needs besides the item itself.
     public struct DecodingContext: Sendable {

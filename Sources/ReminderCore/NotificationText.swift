@@ -1,6 +1,6 @@
 import CivilTime
 
-/// The words of a pop-up (SPEC §4), a pure function of item, occurrence and now, so the
+/// The words of a pop-up (CONTRACT §4), a pure function of item, occurrence and now, so the
 /// daemon, `reminderctl` and the tests all say the same thing.
 ///
 /// The summary is the item's name: notification lists and the menus of dunst and mako show only

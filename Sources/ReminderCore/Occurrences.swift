@@ -2,7 +2,7 @@ import CivilTime
 
 extension FireTimeRules {
     /// Calls `body` with each occurrence of `item` due in `(after, before)`, in time order, until
-    /// it returns false — assuming nothing was marked done (SPEC §2: periods, renewals, yearly
+    /// it returns false — assuming nothing was marked done (CONTRACT §2: periods, renewals, yearly
     /// fees; a coupon or a rebuy has just its current occurrence).
     public func forEachOccurrence(
         of item: Item, dueAfter after: Int64, before: Int64, _ body: (Occurrence) -> Bool

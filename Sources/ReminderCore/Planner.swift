@@ -54,7 +54,7 @@ public struct Planner: Sendable {
         return entries
     }
 
-    /// The plan as SPEC §5's JSON array, one object per line, keys in the documented order.
+    /// The plan as CONTRACT §5's JSON array, one object per line, keys in the documented order.
     /// Items without an id are named by their 1-based position in the file.
     public func json(_ entries: [Entry], items: [Item]) -> String {
         var lines: [String] = []

@@ -14,7 +14,8 @@ public struct NotificationRequest: Sendable, Equatable {
     public var timeoutMilliseconds: Int32
     /// Keep the pop-up after a button is pressed (servers with `persistence`).
     public var resident: Bool
-    /// Show even when the desktop is in do-not-disturb (reminders due today).
+    /// Show even when the desktop is in do-not-disturb: a reminder due today (critical by
+    /// `NotificationText`'s rule, whatever urgency the server is sent), a group with one such.
     public var bypassDoNotDisturb: Bool
 
     public init(
@@ -37,7 +38,7 @@ public struct NotificationRequest: Sendable, Equatable {
         a.summary == b.summary && a.body == b.body && a.urgency == b.urgency && a.category == b.category
             && a.actions.map(\.key) == b.actions.map(\.key) && a.actions.map(\.label) == b.actions.map(\.label)
             && a.replacesId == b.replacesId && a.timeoutMilliseconds == b.timeoutMilliseconds
-            && a.resident == b.resident
+            && a.resident == b.resident && a.bypassDoNotDisturb == b.bypassDoNotDisturb
     }
 }
 

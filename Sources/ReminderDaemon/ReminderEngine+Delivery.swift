@@ -164,7 +164,7 @@ extension ReminderEngine {
         switch event {
         case .actionInvoked(let id, let action):
             if action == "undo", let itemId = outbox.undoOffers.removeValue(forKey: id) {
-                perform(button: "undo", itemId, now: now) { try undo(itemId, now: now) }
+                runButton("undo", itemId, now: now) { try undo(itemId, now: now) }
                 notifier.close(id: id)
                 break
             }
@@ -211,7 +211,7 @@ extension ReminderEngine {
 
     /// Runs a button's command, logging a refusal (the item may have changed meanwhile); what
     /// it changed is for reminderd-sync to push.
-    func perform(button: String, _ itemId: String, now: Int64, _ command: () throws -> [String: JSONValue]) {
+    func runButton(_ button: String, _ itemId: String, now: Int64, _ command: () throws -> [String: JSONValue]) {
         do {
             _ = try command()
             noteLocalChange(now: now)

@@ -5,7 +5,7 @@ import ReminderProtocol
 import ReminderStore
 
 extension ReminderEngine {
-    /// Done (SPEC §2): the current occurrence is used / acknowledged; a rebuy starts a new cycle
+    /// Done (CONTRACT §2): the current occurrence is used / acknowledged; a rebuy starts a new cycle
     /// today; a partial amount on a benefit is recorded and reminders go on for the rest.
     ///
     /// Done acts on the current occurrence only. When that one is done already it refuses and

@@ -166,7 +166,7 @@ extension ReminderEngine {
         }
     }
 
-    /// The dashboard (SPEC §5 `summary`): benefit value still available this period, what is
+    /// The dashboard (CONTRACT §5 `summary`): benefit value still available this period, what is
     /// due within a week, what was used lately, subscription totals, coupons, and each card's
     /// fee return (value redeemed this card year against its fee).
     func summary(now: Int64) throws -> SummaryReply {

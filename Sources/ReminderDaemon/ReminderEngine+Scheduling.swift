@@ -40,7 +40,7 @@ extension ReminderEngine {
         dispatchPrecondition(condition: .onQueue(queue))
         let now = clock()
         // Reminders whose occurrence passed before they could be shown (the machine slept
-        // through both) are reported together, as after a restart (SPEC §3).
+        // through both) are reported together, as after a restart (CONTRACT §3).
         var missed: [(Item, Occurrence)] = []
         var passes: [(String, Occurrence)] = []
         // Reminders due together go out together: several at one instant become one pop-up.

@@ -8,7 +8,7 @@ import ReminderPlatform
 import ReminderProtocol
 import ReminderStore
 
-/// The varlink server on a Unix stream socket (SPEC §6).
+/// The varlink server on a Unix stream socket (CONTRACT §6).
 ///
 /// Everything here runs on one serial queue (the engine's) with non-blocking sockets and a write
 /// buffer per connection, so a slow, silent or broken client never holds up another. The

@@ -8,7 +8,8 @@ public enum ReminderInterface {
     /// `daysLeft`, `nextReminder`, `due`, and `currency` when the item has none (the config's).
     public static let description = """
         # reminderd: reminders of money-relevant deadlines (card benefits, subscriptions,
-        # coupons, annual fees, rebuys). Items are objects in the format of SPEC section 2.
+        # coupons, annual fees, rebuys). Items are objects in the format of section 2 of
+        # docs/CONTRACT.md.
         interface io.reminderd.Reminders
 
         # Adds an item; the daemon assigns its id and createdAt.

@@ -1,7 +1,7 @@
 import ReminderCore
 import ReminderJSON
 
-/// `Summary`: the dashboard (SPEC §5 `summary`). Amounts are decimal text; the totals are in the
+/// `Summary`: the dashboard (CONTRACT §5 `summary`). Amounts are decimal text; the totals are in the
 /// daemon's configured `currency`, with those of other currencies beside them.
 public struct SummaryReply: ReminderReply {
     /// An item in one of the lists: what is due within a week, renewing, or a coupon.

@@ -1,6 +1,6 @@
 /// Splits a byte stream into varlink messages: JSON documents each ended by a NUL byte.
 public struct VarlinkFraming: Sendable {
-    /// The largest request the daemon accepts (SPEC §6: 1 MiB).
+    /// The largest request the daemon accepts (CONTRACT §6: 1 MiB).
     public static let maximumMessageSize = 1 << 20
     /// The largest reply a client accepts: a reply lists every item (100k items with notes run
     /// to tens of MiB), and it comes from the user's own daemon.

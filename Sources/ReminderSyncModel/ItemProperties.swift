@@ -3,7 +3,7 @@ import ICalendar
 import ReminderCore
 import ReminderJSON
 
-/// reminderd's own fields as `X-REMINDERD-*` properties: the item's JSON keys (SPEC §2) in
+/// reminderd's own fields as `X-REMINDERD-*` properties: the item's JSON keys (CONTRACT §2) in
 /// upper case with dashes (`amountUsed` → `X-REMINDERD-AMOUNT-USED`), plain tokens or decimals.
 /// Going through the JSON form keeps one validator: a resource's fields are checked exactly as
 /// `add` and `import` check them.

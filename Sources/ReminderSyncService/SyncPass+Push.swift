@@ -50,7 +50,7 @@ extension SyncPass {
         } catch {
             // The server refuses this change (400, 409, 415…): the others may still go.
             guard case .unexpectedStatus = error else { throw .server(error) }
-            state.note("\(change.uid): \(SyncWording.words(error))")
+            state.note("\(change.uid): \(ServerFailureWording.words(error))")
             return false
         }
         try confirm(change, url, etag: held.etag, body: held.body, &state)

@@ -98,7 +98,7 @@ public struct PassFailure: Error, Equatable, Sendable {
         case .accessDenied, .notFound, .notACalendar, .redirectLoop, .redirectRefused: stale = true
         default: stale = false
         }
-        self.init(words: SyncWording.words(error), kind: error.isRetryable ? .retryable : .waitForTrigger,
+        self.init(words: ServerFailureWording.words(error), kind: error.isRetryable ? .retryable : .waitForTrigger,
                   dropsSession: stale)
     }
 }

@@ -9,7 +9,7 @@ import ReminderProtocol
     import Glibc
 #endif
 
-/// Talks to the running daemon: one varlink call per command, with SPEC §5's exit codes.
+/// Talks to the running daemon: one varlink call per command, with CONTRACT §5's exit codes.
 enum DaemonClient {
     /// The socket: `$REMINDERD_SOCKET`, the config's `socketPath`, or the runtime directory's.
     static var socketPath: String {

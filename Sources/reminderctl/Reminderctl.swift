@@ -5,7 +5,7 @@ import ReminderCore
     import Glibc
 #endif
 
-/// `reminderctl`: the command-line face of reminderd (SPEC §5).
+/// `reminderctl`: the command-line face of reminderd (CONTRACT §5).
 @main
 struct Reminderctl: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +19,7 @@ struct Reminderctl: ParsableCommand {
         ]
     )
 
-    /// Runs the command with SPEC §5's exit codes: 0 ok, 1 refused, 2 usage, 69 daemon not
+    /// Runs the command with CONTRACT §5's exit codes: 0 ok, 1 refused, 2 usage, 69 daemon not
     /// reachable. (swift-argument-parser alone would use 64 for usage errors.)
     static func main() {
         do {

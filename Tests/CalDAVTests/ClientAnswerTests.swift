@@ -48,10 +48,19 @@ import Testing
         #expect(transport.sent[1].headers["Content-Type"] == "text/calendar; charset=utf-8")
     }
 
+    /// 404 and 410 count as done (the goal is that it is not there), unlike another refusal, and
+    /// the condition goes with the request only when an ETag is given.
     @Test func deletingWhatIsGoneSucceeds() throws {
-        let (client, _) = client([.init(status: 404), .init(status: 410)])
+        let (client, transport) = client([.init(status: 404), .init(status: 410), .init(status: 409)])
         try client.delete(item, etag: "\"e1\"")
         try client.delete(item, etag: nil)
+        #expect(throws: DAVError.unexpectedStatus(request: "DELETE \(item.absoluteString)", status: 409, excerpt: "")) {
+            try client.delete(item, etag: nil)
+        }
+        #expect(transport.sent.map(\.method) == ["DELETE", "DELETE", "DELETE"])
+        #expect(transport.sent.map(\.url) == [item, item, item])
+        #expect(transport.sent[0].headers["If-Match"] == "\"e1\"")
+        #expect(transport.sent[1].headers["If-Match"] == nil)
     }
 
     @Test func wrongPasswordAndServerErrorsAreNamed() {

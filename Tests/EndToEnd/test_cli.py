@@ -306,14 +306,30 @@ def test_an_old_export_a_plain_array_still_imports(daemon):
 
 # 17. The catalog's age
 
-def test_an_old_catalog_is_said_so_with_how_to_update_it(daemon):
-    result = daemon.ctl("cards", "platinum")
+def catalog_updated(daemon, updated):
+    """The bundled catalog as reminderctl finds it ($REMINDERD_CATALOG, before the build's copy),
+    dated `updated`."""
     catalog = json.loads((ROOT / "Sources/ReminderCatalog/Resources/cards.json").read_text())
-    updated = datetime.fromisoformat(catalog["updated"]).date()
-    if (today() - updated).days < 200:
-        pytest.skip("the bundled catalog is recent")
-    assert f"warning: the card catalog was last updated {updated}" in result.stderr
-    assert "cards.json" in result.stderr and "warning" not in result.stdout
+    catalog["updated"] = updated.isoformat()
+    path = daemon.tmp / f"cards-{updated}.json"
+    path.write_text(json.dumps(catalog))
+    daemon.env["REMINDERD_CATALOG"] = str(path)
+
+
+def test_an_old_catalog_is_said_so_with_how_to_update_it(daemon):
+    old = today() - timedelta(days=400)
+    catalog_updated(daemon, old)
+    result = daemon.ctl("cards", "platinum")
+    assert re.search(rf"warning: the card catalog was last updated {old}, \d+ months ago", result.stderr), result.stderr
+    assert str(daemon.tmp / "config" / "reminderd" / "cards.json") in result.stderr
+    assert "Amex Platinum" in result.stdout and "warning" not in result.stdout
+
+
+def test_a_recent_catalog_is_not_warned_about(daemon):
+    catalog_updated(daemon, today() - timedelta(days=30))
+    result = daemon.ctl("cards", "platinum")
+    assert "Amex Platinum" in result.stdout
+    assert "warning" not in result.stderr and "warning" not in result.stdout
 
 
 # 18. The README

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A second, independent implementation of `reminderctl plan` (SPEC §2-§3, §5).
+"""A second, independent implementation of `reminderctl plan` (CONTRACT §2-§3, §5).
 
 Written from the spec with Python's datetime and zoneinfo, sharing no code or tables with the
 Swift implementation, so the property test in Tests/ReminderCoreTests can compare the two.

@@ -23,17 +23,39 @@ import Testing
         "Europe/Moscow", "Asia/Tehran", "America/Godthab", "Asia/Kolkata", "UTC",
     ]
 
-    static let allZones: [String] = {
-        let table = (try? String(contentsOfFile: "/usr/share/zoneinfo/zone1970.tab", encoding: .utf8)) ?? ""
-        return table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: "\t")[2]) }
-    }()
+    /// The system's zone table, read by the test itself: tzdata is installed by scripts/setup.sh,
+    /// and without it the random zones would all be one, so a missing table is a failure.
+    static let zoneTablePath = "/usr/share/zoneinfo/zone1970.tab"
+
+    /// Every zone of `zoneTablePath`, or an error naming the file when it is missing or lists none.
+    static func zoneTable(at path: String = zoneTablePath) throws -> [String] {
+        let table: String
+        do { table = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw ReminderCoreError.invalidValue(
+                field: path, reason: "cannot be read (\(error.localizedDescription)); install tzdata (scripts/setup.sh)")
+        }
+        let zones = table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
+            String($0.split(separator: "\t")[2])
+        }
+        guard !zones.isEmpty else { throw ReminderCoreError.invalidValue(field: path, reason: "lists no zones") }
+        return zones
+    }
+
+    @Test func aMissingZoneTableIsAnErrorNamingIt() {
+        let error = #expect(throws: ReminderCoreError.self) {
+            try PlanOracleTests.zoneTable(at: "/nonexistent/zone1970.tab")
+        }
+        #expect(error?.field == "/nonexistent/zone1970.tab")
+        #expect(error?.reason.contains("install tzdata") == true)
+    }
 
     @Test func planAgreesWithTheIndependentImplementation() throws {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["REMINDERD_PROPERTY_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0..<1_000_000)
         let caseCount = environment["REMINDERD_PROPERTY_CASES"].flatMap(Int.init) ?? 400
         var generator = SplitMix64(seed: seed)
-        let cases = (0..<caseCount).map { _ in PlanOracleTests.randomCase(&generator) }
+        let allZones = try PlanOracleTests.zoneTable()
+        let cases = (0..<caseCount).map { _ in PlanOracleTests.randomCase(&generator, allZones: allZones) }
         let expected = try PlanOracleTests.runOracle(cases)
         var compared = 0
         var fireTimes = 0
@@ -105,14 +127,14 @@ import Testing
 
     // MARK: - Random cases
 
-    static func randomCase(_ g: inout SplitMix64) -> JSONValue {
+    static func randomCase(_ g: inout SplitMix64, allZones: [String]) -> JSONValue {
         let zoneName: String
         switch Int.random(in: 0..<10, using: &g) {
         case 0...3:
             zoneName = ["America/New_York", "Europe/Berlin", "Australia/Lord_Howe", "Pacific/Apia"].randomElement(
                 using: &g)!
         case 4...6: zoneName = hardZones.randomElement(using: &g)!
-        default: zoneName = allZones.randomElement(using: &g) ?? "UTC"
+        default: zoneName = allZones.randomElement(using: &g)!
         }
         let zone = try! ZoneDatabase.shared.zone(named: zoneName)
         // Ranges from 2010 to 2040, so both the file's transitions and the footer rule are used;

@@ -3,8 +3,7 @@ import Logging
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
-import ReminderStore
-import ReminderStoreTesting
+@_spi(Testing) import ReminderStore
 import Testing
 
 @testable import ReminderDaemon
@@ -206,7 +205,7 @@ import Testing
         let clock = ManualClock(start)
         let engine = try engine(clock: clock)
         ok(engine, "Pause")
-        try StoreFaults.failWrites(.delete, on: "setting", when: "OLD.key = 'pausedUntil'", storeAt: storePath)
+        try StoreFaults.failWrites(.pauseEnd, storeAt: storePath)
         guard case .failure(let error) = call(engine, "Resume") else {
             Issue.record("Resume answered success for a change it did not store")
             return
@@ -262,7 +261,7 @@ import Testing
             id = add(engine, fee)
             keep = add(engine, fee.merging(["title": .string("Other fee")]) { $1 })
         }
-        try StoreFaults.overwriteItemJSON(
+        try StoreFaults.corruptItemJSON(
             id: id, with: "{\"kind\": \"fee\", \"title\": \"Card fee\"", storeAt: storePath)
         let engine = try engine(clock: clock)  // starts: the rest works
         guard case .array(let listed)? = ok(engine, "List")["items"] else { return }

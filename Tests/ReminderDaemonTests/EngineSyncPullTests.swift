@@ -3,7 +3,7 @@ import Foundation
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
-import ReminderStoreTesting
+@_spi(Testing) import ReminderStore
 import Testing
 
 @testable import ReminderDaemon
@@ -369,7 +369,7 @@ import Testing
         edit(a, id, title: "Uber Eats")
         _ = a.perform("Done", ["id": .string(id)])
         server.sync(a.engine)
-        try StoreFaults.failWrites(.insert, on: "history", storeAt: b.storePath)
+        try StoreFaults.failWrites(.history, storeAt: b.storePath)
         guard case .failure(let error) = b.perform("SyncPulled", server.pulled(Array(server.resources.keys), token: "t9"))
         else {
             Issue.record("SyncPulled answered success for a batch it did not store")

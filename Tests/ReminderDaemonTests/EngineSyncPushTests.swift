@@ -4,7 +4,7 @@ import ICalendar
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
-import ReminderStoreTesting
+@_spi(Testing) import ReminderStore
 import Testing
 
 @testable import ReminderDaemon
@@ -113,7 +113,7 @@ import Testing
         let harness = try EngineHarness()
         let broken = harness.addUber()
         begin(harness)
-        try StoreFaults.overwriteItemJSON(id: broken, with: "{\"kind\": \"benefit\"", storeAt: harness.storePath)
+        try StoreFaults.corruptItemJSON(id: broken, with: "{\"kind\": \"benefit\"", storeAt: harness.storePath)
         try harness.restart()
         let other = harness.addCoupon(expiresIn: 86_400, leads: ["1h"])
         let uid = try #require(harness.engine.queue.sync { harness.engine.syncUIDs(of: [other]) }.first)

@@ -58,6 +58,26 @@ import Testing
         #expect(reminder(composer(["actions"])).urgency == .low)  // 30 days ahead
     }
 
+    /// Only a reminder due today goes through the desktop's do-not-disturb; GNOME is sent every
+    /// reminder critical (`gnomeGetsCriticalSoItsBannerStays`), yet one due later still waits.
+    @Test func onlyAReminderDueTodayBypassesDoNotDisturb() {
+        #expect(reminder(composer([]), dueIn: 3600).bypassDoNotDisturb)
+        #expect(!reminder(composer([]), dueIn: 86_400).bypassDoNotDisturb)
+        #expect(!reminder(composer([]), dueIn: 30 * 86_400).bypassDoNotDisturb)
+        let gnome = reminder(composer(["actions"], name: "gnome-shell"), dueIn: 86_400)
+        #expect(gnome.urgency == .critical)
+        #expect(!gnome.bypassDoNotDisturb)
+    }
+
+    /// Two requests that differ only in going through do-not-disturb are two different pop-ups.
+    @Test func bypassingDoNotDisturbIsPartOfARequestsEquality() {
+        let request = reminder(composer([]), dueIn: 3600)
+        var held = request
+        held.bypassDoNotDisturb = false
+        #expect(request == request)
+        #expect(request != held)
+    }
+
     @Test func aLateReminderSaysSoUnlessShownAgain() {
         let (item, occurrence) = Parts.coupon("ab12", dueIn: 86_400)
         let event = ReminderEngine.ScheduledEvent.fire(
@@ -82,6 +102,7 @@ import Testing
         }
         let (request, events) = composer(["actions", "persistence"]).group(reminders)
         #expect(events.map(\.itemId) == ["b", "a", "c"])
+        #expect(request.bypassDoNotDisturb)  // "a" and "b" are due today
         #expect(request.actions.isEmpty)
         #expect(!request.resident)
         #expect(request.summary.hasPrefix("3 reminders: "))

@@ -1,7 +1,6 @@
 import Foundation
 import ReminderCore
-import ReminderStore
-import ReminderStoreTesting
+@_spi(Testing) import ReminderStore
 import Testing
 
 /// The store's intent-level writes: each change the daemon makes is one call, one transaction.
@@ -68,7 +67,7 @@ import Testing
     @Test func aDoneWhoseHistoryLineCannotBeWrittenLeavesNothingBehind() throws {
         let store = try ReminderStore(path: path)
         try store.addItems([try benefit("abcd")], at: now)
-        try StoreFaults.failWrites(.insert, on: "history", storeAt: path)
+        try StoreFaults.failWrites(.history, storeAt: path)
         #expect(throws: ReminderStoreError.self) {
             try store.recordDone(
                 try benefit("abcd", used: "5"), before: try benefit("abcd"),
@@ -195,7 +194,7 @@ import Testing
     @Test func aRestoreThatFailsChangesNothing() throws {
         let store = try ReminderStore(path: path)
         try store.addItems([try benefit("abcd")], at: now)
-        try StoreFaults.failWrites(.insert, on: "undoStep", storeAt: path)
+        try StoreFaults.failWrites(.undoStep, storeAt: path)
         var state = BackupState()
         state.undoSteps = [UndoStep(itemId: "efgh", itemJSON: "{}", due: 500, doneAt: 450)]
         #expect(throws: ReminderStoreError.self) {

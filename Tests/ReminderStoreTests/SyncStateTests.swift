@@ -1,10 +1,9 @@
 import Foundation
 import GRDB
 import ReminderCore
-import ReminderStoreTesting
 import Testing
 
-@testable import ReminderStore
+@_spi(Testing) @testable import ReminderStore
 
 /// Sync's state in the store: every change of an item leaves an outbox row in its own
 /// transaction, the migration, and the intents reminderd-sync's calls come down to.
@@ -103,7 +102,7 @@ import Testing
 
     @Test func aChangeThatFailsLeavesNoOutboxRow() throws {
         let (store, _) = try pushedStore()
-        try StoreFaults.failWrites(.insert, on: "history", storeAt: path)
+        try StoreFaults.failWrites(.history, storeAt: path)
         #expect(throws: ReminderStoreError.self) {
             try store.recordEdit(try benefit("abcd", title: "Lyft"), changedFields: "title", at: now)
         }
@@ -119,7 +118,7 @@ import Testing
 
     @Test func aChangeWhoseOutboxRowCannotBeWrittenIsNotStored() throws {
         let (store, _) = try pushedStore()
-        try StoreFaults.failWrites(.insert, on: "syncOutbox", storeAt: path)
+        try StoreFaults.failWrites(.syncOutbox, storeAt: path)
         #expect(throws: ReminderStoreError.self) {
             try store.recordEdit(try benefit("abcd", title: "Lyft"), changedFields: "title", at: now)
         }
@@ -233,7 +232,7 @@ import Testing
         batch.history = [HistoryRecord(at: now, itemId: "abcd", title: "Lyft", event: .editedElsewhere, reason: "title")]
         batch.waiting = ["abcd"]
         batch.token = "t2"
-        try StoreFaults.failWrites(.insert, on: "history", storeAt: path)
+        try StoreFaults.failWrites(.history, storeAt: path)
         #expect(throws: ReminderStoreError.self) { try store.applySync(batch, at: now) }
         #expect(try store.items(zone: .utc, now: now).map(\.title) == ["Uber Cash"])
         #expect(try store.syncObject(itemId: "abcd")?.etag == "\"1\"")

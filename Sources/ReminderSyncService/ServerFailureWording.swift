@@ -6,7 +6,7 @@ import Foundation
 /// /alice/: check the user name and password (reminderctl sync setup)". `DAVError`'s own
 /// description names the whole URL; here the server comes first because that is what a person
 /// recognises, and the advice names the command that fixes it.
-public enum SyncWording {
+public enum ServerFailureWording {
     public static func words(_ error: DAVError) -> String {
         let retry = error.isRetryable ? "; will retry" : ""
         switch error {
