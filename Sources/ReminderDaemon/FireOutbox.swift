@@ -151,6 +151,29 @@ struct FireOutbox {
         undoOffers.removeAll()
     }
 
+    /// Moves every reminder it holds — in flight, on screen, waiting, held — to the occurrence due
+    /// at `move(due)`: the zone changed, and the stored occurrences moved with it
+    /// (`ReminderEngine.moveStoredOccurrences`); one left at its old due would not be known as
+    /// shown when it is shown again on a new server.
+    mutating func moveOccurrences(_ move: (Int64) -> Int64) {
+        func moved(_ event: Event) -> Event {
+            switch event {
+            case .fire(let itemId, let occurrence, let fires, let lead, let late):
+                let to = Occurrence(due: move(occurrence.due), dueDate: occurrence.dueDate)
+                return .fire(itemId: itemId, occurrence: to, fires: fires, lead: lead, late: late)
+            case .pass(let itemId, let occurrence):
+                return .pass(itemId: itemId, occurrence: Occurrence(due: move(occurrence.due), dueDate: occurrence.dueDate))
+            }
+        }
+        waiting = waiting.map(moved)
+        held = held.map(moved)
+        refreshing = refreshing.map(moved)
+        repost = repost.map(moved)
+        onScreen = onScreen.mapValues { PopUp(itemId: $0.itemId, due: move($0.due), event: moved($0.event)) }
+        groupsOnScreen = groupsOnScreen.mapValues { $0.map(moved) }
+        inFlight = inFlight.mapValues { $0.map(moved) }
+    }
+
     /// Forgets a removed item's reminders waiting or held (its pop-ups are closed by the caller).
     mutating func drop(_ itemId: String) {
         waiting.removeAll { $0.itemId == itemId }

@@ -86,6 +86,25 @@ struct ModelItem {
         return used
     }
 
+    /// CONTRACT §3, "What a Done belongs to": an edit of the dates carries what was done or
+    /// snoozed of the occurrences still ahead to those at the same place in the new schedule (a
+    /// coupon's one occurrence wherever it goes; a rebuy's Done is its purchase date).
+    mutating func carry(from old: ModelItem, now: Int64, zone: TimeZoneRules) {
+        var moves: [LocalDateTime: LocalDateTime] = [:]
+        switch kind {
+        case .rebuy: return
+        case .coupon: moves[old.fields.expires] = fields.expires
+        default:
+            let ahead = { (item: ModelItem) in item.dues(near: now, zone: zone).filter { item.instant($0, zone) > now } }
+            for (from, to) in zip(ahead(old), ahead(self)) { moves[from] = to }
+        }
+        moves = moves.filter { $0.key != $0.value }
+        guard !moves.isEmpty else { return }
+        done = Set(done.map { moves[$0] ?? $0 })
+        snoozed = Dictionary(snoozed.map { (moves[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        undo = undo.map { (fields: $0.fields, due: $0.due.map { moves[$0] ?? $0 }) }
+    }
+
     /// Done (`amount` in cents, `early`): CONTRACT.md §2's "Done means" and §3's Done rules.
     mutating func markDone(amount: Int?, early: Bool, now: Int64, zone: TimeZoneRules) throws(Refusal) {
         if amount != nil, kind != .benefit { throw Refusal(description: "only a benefit records a partial use") }

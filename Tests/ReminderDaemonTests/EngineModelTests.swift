@@ -47,7 +47,7 @@ struct ModelRun {
     var titles = 0
     /// History entries read so far, and each (item, occurrence, lead) shown.
     var historyRead = 0
-    var shown: [String: (text: String, zone: String)] = [:]
+    var shown: [String: String] = [:]
     /// The current notifier's requests read so far, its reminder pop-ups and Undo offers.
     var requestsRead = 0
     var popUps: [UInt32: (itemId: String, occurrence: LocalDateTime, actions: [String])] = [:]
@@ -282,6 +282,7 @@ struct ModelRun {
                 changes["title"] = .string(item.fields.title)
             }
         }
+        item.carry(from: model[id]!, now: now, zone: settings.zone)
         note("edit \(id) \(ModelRun.text(changes))")
         if let problem = expect("Edit", ["id": .string(id), "changes": .object(changes)], refusal: refusal) {
             pendingProblems.append(problem)
@@ -483,19 +484,9 @@ struct ModelRun {
             var key = "\(line.item) due \(occurrence) lead \(lead)"
             if lead == "snooze" { key += " until \(item.snoozed[occurrence].map { "\($0.end)" } ?? "?")" }
             if let earlier = shown[key] {
-                let twice = "shown twice: \(key) (\(earlier.text), then \(line.reason) at \(line.at))"
-                if earlier.zone != settings.zone.identifier {
-                    // Known engine bug (seed 12, 400 x 150): a zone change moves the stored
-                    // occurrences but not the outbox's events, so a pop-up open then and shown
-                    // again on a new server carries its old due and is recorded "fired" again.
-                    withKnownIssue("the outbox keeps an open pop-up's due from before a zone change") {
-                        Issue.record("seed \(seed): \(twice)")
-                    }
-                } else {
-                    problems.append(twice)
-                }
+                problems.append("shown twice: \(key) (\(earlier), then \(line.reason) at \(line.at))")
             }
-            shown[key] = ("\(line.reason) at \(line.at)", settings.zone.identifier)
+            shown[key] = "\(line.reason) at \(line.at)"
             // Quiet hours: nothing but a late reminder, an overdue rebuy (at once) or a snooze
             // whose end was moved out of the quiet hours of other settings, when the clock went
             // through the window (not a server, restart or reload letting late ones out).

@@ -73,6 +73,20 @@ import Testing
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
     }
 
+    /// A pop-up on screen when the zone changes, shown again on a new server: "reshown", not a
+    /// second "fired" (found by EngineModelTests: the outbox kept the old due instant).
+    @Test func aPopUpOpenAcrossAZoneChangeIsReshownOnANewServerNotFiredAgain() throws {
+        let harness = try EngineHarness(configuration: EngineSettingsChangeTests.tenOClock)
+        let item = shownAtTen(harness)
+        harness.reload(EngineSettingsChangeTests.tenOClock, zone: EngineSettingsChangeTests.minuteWest)
+        harness.notifier.vanish()
+        harness.settle()
+        harness.notifier.appear()
+        harness.settle()
+        #expect(harness.notifier.requests.count == 2)
+        #expect(harness.history(item).filter { $0 == "fired" || $0 == "reshown" } == ["fired", "reshown"])
+    }
+
     func status(of id: String, _ harness: EngineHarness) -> String? {
         guard case .success(let parameters) = harness.perform("Get", ["id": .string(id)]),
             case .object(let item)? = parameters["item"], case .string(let status)? = item["status"]
