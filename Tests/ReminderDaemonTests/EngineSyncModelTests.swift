@@ -363,13 +363,21 @@ final class SyncModelRun {
             let others = itemOps.filter { !$0.isRemoval }
             let uncontested = removals.first { removal in others.allSatisfy { removal.knew.contains($0.index) } }
             let noUnmarks = !itemOps.contains(where: \.isUnmark)
-            /// A change that a removal not knowing it cannot undo: a new title, or a Done where no
-            /// Undo could have cancelled it.
+            /// A title change raced by another that neither knew of: when both reach a device,
+            /// the one already on the server wins (SYNC-FORMAT, "Merging") and the other is a
+            /// conflict, so which survives to contest a removal depends on who synced first (seed 16).
+            func raced(_ op: SyncModelOp) -> Bool {
+                others.contains {
+                    $0.index != op.index && $0.title != nil && !op.knew.contains($0.index) && !$0.knew.contains(op.index)
+                }
+            }
+            /// A change that a removal not knowing it cannot undo: a new title not raced by
+            /// another. A Done is no edit (docs/SYNC.md): a removal that meets one made elsewhere
+            /// goes ahead, while one made here keeps the item against a removal pulled later — so
+            /// a Done concurrent with a removal leaves the outcome to who synced first (seed 123).
             func keeps(_ op: SyncModelOp) -> Bool {
                 if case .add = op.kind { return false }
-                if op.title != nil { return true }
-                if case .done = op.kind { return noUnmarks }
-                return op.kind == .phoneTick && noUnmarks
+                return op.title != nil && !raced(op)
             }
             determined.append(
                 "\(name) \(present ? "present" : "gone"): \(removals.count) removals, uncontested: \(uncontested != nil)"
