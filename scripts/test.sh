@@ -18,4 +18,5 @@ swift_build --build-tests
 export REMINDERD_TEST_VENV="$PWD/.build-venv"
 swift test --skip-build "$@"
 scripts/fuzz.sh  # FUZZ_SECONDS (default 20) per target
-"$python" -m pytest -q Tests/EndToEnd
+# The slowest tests are named at the end, to keep the whole run under 15 minutes in view.
+"$python" -m pytest -q --durations=15 Tests/EndToEnd
