@@ -7,7 +7,7 @@ import bench_daemon
 def test_the_quick_benchmark_has_no_errors_and_no_idle_wakeups(capsys):
     figures = bench_daemon.run(quick=True)
     with capsys.disabled():
-        bench_daemon.print_table(figures, 200, 10)
+        bench_daemon.print_table(figures, 200, 10, quick=True)
     assert figures["reminderd"]["requests"] == 64 * 200 and figures["reminderd"]["errors"] == 0
     assert figures["echo"]["errors"] == 0
     assert figures["idle"] == 0
