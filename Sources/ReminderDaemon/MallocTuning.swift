@@ -10,4 +10,11 @@ public enum MallocTuning {
     public static func configure() {
         _ = reminderd_malloc_single_arena()
     }
+
+    /// Gives back the free pages malloc holds. After a large reply the free memory of its JSON
+    /// tree and bytes lies between chunks still in use, below the heap's top, where glibc's own
+    /// trimming (the top only) never reaches.
+    public static func trim() {
+        _ = reminderd_malloc_trim()
+    }
 }

@@ -206,8 +206,10 @@ final class SocketConnection: @unchecked Sendable {  // confined to the server's
             return close()
         }
         lastActive = .now()
+        let large = output.count >= SocketServer.largeOutput
         output.removeAll(keepingCapacity: output.capacity <= 65_536)
         sent = 0
+        if large { server.largeOutputWritten() }
         writeSource?.cancel()
         writeSource = nil
         guard replies.isEmpty else { return }

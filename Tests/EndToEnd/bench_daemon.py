@@ -111,9 +111,10 @@ def anon_kib(pid):
 
 
 def malloc_free_kib(daemon):
-    """What glibc's malloc holds but has not handed out (free chunks in every arena, the top
-    chunks included), in KiB: malloc_stats() called in the daemon through gdb, read from its
-    log. None without gdb or when the call fails."""
+    """What glibc's malloc has from the kernel but has not handed out (free chunks in every
+    arena, the top chunks included), in KiB: malloc_stats() called in the daemon through gdb,
+    read from its log. Pages that malloc_trim gave back inside a free chunk still count here
+    (they are not resident: RssAnon says what is). None without gdb or when the call fails."""
     gdb = shutil.which("gdb")
     if gdb is None:
         return None
@@ -234,7 +235,7 @@ def print_memory(figures, size, rounds):
     print(f"Anonymous memory (RssAnon), {size // 1000}k items, idle after start-up and after {rounds} rounds of "
           f"list, summary, export (target ≤ {TARGET_MEMORY_RATIO}× idle):")
     for name, f in figures.items():
-        free = "" if f["free"] is None else f"; malloc holds {f['free'] / 1024:.1f} MiB free"
+        free = "" if f["free"] is None else f"; free in malloc's arenas {f['free'] / 1024:.1f} MiB (trimmed pages too)"
         print(f"  {name}: idle {f['idle'] / 1024:.1f} MiB, after {f['after'] / 1024:.1f} MiB, "
               f"ratio {f['ratio']:.2f}×{free}")
 
