@@ -7,8 +7,8 @@
 - context switches of every daemon thread over 60 s idle with 10k items scheduled (no
   watchdog);
 - anonymous memory (RssAnon) with 10k items, idle after start-up and after 30 rounds of
-  `reminderctl list`, `summary` and `export`, with the ratio, and what malloc holds free
-  (glibc's malloc_stats, read through gdb when it is installed).
+  `reminderctl list`, `summary` and `export`, with the ratio, the peak RSS (VmHWM) and what
+  malloc holds free (glibc's malloc_stats, read through gdb when it is installed).
 
     bash scripts/bench-daemon.sh [--quick]      (builds release binaries, then runs this)
 
@@ -104,10 +104,14 @@ def ready_seconds(daemon):
     return ready, rss
 
 
+def status_kib(pid, field):
+    return next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                if line.startswith(field + ":"))
+
+
 def anon_kib(pid):
     """The process's anonymous resident memory (heap, stacks), in KiB: what reads can leave behind."""
-    return next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-                if line.startswith("RssAnon:"))
+    return status_kib(pid, "RssAnon")
 
 
 def malloc_free_kib(daemon):
@@ -147,12 +151,16 @@ def memory_after_reads(daemon, program, rounds, stats):
     time.sleep(2)  # past start-up's one-off work
     pid = daemon.process.pid
     idle = anon_kib(pid)
+    Path(f"/proc/{pid}/clear_refs").write_text("5")  # VmHWM starts again from the RSS now
     for _ in range(rounds):
         for command in (["list"], ["summary"], ["export"]):
             daemon.ctl(*command)
     time.sleep(1)
     after = anon_kib(pid)
-    return {"idle": idle, "after": after, "ratio": after / idle, "free": malloc_free_kib(daemon) if stats else None}
+    # The peak RSS (file pages too) during the reads: the largest reply's tree and bytes.
+    peak = status_kib(pid, "VmHWM")
+    return {"idle": idle, "after": after, "ratio": after / idle, "peak": peak,
+            "free": malloc_free_kib(daemon) if stats else None}
 
 
 def memory(tmp, bus, size, rounds, programs, stats=True):
@@ -237,7 +245,7 @@ def print_memory(figures, size, rounds):
     for name, f in figures.items():
         free = "" if f["free"] is None else f"; free in malloc's arenas {f['free'] / 1024:.1f} MiB (trimmed pages too)"
         print(f"  {name}: idle {f['idle'] / 1024:.1f} MiB, after {f['after'] / 1024:.1f} MiB, "
-              f"ratio {f['ratio']:.2f}×{free}")
+              f"ratio {f['ratio']:.2f}×, peak RSS {f['peak'] / 1024:.1f} MiB{free}")
 
 
 def print_table(figures, requests, idle, quick=False):
