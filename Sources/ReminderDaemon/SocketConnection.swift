@@ -178,7 +178,7 @@ final class SocketConnection: @unchecked Sendable {  // confined to the server's
                 server.log.warning("dropping a client that does not read its replies")
                 return close()
             }
-            output += reply.bytes
+            reply.append(to: &output)  // serialized in place, not built apart and copied
         }
         flush()
     }
