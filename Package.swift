@@ -75,6 +75,8 @@ let package = Package(
             dependencies: [
                 "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderStore", "ReminderProtocol",
                 "CSystemd", "CNotify",
+                // mallopt and malloc_trim: what the daemon's reads leave behind goes back (MallocTuning).
+                "CMallocInfo",
                 // Sync: items as CalDAV resources and the 3-way merge (reminderd owns all sync state).
                 "ReminderSyncModel", "ICalendar",
                 .product(name: "Logging", package: "swift-log"),
@@ -97,7 +99,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // glibc's mallinfo2 for the benchmark's memory figures (malloc.h is not in the Glibc module).
+        // glibc's mallinfo2 for the benchmark's memory figures, mallopt and malloc_trim for the
+        // daemon (malloc.h is not in the Glibc module).
         .target(name: "CMallocInfo"),
         // What tests and the benchmark share: a seeded random generator and test fixtures.
         .target(

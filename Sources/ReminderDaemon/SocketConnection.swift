@@ -178,7 +178,7 @@ final class SocketConnection: @unchecked Sendable {  // confined to the server's
                 server.log.warning("dropping a client that does not read its replies")
                 return close()
             }
-            output += reply.bytes
+            reply.append(to: &output)  // serialized in place, not built apart and copied
         }
         flush()
     }
@@ -206,8 +206,10 @@ final class SocketConnection: @unchecked Sendable {  // confined to the server's
             return close()
         }
         lastActive = .now()
+        let large = output.count >= SocketServer.largeOutput
         output.removeAll(keepingCapacity: output.capacity <= 65_536)
         sent = 0
+        if large { server.largeOutputWritten() }
         writeSource?.cancel()
         writeSource = nil
         guard replies.isEmpty else { return }

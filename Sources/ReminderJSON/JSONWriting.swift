@@ -9,6 +9,12 @@ extension JSONValue {
         return out
     }
 
+    /// Appends the compact document to `out`: a reply of megabytes is written once, in place,
+    /// into its connection's write buffer, not built in an array of its own and copied.
+    public func serialize(into out: inout [UInt8]) {
+        write(to: &out, pretty: false, indent: 0)
+    }
+
     /// `serialized` as a String.
     public func text(pretty: Bool = false) -> String { String(decoding: serialized(pretty: pretty), as: UTF8.self) }
 

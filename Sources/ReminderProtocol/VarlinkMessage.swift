@@ -62,11 +62,20 @@ public enum VarlinkReply: Sendable, Equatable {
     }
 
     public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        append(to: &out)
+        return out
+    }
+
+    /// Appends the reply, ended by the varlink NUL, to `out` (a connection's write buffer): no
+    /// copy of a large reply's bytes is made on its way out.
+    public func append(to out: inout [UInt8]) {
         switch self {
         case .success(let parameters):
-            return VarlinkJSON.encode(.object(["parameters": .object(parameters)]))
+            VarlinkJSON.append(.object(["parameters": .object(parameters)]), to: &out)
         case .failure(let error):
-            return VarlinkJSON.encode(.object(["error": .string(error.name), "parameters": .object(error.parameters)]))
+            VarlinkJSON.append(
+                .object(["error": .string(error.name), "parameters": .object(error.parameters)]), to: &out)
         }
     }
 }
@@ -101,5 +110,14 @@ public struct VarlinkError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// Compact JSON with sorted keys, ended by the varlink NUL.
 enum VarlinkJSON {
-    static func encode(_ value: JSONValue) -> [UInt8] { value.serialized() + [0] }
+    static func encode(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        append(value, to: &out)
+        return out
+    }
+
+    static func append(_ value: JSONValue, to out: inout [UInt8]) {
+        value.serialize(into: &out)
+        out.append(0)
+    }
 }

@@ -23,6 +23,7 @@ struct ReminderdCommand: ParsableCommand {
     var socket: String?
 
     func run() throws {
+        MallocTuning.configure()  // before any thread starts
         let journal = Systemd.stderrIsJournal
         LoggingSystem.bootstrap { label in
             if journal { return JournalLogHandler(label: label) }

@@ -5,16 +5,22 @@
   latency and errors, next to the same clients against a raw Unix-socket echo server;
 - start-up time to READY=1 with 0, 10k and 100k stored items, and the RSS with 100k;
 - context switches of every daemon thread over 60 s idle with 10k items scheduled (no
-  watchdog).
+  watchdog);
+- anonymous memory (RssAnon) with 10k items, idle after start-up and after 30 rounds of
+  `reminderctl list`, `summary` and `export`, with the ratio, the peak RSS (VmHWM) and what
+  malloc holds free (glibc's malloc_stats, read through gdb when it is installed).
 
     bash scripts/bench-daemon.sh [--quick]      (builds release binaries, then runs this)
 
---quick (what the test command runs) uses 200 requests per client, 10k items at most and 10 s
-idle, and prints the same table.
+--quick (what the test command runs) uses 200 requests per client, 10k items at most, 10 s
+idle and 10 rounds of reads over 2k items, and prints the same table. --memory runs only the
+memory figures; --compare DIR measures them also for DIR/reminderd (an older build) in the same
+run, on the same store.
 """
 import argparse
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -26,6 +32,7 @@ from conftest import BIN, Bus, Daemon, NotificationServer
 
 TARGET_P99_RATIO = 10
 TARGET_READY_SECONDS = 1.0
+TARGET_MEMORY_RATIO = 1.15
 
 
 def seed_items(count):
@@ -97,6 +104,80 @@ def ready_seconds(daemon):
     return ready, rss
 
 
+def status_kib(pid, field):
+    return next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                if line.startswith(field + ":"))
+
+
+def anon_kib(pid):
+    """The process's anonymous resident memory (heap, stacks), in KiB: what reads can leave behind."""
+    return status_kib(pid, "RssAnon")
+
+
+def malloc_free_kib(daemon):
+    """What glibc's malloc has from the kernel but has not handed out (free chunks in every
+    arena, the top chunks included), in KiB: malloc_stats() called in the daemon through gdb,
+    read from its log. Pages that malloc_trim gave back inside a free chunk still count here
+    (they are not resident: RssAnon says what is). None without gdb or when the call fails."""
+    gdb = shutil.which("gdb")
+    if gdb is None:
+        return None
+    log = daemon.tmp / "daemon.log"
+    start = log.stat().st_size
+    result = subprocess.run([gdb, "-p", str(daemon.process.pid), "-batch", "-nx", "-ex", "call (void) malloc_stats()"],
+                            capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        return None
+    time.sleep(0.2)
+    with open(log, "rb") as text:
+        text.seek(start)
+        lines = text.read().decode(errors="replace").splitlines()
+    try:
+        total = lines.index("Total (incl. mmap):")
+        system = int(lines[total + 1].split("=")[1])
+        in_use = int(lines[total + 2].split("=")[1])
+    except (ValueError, IndexError):
+        return None
+    return (system - in_use) // 1024
+
+
+def memory_after_reads(daemon, program, rounds, stats):
+    """RssAnon of `program` serving the store `daemon` holds: idle after start-up, then after
+    `rounds` rounds of `reminderctl list`, `summary` and `export` (one client at a time, as a
+    person or a status bar would ask), with malloc's free bytes when `stats`."""
+    daemon.stop()
+    daemon.program = program
+    daemon.start()
+    time.sleep(2)  # past start-up's one-off work
+    pid = daemon.process.pid
+    idle = anon_kib(pid)
+    Path(f"/proc/{pid}/clear_refs").write_text("5")  # VmHWM starts again from the RSS now
+    for _ in range(rounds):
+        for command in (["list"], ["summary"], ["export"]):
+            daemon.ctl(*command)
+    time.sleep(1)
+    after = anon_kib(pid)
+    # The peak RSS (file pages too) during the reads: the largest reply's tree and bytes.
+    peak = status_kib(pid, "VmHWM")
+    return {"idle": idle, "after": after, "ratio": after / idle, "peak": peak,
+            "free": malloc_free_kib(daemon) if stats else None}
+
+
+def memory(tmp, bus, size, rounds, programs, stats=True):
+    """`memory_after_reads` for each program (its name → figures) on one store of `size` items."""
+    (tmp / "memory").mkdir()
+    daemon = Daemon(tmp / "memory", bus, {"timeZone": "America/New_York"})
+    figures = {}
+    try:
+        daemon.start()
+        import_items(daemon, seed_items(size))
+        for name, program in programs.items():
+            figures[name] = memory_after_reads(daemon, program, rounds, stats)
+    finally:
+        daemon.stop()
+    return figures
+
+
 def load(path, clients, requests, echo):
     result = subprocess.run([str(BIN / "reminder-load"), "run", str(path), str(clients), str(requests)]
                             + (["--echo"] if echo else []), capture_output=True, text=True, timeout=600)
@@ -105,7 +186,12 @@ def load(path, clients, requests, echo):
     return json.loads(result.stdout)
 
 
-def run(quick=False):
+def memory_settings(quick):
+    """Items, rounds: 10k items and 30 rounds; the quick form 2k and 10 (a few seconds)."""
+    return (2_000, 10) if quick else (10_000, 30)
+
+
+def run(quick=False, memory_only=False, compare=None):
     """Measures everything; returns the figures (and prints the table)."""
     requests = 200 if quick else 1000
     idle = 10 if quick else 60
@@ -113,10 +199,22 @@ def run(quick=False):
     tmp = Path(tempfile.mkdtemp(prefix="reminderd-bench-"))
     bus = Bus(tmp)
     server = NotificationServer(bus, tmp / "notify.log")
+    programs = {"reminderd": BIN / "reminderd"}
+    if compare:
+        programs[f"{compare}/reminderd"] = Path(compare) / "reminderd"
+    if memory_only:
+        try:
+            figures = {"memory": memory(tmp, bus, *memory_settings(quick), programs, stats=not quick)}
+        finally:
+            server.stop()
+            bus.stop()
+        print_memory(figures["memory"], *memory_settings(quick))
+        return figures
     daemon = Daemon(tmp, bus, {"timeZone": "America/New_York"})
     echo = subprocess.Popen([str(BIN / "reminder-load"), "echo", str(tmp / "echo.sock")])
     figures = {"ready": {}}
     try:
+        figures["memory"] = memory(tmp, bus, *memory_settings(quick), programs, stats=not quick)
         daemon.start()
         import_items(daemon, seed_items(100))
         figures["echo"] = load(tmp / "echo.sock", 64, requests, echo=True)
@@ -137,11 +235,20 @@ def run(quick=False):
         daemon.stop()
         server.stop()
         bus.stop()
-    print_table(figures, requests, idle)
+    print_table(figures, requests, idle, quick)
     return figures
 
 
-def print_table(figures, requests, idle):
+def print_memory(figures, size, rounds):
+    print(f"Anonymous memory (RssAnon), {size // 1000}k items, idle after start-up and after {rounds} rounds of "
+          f"list, summary, export (target ≤ {TARGET_MEMORY_RATIO}× idle):")
+    for name, f in figures.items():
+        free = "" if f["free"] is None else f"; free in malloc's arenas {f['free'] / 1024:.1f} MiB (trimmed pages too)"
+        print(f"  {name}: idle {f['idle'] / 1024:.1f} MiB, after {f['after'] / 1024:.1f} MiB, "
+              f"ratio {f['ratio']:.2f}×, peak RSS {f['peak'] / 1024:.1f} MiB{free}")
+
+
+def print_table(figures, requests, idle, quick=False):
     d, e = figures["reminderd"], figures["echo"]
     print(f"\nBinaries: {BIN}")
     print(f"Load: 64 clients × {requests} mixed requests (70% reads; adds, edits, removes)")
@@ -156,9 +263,13 @@ def print_table(figures, requests, idle):
     for size, (ready, rss) in figures["ready"].items():
         print(f"  {size:>7} items: {ready * 1000:6.0f} ms (target ≤ {TARGET_READY_SECONDS * 1000:.0f} ms), RSS {rss / 1024:.0f} MiB")
     print(f"Idle: {figures['idle']} context switches of all daemon threads over {idle} s with 10k items scheduled (goal 0)")
+    print_memory(figures["memory"], *memory_settings(quick))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    run(parser.parse_args().quick)
+    parser.add_argument("--memory", action="store_true", help="only the memory figures")
+    parser.add_argument("--compare", metavar="DIR", help="also measure DIR/reminderd's memory, in the same run")
+    arguments = parser.parse_args()
+    run(arguments.quick, arguments.memory, arguments.compare)

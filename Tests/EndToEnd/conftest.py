@@ -157,6 +157,7 @@ class Daemon:
         self.process = None
         self.messages = []
         self.prefix = []  # a command that execs the daemon (FaultDaemon's prlimit)
+        self.program = BIN / "reminderd"  # another build's, to compare two in one run (bench_daemon)
 
     def write_config(self, config):
         self.config_path.write_text(json.dumps(config))
@@ -171,7 +172,7 @@ class Daemon:
         self.messages = []  # a READY=1 from the last run must not count for this one
         self.log = open(self.tmp / "daemon.log", "a")
         self.process = subprocess.Popen(
-            [*self.prefix, str(BIN / "reminderd")], env=self.env, stdout=self.log, stderr=self.log)
+            [*self.prefix, str(self.program)], env=self.env, stdout=self.log, stderr=self.log)
         if wait:
             self.wait_for_message("READY=1")
         return self

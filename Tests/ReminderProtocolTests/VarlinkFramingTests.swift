@@ -30,6 +30,25 @@ import Testing
         #expect(reply.bytes.last == 0)
     }
 
+    /// A connection serializes each reply straight after those still in its write buffer.
+    @Test func repliesAppendedToABufferFollowWhatIsThere() throws {
+        let first = VarlinkReply.success(["items": .array([.object(["title": .string("Rent"), "id": .string("a")])])])
+        let second = VarlinkReply.failure(VarlinkError(name: "io.reminderd.Reminders.NoSuchItem"))
+        var output = Array("unsent".utf8)
+        first.append(to: &output)
+        second.append(to: &output)
+        #expect(output == Array("unsent".utf8) + first.bytes + second.bytes)
+        #expect(
+            String(decoding: first.bytes, as: UTF8.self)
+                == #"{"parameters":{"items":[{"id":"a","title":"Rent"}]}}"# + "\0")
+        var framing = VarlinkFraming()
+        framing.append(output.dropFirst(6))
+        let firstMessage = try framing.nextMessage()
+        let secondMessage = try framing.nextMessage()
+        #expect(try VarlinkReply(bytes: try #require(firstMessage)) == first)
+        #expect(try VarlinkReply(bytes: try #require(secondMessage)) == second)
+    }
+
     @Test func malformedCallsAreRefusedWithTheReason() {
         #expect(throws: ReminderProtocolError.malformedMessage(reason: #"expected an object with a "method" string"#)) {
             try VarlinkCall(bytes: Array(#"{"parameters":{}}"#.utf8))
