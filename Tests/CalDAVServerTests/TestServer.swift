@@ -1,5 +1,6 @@
 import CalDAV
 import Foundation
+import Synchronization
 import Testing
 
 /// The CalDAV servers the tests run, from the tests' venv (`REMINDERD_TEST_VENV`, which
@@ -102,7 +103,13 @@ final class TestServer {
             guard process.isRunning else {
                 throw ServerStartError("\(kind) exited at start (status \(process.terminationStatus)): \(logText)")
             }
-            if Self.accepts(port) { return }
+            // Ours, not another program that took the port first: a server that could not bind
+            // exits at once, so it must still run a moment after the port answered.
+            if Self.accepts(port) {
+                usleep(200_000)
+                guard process.isRunning else { continue }
+                return
+            }
             usleep(50_000)
         }
         stop()
@@ -129,7 +136,22 @@ final class TestServer {
     }
 
     /// A port the kernel just handed out and took back; the server binds it a moment later.
+    /// Ports handed out in this run. The kernel may give a port just closed to the next
+    /// `bind(0)`: two tests starting servers at once then got one port, the second server could
+    /// not bind, and both tests talked to the first (a PUT to a fresh task list answered 412,
+    /// the other test's item being there).
+    private static let handedOut = Mutex<Set<Int>>([])
+
+    /// A port free now on 127.0.0.1 and never handed to another test of this run.
     static func freePort() throws -> Int {
+        for _ in 0..<100 {
+            let port = try anyFreePort()
+            if handedOut.withLock({ $0.insert(port).inserted }) { return port }
+        }
+        throw ServerStartError("no port on 127.0.0.1 that this run has not handed out already")
+    }
+
+    private static func anyFreePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = loopback(port: 0)
