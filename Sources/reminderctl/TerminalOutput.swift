@@ -24,6 +24,7 @@ enum TerminalOutput {
     /// `text` with newlines, tabs, CR LF line ends and SGR colour sequences kept, every other
     /// control shown visibly, and each line's bidi controls balanced.
     static func safe(_ text: String) -> String {
+        if isPlain(text) { return text }
         let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
@@ -48,6 +49,28 @@ enum TerminalOutput {
             }
         }
         return ForeignText.balancedDirection(String(out))
+    }
+
+    /// Whether `text` holds nothing `safe` would change — no control but newline and tab, no
+    /// bidi control — told from its UTF-8 bytes alone, so a table or a JSON reply of megabytes
+    /// is not taken apart scalar by scalar: C1 controls are `C2 80…9F`, the bidi embeddings and
+    /// overrides `E2 80 AA…AE`, the isolates `E2 81 A6…A9`.
+    static func isPlain(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            for (at, byte) in bytes.enumerated() {
+                switch byte {
+                case 0x0A, 0x09: continue
+                case 0..<0x20, 0x7F: return false
+                case 0xC2 where at + 1 < bytes.count && (0x80...0x9F).contains(bytes[at + 1]): return false
+                case 0xE2 where at + 2 < bytes.count:
+                    let (second, third) = (bytes[at + 1], bytes[at + 2])
+                    if second == 0x80, (0xAA...0xAE).contains(third) { return false }
+                    if second == 0x81, (0xA6...0xA9).contains(third) { return false }
+                default: continue
+                }
+            }
+            return true
+        } ?? false  // not contiguous (none of Swift's own strings): the scalar-by-scalar path
     }
 
     /// The length of the SGR sequence (`ESC [ 1;31 m`) at `index`, 0 when there is none: only

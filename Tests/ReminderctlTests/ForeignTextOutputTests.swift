@@ -162,4 +162,17 @@ import Testing
         #expect(TerminalOutput.safe("x\ry\u{9B}") == "x\\u{0D}y\\u{9B}")
         #expect(TerminalOutput.safe("\u{202E}abc\nnext\n") == "\u{202E}abc\u{202C}\nnext\n")
     }
+
+    /// The byte-level fast path lets through only what the full rule leaves as it is.
+    @Test func thePlainFastPathAgreesWithTheFullRule() {
+        for text in ["", "Uber Cash  $15", "寿司 🍕 קופון", "a\tb\nc\n", "é", "\u{200F}LRM-free"] {
+            #expect(TerminalOutput.isPlain(text) && TerminalOutput.safe(text) == text, "\(text.debugDescription)")
+        }
+        for text in [
+            "\u{1B}[31mred", "x\u{07}", "\u{7F}", "\u{9B}", "\u{85}", "\u{80}", "\u{202A}", "\u{202E}", "\u{2066}",
+            "\u{2069}", "a\rb",
+        ] {
+            #expect(!TerminalOutput.isPlain(text), "\(text.debugDescription)")
+        }
+    }
 }
