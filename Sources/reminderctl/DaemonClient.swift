@@ -110,9 +110,17 @@ enum Output {
     static func json(text: String) -> String {
         // Outside its strings JSON is ASCII, so each of these is inside a string, where an escape means the same.
         func escaped(_ scalar: Unicode.Scalar) -> Bool {
-            (0x7F...0x9F).contains(scalar.value) || ForeignText.isDirectionControl(scalar)
-                || [0x061C, 0x200E, 0x200F, 0x2028, 0x2029].contains(scalar.value)
+            switch scalar.value {
+            case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029: return true
+            default: return ForeignText.isDirectionControl(scalar)
+            }
         }
+        // Below DEL, nothing is escaped: a reply in ASCII (most are) is not read scalar by scalar.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { bytes in
+            for at in bytes.indices where bytes[at] >= 0x7F { return false }
+            return true
+        }
+        if ascii == true { return text }
         guard text.unicodeScalars.contains(where: escaped) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

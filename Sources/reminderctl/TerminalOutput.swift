@@ -57,8 +57,8 @@ enum TerminalOutput {
     /// overrides `E2 80 AA…AE`, the isolates `E2 81 A6…A9`.
     static func isPlain(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { bytes in
-            for (at, byte) in bytes.enumerated() {
-                switch byte {
+            for at in bytes.indices {
+                switch bytes[at] {
                 case 0x0A, 0x09: continue
                 case 0..<0x20, 0x7F: return false
                 case 0xC2 where at + 1 < bytes.count && (0x80...0x9F).contains(bytes[at + 1]): return false
