@@ -5,6 +5,7 @@
 # sway (photographed with grim). GNOME Shell (~230 packages) only for REMINDERD_GNOME_TEST=1.
 packages=(tzdata python3 ca-certificates pkg-config libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
   python3-venv python3-dbusmock systemd xvfb dunst gsettings-desktop-schemas
+  faketime  # scripts/e2e-at.sh: the end-to-end tests at a chosen instant (REMINDERD_TEST_AT)
   xfce4-notifyd mako-notifier sway grim xdotool imagemagick
   gcc libc6-dev  # cc and the C headers for Tests/EndToEnd/fsync_fault.c, the fault tests' fdatasync shim
   dpkg-dev binutils lintian debootstrap)  # the last line: scripts/package-deb.sh and its tests

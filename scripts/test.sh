@@ -18,4 +18,9 @@ swift_build --build-tests
 export REMINDERD_TEST_VENV="$PWD/.build-venv"
 swift test --skip-build "$@"
 scripts/fuzz.sh  # FUZZ_SECONDS (default 20) per target
-"$python" -m pytest -q Tests/EndToEnd
+# REMINDERD_TEST_AT=2026-11-30T23:30:00Z: the end-to-end tests as if it were then (scripts/e2e-at.sh).
+if [ -n "${REMINDERD_TEST_AT:-}" ]; then
+  scripts/e2e-at.sh -q Tests/EndToEnd
+else
+  "$python" -m pytest -q Tests/EndToEnd
+fi
