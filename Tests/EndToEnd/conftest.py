@@ -51,6 +51,20 @@ def real_clock_env(env):
     return {name: value for name, value in env.items() if not name.startswith("FAKETIME")}
 
 
+def shell_env(daemon):
+    """The environment of a shell that runs commands as a user types them: reminderctl on PATH,
+    and under the test clock a `date` on the shifted clock too (the README's `date -d '+3
+    minutes'`), which libfaketime shifts as it does this process."""
+    path = f"{BIN}:{os.environ['PATH']}"
+    if CLOCK_SHIFT:
+        tools = daemon.tmp / "shifted-date"
+        tools.mkdir(exist_ok=True)
+        (tools / "date").write_text(f'#!/bin/sh\nexec faketime -f "+{CLOCK_SHIFT}s" /bin/date "$@"\n')
+        (tools / "date").chmod(0o755)
+        path = f"{tools}:{path}"
+    return dict(daemon.env, PATH=path)
+
+
 def midday_zone():
     """(name, today there) of an `Etc/GMT±N` zone in which it is now 12:xx: a test about "today"
     (a coupon expiring tonight, a fee in 40 days) gives the same answer at any hour of the UTC
