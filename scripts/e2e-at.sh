@@ -3,7 +3,8 @@
 # 2026-11-30T23:30:00Z): pytest under libfaketime shifted by the difference (its datetime.now(),
 # time.time() and date.today() then read that instant), and reminderd and reminderctl told the same
 # shift through REMINDERD_TEST_CLOCK_SHIFT (see Tests/EndToEnd/conftest.py). The arguments go to
-# pytest (default: -q Tests/EndToEnd). Uses $REMINDERD_TEST_VENV's Python (default .build-venv).
+# pytest, with paths from the repository's root (default: -q Tests/EndToEnd). Uses
+# $REMINDERD_TEST_VENV's Python (default .build-venv).
 #   REMINDERD_TEST_AT=2026-11-30T23:30:00Z scripts/e2e-at.sh -q Tests/EndToEnd -x
 set -euo pipefail
 cd "$(dirname "$0")/.."
