@@ -13,7 +13,8 @@ packaging=(dpkg-dev lintian debootstrap)  # scripts/package-deb.sh, and its test
 # REMINDERD_GNOME_TEST=1. gcc and libc6-dev build Tests/EndToEnd/fsync_fault.c, the fault tests'
 # fdatasync shim.
 testing=(python3 python3-venv python3-dbusmock openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
-  systemd xvfb dunst gsettings-desktop-schemas xfce4-notifyd mako-notifier sway grim xdotool imagemagick)
+  systemd xvfb dunst gsettings-desktop-schemas xfce4-notifyd mako-notifier sway grim xdotool imagemagick
+  faketime)  # scripts/e2e-at.sh: the end-to-end tests at a chosen instant (REMINDERD_TEST_AT)
 case "${REMINDERD_SETUP:-}" in
   test) packages+=("${packaging[@]}" "${testing[@]}") ;;
   package) packages+=("${packaging[@]}") ;;

@@ -18,5 +18,10 @@ swift_build --build-tests
 export REMINDERD_TEST_VENV="$PWD/.build-venv"
 swift test --skip-build "$@"
 scripts/fuzz.sh  # FUZZ_SECONDS (default 20) per target
+# REMINDERD_TEST_AT=2026-11-30T23:30:00Z: the end-to-end tests as if it were then (scripts/e2e-at.sh).
 # The slowest tests are named at the end, to keep the whole run under 15 minutes in view.
-"$python" -m pytest -q --durations=15 Tests/EndToEnd
+if [ -n "${REMINDERD_TEST_AT:-}" ]; then
+  scripts/e2e-at.sh -q --durations=15 Tests/EndToEnd
+else
+  "$python" -m pytest -q --durations=15 Tests/EndToEnd
+fi

@@ -57,16 +57,24 @@ public final class Daemon: Sendable {
             let tz = configuration.timeZone == nil ? environmentVariable("TZ") : nil
             throw .timeZone(environmentTZ: tz?.isEmpty == false ? tz : nil, error)
         }
+        let testClock: TestClock
+        switch TestClock.environment {
+        case .success(let clock): testClock = clock
+        case .failure(let error): throw .testClock(error)
+        }
+        if testClock.shift != 0 {
+            logger.warning("\(TestClock.variable)=\(testClock.shift): the clock is shifted for tests")
+        }
         let queue = DispatchQueue(label: "reminderd.engine")
         let storePath = options.storePath ?? ReminderStore.defaultPath()
         do { storeLock = try StoreLock(storePath: storePath) } catch { throw .storeLock(error) }
         do { store = try ReminderStore(path: storePath, groupCommit: queue) } catch { throw .store(error) }
         notifier = DBusNotifier(logger: logger)
-        let clock: @Sendable () -> Int64 = { Int64(time(nil)) }
+        let clock: @Sendable () -> Int64 = { testClock.now() }
         let engine = ReminderEngine(
             store: store, notifier: notifier, configuration: configuration, zone: zone, clock: clock, logger: logger,
             queue: queue)
-        let driver = TimerDriver(queue: queue) { engine.advance() }
+        let driver = TimerDriver(queue: queue, clock: testClock) { engine.advance() }
         clockWatch = ClockWatch(queue: queue) {
             logger.info("the clock changed; re-evaluating the schedule")
             driver.reset()
@@ -179,7 +187,7 @@ public final class Daemon: Sendable {
         server.stop(timeout: .seconds(10))
         let flushed = DispatchSemaphore(value: 0)
         engine.queue.sync {
-            do { try engine.recordLastSeen(Int64(time(nil))) } catch { logger.error("\(error)") }
+            do { try engine.recordLastSeen(engine.clock()) } catch { logger.error("\(error)") }
             store.whenDurable(through: store.commitCount) { _ in flushed.signal() }
         }
         if flushed.wait(timeout: .now() + .seconds(10)) == .timedOut {

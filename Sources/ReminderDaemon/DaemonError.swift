@@ -17,6 +17,8 @@ public enum DaemonError: Error, CustomStringConvertible {
     case engineStart(diskFull: String?, ReminderStoreError)
     /// The socket at `path` cannot be listened on.
     case socket(path: String, any Error)
+    /// `REMINDERD_TEST_CLOCK_SHIFT` (test-only) is set to something that is not a shift.
+    case testClock(ReminderPlatformError)
 
     public var description: String {
         switch self {
@@ -33,6 +35,8 @@ public enum DaemonError: Error, CustomStringConvertible {
         case .engineStart(let diskFull, let error):
             return diskFull.map { "\($0): \(error)" } ?? "\(error)"
         case .socket(_, let error):
+            return "\(error)"
+        case .testClock(let error):
             return "\(error)"
         }
     }

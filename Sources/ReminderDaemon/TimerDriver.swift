@@ -1,15 +1,20 @@
 internal import CSystemd
 import Dispatch
 import Glibc
+import ReminderPlatform
 
 /// Wakes the engine at the wheel's next deadline: one `DispatchSourceTimer` on the wall clock,
 /// re-armed only when the deadline changes, idle (no wake-ups) while nothing is pending.
 final class TimerDriver: Sendable {
     private let state: QueueBound<(timer: DispatchSourceTimer, armed: Int64?)>
+    /// The engine's clock: its deadlines are on it, the kernel's timer on the real one.
+    let clock: TestClock
 
     /// `fire` runs on `queue` after the armed deadline was forgotten, so the next `arm` re-arms
-    /// even for the same one (a fire that came a moment early).
-    init(queue: DispatchQueue, fire: @escaping @Sendable () -> Void) {
+    /// even for the same one (a fire that came a moment early). Deadlines are read on `clock`
+    /// (shifted in tests), so the timer is armed at the real instant that clock reads them.
+    init(queue: DispatchQueue, clock: TestClock = TestClock(shift: 0), fire: @escaping @Sendable () -> Void) {
+        self.clock = clock
         let timer = DispatchSource.makeTimerSource(flags: [], queue: queue)
         let state = QueueBound<(timer: DispatchSourceTimer, armed: Int64?)>((timer, nil), queue: queue)
         // Weak: the box holds the timer, which holds this handler.
@@ -22,14 +27,15 @@ final class TimerDriver: Sendable {
         self.state = state
     }
 
-    /// Arms for `deadline` (Unix seconds), or disarms for nil. On the engine's queue.
+    /// Arms for `deadline` (Unix seconds on `clock`), or disarms for nil. On the engine's queue.
     func arm(_ deadline: Int64?) {
         guard deadline != state.value.armed else { return }
         state.value.armed = deadline
         let timer = state.value.timer
         if let deadline {
+            let real = clock.realInstant(ofShifted: deadline)
             timer.schedule(
-                wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(deadline), tv_nsec: 0)),
+                wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(real), tv_nsec: 0)),
                 leeway: .milliseconds(50))
         } else {
             timer.schedule(wallDeadline: .distantFuture)

@@ -43,7 +43,7 @@ enum DaemonClient {
     static func today() throws -> LocalDate {
         let status = try call(.status, as: StatusReply.self)
         guard let text = status.today else {
-            return zone(named: status.timeZone).localDateTime(at: Int64(time(nil))).date
+            return zone(named: status.timeZone).localDateTime(at: TestClock.process.now()).date
         }
         guard case .success(let today) = LocalDate.parse(text) else {
             throw Refusal(

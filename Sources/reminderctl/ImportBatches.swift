@@ -113,7 +113,7 @@ enum ImportBatches {
     /// Checks every item as the daemon will, so that bad input refuses the whole import before
     /// any batch is sent.
     static func validate(file: String) throws {
-        _ = try ItemsFile.load(path: file, zone: DaemonClient.zone(), defaultCreatedAt: Int64(time(nil)))
+        _ = try ItemsFile.load(path: file, zone: DaemonClient.zone(), defaultCreatedAt: TestClock.process.now())
     }
 
     /// The daemon names items within its batch (`items[3].id: …`); the user's file counts from

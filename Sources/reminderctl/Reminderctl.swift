@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReminderCore
+import ReminderPlatform
 
 #if canImport(Glibc)
     import Glibc
@@ -23,6 +24,8 @@ struct Reminderctl: ParsableCommand {
     /// reachable. (swift-argument-parser alone would use 64 for usage errors.)
     static func main() {
         do {
+            // Test-only; refused here, so that no command reads an unshifted clock instead.
+            if case .failure(let error) = TestClock.environment { throw Refusal.usage("\(error)") }
             try refuseNegativeValues(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()

@@ -12,7 +12,7 @@ import ReminderPlatform
 /// (`DaemonClient.today`), whose zone may be another.
 enum SystemClock {
     static func today() -> LocalDate {
-        ((try? ZoneDatabase.shared.systemZone()) ?? .utc).localDateTime(at: Int64(time(nil))).date
+        ((try? ZoneDatabase.shared.systemZone()) ?? .utc).localDateTime(at: TestClock.process.now()).date
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReminderPlatform
 import ReminderProtocol
 
 #if canImport(Glibc)
@@ -68,8 +69,8 @@ struct SyncStatusCommand: ParsableCommand {
         guard let reply = try output.call(.syncStatus, as: SyncStatusReply.self) else { return }
         let settings = SyncWording.configuredSettings()
         let words = SyncWording(
-            reply: reply, now: Int64(time(nil)), configured: SyncWording.configuredAccount(), server: settings?.url,
-            clearTextHost: settings?.allowPlainHTTP == true ? settings?.clearTextHost : nil)
+            reply: reply, now: TestClock.process.now(), configured: SyncWording.configuredAccount(),
+            server: settings?.url, clearTextHost: settings?.allowPlainHTTP == true ? settings?.clearTextHost : nil)
         for (label, value) in words.lines { print("\(label + ":")".padding(21) + value) }
     }
 }
@@ -81,6 +82,6 @@ extension SyncWording {
         guard case .success(let parameters)? = try? DaemonClient.reply(.syncStatus),
             let reply = try? SyncStatusReply(parameters: parameters)
         else { return nil }
-        return SyncWording(reply: reply, now: Int64(time(nil)), configured: configuredAccount())
+        return SyncWording(reply: reply, now: TestClock.process.now(), configured: configuredAccount())
     }
 }

@@ -4,6 +4,7 @@ reminderd and reminderctl binaries."""
 import contextlib
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -16,6 +17,52 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(os.environ.get("REMINDERD_BIN", ROOT / ".build" / "debug"))
 SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's, which has python3-dbusmock
+
+# A test-only clock (scripts/e2e-at.sh, REMINDERD_TEST_AT): the suite runs as if the wall clock
+# were CLOCK_SHIFT seconds ahead. This process runs under libfaketime (FAKETIME="+Ns"), so its
+# datetime.now(), time.time() and date.today() are shifted; reminderd and reminderctl inherit
+# REMINDERD_TEST_CLOCK_SHIFT=N and shift their own clocks, timers included (libfaketime would not
+# move the kernel timers reminderd's reminders wait on). Every child runs without libfaketime:
+# the CalDAV servers, dbusmock and openssl on the real clock, as curl's TLS checks are.
+CLOCK_SHIFT = int(os.environ.get("REMINDERD_TEST_CLOCK_SHIFT") or 0)
+_FAKETIME = os.environ.get("FAKETIME")
+if _FAKETIME is not None or CLOCK_SHIFT:
+    if _FAKETIME != f"+{CLOCK_SHIFT}s" or "libfaketime" not in os.environ.get("LD_PRELOAD", ""):
+        raise RuntimeError(
+            f"REMINDERD_TEST_CLOCK_SHIFT={CLOCK_SHIFT} needs this process under libfaketime with FAKETIME=+"
+            f"{CLOCK_SHIFT}s (found FAKETIME={_FAKETIME!r}): run the tests through scripts/e2e-at.sh")
+    os.environ["LD_PRELOAD"] = " ".join(
+        entry for entry in os.environ["LD_PRELOAD"].replace(":", " ").split() if "libfaketime" not in entry)
+    if not os.environ["LD_PRELOAD"]:
+        del os.environ["LD_PRELOAD"]
+
+    def _sleep(seconds):
+        """time.sleep without clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME), which libfaketime
+        0.9.10 refuses with EINVAL under FAKETIME_DONT_FAKE_MONOTONIC=1 (faking the monotonic
+        clock instead hangs every lock or event wait with a timeout)."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            select.select([], [], [], left)
+    time.sleep = _sleep
+
+
+def real_clock_env(env):
+    """`env` without libfaketime's variables, for a program that shifts its own clock."""
+    return {name: value for name, value in env.items() if not name.startswith("FAKETIME")}
+
+
+def shell_env(daemon):
+    """The environment of a shell that runs commands as a user types them: reminderctl on PATH,
+    and under the test clock a `date` on the shifted clock too (the README's `date -d '+3
+    minutes'`), which libfaketime shifts as it does this process."""
+    path = f"{BIN}:{os.environ['PATH']}"
+    if CLOCK_SHIFT:
+        tools = daemon.tmp / "shifted-date"
+        tools.mkdir(exist_ok=True)
+        (tools / "date").write_text(f'#!/bin/sh\nexec faketime -f "+{CLOCK_SHIFT}s" /bin/date "$@"\n')
+        (tools / "date").chmod(0o755)
+        path = f"{tools}:{path}"
+    return dict(daemon.env, PATH=path)
 
 
 def midday_zone():
@@ -148,7 +195,7 @@ class Daemon:
         self.socket_path = self.runtime / "reminderd.sock"
         self.notify_path = self.tmp / "notify.sock"
         self.env = dict(
-            os.environ, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_RUNTIME_DIR=str(self.runtime),
+            real_clock_env(os.environ), DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_RUNTIME_DIR=str(self.runtime),
             XDG_DATA_HOME=str(self.tmp / "data"), XDG_CONFIG_HOME=str(self.tmp / "config"), TZ="UTC",
             NOTIFY_SOCKET=str(self.notify_path),
         )

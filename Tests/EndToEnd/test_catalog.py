@@ -13,13 +13,13 @@ def catalog_card(daemon, card_id):
 def test_add_card_tracks_exactly_the_catalogs_credits_and_the_fee(server, daemon):
     daemon.start()
     gold = catalog_card(daemon, "amex-gold")
-    added = daemon.ctl("add", "card", "amex-gold", "--fee-due", "2027-01-15")
+    added = daemon.ctl("add", "card", "amex-gold", "--fee-due", "2030-01-15")  # ahead of any run
     assert added.stdout.startswith(f"Tracking {len(gold['credits'])} benefits worth $424/year on Amex Gold")
     items = daemon.ctl_json("list", "--all")["items"]
     benefits = sorted((i["title"], i["amount"], i["period"], i["card"]) for i in items if i["kind"] == "benefit")
     assert benefits == sorted((c["title"], c["amount"], c["period"], "Amex Gold") for c in gold["credits"])
     fees = [i for i in items if i["kind"] == "fee"]
-    assert [(f["amount"], f["due"][:10], f["card"]) for f in fees] == [(gold["annualFee"], "2027-01-15", "Amex Gold")]
+    assert [(f["amount"], f["due"][:10], f["card"]) for f in fees] == [(gold["annualFee"], "2030-01-15", "Amex Gold")]
 
 
 def test_add_card_is_all_or_nothing(server, daemon):
