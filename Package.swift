@@ -62,10 +62,16 @@ let package = Package(
                 "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol", "ICalendar", "CalDAV", "CSystemd",
             ]
         ),
+        // The options of `sync setup`, declared once for reminderctl (which parses them and hands
+        // over) and reminderd-sync (which runs the setup with its CalDAV client).
+        .target(
+            name: "SyncSetupOptions", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "reminderd-sync",
             dependencies: [
-                "ReminderSyncService", "ReminderCore", "ReminderPlatform", "ReminderProtocol",
+                "ReminderSyncService", "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol",
+                // `reminderd-sync setup` (`reminderctl sync setup`) checks the account and stores its password.
+                "CalDAV", "SyncSetupOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,8 +100,9 @@ let package = Package(
             name: "reminderctl",
             dependencies: [
                 "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderProtocol", "ReminderCatalog",
-                // `sync setup` checks the account against the server and stores its password.
-                "CalDAV",
+                // `sync setup` parses these, then runs `reminderd-sync setup` with them: the CalDAV
+                // client (libcurl, libsecret, FoundationXML) stays out of reminderctl.
+                "SyncSetupOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

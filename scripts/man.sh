@@ -11,14 +11,17 @@ swift package --allow-writing-to-package-directory generate-manual --configurati
 # The generator gives every command a `help` subcommand, which reminderd and reminderd-sync do not
 # have (`reminderd-sync help` is an error): on a page whose only subcommand is that one, the
 # synopsis's `subcommand` and the `help` entry (up to the end of its nested list) are dropped.
+# reminderd-sync runs without one (its subcommand `setup` is what `reminderctl sync setup` runs):
+# its synopsis's `subcommand` is optional.
 for page in reminderctl/reminderctl.1 reminderd/reminderd.1 reminderd-sync/reminderd-sync.1; do
-  awk '
+  awk -v optional="$([ "$page" = reminderd-sync/reminderd-sync.1 ] && echo 1)" '
     { lines[NR] = $0 }
     /^\.It Em / && $3 != "help" { others = 1 }
     END {
       for (n = 1; n <= NR; n++) {
         line = lines[n]
         if (!others && line == ".Ar subcommand") continue
+        if (optional && line == ".Ar subcommand") line = ".Op Ar subcommand"
         if (!others && line == ".It Em help") { skipping = 1 }
         if (skipping) { if (line == ".El") skipping = 0; continue }
         printf "%s%s", (printed++ ? "\n" : ""), (line == "" ? ".Pp" : line)

@@ -139,6 +139,18 @@ public struct SyncSettings: Hashable, Sendable {
         return host.isEmpty ? example : nil
     }
 
+    /// The server's host as `url` names it (an IPv6 address without its brackets), for the
+    /// `user@host` that `reminderctl` says before reminderd-sync has reported the account; nil
+    /// when `url` has none (the loader refuses such a `url`).
+    public var host: String? {
+        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
+        let authority = url[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+        let afterUser = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+        guard var host = Self.host(ofAuthority: afterUser), !host.isEmpty else { return nil }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        return String(host)
+    }
+
     /// The host of a URL's authority (`[::1]` with its brackets), nil when its port is not
     /// a number from 1 to 65535.
     static func host(ofAuthority authority: Substring) -> Substring? {

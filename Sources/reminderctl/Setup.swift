@@ -232,7 +232,7 @@ struct Setup: ParsableCommand {
         }
         if !items.isEmpty {
             let path = Catalog.userPath.replacingSuffix("cards.json", with: "setup-items.json")
-            _ = FileManagerLite.write(JSONValue.array(items).serialized(pretty: true), to: path)
+            _ = FileWriter.write(JSONValue.array(items).serialized(pretty: true), to: path)
             print("reminderd is not running, so the \(items.count) items of your cards were saved to \(path).")
             print("After starting it, add them with: reminderctl import \(path)")
         }
@@ -244,40 +244,15 @@ struct Setup: ParsableCommand {
 /// The config file's keys as written (to rewrite it keeping those a command does not set), or
 /// `nil` when there is no file yet.
 func readConfigDocument(_ path: String) throws -> [String: JSONValue]? {
-    guard access(path, F_OK) == 0 else { return nil }
-    guard case .object(let fields) = try readJSON(path) else {
-        throw Refusal(message: "\(path): expected a JSON object")
+    do throws(ConfigFileError) { return try ConfigFile.readDocument(path) } catch {
+        throw Refusal(message: error.message)
     }
-    return fields
 }
 
-/// Writes the config whole or not at all (a temporary file renamed over it), owner-only, in
-/// directories only the owner can enter.
+/// Writes the config whole or not at all, owner-only (`ConfigFile.writeDocument`).
 func writeConfigFile(_ document: [String: JSONValue], to path: String) throws {
-    let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    if !directory.isEmpty {
-        do { try makePrivateDirectories(directory) } catch { throw Refusal(message: error.description) }
-    }
-    let temporary = path + ".tmp"
-    let data = JSONValue.object(document).serialized(pretty: true)
-    guard FileManagerLite.write(Array(data) + [0x0A], to: temporary), rename(temporary, path) == 0 else {
-        throw Refusal(message: "\(path): cannot write: \(errnoDescription())")
-    }
-}
-
-/// Small file helpers without Foundation's FileManager.
-enum FileManagerLite {
-    static func write(_ bytes: [UInt8], to path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written <= 0 { return false }
-            offset += written
-        }
-        return fsync(fd) == 0
+    do throws(ConfigFileError) { try ConfigFile.writeDocument(document, to: path) } catch {
+        throw Refusal(message: error.message)
     }
 }
 

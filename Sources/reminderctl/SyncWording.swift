@@ -1,5 +1,4 @@
 import CivilTime
-import Foundation
 import ReminderCore
 import ReminderPlatform
 import ReminderProtocol
@@ -125,7 +124,7 @@ struct SyncWording {
     /// config cannot be read (the daemon's reply still speaks for itself).
     static func configuredAccount() -> String? {
         guard let sync = configuredSettings() else { return nil }
-        guard let host = URL(string: sync.url)?.host else { return sync.username }
+        guard let host = sync.host else { return sync.username }
         return "\(sync.username)@\(host)"
     }
 

@@ -4,15 +4,21 @@ import ReminderPlatform
 import ReminderProtocol
 import ReminderSyncService
 
-/// `reminderd-sync`: syncs reminderd's items with a CalDAV task list.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `reminderd-sync`: syncs reminderd's items with a CalDAV task list; `reminderd-sync setup`
+/// (what `reminderctl sync setup` runs) checks and saves the account.
 struct ReminderdSyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reminderd-sync",
         abstract: "Syncs reminderd's items with a CalDAV task list (the config's \"sync\" account).",
         discussion: """
             Usually started by systemd --user (reminderd-sync.service) after reminderd. Reads the \
-            "sync" section of the config file, written by `reminderctl sync setup`; takes the \
-            password from sync.passwordCommand, sync.passwordFile or the Secret Service; finds the \
+            "sync" section of the config file, written by `reminderctl sync setup` (which runs \
+            `reminderd-sync setup`); takes the password from sync.passwordCommand, \
+            sync.passwordFile or the Secret Service; finds the \
             task list on the server (it does not create one: setup does); and talks to reminderd on \
             its socket ($REMINDERD_SOCKET, the config's socketPath, or $XDG_RUNTIME_DIR/reminderd.sock), \
             retrying until reminderd answers.
@@ -32,7 +38,8 @@ struct ReminderdSyncCommand: ParsableCommand {
             the lock file next to reminderd's socket, named with its PID in the message); 78 when the \
             config has no usable "sync" section.
             """,
-        version: ReminderVersion.current)
+        version: ReminderVersion.current,
+        subcommands: [AccountSetup.self])
 
     @Option(help: "Config file (default: $XDG_CONFIG_HOME/reminderd/config.json).")
     var config: String?
@@ -90,4 +97,38 @@ struct ReminderdSyncCommand: ParsableCommand {
     }
 }
 
-ReminderdSyncCommand.main()
+/// `setup` parsed on its own: its `--config` is the file to write, which, parsed below
+/// `ReminderdSyncCommand`, the loop's own `--config` would take instead.
+struct SetupInvocation: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "reminderd-sync", subcommands: [AccountSetup.self])
+}
+
+extension ReminderdSyncCommand {
+    /// The sync loop's exit statuses as before; `setup`'s as `reminderctl`'s commands give them
+    /// (a refusal 1 with "name: reason" on stderr, a usage error 2), since `reminderctl sync
+    /// setup` is that command run on its behalf.
+    static func mainWithSetup() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let setup = arguments.first == AccountSetup.configuration.commandName
+        do {
+            var command = try setup ? SetupInvocation.parseAsRoot(arguments) : parseAsRoot(arguments)
+            // After the loop's flags the loop would have taken setup's --config: refused, not guessed.
+            if !setup, command is AccountSetup {
+                throw Refusal.usage("setup comes first: reminderd-sync setup [options]")
+            }
+            try command.run()
+        } catch let refusal as Refusal {
+            printError("\(invokedName()): \(refusal.message)")
+            Glibc.exit(refusal.exitCode)
+        } catch {
+            if setup, exitCode(for: error) == .validationFailure {
+                printError(SetupInvocation.fullMessage(for: error))
+                Glibc.exit(2)
+            }
+            if setup { SetupInvocation.exit(withError: error) }
+            exit(withError: error)
+        }
+    }
+}
+
+ReminderdSyncCommand.mainWithSetup()

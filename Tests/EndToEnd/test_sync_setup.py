@@ -1,6 +1,7 @@
 """`reminderctl sync setup` against a real Radicale (from the tests' venv) on 127.0.0.1, driven on a
 pty, with the password kept in a gnome-keyring-daemon on the test's private bus or in a 0600 file."""
 import json
+import shutil
 import subprocess
 import sys
 
@@ -344,3 +345,46 @@ def test_plain_http_accepted_is_saved_said_in_sync_status_and_logged_and_refused
     refused = run(env)
     assert refused.returncode == 1 and "--allow-plain-http" in refused.stderr
     daemon.ctl("status")
+
+
+def test_reminderctl_links_no_network_keyring_or_xml_library():
+    """`sync setup` runs in reminderd-sync: reminderctl, run for every other command, loads none of
+    the CalDAV client's libraries (issue 21)."""
+    libraries = subprocess.run(["ldd", str(BIN / "reminderctl")], capture_output=True, text=True, check=True).stdout
+    for library in ("libcurl", "libsecret", "libxml2", "libFoundationXML"):
+        assert library not in libraries, libraries
+
+
+def test_reminderd_sync_setup_is_the_same_setup_under_its_own_name(daemon, env, radicale, tmp_path):
+    """What `reminderctl sync setup` hands over to, run by hand: the same options and words, its
+    refusals named after reminderd-sync."""
+    secret = password_file(tmp_path)
+    command = [str(BIN / "reminderd-sync"), "setup", "--url", radicale.url, "--username", USER]
+    refused = subprocess.run([*command, "--password-file", str(secret), "--password-command", "cat"], env=env,
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2 and "give --password-file or --password-command, not both" in refused.stderr
+    wrong = tmp_path / "wrong"
+    wrong.write_text("wrong horse\n")
+    wrong.chmod(0o600)
+    denied = subprocess.run([*command, "--password-file", str(wrong)], env=env, stdin=subprocess.DEVNULL,
+                            capture_output=True, text=True, timeout=30)
+    assert denied.returncode == 1 and denied.stderr.startswith("reminderd-sync: ") and "401" in denied.stderr
+    saved = subprocess.run([*command, "--password-file", str(secret)], env=env, stdin=subprocess.DEVNULL,
+                           capture_output=True, text=True, timeout=30)
+    assert saved.returncode == 0, saved.stderr
+    assert 'Created the task list "reminderd"' in saved.stdout
+    assert json.loads(daemon.config_path.read_text())["sync"]["passwordFile"] == str(secret)
+
+
+def test_without_reminderd_sync_sync_setup_says_where_it_looked(env, tmp_path):
+    alone = tmp_path / "bin"
+    alone.mkdir()
+    shutil.copy(BIN / "reminderctl", alone)
+    result = subprocess.run([str(alone / "reminderctl"), "sync", "setup", "--url", "https://dav.example.org/"],
+                            env=dict(env, PATH="/usr/bin:/bin"), stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, timeout=30)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"reminderctl: sync setup runs reminderd-sync setup, and no reminderd-sync was found in {alone} (next to "
+        "reminderctl) or PATH (/usr/bin:/bin); install it beside reminderctl: the reminderd package has it, and so "
+        "does scripts/install.sh\n")

@@ -112,6 +112,19 @@ extension ConfigurationTests {
         for (url, host) in remote { #expect(SyncSettings.clearTextHost(of: url) == host, "\(url)") }
     }
 
+    /// `reminderctl status` says `alice@dav.example.org` from the config before reminderd-sync has
+    /// reported the account; read without Foundation's URL, which reminderctl does not link.
+    @Test func theAccountsHostIsReadFromItsAddress() {
+        let hosts: [(String, String?)] = [
+            ("https://dav.example.org/alice/", "dav.example.org"), ("HTTPS://Dav.Example.ORG:8443", "Dav.Example.ORG"),
+            ("http://127.0.0.1:5232/", "127.0.0.1"), ("http://[::1]:5232/dav/", "::1"), ("https://nas.local?x", "nas.local"),
+            ("https://nas.local#top", "nas.local"), ("dav.example.org", nil),
+        ]
+        for (url, host) in hosts {
+            #expect(SyncSettings(url: url, username: "alice", password: .secretService).host == host, "\(url)")
+        }
+    }
+
     @Test func plainHttpToAnotherMachineIsRefusedUntilAcceptedAndTheAcceptanceIsKept() throws {
         let plain = try #require(
             try Fixture.config(sync(#""url": "http://dav.example.org/", "username": "a""#)).sync)

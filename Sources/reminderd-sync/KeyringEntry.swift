@@ -1,7 +1,7 @@
 import CalDAV
 import ReminderCore
 
-/// The password `reminderctl sync setup` keeps in the Secret Service, stored before the server is
+/// The password `reminderd-sync setup` (`reminderctl sync setup`) keeps in the Secret Service, stored before the server is
 /// asked anything (a keyring that fails then leaves no task list made for nothing), and taken back
 /// when a later step fails, so that a refused setup changes nothing: the entry there before is put
 /// back, or the new one removed when there was none.
