@@ -599,8 +599,8 @@ def test_a_phones_own_task_is_not_fetched_again_by_a_full_listing(devices, dav_s
     dav = Dav(dav_server.url)
 
     def phone_task(name):
-        body = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\n"
-                f"UID:{name}-1\r\nDTSTAMP:20261122T120000Z\r\nSUMMARY:Buy {name}\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        body = joined(["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//phone//EN", "BEGIN:VTODO", f"UID:{name}-1",
+                       "DTSTAMP:20261122T120000Z", f"SUMMARY:Buy {name}", "END:VTODO", "END:VCALENDAR"])
         assert dav.put(dav_server.collection_url() + f"{name}.ics", body, create=True) == 201
 
     phone_task("milk")
