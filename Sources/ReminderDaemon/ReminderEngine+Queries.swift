@@ -138,7 +138,8 @@ extension ReminderEngine {
     func calendar(days: Int, now: Int64) throws -> String {
         guard (1...3660).contains(days) else { throw CommandError.invalidParameter("days", "expected 1 to 3660") }
         // Each item's sync UID goes with its events: the event mirror names them by it.
-        let syncUIDs = (try? store.syncUIDs(of: order)) ?? [:]
+        let syncUIDs: [String: String]
+        do { syncUIDs = try store.syncUIDs(of: order) } catch { throw CommandError.store(error) }
         return CalendarExport.ics(
             items: order.compactMap { items[$0] }, planner: Planner(configuration: configuration, zone: zone),
             from: now, to: now + Int64(days) * 86_400, syncUIDs: syncUIDs)
