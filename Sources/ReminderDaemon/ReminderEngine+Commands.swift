@@ -246,12 +246,15 @@ extension ReminderEngine {
     }
 
     /// Closes the item's pop-ups — only the given occurrence's with `due` (one that passed or was
-    /// missed: their countdown and buttons mean nothing any more).
+    /// missed: their countdown and buttons mean nothing any more) — and takes its reminders off
+    /// the grouped pop-ups on screen, as an acknowledgement from another device does
+    /// (`withdrawFromGroups`): a group went on naming a reminder done here.
     func closePopUps(of id: String, due: Int64? = nil) {
         for serverId in outbox.popUps(of: id, due: due) {
             notifier.close(id: serverId)
             outbox.offScreen(serverId)
         }
+        withdrawFromGroups(where: { $0.itemId == id && (due == nil || $0.dueInstant == due) }, now: clock())
     }
 
     /// Snoozes the current occurrence by `duration`; a snooze that would end after the due time

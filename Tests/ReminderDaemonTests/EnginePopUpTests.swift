@@ -94,6 +94,30 @@ import Testing
         #expect(harness.notifier.requests.last?.urgency == .normal)
     }
 
+    /// A reminder done, snoozed or removed here leaves the grouped pop-up it is in, as one
+    /// acknowledged on another device does: the group is shown again in place without it, and
+    /// closed when none is left (it went on naming a reminder already done).
+    @Test func aGroupedReminderDoneHereLeavesItsGroup() throws {
+        let harness = try EngineHarness()
+        let ids = ["Sushi", "Tacos", "Ramen"].map { harness.addCoupon(expiresIn: 2 * 3600, leads: ["1h"], title: $0) }
+        harness.advance(to: 3600)
+        let group = try #require(harness.notifier.acceptedIds.first)
+        #expect(harness.notifier.requests.count == 1)
+        _ = harness.perform("Done", ["id": .string(ids[0])])
+        harness.settle()
+        let again = try #require(harness.notifier.requests.last)
+        #expect(harness.notifier.requests.count == 2 && again.replacesId == group)
+        #expect(!again.body.contains("Sushi") && again.body.contains("Tacos") && again.body.contains("Ramen"))
+        _ = harness.perform("Snooze", ["id": .string(ids[1]), "duration": .string("10m")])
+        harness.settle()
+        let last = try #require(harness.notifier.requests.last)
+        #expect(harness.notifier.requests.count == 3 && !last.body.contains("Tacos") && last.body.contains("Ramen"))
+        _ = harness.perform("Remove", ["id": .string(ids[2])])
+        harness.settle()
+        #expect(harness.notifier.requests.count == 3, "nothing left to show")
+        #expect(harness.notifier.closed.contains(try #require(harness.notifier.acceptedIds.last)))
+    }
+
     @Test func manyRemindersAtOneInstantShareOnePopUpListingTheCommandForEach() throws {
         let harness = try EngineHarness()
         let titles = ["Sushi", "Tacos", "Ramen", "Pho"]
