@@ -10,18 +10,34 @@ REMINDERD_SETUP=test source scripts/setup.sh
 # system's Python is left as it was (dbusmock itself is Debian's python3-dbusmock).
 python=.build-venv/bin/python3
 [ -x "$python" ] || python3 -m venv .build-venv
-"$python" -c "import pytest, varlink, pexpect, icalendar, recurring_ical_events, radicale, xandikos" 2>/dev/null \
-  || "$python" -m pip install --quiet --disable-pip-version-check pytest varlink pexpect icalendar recurring-ical-events \
+"$python" -c "import pytest, xdist, varlink, pexpect, icalendar, recurring_ical_events, radicale, xandikos" 2>/dev/null \
+  || "$python" -m pip install --quiet --disable-pip-version-check pytest pytest-xdist varlink pexpect icalendar recurring-ical-events \
     radicale==3.9.0 xandikos==0.4.10
 swift_build --build-tests
 # The CalDAV server tests start Radicale and Xandikos from this venv (their default too).
 export REMINDERD_TEST_VENV="$PWD/.build-venv"
 swift test --skip-build "$@"
+# The package's static release build (test_package.py installs the package; it needs root) runs
+# beside the fuzzers, which keep one core busy: the end-to-end tests then find it built.
+package=
+if [ "$(id -u)" = 0 ]; then
+  mkdir -p .build-deb
+  DPKG_DEB_COMPRESSOR_LEVEL=0 scripts/package-deb.sh > .build-deb/prebuild.log 2>&1 & package=$!
+fi
 scripts/fuzz.sh  # FUZZ_SECONDS (default 20) per target
+if [ -n "$package" ] && ! wait "$package"; then
+  tail -40 .build-deb/prebuild.log >&2
+  echo "test: scripts/package-deb.sh failed (its output: .build-deb/prebuild.log)" >&2
+  exit 1
+fi
 # REMINDERD_TEST_AT=2026-11-30T23:30:00Z: the end-to-end tests as if it were then (scripts/e2e-at.sh).
-# The slowest tests are named at the end, to keep the whole run under 15 minutes in view.
+# The slowest tests are named at the end, to keep the whole run under 15 minutes in view. Most
+# end-to-end tests wait on timers and pop-ups rather than compute, so two files run at a time
+# (pytest-xdist; a file's tests share one worker, as test_package's share the package it builds;
+# REMINDERD_E2E_WORKERS=1 runs one at a time); a test clock's run is one process, as libfaketime
+# is preloaded into pytest itself.
 if [ -n "${REMINDERD_TEST_AT:-}" ]; then
   scripts/e2e-at.sh -q --durations=15 Tests/EndToEnd
 else
-  "$python" -m pytest -q --durations=15 Tests/EndToEnd
+  "$python" -m pytest -q --durations=15 -n "${REMINDERD_E2E_WORKERS:-2}" --dist loadfile Tests/EndToEnd
 fi

@@ -17,6 +17,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(os.environ.get("REMINDERD_BIN", ROOT / ".build" / "debug"))
 SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's, which has python3-dbusmock
+# The programs under test write to pipes, which have no width; pytest-xdist's workers set
+# COLUMNS=80 and LINES=24, which reminderctl would obey and truncate its tables to (a test about
+# a width sets COLUMNS itself).
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
 
 # A test-only clock (scripts/e2e-at.sh, REMINDERD_TEST_AT): the suite runs as if the wall clock
 # were CLOCK_SHIFT seconds ahead. This process runs under libfaketime (FAKETIME="+Ns"), so its
