@@ -42,12 +42,6 @@ extension ReminderEngine {
         do { return try body() } catch let error as ReminderStoreError { throw CommandError.store(error) }
     }
 
-    /// The uids of `itemIds` (those that have one), for the pre-pop-up refresh.
-    func syncUIDs(of itemIds: [String]) -> [String] {
-        guard let uids = try? store.syncUIDs(of: itemIds) else { return [] }
-        return itemIds.compactMap { uids[$0] }
-    }
-
     /// Up to `limit` waiting changes, oldest first, as the requests to make: a body to PUT
     /// (created when the server has no etag for it), or a DELETE for an item removed here.
     func pending(limit: Int, now: Int64) throws -> [SyncPendingReply.Change] {
@@ -82,6 +76,6 @@ extension ReminderEngine {
         return SyncStatusReply(
             account: figures.account, collection: figures.collection, lastSync: time(figures.lastSync),
             lastAttempt: time(figures.lastAttempt), error: figures.error, waiting: Int64(figures.waiting),
-            waitingSince: time(figures.waitingSince), conflicts: Int64(figures.conflicts), connected: syncConnected)
+            waitingSince: time(figures.waitingSince), conflicts: Int64(figures.conflicts), connected: sync.connected)
     }
 }

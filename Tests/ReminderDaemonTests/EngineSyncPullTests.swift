@@ -23,7 +23,7 @@ import Testing
     }
 
     func uid(_ harness: EngineHarness, _ id: String) -> String? {
-        harness.engine.queue.sync { harness.engine.syncUIDs(of: [id]) }.first
+        harness.engine.queue.sync { harness.engine.sync.syncUIDs(of: [id]) }.first
     }
 
     func edit(_ harness: EngineHarness, _ id: String, title: String) {
