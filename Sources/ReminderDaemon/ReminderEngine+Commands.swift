@@ -96,7 +96,7 @@ extension ReminderEngine {
                     .parameters
             case .calendar(let days): result = CalendarReply(ics: try calendar(days: days, now: now)).parameters
             case .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus:
-                result = try sync(request, now: now)
+                result = try sync.reply(to: request, now: now)
                 sync.heard(request, caller: caller, now: now)
             case .syncWait:
                 guard let answer = sync.syncWait(caller: caller, now: now) else { return nil }

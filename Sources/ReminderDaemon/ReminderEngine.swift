@@ -54,14 +54,6 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Per item, the newest acknowledgement another device made (a dismiss, snooze or Done there,
     /// from `SyncPulled`): a reminder that fired by then is not shown here (`stillDue`).
     var acknowledgedElsewhere: [String: Int64] = [:]
-    /// Hrefs of tasks of other apps (a phone's, without `X-REMINDERD-KIND`) already named in the
-    /// journal: they come again at every pass (no item keeps their etag), said once a run.
-    var foreignTasksNoted: Set<String> = []
-    /// What this sync pass (since its `SyncBegin`) already recorded of the server's problems: a
-    /// "kept" or "conflict" history line (item, event, reason) and a skipped resource's journal
-    /// line (href, reason). A push that meets a 412 pulls the resource again, up to 3 times per
-    /// pass, and the same unreadable copy or conflict is then found again: it is said once.
-    var syncPassNoted: Set<String> = []
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
     var deadlineChanged: (@Sendable (Int64?) -> Void)?

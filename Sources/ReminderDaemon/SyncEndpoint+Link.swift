@@ -68,7 +68,7 @@ extension SyncEndpoint {
     }
 
     /// The uids of `itemIds` (those that have one), for the pre-pop-up refresh.
-    func syncUIDs(of itemIds: [String]) -> [String] {
+    func uids(of itemIds: [String]) -> [String] {
         guard let uids = try? store.syncUIDs(of: itemIds) else { return [] }
         return itemIds.compactMap { uids[$0] }
     }
@@ -79,7 +79,7 @@ extension SyncEndpoint {
     /// go out now.
     func refresh(_ itemIds: [String], now: Int64) -> Bool {
         guard !itemIds.isEmpty, link.hasWaiter else { return false }
-        let uids = syncUIDs(of: itemIds)
+        let uids = self.uids(of: itemIds)
         answer(link.refresh(at: now), .success(SyncWaitReply(reason: .refresh, uids: uids).parameters))
         return true
     }

@@ -242,7 +242,7 @@ import Testing
     @Test func aRefreshHoldsAFireAtMostTwoSecondsThenShowsIt() throws {
         let (harness, item, waiter) = try linkedHarness()
         harness.advance(to: EngineSyncLinkTests.fireAt)
-        let uids = harness.engine.queue.sync { harness.engine.sync.syncUIDs(of: [item]) }
+        let uids = harness.engine.queue.sync { harness.engine.sync.uids(of: [item]) }
         #expect(uids.count == 1 && uids[0].hasSuffix("@reminderd"))
         #expect(waiter.answers == [waitReply(.refresh, uids)])
         #expect(harness.notifier.requests.isEmpty)
@@ -282,7 +282,7 @@ import Testing
         ok(phone.engine, "Done", ["id": .string(item)])
         server.sync(phone.engine)
         laptop.advance(to: EngineSyncLinkTests.fireAt)
-        let uids = laptop.engine.queue.sync { laptop.engine.sync.syncUIDs(of: [item]) }
+        let uids = laptop.engine.queue.sync { laptop.engine.sync.uids(of: [item]) }
         #expect(waiter.answers == [waitReply(.refresh, uids)])
         server.pull(laptop.engine, Array(server.resources.keys))  // what reminderd-sync does on "refresh"
         laptop.settle()
