@@ -5,7 +5,7 @@ extension ReminderEngine: SyncCore {
     /// What a pull changed: written to the store in one transaction with the listing's token,
     /// then, once that committed, the same changes in memory, pop-ups closed, schedules and
     /// notices.
-    func apply(_ changes: PulledChanges, now: Int64) throws(ReminderStoreError) {
+    func applyPulledChanges(_ changes: PulledChanges, now: Int64) throws(ReminderStoreError) {
         if !changes.batch.isEmpty { try store.applySync(changes.batch, at: now) }
         for id in changes.batch.removed {
             dropFromMemory(id)

@@ -61,7 +61,7 @@ extension SyncEndpoint {
             [.kept, .conflict].contains(record.event) && self.passNoted.contains(SyncEndpoint.passKey(record))
         }
         plan.changes.batch.history.removeAll(where: repeated)
-        try stored { try core.apply(plan.changes, now: now) }
+        try stored { try core.applyPulledChanges(plan.changes, now: now) }
         for record in plan.changes.batch.history where [.kept, .conflict].contains(record.event) {
             passNoted.insert(SyncEndpoint.passKey(record))
         }

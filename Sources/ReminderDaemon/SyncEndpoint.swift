@@ -22,7 +22,7 @@ protocol SyncCore: AnyObject, Sendable {
     func hasReminder(of itemId: String, firedBy instant: Int64) -> Bool
     /// Writes what a pull changed to the store in one transaction, then to memory: items,
     /// occurrences, pop-ups closed, schedules, notices.
-    func apply(_ changes: PulledChanges, now: Int64) throws(ReminderStoreError)
+    func applyPulledChanges(_ changes: PulledChanges, now: Int64) throws(ReminderStoreError)
     /// The earliest deadline may have changed (the link's): the timer driver re-arms.
     func publish()
     /// A refresh is over (its pull came, or its time): the fires it held that are still due go out.

@@ -3,9 +3,9 @@ import ReminderProtocol
 import ReminderStore
 import ReminderSyncModel
 
-/// What one `SyncPulled` changes, for the engine to apply (`SyncCore.apply`): the batch the store
-/// writes — with the listing's token — in one transaction, and what changes in memory only after
-/// that succeeded.
+/// What one `SyncPulled` changes, for the engine to apply (`SyncCore.applyPulledChanges`): the
+/// batch the store writes — with the listing's token — in one transaction, and what changes in
+/// memory only after that succeeded.
 struct PulledChanges {
     var batch = SyncBatch()
     /// Pop-ups to close: an occurrence's (done elsewhere), or all of an item's (due nil).
