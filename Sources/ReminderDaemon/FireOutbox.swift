@@ -23,7 +23,7 @@ struct FireOutbox {
         case held
         /// Held for a refresh, a place of its own: reminderd-sync was asked to pull the items
         /// first (a Done made on another device is not shown here); sent when the pull comes or
-        /// 2 s pass, if still due (`ReminderEngine.heldForRefresh`).
+        /// 2 s pass, if still due (`ReminderEngine.advance`, `SyncEndpoint.refresh`).
         case refreshing
         /// May be on the screen of a server that went away: shown again, once, on the next.
         case repost

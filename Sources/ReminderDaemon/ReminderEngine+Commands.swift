@@ -96,13 +96,13 @@ extension ReminderEngine {
                     .parameters
             case .calendar(let days): result = CalendarReply(ics: try calendar(days: days, now: now)).parameters
             case .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus:
-                result = try sync(request, now: now)
-                syncHeard(request, caller: caller, now: now)
+                result = try sync.reply(to: request, now: now)
+                sync.heard(request, caller: caller, now: now)
             case .syncWait:
-                guard let answer = syncWait(caller: caller, now: now) else { return nil }
+                guard let answer = sync.syncWait(caller: caller, now: now) else { return nil }
                 result = answer
             case .syncNow:
-                try syncNow(caller: caller, now: now)
+                try sync.syncNow(caller: caller, now: now)
                 return nil
             }
         } catch let error as VarlinkError {
@@ -113,7 +113,7 @@ extension ReminderEngine {
             return .failure(
                 VarlinkError(name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
         }
-        if ReminderEngine.itemChangingMethods.contains(method) { noteLocalChange(now: now) }
+        if SyncEndpoint.itemChangingMethods.contains(method) { sync.noteLocalChange(now: now) }
         // Queries change nothing the timer or systemd's status line depend on.
         if !method.isQuery { publish() }
         return .success(result)

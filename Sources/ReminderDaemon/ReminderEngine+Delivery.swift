@@ -191,7 +191,7 @@ extension ReminderEngine {
                 let entry = HistoryRecord(
                     at: now, itemId: itemId, title: item.title, event: .dismissed, reason: "closed on screen")
                 do { try store.recordDismiss(entry) } catch { logger.error("cannot record a dismiss: \(error)") }
-                noteLocalChange(now: now)
+                sync.noteLocalChange(now: now)
             }
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
@@ -214,7 +214,7 @@ extension ReminderEngine {
     func runButton(_ button: String, _ itemId: String, now: Int64, _ command: () throws -> [String: JSONValue]) {
         do {
             _ = try command()
-            noteLocalChange(now: now)
+            sync.noteLocalChange(now: now)
         } catch let error as CommandError {
             logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
         } catch {
@@ -240,7 +240,7 @@ extension ReminderEngine {
         } else {
             do {
                 _ = try command()
-                noteLocalChange(now: now)
+                sync.noteLocalChange(now: now)
                 return true
             } catch let error as CommandError {
                 reason = error.error.description

@@ -2,15 +2,16 @@ import Dispatch
 
 extension ReminderEngine {
     /// How the engine's invariants are broken: empty when they hold. Each part's own (`ItemIndex`,
-    /// `FireSchedule`, `FireOutbox`, `SyncLink`), and those across two: a fire is in exactly one
+    /// `FireSchedule`, `FireOutbox`, the sync endpoint's `SyncLink`), and those across two: a fire is in exactly one
     /// place, so one still on the wheel is in none of the outbox's; fires held for a refresh have
     /// the refresh's end to go out at. O(items + fires): the tests call it after
     /// every step; the daemon does not.
     func checkInvariant() -> [String] {
         dispatchPrecondition(condition: .onQueue(queue))
         var broken = index.checkInvariant() + schedule.checkInvariant() + outbox.checkInvariant()
-        broken += syncLink.checkInvariant()
-        if !outbox.refreshing.isEmpty && syncLink.refreshEnds == nil {
+        let link = sync.link
+        broken += link.checkInvariant()
+        if !outbox.refreshing.isEmpty && link.refreshEnds == nil {
             broken.append("fires are held for a refresh that has no end")
         }
         var scheduled = Set<FireKey>()

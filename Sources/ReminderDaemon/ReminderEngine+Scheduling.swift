@@ -58,12 +58,15 @@ extension ReminderEngine {
             case .pass(let itemId, let occurrence): passes.append((itemId, occurrence))
             }
         }
-        deliver(heldForRefresh(due, now: now), now: now)
+        // With a reminderd-sync waiting, the items are pulled first: their fires are held until then.
+        var dueItems: [String] = []
+        for event in due where !dueItems.contains(event.itemId) { dueItems.append(event.itemId) }
+        if sync.refresh(dueItems, now: now) { outbox.keep(due, in: .refreshing) } else { deliver(due, now: now) }
         reportMissed(missed, now: now, reason: "passed while the computer was asleep or the clock was changed")
         for (itemId, occurrence) in passes { passed(itemId, occurrence, now: now) }
         retryIfDue(now: now)
         if pausedUntil.map({ $0 <= now }) == true { resume(now: now) }
-        syncDeadlines(now: now)
+        sync.deadlines(now: now)
         do { try recordLastSeen(now) } catch { logger.error("cannot record the time: \(error)") }
         publish()
     }

@@ -8,9 +8,9 @@ import ReminderStore
 /// The daemon's state and rules at run time, and every command that changes them. The state is in
 /// parts, each owning its own and keeping its invariant (`checkInvariant`): `index` (items and
 /// their occurrence state), `schedule` (the timer wheel of pending reminders), `outbox` (the
-/// reminders that came due: in flight, on screen, waiting, held) and `syncLink` (reminderd-sync's
-/// parked calls and what they wait for). The engine decides; the parts
-/// keep; `PlanningSnapshot` plans and `PopUpComposer` words a pop-up, both from plain values.
+/// reminders that came due: in flight, on screen, waiting, held); and `sync`, the sync endpoint, a
+/// part that owns its state and reaches the engine only through `SyncCore`. The engine decides;
+/// the parts keep; `PlanningSnapshot` plans and `PopUpComposer` words a pop-up, both from plain values.
 ///
 /// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,
 /// the notifier's GLib thread, the timer) hop onto it. Every change is written to the store in one
@@ -40,8 +40,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     var schedule: FireSchedule
     /// The reminders that came due and are not gone yet: in flight, on screen, waiting, held.
     var outbox = FireOutbox()
-    /// reminderd-sync's parked calls and what they wait for: local changes, `SyncNow`, refreshes.
-    var syncLink = SyncLink()
+    /// Sync: the `Sync…` methods and the link to reminderd-sync, with their state.
+    private(set) lazy var sync = SyncEndpoint(core: self, store: store, logger: logger, queue: queue)
     /// When the pause ends: nil when not paused, `untilResumed` for a pause without an end.
     var pausedUntil: Int64?
     /// Back-off for reminders the server refused.
@@ -54,14 +54,6 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Per item, the newest acknowledgement another device made (a dismiss, snooze or Done there,
     /// from `SyncPulled`): a reminder that fired by then is not shown here (`stillDue`).
     var acknowledgedElsewhere: [String: Int64] = [:]
-    /// Hrefs of tasks of other apps (a phone's, without `X-REMINDERD-KIND`) already named in the
-    /// journal: they come again at every pass (no item keeps their etag), said once a run.
-    var foreignTasksNoted: Set<String> = []
-    /// What this sync pass (since its `SyncBegin`) already recorded of the server's problems: a
-    /// "kept" or "conflict" history line (item, event, reason) and a skipped resource's journal
-    /// line (href, reason). A push that meets a 412 pulls the resource again, up to 3 times per
-    /// pass, and the same unreadable copy or conflict is then found again: it is said once.
-    var syncPassNoted: Set<String> = []
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
     var deadlineChanged: (@Sendable (Int64?) -> Void)?
@@ -189,9 +181,9 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     }
 
     /// Tells the driver (the earliest of the wheel's next deadline, a retry's and the sync
-    /// link's) and systemd what changed.
+    /// endpoint's) and systemd what changed.
     func publish() {
-        deadlineChanged?([schedule.nextDeadline(), retryAt, syncLink.nextDeadline].compactMap { $0 }.min())
+        deadlineChanged?([schedule.nextDeadline(), retryAt, sync.link.nextDeadline].compactMap { $0 }.min())
         statusChanged?(statusLine())
     }
 

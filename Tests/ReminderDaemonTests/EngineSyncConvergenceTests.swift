@@ -14,7 +14,7 @@ import Testing
     /// Each device's items by uid: title and done occurrences.
     func state(_ harness: EngineHarness) -> [String: String] {
         let ids = harness.ids
-        let uids = harness.engine.queue.sync { harness.engine.syncUIDs(of: ids) }
+        let uids = harness.engine.queue.sync { harness.engine.sync.uids(of: ids) }
         #expect(uids.count == ids.count && Set(uids).count == uids.count, "every item has one uid of its own")
         var state: [String: String] = [:]
         for (id, uid) in zip(ids, uids) {

@@ -26,13 +26,13 @@ import Testing
         let harness = try EngineHarness()
         let waiter = ParkingCaller()
         #expect(harness.perform("SyncWait", from: waiter) == nil)
-        #expect(harness.engine.queue.sync { harness.engine.syncConnected })
+        #expect(harness.engine.queue.sync { harness.engine.sync.connected })
         _ = harness.addCoupon(expiresIn: 30 * 86_400, leads: ["1d"])
         harness.advance(to: 1)
         #expect(waiter.answers.isEmpty)
         harness.advance(to: 2)
         #expect(waiter.answers == [waitReply(.changed)])
-        #expect(!harness.engine.queue.sync { harness.engine.syncConnected })
+        #expect(!harness.engine.queue.sync { harness.engine.sync.connected })
     }
 
     @Test func theWaitIsAnsweredAfterTheLatestChangeOnce() throws {
@@ -56,7 +56,7 @@ import Testing
         let harness = try EngineHarness()
         _ = harness.addCoupon(expiresIn: 30 * 86_400, leads: ["1d"])
         // No reminderd-sync: the change is remembered without a timer for it.
-        #expect(harness.engine.queue.sync { harness.engine.syncLink.nextDeadline } == nil)
+        #expect(harness.engine.queue.sync { harness.engine.sync.link.nextDeadline } == nil)
         harness.advance(to: 30)
         #expect(harness.perform("SyncWait", from: ParkingCaller()) == waitReply(.changed))
     }
@@ -67,7 +67,7 @@ import Testing
         harness.advance(to: 1)
         let waiter = ParkingCaller()
         #expect(harness.perform("SyncWait", from: waiter) == nil)
-        #expect(harness.engine.queue.sync { harness.engine.syncLink.nextDeadline } == EngineHarness.start + 2)
+        #expect(harness.engine.queue.sync { harness.engine.sync.link.nextDeadline } == EngineHarness.start + 2)
         harness.advance(to: 2)
         #expect(waiter.answers == [waitReply(.changed)])
     }
@@ -93,7 +93,7 @@ import Testing
     @Test func aParkedWaitWithNothingChangingArmsNoTimer() throws {
         let harness = try EngineHarness()
         _ = harness.perform("SyncWait", from: ParkingCaller())
-        #expect(harness.engine.queue.sync { harness.engine.syncLink.nextDeadline } == nil)
+        #expect(harness.engine.queue.sync { harness.engine.sync.link.nextDeadline } == nil)
     }
 
     @Test func syncMethodsPausesAndFailedCommandsAreNoLocalChange() throws {
@@ -220,8 +220,8 @@ import Testing
         let waiter = ParkingCaller()
         _ = harness.perform("SyncWait", from: waiter)
         harness.close(waiter)
-        #expect(!harness.engine.queue.sync { harness.engine.syncConnected })
-        #expect(harness.engine.queue.sync { harness.engine.syncLink.waiters.isEmpty })
+        #expect(!harness.engine.queue.sync { harness.engine.sync.connected })
+        #expect(harness.engine.queue.sync { harness.engine.sync.link.waiters.isEmpty })
         _ = harness.addCoupon(expiresIn: 30 * 86_400, leads: ["1d"])
         harness.advance(to: 5)
         #expect(waiter.answers.isEmpty)
@@ -234,7 +234,7 @@ import Testing
         _ = harness.perform("SyncWait", from: waiter2)
         _ = harness.perform("SyncNow", from: asker)
         harness.close(asker)
-        #expect(harness.engine.queue.sync { harness.engine.syncLink.nowCalls.isEmpty })
+        #expect(harness.engine.queue.sync { harness.engine.sync.link.nowCalls.isEmpty })
         harness.report(error: nil)
         #expect(asker.answers.isEmpty)
     }
@@ -242,7 +242,7 @@ import Testing
     @Test func aRefreshHoldsAFireAtMostTwoSecondsThenShowsIt() throws {
         let (harness, item, waiter) = try linkedHarness()
         harness.advance(to: EngineSyncLinkTests.fireAt)
-        let uids = harness.engine.queue.sync { harness.engine.syncUIDs(of: [item]) }
+        let uids = harness.engine.queue.sync { harness.engine.sync.uids(of: [item]) }
         #expect(uids.count == 1 && uids[0].hasSuffix("@reminderd"))
         #expect(waiter.answers == [waitReply(.refresh, uids)])
         #expect(harness.notifier.requests.isEmpty)
@@ -282,7 +282,7 @@ import Testing
         ok(phone.engine, "Done", ["id": .string(item)])
         server.sync(phone.engine)
         laptop.advance(to: EngineSyncLinkTests.fireAt)
-        let uids = laptop.engine.queue.sync { laptop.engine.syncUIDs(of: [item]) }
+        let uids = laptop.engine.queue.sync { laptop.engine.sync.uids(of: [item]) }
         #expect(waiter.answers == [waitReply(.refresh, uids)])
         server.pull(laptop.engine, Array(server.resources.keys))  // what reminderd-sync does on "refresh"
         laptop.settle()

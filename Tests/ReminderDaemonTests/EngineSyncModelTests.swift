@@ -131,7 +131,7 @@ final class SyncModelRun {
 
     private func uid(_ device: Int, _ id: String) -> String {
         let engine = devices[device].engine
-        guard let uid = engine.queue.sync(execute: { engine.syncUIDs(of: [id]) }).first else {
+        guard let uid = engine.queue.sync(execute: { engine.sync.uids(of: [id]) }).first else {
             Issue.record("d\(device)'s item \(id) has no sync uid")
             return "no uid: d\(device) \(id)"
         }
@@ -323,7 +323,7 @@ final class SyncModelRun {
     func state(_ device: Int) -> [String: String] {
         let harness = devices[device]
         let ids = harness.ids
-        let uids = harness.engine.queue.sync { harness.engine.syncUIDs(of: ids) }
+        let uids = harness.engine.queue.sync { harness.engine.sync.uids(of: ids) }
         var state: [String: String] = [:]
         for (id, uid) in zip(ids, uids) {
             let item = harness.engine.queue.sync { harness.engine.items[id]?.json }
@@ -341,7 +341,7 @@ final class SyncModelRun {
         let states = (0..<3).map(state)
         for device in 0..<3 {
             let ids = devices[device].ids
-            let uids = devices[device].engine.queue.sync { devices[device].engine.syncUIDs(of: ids) }
+            let uids = devices[device].engine.queue.sync { devices[device].engine.sync.uids(of: ids) }
             if uids.count != ids.count || Set(uids).count != uids.count {
                 problems.append("d\(device): \(ids.count) items with \(Set(uids).count) distinct uids")
             }

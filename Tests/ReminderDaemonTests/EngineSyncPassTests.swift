@@ -63,7 +63,7 @@ import Testing
 
     @Test func reminderdSyncIsConnectedDuringAPassUntilItsReportOrItsConnectionCloses() throws {
         let harness = try EngineHarness()
-        func connected() -> Bool { harness.engine.queue.sync { harness.engine.syncConnected } }
+        func connected() -> Bool { harness.engine.queue.sync { harness.engine.sync.connected } }
         let link = ParkingCaller()
         // Its SyncWait was answered and is not parked again yet: the pass alone shows it runs.
         harness.begin(from: link)

@@ -23,7 +23,7 @@ import Testing
     }
 
     func uid(_ harness: EngineHarness, _ id: String) -> String? {
-        harness.engine.queue.sync { harness.engine.syncUIDs(of: [id]) }.first
+        harness.engine.queue.sync { harness.engine.sync.uids(of: [id]) }.first
     }
 
     func edit(_ harness: EngineHarness, _ id: String, title: String) {
@@ -334,9 +334,9 @@ import Testing
         #expect(a.ids.count == 1)
         #expect(a.field(a.ids[0], "amount") == "15")
         // The phone's task is named in the journal once, not at every pass that lists it again.
-        #expect(a.engine.queue.sync { a.engine.foreignTasksNoted } == ["/c/milk.ics"])
+        #expect(a.engine.queue.sync { a.engine.sync.foreignTasksNoted } == ["/c/milk.ics"])
         server.pull(a.engine, ["/c/milk.ics"])
-        #expect(a.engine.queue.sync { a.engine.foreignTasksNoted } == ["/c/milk.ics"])
+        #expect(a.engine.queue.sync { a.engine.sync.foreignTasksNoted } == ["/c/milk.ics"])
     }
 
     /// A phone's own task is no item, but its ETag is kept: `SyncBegin` lists it, so a full

@@ -42,7 +42,7 @@ import Testing
         let id = harness.addUber()
         begin(harness)
         let change = try #require(harness.pending.first)
-        let uid = try #require(harness.engine.queue.sync { harness.engine.syncUIDs(of: [id, "none"]) }.first)
+        let uid = try #require(harness.engine.queue.sync { harness.engine.sync.uids(of: [id, "none"]) }.first)
         #expect(change.uid == uid)
         #expect(change.href == "/alice/reminderd/\(uid.dropLast("@reminderd".count)).ics")
         #expect(change.etag == nil, "a create: If-None-Match: *")
@@ -93,7 +93,7 @@ import Testing
         #expect(removal.body == nil && removal.etag == "\"e1\"" && removal.href == change.href, "a DELETE, If-Match")
         pushed(harness, removal)
         #expect(harness.pending.isEmpty)
-        #expect(harness.engine.queue.sync { harness.engine.syncUIDs(of: [id]) }.isEmpty)
+        #expect(harness.engine.queue.sync { harness.engine.sync.uids(of: [id]) }.isEmpty)
     }
 
     @Test func aChangeMadeWhileItsPushIsOnTheWayStaysWaiting() throws {
@@ -116,7 +116,7 @@ import Testing
         try StoreFaults.corruptItemJSON(id: broken, with: "{\"kind\": \"benefit\"", storeAt: harness.storePath)
         try harness.restart()
         let other = harness.addCoupon(expiresIn: 86_400, leads: ["1h"])
-        let uid = try #require(harness.engine.queue.sync { harness.engine.syncUIDs(of: [other]) }.first)
+        let uid = try #require(harness.engine.queue.sync { harness.engine.sync.uids(of: [other]) }.first)
         #expect(harness.pending.map(\.uid) == [uid])
         #expect(reply(harness.engine, "SyncStatus", SyncStatusReply.self)?.waiting == 2)
     }

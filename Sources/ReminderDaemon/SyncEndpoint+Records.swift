@@ -7,12 +7,12 @@ import ReminderSyncModel
 
 /// Between the engine's items (with their occurrence records) and the sync model's records and
 /// resources (docs/SYNC-FORMAT.md).
-extension ReminderEngine {
+extension SyncEndpoint {
     /// What converting needs: this daemon's rules and leads, `now`, and the zone database for
     /// times other clients wrote in their own zone.
     func syncContext(now: Int64) -> SyncContext {
         SyncContext(
-            planner: Planner(configuration: configuration, zone: zone), now: now,
+            planner: Planner(configuration: core.configuration, zone: zone), now: now,
             zoneNamed: { try? ZoneDatabase.shared.zone(named: $0) })
     }
 
@@ -49,7 +49,7 @@ extension ReminderEngine {
         if let snoozedUntil, snoozedUntil > record.alarms.snoozedUntil ?? .min {
             record.alarms.snoozedUntil = snoozedUntil
         }
-        if let snoozedUntil, record.alarms.snoozedUntil == snoozedUntil, ReminderEngine.snoozeEndedByDone(record),
+        if let snoozedUntil, record.alarms.snoozedUntil == snoozedUntil, SyncEndpoint.snoozeEndedByDone(record),
             let lastDone = record.ledger.entries.map(\.doneAt).max()
         {
             // Snoozed here in the second of the latest Done, after it (the snooze is of an

@@ -7,7 +7,7 @@ import ReminderSyncModel
 /// A merged record applied to the item it came from, as changes for the pull's batch: the item,
 /// its occurrences, history lines that say what another device did, and a pop-up per conflict
 /// (the other device's value was kept; this one's is named, so nothing is lost silently).
-extension ReminderEngine {
+extension SyncEndpoint {
     /// Applies `merged` over `local` (this device's record of item `id`); `announce` writes the
     /// history of each Done, Undo and snooze (not for an item new here).
     func applyPulled(
@@ -22,12 +22,13 @@ extension ReminderEngine {
         /// A Done or snooze elsewhere closed the item's pop-ups already.
         var closedElsewhere = false
         func line(_ event: HistoryEvent, _ reason: String) {
-            plan.batch.history.append(HistoryRecord(at: now, itemId: id, title: item.title, event: event, reason: reason))
+            plan.changes.batch.history.append(
+                HistoryRecord(at: now, itemId: id, title: item.title, event: event, reason: reason))
         }
         if announce, item != local.item {
-            plan.batch.updated.append(item)
+            plan.changes.batch.updated.append(item)
             changed = true
-            var fields = ReminderEngine.changedFields(local.item, item)
+            var fields = SyncEndpoint.changedFields(local.item, item)
             if case .rebuy = item.schedule, merged.ledger != local.ledger {
                 // Its Done (or Undo) re-dated it: said as done (undone) elsewhere, not as an edit.
                 fields.removeAll { $0 == "lastPurchased" }
@@ -37,7 +38,7 @@ extension ReminderEngine {
         var records = occurrences[id] ?? [:]
         func save(_ record: OccurrenceRecord) {
             records[record.due] = record
-            plan.batch.occurrences.append(record)
+            plan.changes.batch.occurrences.append(record)
             changed = true
         }
         for entry in merged.ledger.entries where local.ledger.entry(for: entry.occurrence) != entry {
@@ -48,9 +49,9 @@ extension ReminderEngine {
             save(record)
             if !wasDone, announce {
                 line(.doneElsewhere, "for the occurrence due \(Timestamp.format(due, in: zone))")
-                plan.closing.append((id, due))
+                plan.changes.closing.append((id, due))
                 closedElsewhere = true
-                keepForUndo(entry, due: due, before: ReminderEngine.beforeDone(item, here: local.item), into: &plan)
+                keepForUndo(entry, due: due, before: SyncEndpoint.beforeDone(item, here: local.item), into: &plan)
             }
         }
         // An entry that fell out of the ledger's kept window (the newest 24) was not undone.
@@ -64,7 +65,7 @@ extension ReminderEngine {
             if announce { line(.undoneElsewhere, "for the occurrence due \(Timestamp.format(due, in: zone))") }
         }
         if let until = merged.alarms.snoozedUntil, until != local.alarms.snoozedUntil, until > now,
-            !ReminderEngine.snoozeEndedByDone(merged),
+            !SyncEndpoint.snoozeEndedByDone(merged),
             let current = rules.firstOccurrence(of: item, dueAfter: now, where: {
                 !merged.ledger.contains(zone.localDateTime(at: $0.due))
             }), until < current.due
@@ -74,7 +75,7 @@ extension ReminderEngine {
                 record.snoozedUntil = until
                 save(record)
                 if announce { line(.snoozedElsewhere, "until \(Timestamp.format(until, in: zone))") }
-                plan.closing.append((id, nil))
+                plan.changes.closing.append((id, nil))
                 closedElsewhere = true
             }
         }
@@ -82,8 +83,8 @@ extension ReminderEngine {
             acknowledged > local.alarms.lastAcknowledged ?? .min
         {
             // A dismiss elsewhere is said only here; a Done or snooze has its own line.
-            plan.acknowledged[id] = acknowledged
-            if !closedElsewhere, outbox.holds(id, firedBy: acknowledged) {
+            plan.changes.acknowledged[id] = acknowledged
+            if !closedElsewhere, core.hasReminder(of: id, firedBy: acknowledged) {
                 let at = Timestamp.format(acknowledged, in: zone)
                 line(.dismissedElsewhere, "acknowledged on another device at \(at)")
             }
@@ -92,7 +93,7 @@ extension ReminderEngine {
             let had = conflict.local.isEmpty ? "none" : "\"\(conflict.local)\""
             let kept = conflict.remote.isEmpty ? "none" : "\"\(conflict.remote)\""
             line(.conflict, "\(conflict.field) changed here and on another device: kept \(kept), this device had \(had)")
-            plan.notices.append(
+            plan.changes.notices.append(
                 NotificationRequest(
                     summary: "\(item.title): changed on two devices",
                     body: "\(conflict.field): kept \(kept) from the other device; this device had \(had)",
@@ -101,7 +102,7 @@ extension ReminderEngine {
         plan.conflicts += conflicts.count
         if changed || !conflicts.isEmpty { plan.applied += announce ? 1 : 0 }
         plan.merged[id] = merged
-        plan.touched.insert(id)
+        plan.changes.touched.insert(id)
     }
 
     /// Whether the record's snooze is older than its latest Done: a snooze is an acknowledgement
@@ -123,9 +124,10 @@ extension ReminderEngine {
     /// with it. So a Done made on any device can be undone on any other.
     private func keepForUndo(_ entry: DoneEntry, due: Int64, before: Item, into plan: inout SyncPullPlan) {
         let id = before.id ?? ""
-        plan.batch.undoSteps.append(UndoStep(itemId: id, itemJSON: before.jsonText, due: due, doneAt: entry.doneAt))
+        plan.changes.batch.undoSteps.append(
+            UndoStep(itemId: id, itemJSON: before.jsonText, due: due, doneAt: entry.doneAt))
         if let amount = entry.amount, amount > .zero, case .benefit(let benefit) = before.schedule {
-            plan.batch.redemptions.append(
+            plan.changes.batch.redemptions.append(
                 Redemption(itemId: id, card: benefit.card ?? "", at: entry.doneAt, amount: amount.description))
         }
     }

@@ -4,34 +4,7 @@ import ReminderProtocol
 import ReminderStore
 import ReminderSyncModel
 
-/// What one `SyncPulled` does, gathered first so that the store writes all of it — with the
-/// listing's token — in one transaction, and memory changes only after that succeeded.
-struct SyncPullPlan {
-    var batch = SyncBatch()
-    var applied = 0
-    var conflicts = 0
-    /// Resources not applied, each with why (logged, and in the reply for reminderd-sync's report).
-    var skipped: [SyncPulledReply.Skipped] = []
-    /// Pop-ups to close: an occurrence's (done elsewhere), or all of an item's (due nil).
-    var closing: [(itemId: String, due: Int64?)] = []
-    /// Items acknowledged on another device later than here, and when: their reminders fired by
-    /// then are closed and not shown.
-    var acknowledged: [String: Int64] = [:]
-    var notices: [NotificationRequest] = []
-    /// Items this batch changed: rescheduled afterwards.
-    var touched: Set<String> = []
-    /// Items a resource of this batch was applied to, with the record merged: a completed copy
-    /// read after its item's resource builds on it.
-    var merged: [String: SyncRecord] = [:]
-    /// Ids new items took in this batch, and the uids new here it applied.
-    var taken: Set<String> = []
-    var newUIDs: Set<String> = []
-    /// Loaded once, when a resource with an unknown uid first needs them.
-    var known: [CompletedCopy.Known]?
-    var unpushed: [String]?
-}
-
-extension ReminderEngine {
+extension SyncEndpoint {
     /// Applies the server's new or changed `resources` and `removed` hrefs: each is merged with
     /// the item here (3-way, against the body both last agreed on), and an item is left waiting
     /// only when the merged result differs from what the server holds.
@@ -39,11 +12,11 @@ extension ReminderEngine {
     {
         let context = syncContext(now: now)
         var plan = SyncPullPlan()
-        plan.batch.token = token
+        plan.changes.batch.token = token
         // Another app's task read before: its ETag goes (it may read as an item now, or be gone);
         // one still foreign is kept again below.
         let foreign = try stored { try store.foreignHrefs() }
-        plan.batch.notForeign = (resources.map(\.href) + removed).filter(foreign.contains)
+        plan.changes.batch.notForeign = (resources.map(\.href) + removed).filter(foreign.contains)
         var later: [(SyncResource, Component, VTodoReader.Reading?)] = []
         for resource in resources {
             let calendar: Component
@@ -71,26 +44,27 @@ extension ReminderEngine {
             guard let reading else {
                 noteForeignTask(resource.href)
                 // Kept with its ETag: a full listing does not fetch it again while it is unchanged.
-                if let etag = resource.etag { plan.batch.foreign.append(.init(href: resource.href, etag: etag)) }
+                if let etag = resource.etag {
+                    plan.changes.batch.foreign.append(.init(href: resource.href, etag: etag))
+                }
                 continue
             }
             try pullNew(reading, of: resource, into: &plan, context: context)
         }
         for href in removed { try pullRemoval(href, into: &plan, now: now) }
         for skipped in plan.skipped
-        where syncPassNoted.insert("skipped\u{0}\(skipped.href)\u{0}\(skipped.reason)").inserted {
+        where passNoted.insert("skipped\u{0}\(skipped.href)\u{0}\(skipped.reason)").inserted {
             logger.warning("sync: skipped \(skipped.href): \(skipped.reason)")
         }
         // A problem's history line found again within the pass (after a 412) is not recorded twice.
         let repeated = { (record: HistoryRecord) in
-            [.kept, .conflict].contains(record.event) && self.syncPassNoted.contains(ReminderEngine.passKey(record))
+            [.kept, .conflict].contains(record.event) && self.passNoted.contains(SyncEndpoint.passKey(record))
         }
-        plan.batch.history.removeAll(where: repeated)
-        if !plan.batch.isEmpty { try stored { try store.applySync(plan.batch, at: now) } }
-        for record in plan.batch.history where [.kept, .conflict].contains(record.event) {
-            syncPassNoted.insert(ReminderEngine.passKey(record))
+        plan.changes.batch.history.removeAll(where: repeated)
+        try stored { try core.applyPulledChanges(plan.changes, now: now) }
+        for record in plan.changes.batch.history where [.kept, .conflict].contains(record.event) {
+            passNoted.insert(SyncEndpoint.passKey(record))
         }
-        applyPulledToMemory(plan, now: now)
         return SyncPulledReply(applied: Int64(plan.applied), conflicts: Int64(plan.conflicts), skipped: plan.skipped)
     }
 
@@ -117,9 +91,9 @@ extension ReminderEngine {
         }
         guard quarantined[object.itemId] == nil else { return }
         let base = readBase(object.body, href: resource.href, context: context).record
-        if let base, ReminderEngine.sameOnServer(base, reading.record) {
+        if let base, SyncEndpoint.sameOnServer(base, reading.record) {
             // Unchanged there: the DELETE goes on, against the server's current etag.
-            plan.batch.objects.append(SyncObject(
+            plan.changes.batch.objects.append(SyncObject(
                 itemId: object.itemId, uid: object.uid, href: resource.href, etag: resource.etag, body: resource.body))
             return
         }
@@ -144,14 +118,14 @@ extension ReminderEngine {
             return
         }
         let id = object.itemId
-        plan.batch.objects.append(
+        plan.changes.batch.objects.append(
             SyncObject(itemId: id, uid: object.uid, href: resource.href, etag: resource.etag, body: object.body))
         guard let item = items[id] else {
             // Removed here: its DELETE goes on, against the current etag.
             plan.skipped.append(.init(href: resource.href, reason: "\(reason); item \(id) was removed here: deleted"))
             return
         }
-        plan.batch.history.append(
+        plan.changes.batch.history.append(
             HistoryRecord(
                 at: now, itemId: id, title: item.title, event: .kept,
                 reason: "the server's copy was unreadable (\(reason)); replaced with this device's"))
@@ -190,14 +164,14 @@ extension ReminderEngine {
             }
         }
         var id = reading.record.item.id ?? ""
-        if !isFreeForSync(id, plan: plan) { id = newID(avoiding: plan.taken) }
+        if !isFreeForSync(id, plan: plan) { id = core.newID(avoiding: plan.taken) }
         add(reading, of: resource, id: id, event: (.addedElsewhere, reading.record.item.kind.rawValue), into: &plan,
             context: context)
     }
 
     /// Whether a new item from the server can keep the id its device gave it.
     private func isFreeForSync(_ id: String, plan: SyncPullPlan) -> Bool {
-        !id.isEmpty && !index.sortedIds.overlaps(id) && quarantined[id] == nil && !plan.taken.contains(id)
+        !id.isEmpty && !core.index.sortedIds.overlaps(id) && quarantined[id] == nil && !plan.taken.contains(id)
             && ((try? store.syncObject(itemId: id)) ?? nil) == nil
     }
 
@@ -228,15 +202,15 @@ extension ReminderEngine {
             // (docs/SYNC-FORMAT.md): the move is not taken, and the write-back below puts the
             // derived date on every client at once.
             let derived = merged.currentOccurrence(in: context)?.dueDate ?? moved.derived
-            plan.batch.history.append(
+            plan.changes.batch.history.append(
                 HistoryRecord(
                     at: context.now, itemId: id, title: merged.item.title, event: .kept,
                     reason: "date moved to \(moved.shown) on another device, which is not a date of its schedule; "
                         + "put back to \(derived) (edit the item here to change its dates)"))
         }
-        plan.batch.objects.append(
+        plan.changes.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
-        settle(id, differs: !ReminderEngine.sameOnServer(merged, remote) || ReminderEngine.inOtherClientsForm(reading),
+        settle(id, differs: !SyncEndpoint.sameOnServer(merged, remote) || SyncEndpoint.inOtherClientsForm(reading),
             into: &plan)
     }
 
@@ -256,17 +230,17 @@ extension ReminderEngine {
         var item = reading.record.item
         item.id = id
         item.createdAt = item.createdAt ?? context.now
-        plan.batch.added.append(item)
-        plan.batch.history.append(
+        plan.changes.batch.added.append(item)
+        plan.changes.batch.history.append(
             HistoryRecord(at: context.now, itemId: id, title: item.title, event: event.0, reason: event.1))
         applyPulled(
             reading.record, over: SyncRecord(item: item), itemId: id, conflicts: [], announce: false, into: &plan,
             context: context)
         plan.applied += 1
-        plan.batch.objects.append(
+        plan.changes.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
         // A body in another client's completion shape is written back in the rolling form.
-        settle(id, differs: ReminderEngine.inOtherClientsForm(reading), into: &plan)
+        settle(id, differs: SyncEndpoint.inOtherClientsForm(reading), into: &plan)
     }
 
     /// An Apple completed copy: a Done of the occurrence it names, on the item it copies (the
@@ -307,21 +281,21 @@ extension ReminderEngine {
         }
         let id = object.itemId
         guard let item = items[id] else {
-            if quarantined[id] == nil { plan.batch.forgotten.append(id) }
+            if quarantined[id] == nil { plan.changes.batch.forgotten.append(id) }
             return
         }
         plan.merged[id] = SyncRecord(item: item)
         plan.applied += 1
         if try stored({ try store.syncChangedHere(itemId: id) }) {
-            plan.batch.objects.append(SyncObject(itemId: id, uid: object.uid))
-            plan.batch.waiting.append(id)
-            plan.batch.history.append(
+            plan.changes.batch.objects.append(SyncObject(itemId: id, uid: object.uid))
+            plan.changes.batch.waiting.append(id)
+            plan.changes.batch.history.append(
                 HistoryRecord(
                     at: now, itemId: id, title: item.title, event: .kept,
                     reason: "removed on another device; kept because it was changed here"))
         } else {
-            plan.batch.removed.append(id)
-            plan.batch.history.append(
+            plan.changes.batch.removed.append(id)
+            plan.changes.batch.history.append(
                 HistoryRecord(
                     at: now, itemId: id, title: item.title, event: .removedElsewhere, reason: "removed on another device"
                 ))
@@ -329,37 +303,8 @@ extension ReminderEngine {
     }
 
     private func settle(_ id: String, differs: Bool, into plan: inout SyncPullPlan) {
-        plan.batch.waiting.removeAll { $0 == id }
-        plan.batch.settled.removeAll { $0 == id }
-        if differs { plan.batch.waiting.append(id) } else { plan.batch.settled.append(id) }
-    }
-
-    /// After the store has the batch: the same changes in memory, pop-ups closed, schedules
-    /// and notices.
-    private func applyPulledToMemory(_ plan: SyncPullPlan, now: Int64) {
-        for id in plan.batch.removed {
-            dropFromMemory(id)
-            reschedule(id, now: now)
-        }
-        if !plan.batch.added.isEmpty { index.add(plan.batch.added) }
-        for item in plan.batch.updated { index.update(item) }
-        for record in plan.batch.occurrences { index.record(record) }
-        for (id, due) in plan.closing { closePopUps(of: id, due: due) }
-        for (id, instant) in plan.acknowledged {
-            acknowledgedElsewhere[id] = max(acknowledgedElsewhere[id] ?? instant, instant)
-            outbox.drop(id, firedBy: instant)
-            for serverId in outbox.popUps(of: id, firedBy: instant) {
-                notifier.close(id: serverId)
-                outbox.offScreen(serverId)
-            }
-        }
-        // A grouped pop-up loses the reminders closed above, and shows the others again.
-        withdrawFromGroups(
-            where: { event in
-                plan.closing.contains { $0.itemId == event.itemId && ($0.due == nil || $0.due == event.dueInstant) }
-                    || plan.acknowledged[event.itemId].map { FireOutbox.covers(event, event.itemId, $0) } == true
-            }, now: now)
-        for id in plan.touched where items[id] != nil { reschedule(id, now: now) }
-        for notice in plan.notices { showNotice(notice) }
+        plan.changes.batch.waiting.removeAll { $0 == id }
+        plan.changes.batch.settled.removeAll { $0 == id }
+        if differs { plan.changes.batch.waiting.append(id) } else { plan.changes.batch.settled.append(id) }
     }
 }

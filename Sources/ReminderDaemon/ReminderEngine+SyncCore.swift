@@ -1,0 +1,42 @@
+import ReminderStore
+
+/// The engine as the sync endpoint sees it (`SyncCore`): what sync may ask of the core.
+extension ReminderEngine: SyncCore {
+    /// What a pull changed: written to the store in one transaction with the listing's token,
+    /// then, once that committed, the same changes in memory, pop-ups closed, schedules and
+    /// notices.
+    func applyPulledChanges(_ changes: PulledChanges, now: Int64) throws(ReminderStoreError) {
+        if !changes.batch.isEmpty { try store.applySync(changes.batch, at: now) }
+        for id in changes.batch.removed {
+            dropFromMemory(id)
+            reschedule(id, now: now)
+        }
+        if !changes.batch.added.isEmpty { index.add(changes.batch.added) }
+        for item in changes.batch.updated { index.update(item) }
+        for record in changes.batch.occurrences { index.record(record) }
+        for (id, due) in changes.closing { closePopUps(of: id, due: due) }
+        for (id, instant) in changes.acknowledged {
+            acknowledgedElsewhere[id] = max(acknowledgedElsewhere[id] ?? instant, instant)
+            outbox.drop(id, firedBy: instant)
+            for serverId in outbox.popUps(of: id, firedBy: instant) {
+                notifier.close(id: serverId)
+                outbox.offScreen(serverId)
+            }
+        }
+        // A grouped pop-up loses the reminders closed above, and shows the others again.
+        withdrawFromGroups(
+            where: { event in
+                changes.closing.contains { $0.itemId == event.itemId && ($0.due == nil || $0.due == event.dueInstant) }
+                    || changes.acknowledged[event.itemId].map { FireOutbox.covers(event, event.itemId, $0) } == true
+            }, now: now)
+        for id in changes.touched where items[id] != nil { reschedule(id, now: now) }
+        for notice in changes.notices { showNotice(notice) }
+    }
+
+    func hasReminder(of itemId: String, firedBy instant: Int64) -> Bool { outbox.holds(itemId, firedBy: instant) }
+
+    /// Shows the fires held for a refresh that are still due.
+    func releaseRefresh(now: Int64) {
+        deliver(outbox.take(.refreshing).filter { stillDue($0, now: now) }, now: now)
+    }
+}
