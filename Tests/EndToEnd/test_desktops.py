@@ -243,9 +243,51 @@ def test_mako_gets_one_grouped_pop_up_for_reminders_due_at_one_instant(mako, tmp
         shown = mako.shown()
         assert len(shown) == 1
         assert shown[0]["summary"].startswith("4 reminders: ")
-        assert shown[0]["actions"] == {}  # no Done that would mark all four
+        assert shown[0]["actions"] == {"one-at-a-time": "One at a time"}  # no Done that would mark all four
         for item_id in ids:
             assert f"reminderctl done {item_id}" in shown[0]["body"]
+    finally:
+        daemon.stop()
+
+
+def seven_at_one_instant(daemon):
+    """Seven coupons whose reminders all fire in a few seconds, two days before they expire (so
+    each reminder's own pop-up offers Done, Snooze 1h and Snooze 1d): their ids, by title."""
+    expires = local_in(2 * 86400 + 6)
+    return {f"Deal {n}": daemon.ctl_json("add", "coupon", f"Deal {n}", "--expires", expires, "--lead", "48h")["id"]
+            for n in range(1, 8)}
+
+
+def test_on_mako_seven_reminders_at_one_instant_are_each_marked_done_with_buttons_only(mako, tmp_path):
+    daemon = Daemon(tmp_path, mako.bus).start()
+    try:
+        ids = seven_at_one_instant(daemon)
+        group = wait_for(lambda: [n for n in mako.shown() if n["summary"].startswith("7 reminders: ")], timeout=15,
+                         what="the grouped pop-up on mako")[0]
+        assert group["actions"] == {"one-at-a-time": "One at a time", "snooze-all-1h": "Snooze all 1h"}
+        assert mako.ctl("invoke", "-n", str(group["id"]), "one-at-a-time").returncode == 0
+        for title, item_id in ids.items():  # shown in the group's order: by title
+            own = wait_for(lambda: [n for n in mako.shown() if "done" in n["actions"]], timeout=10, what=f"{title}'s pop-up")
+            assert len(own) == 1 and own[0]["summary"] == f"\u2068{title}\u2069"  # one at a time
+            assert own[0]["actions"] == {"done": "Mark as used", "snooze-1h": "Snooze 1h", "snooze-1d": "Snooze 1d"}
+            assert mako.ctl("invoke", "-n", str(own[0]["id"]), "done").returncode == 0
+            wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", timeout=10,
+                     what=f"{title} done from its button")
+        assert not [n for n in mako.shown() if n["summary"].startswith("7 reminders: ")]
+    finally:
+        daemon.stop()
+
+
+def test_on_mako_snooze_all_snoozes_the_seven_reminders_of_a_grouped_pop_up(mako, tmp_path):
+    daemon = Daemon(tmp_path, mako.bus).start()
+    try:
+        ids = seven_at_one_instant(daemon)
+        group = wait_for(lambda: [n for n in mako.shown() if n["summary"].startswith("7 reminders: ")], timeout=15,
+                         what="the grouped pop-up on mako")[0]
+        assert mako.ctl("invoke", "-n", str(group["id"]), "snooze-all-1h").returncode == 0
+        wait_for(lambda: all(any(e["event"] == "snoozed" for e in daemon.ctl_json("history", "--item", i)["entries"]) for i in ids.values()),
+                 timeout=10, what="all seven snoozed")
+        wait_for(lambda: not mako.shown(), timeout=10, what="the grouped pop-up closed")
     finally:
         daemon.stop()
 
