@@ -164,7 +164,8 @@ extension ReminderEngine {
         switch event {
         case .actionInvoked(let id, let key):
             guard let action = PopUpAction(key: key) else {
-                logger.warning("a pop-up button reminderd does not know: \(key)")
+                // A server's own ("default", a click on the body): nothing reminderd offered.
+                logger.debug("a pop-up action reminderd did not offer: \(key)", metadata: ["NOTIFICATION_ID": "\(id)"])
                 break
             }
             if action == .undo, let itemId = outbox.undoOffers.removeValue(forKey: id) {
