@@ -6,8 +6,9 @@ import ReminderStore
 /// flight), on screen (alone or in a group), waiting for a server (none on the bus, or it refused),
 /// held (reminderd's pause or the desktop's do-not-disturb), held for a refresh (reminderd-sync
 /// pulls their items first), or to be shown again on the next server (on screen, or unanswered,
-/// when the last one went away). Beside them, two kinds of pop-up that are no reminders: notices
-/// waiting for a server, and Undo offers on screen.
+/// when the last one went away), or gone through one at a time (a grouped pop-up's "One at a
+/// time": each shown alone in turn). Beside them, two kinds of pop-up that are no reminders:
+/// notices waiting for a server, and Undo offers on screen.
 ///
 /// Invariant: a fire — one reminder of one occurrence, `FireKey` — is in exactly one place: no
 /// two places, nor twice in one, hold it; a server id names one pop-up, alone or grouped; a pop-up
@@ -44,6 +45,19 @@ struct FireOutbox {
     private(set) var onScreen: [UInt32: PopUp] = [:]
     /// Grouped pop-ups on screen (several reminders at one instant): server id → their reminders.
     private(set) var groupsOnScreen: [UInt32: [Event]] = [:]
+    /// Those of `groupsOnScreen` that are the pause's digest (shown again as one, not as a burst).
+    private(set) var digestsOnScreen: Set<UInt32> = []
+    /// Reminders of grouped pop-ups being gone through one at a time, those still to come, in
+    /// order; the one being shown is in flight or on screen under `turn`.
+    private(set) var inTurn: [Event] = []
+    /// The reminder being gone through: handed to the server (its ticket), or on screen (its id).
+    private(set) var turn: Turn?
+
+    /// Where the reminder shown in turn is (`turn`).
+    enum Turn: Equatable {
+        case inFlight(ticket: UInt64)
+        case onScreen(id: UInt32)
+    }
     /// Reminders handed to the server, by the ticket their answer brings back.
     private var inFlight: [UInt64: [Event]] = [:]
     private var nextTicket: UInt64 = 0
@@ -119,18 +133,67 @@ struct FireOutbox {
         onScreen[id] = PopUp(itemId: event.itemId, due: event.dueInstant, event: event)
     }
 
-    /// Reminders shown as one pop-up, server id `id`.
-    mutating func onScreen(group events: [Event], as id: UInt32) { groupsOnScreen[id] = events }
+    /// Reminders shown as one pop-up, server id `id` (`digest`: the pause's digest).
+    mutating func onScreen(group events: [Event], as id: UInt32, digest: Bool = false) {
+        groupsOnScreen[id] = events
+        if digest { digestsOnScreen.insert(id) }
+    }
 
     /// Sets what grouped pop-up `id` stands for, now as server id `newId` (the same when the
     /// server kept it): reminders acknowledged elsewhere leave it, and it is re-shown without them.
     mutating func regroup(_ id: UInt32, as newId: UInt32, _ events: [Event]) {
         groupsOnScreen[id] = nil
         groupsOnScreen[newId] = events
+        if digestsOnScreen.remove(id) != nil { digestsOnScreen.insert(newId) }
     }
 
     /// Takes a grouped pop-up off the screen (closed by reminderd): its reminders are gone.
-    mutating func offScreen(group id: UInt32) { groupsOnScreen[id] = nil }
+    /// Returns them.
+    @discardableResult
+    mutating func offScreen(group id: UInt32) -> [Event] {
+        digestsOnScreen.remove(id)
+        return groupsOnScreen.removeValue(forKey: id) ?? []
+    }
+
+    /// Queues reminders (a grouped pop-up's, taken off the screen) to be shown one at a time
+    /// after those queued already.
+    mutating func goThrough(_ events: [Event]) {
+        for event in events { FireOutbox.add(event, to: &inTurn) }
+    }
+
+    /// The next reminder to show in turn, taken off the queue — only once the one shown before
+    /// is gone from the screen (acted on, dismissed, or closed) and not while it is in flight.
+    mutating func nextInTurn() -> Event? {
+        switch turn {
+        case .inFlight: return nil
+        case .onScreen(let id) where onScreen[id] != nil: return nil
+        default: turn = nil
+        }
+        return inTurn.isEmpty ? nil : inTurn.removeFirst()
+    }
+
+    /// Notes the reminder taken by `nextInTurn` as handed to the server; `answered` gives it back.
+    mutating func sendInTurn(_ event: Event) -> UInt64 {
+        let ticket = send([event])
+        turn = .inFlight(ticket: ticket)
+        return ticket
+    }
+
+    /// The server answered the reminder shown in turn with `ticket`: on screen as `id`, or not
+    /// shown (nil), and the next may go.
+    mutating func turnAnswered(_ ticket: UInt64, shownAs id: UInt32?) {
+        guard turn == .inFlight(ticket: ticket) else { return }
+        turn = id.map { .onScreen(id: $0) }
+    }
+
+    /// Takes every reminder still to be gone through (the server went away, or refused one).
+    mutating func takeInTurn() -> [Event] {
+        defer { inTurn.removeAll() }
+        return inTurn
+    }
+
+    /// Takes the reminders `leaves` picks out of those still to be gone through.
+    mutating func leaveTurn(where leaves: (Event) -> Bool) { inTurn.removeAll(where: leaves) }
 
     /// Takes a reminder's pop-up off the screen (closed by reminderd, or replaced).
     @discardableResult
@@ -139,15 +202,18 @@ struct FireOutbox {
     /// The server closed pop-up `id`: it is none of these any more. Returns the reminder's, if it was one.
     mutating func closed(_ id: UInt32) -> PopUp? {
         undoOffers[id] = nil
-        groupsOnScreen[id] = nil
+        offScreen(group: id)
         return onScreen.removeValue(forKey: id)
     }
 
     /// The server went away: its ids mean nothing to the next one; what was open is shown again there.
     mutating func serverVanished() {
-        repost += onScreen.values.map(\.event) + groupsOnScreen.values.joined()
+        repost += onScreen.values.map(\.event) + groupsOnScreen.values.joined() + inTurn
         onScreen.removeAll()
         groupsOnScreen.removeAll()
+        digestsOnScreen.removeAll()
+        inTurn.removeAll()
+        turn = nil
         undoOffers.removeAll()
     }
 
@@ -169,6 +235,7 @@ struct FireOutbox {
         held = held.map(moved)
         refreshing = refreshing.map(moved)
         repost = repost.map(moved)
+        inTurn = inTurn.map(moved)
         onScreen = onScreen.mapValues { PopUp(itemId: $0.itemId, due: move($0.due), event: moved($0.event)) }
         groupsOnScreen = groupsOnScreen.mapValues { $0.map(moved) }
         inFlight = inFlight.mapValues { $0.map(moved) }
@@ -179,6 +246,7 @@ struct FireOutbox {
         waiting.removeAll { $0.itemId == itemId }
         held.removeAll { $0.itemId == itemId }
         refreshing.removeAll { $0.itemId == itemId }
+        inTurn.removeAll { $0.itemId == itemId }
     }
 
     /// Forgets the item's reminders waiting, held or to be shown again that `instant` covers
@@ -189,13 +257,14 @@ struct FireOutbox {
         waiting.removeAll(where: covered)
         held.removeAll(where: covered)
         repost.removeAll(where: covered)
+        inTurn.removeAll(where: covered)
     }
 
     /// Whether a reminder of the item that `instant` covers is here: in flight, on screen (alone
     /// or in a group, which is shown again without it), waiting, held (for a refresh too) or to
     /// be shown again.
     func holds(_ itemId: String, firedBy instant: Int64) -> Bool {
-        let kept = [waiting, held, refreshing, repost, Array(inFlight.values.joined())]
+        let kept = [waiting, held, refreshing, repost, inTurn, Array(inFlight.values.joined())]
         return (kept + [onScreen.values.map(\.event), Array(groupsOnScreen.values.joined())]).joined().contains {
             FireOutbox.covers($0, itemId, instant)
         }
@@ -228,6 +297,7 @@ struct FireOutbox {
         each(held, "held")
         each(refreshing, "held for a refresh")
         each(repost, "to be shown again")
+        each(inTurn, "to be shown in turn")
         each(onScreen.values.lazy.map(\.event), "on screen")
         each(groupsOnScreen.values.joined(), "on screen in a group")
         each(inFlight.values.joined(), "in flight")
@@ -242,6 +312,9 @@ struct FireOutbox {
             seen[key] = place
         }
         for id in onScreen.keys where groupsOnScreen[id] != nil { broken.append("server id \(id) is two pop-ups") }
+        for id in digestsOnScreen where groupsOnScreen[id] == nil {
+            broken.append("digest \(id) is no pop-up on screen")
+        }
         for (id, popUp) in onScreen where popUp.itemId != popUp.event.itemId || popUp.due != popUp.event.dueInstant {
             broken.append("pop-up \(id) is filed under \(popUp.itemId) at \(popUp.due), not its reminder's")
         }

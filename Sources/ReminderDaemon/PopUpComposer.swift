@@ -36,7 +36,7 @@ struct PopUpComposer {
         var body = text.body + (shownAgain ? "" : lateness(of: event).map { " (late: \($0))" } ?? "")
         var actions: [(key: String, label: String)] = []
         if capabilities.contains("actions") {
-            actions.append(("done", text.doneLabel))
+            actions.append((PopUpAction.done.key, text.doneLabel))
             actions += snoozeActions(due: event.dueInstant)
         } else {
             body += "\nreminderctl done \(event.itemId)"
@@ -48,13 +48,28 @@ struct PopUpComposer {
             bypassDoNotDisturb: text.urgency == NotificationText.Urgency.critical)
     }
 
-    /// One pop-up for reminders due at the same instant, and their events in the order it names
-    /// them (soonest due first, then by name, so the same reminders always read the same way). It
-    /// names the first few and, per reminder, the command that marks it done; it has no Done button
-    /// (one press must not mark all of them done) and no snooze (each has its own due time).
-    func group(_ group: [(event: ReminderEngine.ScheduledEvent, item: Item, text: NotificationText)])
-        -> (request: NotificationRequest, events: [ReminderEngine.ScheduledEvent])
-    {
+    /// One pop-up for several reminders, and their events in the order it names them: reminders
+    /// due at the same instant (`dueTogether`: soonest due first, then by name, so the same
+    /// reminders always read the same way; it names the first few and, per reminder, the command
+    /// that marks it done), or the digest of those held while paused (`heldWhileBusy`, in the
+    /// order they were held). Its buttons (`groupActions`) go through the reminders one at a time,
+    /// each on its own pop-up with its Done and snoozes, and snooze them all; there is no Done
+    /// for all (one press must not mark every one done).
+    func group(
+        _ group: [(event: ReminderEngine.ScheduledEvent, item: Item, text: NotificationText)],
+        kind: GroupKind = .dueTogether
+    ) -> (request: NotificationRequest, events: [ReminderEngine.ScheduledEvent]) {
+        if kind == .heldWhileBusy {
+            let titles = group.map(\.item.title)
+            let body =
+                "\(group.count) reminders while you were busy: " + titles.prefix(5).joined(separator: ", ")
+                + (titles.count > 5 ? ", …" : "")
+            let events = group.map(\.event)
+            let request = NotificationRequest(
+                summary: "Reminders", body: markedUp(body), urgency: urgency(.normal), category: "x-reminderd.digest",
+                actions: groupActions(events), timeoutMilliseconds: 0)
+            return (request, events)
+        }
         let reminders = group.sorted {
             ($0.event.dueInstant, $0.item.title) < ($1.event.dueInstant, $1.item.title)
         }
@@ -69,11 +84,37 @@ struct PopUpComposer {
         let urgencies = reminders.map(\.text.urgency)
         let most: NotificationText.Urgency =
             urgencies.contains(.critical) ? .critical : urgencies.contains(.normal) ? .normal : .low
+        let events = reminders.map(\.event)
         let request = NotificationRequest(
             summary: summary, body: markedUp(lines.joined(separator: "\n")), urgency: urgency(most),
-            category: "x-reminderd.group", timeoutMilliseconds: 0, resident: false,
+            category: "x-reminderd.group", actions: groupActions(events), timeoutMilliseconds: 0, resident: false,
             bypassDoNotDisturb: most == .critical)
-        return (request, reminders.map(\.event))
+        return (request, events)
+    }
+
+    /// What a pop-up for several reminders stands for.
+    enum GroupKind: Sendable {
+        /// More than two reminders due at one instant.
+        case dueTogether
+        /// The reminders held while reminderd or the desktop was paused, released together.
+        case heldWhileBusy
+    }
+
+    /// The buttons of a pop-up for several reminders, only when the server has `actions`: "One
+    /// at a time", then "Snooze all" by the shortest configured snooze that ends before every
+    /// one's due time (none when no snooze fits them all). Two buttons: within GNOME's three.
+    func groupActions(_ events: [ReminderEngine.ScheduledEvent]) -> [(key: String, label: String)] {
+        guard capabilities.contains("actions") else { return [] }
+        var actions = [(key: PopUpAction.oneAtATime.key, label: "One at a time")]
+        let fitting = configuration.snoozeOptions.sorted { $0.nominalSeconds < $1.nominalSeconds }.first { option in
+            events.allSatisfy {
+                let end = PopUpComposer.snoozeEnd(
+                    option, from: now, due: $0.dueInstant, configuration: configuration, rules: rules)
+                return end?.shortened == false
+            }
+        }
+        if let fitting { actions.append((PopUpAction.snoozeAll(fitting).key, "Snooze all \(fitting)")) }
+        return actions
     }
 
     /// Reminders named on a grouped pop-up; the rest are counted and left to `reminderctl list`.
@@ -93,7 +134,7 @@ struct PopUpComposer {
         }
         var actions: [(key: String, label: String)] = []
         if capabilities.contains("actions") {
-            actions.append(("undo", "Undo"))
+            actions.append((PopUpAction.undo.key, "Undo"))
         } else {
             body += "\nreminderctl undo \(itemId)"
         }
@@ -119,12 +160,9 @@ struct PopUpComposer {
             PopUpComposer.snoozeEnd($0, from: now, due: due, configuration: configuration, rules: rules)?.shortened
                 == false
         }
-        if !fitting.isEmpty { return fitting.prefix(2).map { ("snooze-\($0)", "Snooze \($0)") } }
-        return due - 60 > now + 60 ? [(PopUpComposer.lastMinuteAction, "Remind 1 min before")] : []
+        if !fitting.isEmpty { return fitting.prefix(2).map { (PopUpAction.snooze($0).key, "Snooze \($0)") } }
+        return due - 60 > now + 60 ? [(PopUpAction.snoozeToLastMinute.key, "Remind 1 min before")] : []
     }
-
-    /// The action that snoozes until a minute before the due time.
-    static let lastMinuteAction = "snooze-last-minute"
 
     /// When a snooze of `duration` from `now` would fire (clamped to the last minute before the
     /// due instant, then `shortened`; then moved out of quiet hours), or nil when none fits.

@@ -162,27 +162,37 @@ extension ReminderEngine {
     func handle(_ event: NotifierEvent) {
         let now = clock()
         switch event {
-        case .actionInvoked(let id, let action):
-            if action == "undo", let itemId = outbox.undoOffers.removeValue(forKey: id) {
-                runButton("undo", itemId, now: now) { try undo(itemId, now: now) }
+        case .actionInvoked(let id, let key):
+            guard let action = PopUpAction(key: key) else {
+                // A server's own ("default", a click on the body): nothing reminderd offered.
+                logger.debug("a pop-up action reminderd did not offer: \(key)", metadata: ["NOTIFICATION_ID": "\(id)"])
+                break
+            }
+            if action == .undo, let itemId = outbox.undoOffers.removeValue(forKey: id) {
+                runButton(action.key, itemId, now: now) { try undo(itemId, now: now) }
                 notifier.close(id: id)
+                break
+            }
+            if outbox.groupsOnScreen[id] != nil {
+                pressOnGroup(action, id: id, now: now)
                 break
             }
             guard let popUp = outbox.onScreen[id] else { return }
             let itemId = popUp.itemId
-            if action == "done" {
-                if press("done", on: popUp, now: now, { try markDone(itemId, amount: nil, now: now) }) {
+            switch action {
+            case .done:
+                if press(action, on: popUp, now: now, { try markDone(itemId, amount: nil, now: now) }) {
                     // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
                     store.whenDurable(through: store.commitCount) { [weak self] durability in
                         self?.confirmDone(itemId, durability, now: now)
                     }
                 }
-            } else if action == PopUpComposer.lastMinuteAction {
+            case .snoozeToLastMinute:
                 press(action, on: popUp, now: now) { try snooze(itemId, until: popUp.due - 60, now: now) }
-            } else if action.hasPrefix("snooze-"),
-                case .success(let duration) = CalendarDuration.parse(String(action.dropFirst(7)), rules: .snooze)
-            {
+            case .snooze(let duration):
                 press(action, on: popUp, now: now) { try snooze(itemId, duration, now: now) }
+            case .undo, .oneAtATime, .snoozeAll:
+                logger.warning("button \(key) means nothing on a reminder's own pop-up")
             }
         case .closed(let id, let reason):
             guard let itemId = outbox.closed(id)?.itemId else { return }
@@ -206,6 +216,8 @@ extension ReminderEngine {
         case .serverVanished:
             outbox.serverVanished()
         }
+        // A reminder shown one at a time that was acted on, dismissed or closed: the next one.
+        showNextInTurn(now: now)
         publish()
     }
 
@@ -227,13 +239,13 @@ extension ReminderEngine {
     /// and what it changed is for reminderd-sync to push. Returns whether it succeeded.
     @discardableResult
     func press(
-        _ button: String, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> [String: JSONValue]
+        _ button: PopUpAction, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> [String: JSONValue]
     ) -> Bool {
         let reason: String
         // A rebuy's Done means "bought it today", as good after its run-out date as before.
         var isRebuy = false
         if case .rebuy = items[popUp.itemId]?.schedule { isRebuy = true }
-        if popUp.due <= now && !(isRebuy && button == "done") {
+        if popUp.due <= now && !(isRebuy && button == .done) {
             reason = "its due time \(Timestamp.format(popUp.due, in: zone)) has passed"
         } else if occurrences[popUp.itemId]?[popUp.due]?.doneAt != nil {
             reason = "it is already done"
@@ -248,9 +260,9 @@ extension ReminderEngine {
                 reason = "\(error)"
             }
         }
-        logger.warning("button \(button) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
+        logger.warning("button \(button.key) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
         let title = items[popUp.itemId]?.title ?? popUp.itemId
-        showRefusal(button == "done" ? "Not done" : "Not snoozed", "\(title): \(reason)")
+        showRefusal(button == .done ? "Not done" : "Not snoozed", "\(title): \(reason)")
         return false
     }
 

@@ -31,8 +31,12 @@ extension ReminderEngine {
     /// the grouped pop-ups on screen: a group left with none is closed; any other is shown again,
     /// in place (`replacesId`), naming only the ones that stay — closing it would hide reminders
     /// nobody acknowledged, and leaving it would show one that was. Its reminders were fired
-    /// already: no history, nothing recorded again.
+    /// already: no history, nothing recorded again. They leave the reminders still to be gone
+    /// through one at a time too, and when the one shown in turn was closed with them, the next
+    /// is shown.
     func withdrawFromGroups(where leaves: (ScheduledEvent) -> Bool, now: Int64) {
+        outbox.leaveTurn(where: leaves)
+        defer { showNextInTurn(now: now) }
         for (id, events) in outbox.groupsOnScreen.sorted(by: { $0.key < $1.key }) {
             let staying = events.filter { !leaves($0) && items[$0.itemId] != nil }
             guard staying.count < events.count else { continue }
@@ -49,7 +53,8 @@ extension ReminderEngine {
                     item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
                 reminders.append((event, item, text))
             }
-            var request = composer(for: notifier.serverInfo(), now: now).group(reminders).request
+            let kind: PopUpComposer.GroupKind = outbox.digestsOnScreen.contains(id) ? .heldWhileBusy : .dueTogether
+            var request = composer(for: notifier.serverInfo(), now: now).group(reminders, kind: kind).request
             request.replacesId = id
             notifier.show(request) { [weak self] result in
                 guard let self else { return }
@@ -64,5 +69,104 @@ extension ReminderEngine {
                 }
             }
         }
+    }
+
+    /// A button of grouped pop-up `id` (a burst or the pause's digest) was pressed: "One at a
+    /// time" takes it off the screen and shows its reminders one by one; "Snooze all" snoozes
+    /// every one still due. Other keys mean nothing on a group.
+    func pressOnGroup(_ action: PopUpAction, id: UInt32, now: Int64) {
+        logger.info("button \(action.key) pressed on a grouped pop-up", metadata: ["NOTIFICATION_ID": "\(id)"])
+        switch action {
+        case .oneAtATime:
+            let events = outbox.offScreen(group: id)
+            notifier.close(id: id)
+            outbox.goThrough(events.filter { stillDue($0, now: now) })
+            showNextInTurn(now: now)
+        case .snoozeAll(let duration):
+            let events = outbox.offScreen(group: id)
+            notifier.close(id: id)
+            snoozeAll(events.filter { stillDue($0, now: now) }, by: duration, now: now)
+        default:
+            logger.warning("button \(action.key) means nothing on a grouped pop-up")
+        }
+    }
+
+    /// Snoozes each reminder by `duration` (shortened to a minute before its due time, as the
+    /// command is, when time has passed since the button was offered). One that cannot be
+    /// snoozed is named in one pop-up saying why, and is gone through one at a time, so it can
+    /// still be acted on.
+    func snoozeAll(_ events: [ScheduledEvent], by duration: CalendarDuration, now: Int64) {
+        var refused: [ScheduledEvent] = []
+        var reasons: [String] = []
+        for event in events {
+            do {
+                _ = try snooze(event.itemId, duration, now: now)
+            } catch {
+                let reason = (error as? CommandError)?.error.description ?? "\(error)"
+                logger.warning("button snooze all refused: \(reason)", metadata: ["ITEM_ID": "\(event.itemId)"])
+                refused.append(event)
+                reasons.append("\(items[event.itemId]?.title ?? event.itemId): \(reason)")
+            }
+        }
+        if refused.count < events.count { noteLocalChange(now: now) }
+        guard !refused.isEmpty else { return }
+        showRefusal("Not snoozed", reasons.joined(separator: "\n"))
+        outbox.goThrough(refused.filter { stillDue($0, now: now) })
+        showNextInTurn(now: now)
+    }
+
+    /// Shows the next reminder being gone through one at a time, once the one shown before is
+    /// gone (acted on, dismissed, closed). It is shown alone, with its own Done and snoozes, as
+    /// any reminder is, but it was fired already (with its group): nothing is recorded again.
+    /// Those no longer due are skipped.
+    func showNextInTurn(now: Int64) {
+        guard let server = notifier.serverInfo() else { return }
+        while let event = outbox.nextInTurn() {
+            guard stillDue(event, now: now), case .fire(let itemId, let occurrence, _, _, _) = event,
+                let item = items[itemId]
+            else { continue }
+            let text = NotificationText(
+                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+            let request = composer(for: server, now: now).reminder(event, text: text, shownAgain: true, replacesId: 0)
+            let ticket = outbox.sendInTurn(event)
+            notifier.show(request) { [weak self] result in
+                guard let self else { return }
+                self.queue.async { self.answeredInTurn(ticket, result) }
+            }
+            return
+        }
+    }
+
+    /// The server's answer to a reminder shown in turn: on screen, or — not shown — kept with
+    /// those still to come as `delivered` keeps a reminder the server did not take.
+    private func answeredInTurn(_ ticket: UInt64, _ result: Result<UInt32, NotifierError>) {
+        let now = clock()
+        let events = outbox.answered(ticket)
+        switch result {
+        case .success(let id):
+            if let event = events.first, stillDue(event, now: now) {
+                logger.info(
+                    "reminder shown in turn", metadata: ["ITEM_ID": "\(event.itemId)", "NOTIFICATION_ID": "\(id)"])
+                outbox.onScreen(event, as: id)
+                outbox.turnAnswered(ticket, shownAs: id)
+            } else {
+                // Done, passed or removed while it was on its way: closed, and the next one goes.
+                notifier.close(id: id)
+                outbox.turnAnswered(ticket, shownAs: nil)
+                showNextInTurn(now: now)
+            }
+        case .failure(let error):
+            outbox.turnAnswered(ticket, shownAs: nil)
+            let kept = events + outbox.takeInTurn()
+            switch error {
+            case .inhibited: outbox.keep(kept, in: .held)
+            case .timedOut: outbox.keep(kept, in: .repost)
+            default:
+                logger.warning("a reminder shown one at a time waits: \(error)")
+                outbox.keep(kept, in: .waiting)
+                scheduleRetry(now: now)
+            }
+        }
+        publish()
     }
 }

@@ -68,7 +68,8 @@ extension ReminderEngine {
         releaseHeld(now: now)
     }
 
-    /// Shows the held reminders: one as itself, several as one digest.
+    /// Shows the held reminders: one as itself, several as one digest, whose buttons go through
+    /// them one at a time and snooze them all (`PopUpComposer.group`, `heldWhileBusy`).
     func releaseHeld(now: Int64) {
         let digest = outbox.take(.held)
         guard !digest.isEmpty else { return }
@@ -76,17 +77,19 @@ extension ReminderEngine {
             deliver(digest[0], now: now)
             return
         }
-        let titles = digest.compactMap { items[$0.itemId]?.title }
-        let body =
-            "\(digest.count) reminders while you were busy: " + titles.prefix(5).joined(separator: ", ")
-            + (titles.count > 5 ? ", …" : "")
+        var reminders: [(event: ScheduledEvent, item: Item, text: NotificationText)] = []
+        for event in digest {
+            guard case .fire(let itemId, let occurrence, _, _, _) = event, let item = items[itemId] else { continue }
+            let text = NotificationText(
+                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+            reminders.append((event, item, text))
+        }
         // Noted before the call, as a single reminder is: a stop or crash before the outcome is
         // recorded owes each reminder of the digest (they are no longer held, so lastSeen moves on).
         beginDelivery(digest, now: now)
         let ticket = outbox.send(digest)
-        let request = NotificationRequest(
-            summary: "Reminders", body: body, urgency: .normal, category: "x-reminderd.digest", timeoutMilliseconds: 0)
-        notifier.show(composer(for: notifier.serverInfo(), now: now).notice(request)) { [weak self] result in
+        let request = composer(for: notifier.serverInfo(), now: now).group(reminders, kind: .heldWhileBusy).request
+        notifier.show(request) { [weak self] result in
             guard let self else { return }
             self.queue.async {
                 let digest = self.outbox.answered(ticket)
@@ -106,6 +109,14 @@ extension ReminderEngine {
                     // On screen whether or not that was stored: not shown again while this run lasts.
                     for reminder in shown {
                         self.index.recordShown(reminder)
+                    }
+                    // On screen as a group, so its buttons reach its reminders and one done
+                    // meanwhile leaves it (`withdrawFromGroups`).
+                    let still = digest.filter { self.stillDue($0, now: self.clock()) }
+                    if still.isEmpty {
+                        self.notifier.close(id: id)
+                    } else {
+                        self.outbox.onScreen(group: still, as: id, digest: true)
                     }
                 // Kept as a single reminder's would be (`delivered`): held again under the desktop's
                 // do-not-disturb, sent only to the next server after no answer, retried after a refusal.

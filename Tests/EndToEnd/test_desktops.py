@@ -137,6 +137,79 @@ def test_xfce4_notifyd_keeps_the_reminder_and_its_buttons_and_undo_reach_reminde
         stop(server, xvfb)
 
 
+def button_centres(env, window):
+    """The centres of the buttons xfce4-notifyd drew along a pop-up's bottom, left to right, as
+    seen on screen: the runs of non-white pixels across the row 30 pixels above its bottom edge
+    (buttons sit at their natural width at the right, or share the width, as the labels need)."""
+    x, y, width, height = window
+    row = subprocess.run(["convert", "x:root", "-crop", f"{width}x1+{x}+{y + height - 30}", "-depth", "8", "txt:-"],
+                         env=env, capture_output=True, text=True).stdout.splitlines()[1:]
+    white = [line.split("(")[1].split(")")[0].split(",")[:3] == ["255", "255", "255"] for line in row]
+    runs, start = [], None
+    for column, is_white in enumerate(white + [True]):
+        if not is_white and start is None:
+            start = column
+        elif is_white and start is not None:
+            if column - start > 30:  # a button, not a border or a letter
+                runs.append(x + (start + column) // 2)
+            start = None
+    return runs
+
+
+def click_at(env, x, y):
+    subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], env=env, check=True)
+
+
+@pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("xdotool") and os.path.exists(XFCE4_NOTIFYD)),
+                    reason="needs Xvfb, xdotool and xfce4-notifyd")
+def test_xfce4_notifyd_goes_through_a_grouped_pop_up_one_at_a_time_by_clicks(bus, tmp_path):
+    """Seven reminders at one instant: One at a time clicked, then Snooze 1h on each pop-up in turn
+    (a snooze offers no Undo, so the only window on screen is always the one to click)."""
+    display = f":{random.randint(401, 600)}"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1000x400x24"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    (tmp_path / "xfce-config").mkdir()
+    env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_CONFIG_HOME=str(tmp_path / "xfce-config"))
+    server = None
+    daemon = Daemon(tmp_path, bus)
+    try:
+        wait_for(lambda: subprocess.run(["xdpyinfo"], env=env, capture_output=True).returncode == 0, timeout=10,
+                 what="Xvfb")
+        server = subprocess.Popen([XFCE4_NOTIFYD], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(lambda: "Xfce Notify Daemon" in server_name(env), timeout=10, what="xfce4-notifyd on the bus")
+        daemon.start()
+        expires = local_in(2 * 86400 + 6)
+        ids = [daemon.ctl_json("add", "coupon", f"Deal {n}", "--expires", expires, "--lead", "48h")["id"]
+               for n in range(1, 8)]
+        group, (_, top, _, _) = wait_for(lambda: next(iter(xfce_pop_ups(env).items()), None), timeout=15,
+                                         what="the grouped pop-up on xfce4-notifyd")
+
+        def alone_at_top(other_than):
+            """The one pop-up window on screen, once it sits at the top and the last one is gone."""
+            windows = xfce_pop_ups(env)
+            if len(windows) == 1:
+                ((window, geometry),) = windows.items()
+                if window != other_than and geometry[1] == top:
+                    return window, geometry
+
+        _, geometry = wait_for(lambda: alone_at_top(None), timeout=10, what="the grouped pop-up settled")
+        buttons = wait_for(lambda: button_centres(env, geometry), timeout=5, what="the group's buttons drawn")
+        assert len(buttons) == 2  # One at a time, Snooze all 1h
+        click_at(env, buttons[0], geometry[1] + geometry[3] - 30)
+        shown = group
+        for item_id in ids:  # in the group's order: by title
+            shown, geometry = wait_for(lambda: alone_at_top(shown), timeout=10, what="the next reminder's pop-up")
+            buttons = wait_for(lambda: button_centres(env, geometry), timeout=5, what="its buttons drawn")
+            assert len(buttons) == 3  # Mark as used, Snooze 1h, Snooze 1d
+            click_at(env, buttons[1], geometry[1] + geometry[3] - 30)
+            wait_for(lambda: any(e["event"] == "snoozed" for e in daemon.ctl_json("history", "--item", item_id)["entries"]),
+                     timeout=10, what="the reminder shown snoozed from its own pop-up")
+        wait_for(lambda: not xfce_pop_ups(env), timeout=10, what="no pop-up left")
+    finally:
+        daemon.stop()
+        stop(*[p for p in (server, xvfb) if p])
+
+
 # mako on a headless sway ---------------------------------------------------------------------------
 
 @pytest.fixture
@@ -243,9 +316,51 @@ def test_mako_gets_one_grouped_pop_up_for_reminders_due_at_one_instant(mako, tmp
         shown = mako.shown()
         assert len(shown) == 1
         assert shown[0]["summary"].startswith("4 reminders: ")
-        assert shown[0]["actions"] == {}  # no Done that would mark all four
+        assert shown[0]["actions"] == {"one-at-a-time": "One at a time"}  # no Done that would mark all four
         for item_id in ids:
             assert f"reminderctl done {item_id}" in shown[0]["body"]
+    finally:
+        daemon.stop()
+
+
+def seven_at_one_instant(daemon):
+    """Seven coupons whose reminders all fire in a few seconds, two days before they expire (so
+    each reminder's own pop-up offers Done, Snooze 1h and Snooze 1d): their ids, by title."""
+    expires = local_in(2 * 86400 + 6)
+    return {f"Deal {n}": daemon.ctl_json("add", "coupon", f"Deal {n}", "--expires", expires, "--lead", "48h")["id"]
+            for n in range(1, 8)}
+
+
+def test_on_mako_seven_reminders_at_one_instant_are_each_marked_done_with_buttons_only(mako, tmp_path):
+    daemon = Daemon(tmp_path, mako.bus).start()
+    try:
+        ids = seven_at_one_instant(daemon)
+        group = wait_for(lambda: [n for n in mako.shown() if n["summary"].startswith("7 reminders: ")], timeout=15,
+                         what="the grouped pop-up on mako")[0]
+        assert group["actions"] == {"one-at-a-time": "One at a time", "snooze-all-1h": "Snooze all 1h"}
+        assert mako.ctl("invoke", "-n", str(group["id"]), "one-at-a-time").returncode == 0
+        for title, item_id in ids.items():  # shown in the group's order: by title
+            own = wait_for(lambda: [n for n in mako.shown() if "done" in n["actions"]], timeout=10, what=f"{title}'s pop-up")
+            assert len(own) == 1 and own[0]["summary"] == f"\u2068{title}\u2069"  # one at a time
+            assert own[0]["actions"] == {"done": "Mark as used", "snooze-1h": "Snooze 1h", "snooze-1d": "Snooze 1d"}
+            assert mako.ctl("invoke", "-n", str(own[0]["id"]), "done").returncode == 0
+            wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", timeout=10,
+                     what=f"{title} done from its button")
+        assert not [n for n in mako.shown() if n["summary"].startswith("7 reminders: ")]
+    finally:
+        daemon.stop()
+
+
+def test_on_mako_snooze_all_snoozes_the_seven_reminders_of_a_grouped_pop_up(mako, tmp_path):
+    daemon = Daemon(tmp_path, mako.bus).start()
+    try:
+        ids = seven_at_one_instant(daemon)
+        group = wait_for(lambda: [n for n in mako.shown() if n["summary"].startswith("7 reminders: ")], timeout=15,
+                         what="the grouped pop-up on mako")[0]
+        assert mako.ctl("invoke", "-n", str(group["id"]), "snooze-all-1h").returncode == 0
+        wait_for(lambda: all(any(e["event"] == "snoozed" for e in daemon.ctl_json("history", "--item", i)["entries"]) for i in ids.values()),
+                 timeout=10, what="all seven snoozed")
+        wait_for(lambda: not mako.shown(), timeout=10, what="the grouped pop-up closed")
     finally:
         daemon.stop()
 

@@ -6,6 +6,7 @@ import random
 import shutil
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -144,5 +145,61 @@ def test_pop_ups_open_on_dbusmock_are_shown_once_on_dunst_when_it_takes_over(bus
             assert events.count("fired") == 1 and events.count("reshown") == 1  # re-posting is not a second fire
         finally:
             stop()
+    finally:
+        daemon.stop()
+
+
+def pick(desktop, text):
+    """Picks the entry containing `text` from dunst's context menu (the buttons of the pop-ups
+    on screen, as "Label (Summary)"); whether it was listed. dunst opens no menu while no pop-up
+    on screen has a button: then, after two seconds of an empty log, none was listed."""
+    log = Path(desktop.env["PICK_LOG"])
+    log.write_text("")
+    desktop("context", pick=text)
+    deadline = time.monotonic() + 2
+    while not log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return any(text in line for line in log.read_text().splitlines())
+
+
+def seven_at_one_instant(daemon):
+    """Seven coupons whose reminders all fire in a few seconds, two days before they expire (so
+    each reminder's own pop-up offers Done, Snooze 1h and Snooze 1d): their ids, by title."""
+    expires = local_in(2 * 86400 + 6)
+    return {f"Deal {n}": daemon.ctl_json("add", "coupon", f"Deal {n}", "--expires", expires, "--lead", "48h")["id"]
+            for n in range(1, 8)}
+
+
+def status(daemon, item_id):
+    return daemon.ctl_json("show", item_id)["item"]["status"]
+
+
+def test_on_dunst_seven_reminders_at_one_instant_are_each_marked_done_with_buttons_only(bus, desktop, tmp_path):
+    daemon = Daemon(tmp_path, bus).start()
+    try:
+        ids = seven_at_one_instant(daemon)
+        wait_for(lambda: shown(desktop)[0] == 1, timeout=15, what="the grouped pop-up on dunst")
+        wait_for(lambda: pick(desktop, "One at a time (7 reminders: "), timeout=10, what="One at a time in dunst's menu")
+        listed = open(desktop.env["PICK_LOG"]).read()
+        assert "Snooze all 1h (7 reminders: " in listed and "Mark as used (7 reminders" not in listed  # no Done for all
+        for title, item_id in ids.items():  # shown in the group's order: by title
+            wait_for(lambda: pick(desktop, f"Mark as used (\u2068{title}\u2069)"), timeout=10, what=f"{title}'s own pop-up")
+            wait_for(lambda: status(daemon, item_id) == "used", timeout=10, what=f"{title} done from its button")
+            others = [line for line in open(desktop.env["PICK_LOG"]).read().splitlines() if "Mark as used (" in line]
+            assert len(others) == 1  # one reminder's pop-up at a time
+        assert all(status(daemon, item_id) == "used" for item_id in ids.values())
+    finally:
+        daemon.stop()
+
+
+def test_on_dunst_snooze_all_snoozes_the_seven_reminders_of_a_grouped_pop_up(bus, desktop, tmp_path):
+    daemon = Daemon(tmp_path, bus).start()
+    try:
+        ids = seven_at_one_instant(daemon)
+        wait_for(lambda: shown(desktop)[0] == 1, timeout=15, what="the grouped pop-up on dunst")
+        wait_for(lambda: pick(desktop, "Snooze all 1h (7 reminders: "), timeout=10, what="Snooze all in dunst's menu")
+        wait_for(lambda: all(any(e["event"] == "snoozed" for e in daemon.ctl_json("history", "--item", i)["entries"]) for i in ids.values()),
+                 timeout=10, what="all seven snoozed")
+        wait_for(lambda: shown(desktop)[0] == 0, timeout=10, what="the grouped pop-up closed")
     finally:
         daemon.stop()

@@ -372,7 +372,7 @@ struct ModelRun {
             refusal = ModelItem.Refusal(description: "it is already done")
         } else if action == "done" {
             do { try item.markDone(amount: nil, early: false, now: now, zone: settings.zone) } catch { refusal = error }
-        } else if action == PopUpComposer.lastMinuteAction {
+        } else if action == PopUpAction.snoozeToLastMinute.key {
             do { _ = try item.snooze(seconds: 0, lastMinute: true, now: now, settings: settings) } catch {
                 refusal = error
             }

@@ -91,7 +91,7 @@ import Testing
         #expect(!composer.reminder(event, text: text, shownAgain: true, replacesId: 0).body.contains("late"))
     }
 
-    @Test func aGroupNamesItsRemindersInOrderWithoutButtons() {
+    @Test func aGroupNamesItsRemindersInOrderWithOneAtATimeButNoDone() {
         let reminders = [("c", "Zeta", 7200), ("a", "Beta", 3600), ("b", "Alpha", 3600)].map { id, title, dueIn in
             let (item, occurrence) = Parts.coupon(id, title: title, dueIn: Int64(dueIn))
             let event = ReminderEngine.ScheduledEvent.fire(
@@ -103,7 +103,9 @@ import Testing
         let (request, events) = composer(["actions", "persistence"]).group(reminders)
         #expect(events.map(\.itemId) == ["b", "a", "c"])
         #expect(request.bypassDoNotDisturb)  // "a" and "b" are due today
-        #expect(request.actions.isEmpty)
+        // One at a time, and no Snooze all: "a" and "b" are due in an hour, where 1h does not fit.
+        #expect(request.actions.map(\.key) == ["one-at-a-time"])
+        #expect(composer([]).group(reminders).request.actions.isEmpty)
         #expect(!request.resident)
         #expect(request.summary.hasPrefix("3 reminders: "))
         #expect(request.summary.hasSuffix(" and 1 more"))
