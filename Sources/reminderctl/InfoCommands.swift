@@ -45,7 +45,7 @@ struct Explain: ParsableCommand {
         for step in reply.steps {
             table.add([
                 step.lead, step.rule, Output.when(step.computed), step.dstGap ? "yes" : "no", step.quietHours,
-                Output.when(step.fireAt), step.result,
+                Output.when(step.fireAt), HumanTime.inText(step.result),
             ])
         }
         print("Due \(Output.when(first.due))")

@@ -71,6 +71,15 @@ struct Add: ParsableCommand {
             "Added \(reply.id): \(shown(reply.item.title)) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
         )
         Add.sayStoredDue(typed: fields["due"] ?? fields["next"], stored: reply.item.due)
+        if reply.item.nextReminder == nil { Add.sayWhenNoReminder(reply.id) }
+    }
+
+    /// An item with no reminder pending: why none will come for its current occurrence and what
+    /// to do (`NoReminderNote`), unless it is snoozed. Only words: the item is kept either way.
+    static func sayWhenNoReminder(_ id: String) {
+        guard let reply = try? DaemonClient.call(.explain(id: id), as: ExplainReply.self), reply.snoozedUntil == nil
+        else { return }
+        for line in NoReminderNote.lines(reply.steps, id: id) { print(line) }
     }
 
     /// A fee or renewal date already past is stored as the next one ahead: say so, with the
@@ -160,6 +169,7 @@ struct Edit: ParsableCommand {
         else { return }
         let next = Output.when(edited.nextReminder)
         print("Changed \(edited.id): \(shown(edited.title)), next reminder \(next.isEmpty ? "none pending" : next)")
+        if edited.nextReminder == nil { Add.sayWhenNoReminder(edited.id) }
     }
 }
 
