@@ -30,7 +30,8 @@ struct Add: ParsableCommand {
         help: "Subscription: fill title, amount and interval from a template (reminderctl cards --help).",
         completion: .custom(Completions.templates))
     var template: String?
-    @Option(help: "Card: the name to show instead of the catalog's.") var nickname: String?
+    @Option(help: "Card: your name for it, shown beside the catalog's, e.g. Amex Platinum (Work).")
+    var nickname: String?
     @Option(name: .customLong("fee-due"), help: "Card: the annual fee's next due date (as for --next).") var feeDue:
         String?
     @Option(help: "Card: a credit id not to track (repeatable).") var skip: [String] = []
@@ -100,7 +101,7 @@ struct Add: ParsableCommand {
         let catalog = try Catalog.load()
         Catalog.warnIfOld(catalog, today: today)
         let card = try Catalog.card(id, in: catalog)
-        let name = shown(nickname ?? card.name)
+        let name = shown(Catalog.cardName(card, nickname: nickname))
         var feeDue = self.feeDue
         if let typed = feeDue, let resolved = try ResolvedDate.resolve(typed, option: "--fee-due", today: today) {
             feeDue = resolved.date.description
