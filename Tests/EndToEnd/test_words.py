@@ -34,6 +34,8 @@ def test_done_says_paid_or_rebought_and_undo_says_it_in_the_same_word(noon):
     rebought = noon.ctl("done", coffee["id"]).stdout
     assert rebought.startswith("Rebought: Coffee; next due 2030-04-04"), rebought
     assert "no longer marked rebought" in noon.ctl("undo", coffee["id"]).stdout
+    history = noon.ctl("history", "--item", netflix["id"]).stdout
+    assert "paid, for the occurrence due Wed 2030-03-20 23:59" in history, history
 
 
 def test_times_in_done_snooze_and_history_read_as_the_tables_write_them(noon):
