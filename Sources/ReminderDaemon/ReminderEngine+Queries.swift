@@ -138,9 +138,9 @@ extension ReminderEngine {
         let fireAt = moved?.fireAt ?? base
         if fireAt >= due { return "dropped: at or after the due time" }
         if let moved, moved.adjustment == .quietHoursStart, base >= createdAt, let window = rules.quietHours {
-            return "dropped: it falls in quiet hours \(window.start.hourMinute)–\(window.end.hourMinute), which end "
-                + "after the due time, and a minute before they begin (\(Timestamp.format(moved.fireAt, in: zone))) "
-                + "is before the item was added"
+            return "dropped: in quiet hours \(window.start.hourMinute)–\(window.end.hourMinute), which end after the "
+                + "due time; a minute before they begin (\(Timestamp.format(moved.fireAt, in: zone))) is before the "
+                + "item was added"
         }
         return "dropped: before the item was added"
     }

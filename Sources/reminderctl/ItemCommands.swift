@@ -3,6 +3,7 @@ import CivilTime
 import Glibc
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 
 struct Add: ParsableCommand {
@@ -80,7 +81,7 @@ struct Add: ParsableCommand {
     static func sayWhenNoReminder(_ id: String) {
         guard let reply = try? DaemonClient.call(.explain(id: id), as: ExplainReply.self), reply.snoozedUntil == nil
         else { return }
-        for line in NoReminderNote.lines(reply.steps, id: id) { print(line) }
+        for line in NoReminderNote.lines(reply.steps, id: id, now: TestClock.process.now()) { print(line) }
     }
 
     /// A fee or renewal date already past is stored as the next one ahead: say so, with the

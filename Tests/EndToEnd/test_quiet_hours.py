@@ -2,6 +2,7 @@
 quiet hours 22:00–08:00, the README walk-through runs and its test coupon either gets its reminder
 a minute before it expires or, at night, `add` says why none will come and what to do, and
 `explain` gives the real reason — not "at or after the due time" with quiet hours "not affected"."""
+import json
 import subprocess
 import time
 from datetime import datetime, timezone
@@ -54,8 +55,9 @@ def test_the_walk_through_at_night_says_why_its_test_coupon_gets_no_reminder(bus
     try:
         out = coupon_output(walk_through(shell))
         assert "next reminder none pending" in out
-        assert f"No reminder will come for it. 1m lead: it falls in {WINDOW}, which end after the due time, " \
-               "and a minute before they begin (Tue 2030-03-05 21:59) is before the item was added." in out
+        assert f"No reminder will come before it is due, Tue 2030-03-05 {hour}:03:\n" \
+               f"  1m  Tue 2030-03-05 {hour}:02  in {WINDOW}, which end after the due time; a minute before they " \
+               "begin (Tue 2030-03-05 21:59) is before the item was added\n" in out
         assert "reminderctl setup --quiet-hours START-END (or none)" in out
         coupon = [i for i in daemon.ctl_json("list")["items"] if i["title"] == "Test"][0]
         explained = daemon.ctl("explain", coupon["id"]).stdout
@@ -83,7 +85,16 @@ def test_an_edit_that_leaves_no_reminder_says_so(bus, tmp_path):
         assert item["nextReminder"].startswith("2030-03-05T21:20")
         out = daemon.ctl("edit", item["id"], "--lead", "2h").stdout
         assert "next reminder none pending" in out
-        assert "No reminder will come for it. 2h lead: before the item was added." in out
+        assert "No reminder will come before it is due, Tue 2030-03-05 21:30:\n" \
+               "  2h  Tue 2030-03-05 19:30  before the item was added\n" in out
         assert f"reminderctl edit {item['id']} --lead 10m" in out
+        # A lead whose time came after the item was added but before this edit is passed over.
+        backup = tmp_path / "older.json"
+        backup.write_text(json.dumps([{"id": "old1", "kind": "coupon", "title": "Ramen",
+                                       "expires": "2030-03-05T21:30", "createdAt": "2030-03-05T20:00:00Z"}]))
+        daemon.ctl("import", str(backup))
+        out = daemon.ctl("edit", "old1", "--lead", "30m").stdout
+        assert "No reminder will come before it is due, Tue 2030-03-05 21:30:\n" \
+               "  30m  Tue 2030-03-05 21:00  had passed when it was changed\n" in out, out
     finally:
         daemon.stop()

@@ -34,8 +34,8 @@ import Testing
         #expect(step.quietHours == "moved to a minute before quiet hours")
         #expect(
             step.result
-                == "dropped: it falls in quiet hours 22:00–08:00, which end after the due time, and a minute "
-                + "before they begin (2026-11-18T21:59:00+00:00) is before the item was added")
+                == "dropped: in quiet hours 22:00–08:00, which end after the due time; a minute before they "
+                + "begin (2026-11-18T21:59:00+00:00) is before the item was added")
     }
 
     @Test func aReminderWhoseTimeHadPassedStillSaysSo() throws {
