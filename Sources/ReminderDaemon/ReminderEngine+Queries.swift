@@ -112,6 +112,12 @@ extension ReminderEngine {
                 due: occurrence.due, ReminderFire(at: final!.fireAt, lead: final!.lead.description))
             {
                 reason = "already shown"
+            } else if final!.fireAt <= now, !outbox.holds(id, firedBy: final!.fireAt),
+                !scheduledFires(of: id).contains(where: \.late)
+            {
+                // Neither shown, nor on its way, nor due late: an edit or a reload after its time
+                // passed it over (CONTRACT §3, "Missed and late reminders").
+                reason = "dropped: its time had passed when the item or the settings changed"
             }
             let rule =
                 lead.isElapsedTime

@@ -23,9 +23,9 @@ enum NoReminderNote {
         let width = steps.map(\.lead.count).max() ?? 0
         for step in steps {
             let lead = step.lead.padding(width)
-            var why = passed(step) ? "had passed when it was changed" : step.result
+            var why = passed(step) ? "its time had passed when the item or the settings changed" : step.result
             if why.hasPrefix("dropped: ") { why = String(why.dropFirst(9)) }
-            let time = Output.when(passed(step) ? step.fireAt : step.computed)
+            let time = Output.when(step.fireAt ?? step.computed)
             lines.append("  \(lead)  \(time)  \(HumanTime.inText(why))")
         }
         if steps.contains(where: { $0.result.contains("quiet hours") }) {

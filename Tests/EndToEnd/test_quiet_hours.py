@@ -95,6 +95,6 @@ def test_an_edit_that_leaves_no_reminder_says_so(bus, tmp_path):
         daemon.ctl("import", str(backup))
         out = daemon.ctl("edit", "old1", "--lead", "30m").stdout
         assert "No reminder will come before it is due, Tue 2030-03-05 21:30:\n" \
-               "  30m  Tue 2030-03-05 21:00  had passed when it was changed\n" in out, out
+               "  30m  Tue 2030-03-05 21:00  its time had passed when the item or the settings changed\n" in out, out
     finally:
         daemon.stop()

@@ -38,6 +38,19 @@ import Testing
                 + "begin (2026-11-18T21:59:00+00:00) is before the item was added")
     }
 
+    @Test func aReminderPassedOverByAnEditIsNotSaidToBeKept() throws {
+        let id = harness.addCoupon(expiresIn: 3_600, leads: ["50m"])
+        harness.clock.set(EngineHarness.start + 1_900)  // no timer ran: the 50m reminder is not shown
+        let edit = harness.perform("Edit", ["id": .string(id), "changes": .object(["lead": .array([.string("35m")])])])
+        guard case .success = edit else {
+            Issue.record("Edit failed: \(edit)")
+            return
+        }
+        let step = try #require(try steps(id).first)
+        #expect(step.result == "dropped: its time had passed when the item or the settings changed")
+        #expect(step.fireAt == Timestamp.format(EngineHarness.start + 1_500, in: .utc))
+    }
+
     @Test func aReminderWhoseTimeHadPassedStillSaysSo() throws {
         harness.advance(to: EngineExplainTests.tenPM - 3_600)  // 21:00
         let id = harness.addCoupon(expiresIn: EngineExplainTests.tenPM - 3_600 + 600, leads: ["1h", "1m"])

@@ -59,7 +59,7 @@ import Testing
         #expect(
             lines == [
                 "No reminder will come before it is due, Tue 2030-03-05 22:03:",
-                "  30m  Tue 2030-03-05 21:33  had passed when it was changed",
+                "  30m  Tue 2030-03-05 21:33  its time had passed when the item or the settings changed",
                 "  10d  Sat 2030-02-23 09:00  before the item was added",
                 "To be reminded, give a lead that is still ahead: reminderctl edit k4s8 --lead 10m",
             ])
