@@ -78,7 +78,8 @@ struct History: ParsableCommand {
         for entry in entries {
             // The title and the reason may quote another device or a CalDAV server: shown, never raw.
             table.add([
-                Output.when(entry.at), shown(entry.event), shown(entry.item), shown(entry.title), shown(HumanTime.inText(entry.reason)),
+                Output.when(entry.at), shown(entry.event), shown(entry.item), shown(entry.title),
+                shown(HumanTime.inText(entry.reason)),
             ])
         }
         return table.render(maxWidth: maxWidth)

@@ -52,8 +52,7 @@ import Testing
 
     @Test func aKeptTimeAlreadyPastWasPassedOverByTheChange() {
         let lines = note([
-            step(
-                "30m", computed: "2030-03-05T21:33:00Z", fireAt: "2030-03-05T21:33:00Z", result: "kept"),
+            step("30m", computed: "2030-03-05T21:33:00Z", fireAt: "2030-03-05T21:33:00Z", result: "kept"),
             step("10d", computed: "2030-02-23T09:00:00Z", result: "dropped: before the item was added"),
         ])
         #expect(
@@ -69,7 +68,8 @@ import Testing
         #expect(note([]) == [])
         let dropped = step("1d", computed: "2030-03-04T09:00:00Z", result: "dropped: before the item was added")
         let ahead = step("1m", computed: "2030-03-05T22:02:00Z", fireAt: "2030-03-05T22:02:00Z", result: "kept")
-        let shown = step("1h", computed: "2030-03-05T21:03:00Z", fireAt: "2030-03-05T21:03:00Z", result: "already shown")
+        let shown = step(
+            "1h", computed: "2030-03-05T21:03:00Z", fireAt: "2030-03-05T21:03:00Z", result: "already shown")
         #expect(note([dropped, ahead]) == [])
         #expect(note([dropped, shown]) == [])
     }
