@@ -69,8 +69,15 @@ extension ReminderEngine {
         default:
             doneOccurrence = try doneTarget(of: item, early: early, now: now)
         }
-        if let doneOccurrence, doneOccurrence != currentPeriod(of: item, now: now) {
-            reason = "done early, for the occurrence due \(Timestamp.format(doneOccurrence.due, in: zone))"
+        // The history says what the Done was, in the word `reminderctl done` answers with.
+        let word = [.subscription, .fee].contains(item.kind) ? "paid" : "used"
+        if let doneOccurrence {
+            let due = Timestamp.format(doneOccurrence.due, in: zone)
+            if doneOccurrence != currentPeriod(of: item, now: now) {
+                reason = "\(word) early, for the occurrence due \(due)"
+            } else {
+                reason = item.kind == .coupon ? word : "\(word), for the occurrence due \(due)"
+            }
         }
         var record: OccurrenceRecord?
         if let occurrence = doneOccurrence ?? rebought {

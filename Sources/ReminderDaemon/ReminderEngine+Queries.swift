@@ -90,32 +90,42 @@ extension ReminderEngine {
         }
     }
 
-    /// Each upcoming fire time of the current occurrence with how it was derived.
+    /// Each upcoming fire time of the current occurrence with how it was derived. A dropped one
+    /// says the rule that dropped it: quiet hours that end after the due time move a reminder to
+    /// a minute before they begin, which is before the item was added when it was added in them.
     func explain(_ id: String, now: Int64) throws -> [ExplainReply.Step] {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else { return [] }
         var steps: [ExplainReply.Step] = []
         for lead in leads(of: item) {
             let base = rules.baseFireTime(of: occurrence, lead: lead)
+            let moved = rules.quietHours.flatMap {
+                rules.moveOutOfQuietHours(base.fireAt, window: $0, due: occurrence.due)
+            }
             var fires: [FireTime] = []
             rules.fireTimes(of: occurrence, leads: [lead], createdAt: item.createdAt, into: &fires)
             let final = fires.first
             var reason = "kept"
             if final == nil {
-                reason =
-                    base.fireAt < (item.createdAt ?? .min)
-                    ? "dropped: before the item was added" : "dropped: at or after the due time"
+                reason = droppedReason(
+                    base: base.fireAt, moved: moved, due: occurrence.due, createdAt: item.createdAt ?? .min)
             } else if fired.of(id).contains(
                 due: occurrence.due, ReminderFire(at: final!.fireAt, lead: final!.lead.description))
             {
                 reason = "already shown"
+            } else if final!.fireAt <= now, !outbox.holds(id, firedBy: final!.fireAt),
+                !scheduledFires(of: id).contains(where: \.late)
+            {
+                // Neither shown, nor on its way, nor due late: an edit or a reload after its time
+                // passed it over (CONTRACT §3, "Missed and late reminders").
+                reason = "dropped: its time had passed when the item or the settings changed"
             }
             let rule =
                 lead.isElapsedTime
                 ? "due − \(lead) of elapsed time"
                 : "\(configuration.reminderTime) on the due date − \(lead.days) day(s)"
             var quiet = "not affected"
-            if final?.adjusted == .quietHoursEnd { quiet = "moved to the end of quiet hours" }
-            if final?.adjusted == .quietHoursStart { quiet = "moved to a minute before quiet hours" }
+            if moved?.adjustment == .quietHoursEnd { quiet = "moved to the end of quiet hours" }
+            if moved?.adjustment == .quietHoursStart { quiet = "moved to a minute before quiet hours" }
             steps.append(
                 ExplainReply.Step(
                     lead: lead.description, due: Timestamp.format(occurrence.due, in: zone), rule: rule,
@@ -123,6 +133,22 @@ extension ReminderEngine {
                     quietHours: quiet, fireAt: final.map { Timestamp.format($0.fireAt, in: zone) }, result: reason))
         }
         return steps
+    }
+
+    /// Why a reminder of one lead is not kept (CONTRACT §3, rules 3–5), in words `add` and `edit`
+    /// repeat: a reminder moved out of quiet hours to before the item was added is said to be
+    /// that, not "at or after the due time" (what it was before it moved).
+    func droppedReason(base: Int64, moved: (fireAt: Int64, adjustment: FireAdjustment)?, due: Int64, createdAt: Int64)
+        -> String
+    {
+        let fireAt = moved?.fireAt ?? base
+        if fireAt >= due { return "dropped: at or after the due time" }
+        if let moved, moved.adjustment == .quietHoursStart, base >= createdAt, let window = rules.quietHours {
+            return "dropped: in quiet hours \(window.start.hourMinute)–\(window.end.hourMinute), which end after the "
+                + "due time; a minute before they begin (\(Timestamp.format(moved.fireAt, in: zone))) is before the "
+                + "item was added"
+        }
+        return "dropped: before the item was added"
     }
 
     /// When the current occurrence's reminders are snoozed to, or nil.

@@ -30,7 +30,7 @@ struct Done: ParsableCommand {
             )
             return
         }
-        print("Done: \(shown(item.title)) is \(item.status)\(nextText(item))")
+        print(DoneWording.done(item, early: early))
     }
 }
 
@@ -44,7 +44,7 @@ struct Undo: ParsableCommand {
 
     func run() throws {
         guard let item = try output.call(.undo(id: id), as: ItemReply.self)?.item else { return }
-        print("Undone: \(shown(item.title)) is \(item.status) again\(nextText(item))")
+        print(DoneWording.undone(item))
     }
 }
 
@@ -60,7 +60,7 @@ struct Snooze: ParsableCommand {
     func run() throws {
         guard let reply = try output.call(.snooze(id: id, duration: duration), as: SnoozeReply.self) else { return }
         var line = "Snoozed until \(Output.when(reply.until))"
-        if let why = reply.shortened { line += " (shortened: \(why))" }
+        if let why = reply.shortened { line += " (shortened: \(HumanTime.inText(why)))" }
         print(line)
     }
 }

@@ -35,6 +35,16 @@ enum Catalog {
         throw Refusal.usage("no card \"\(id)\" in the catalog; \(hint)")
     }
 
+    /// The card name the items carry: the catalog's, with a nickname beside it ("Amex Platinum
+    /// (Work)"), so two of one card are told apart and each still says which card it is (a
+    /// nickname alone, "Work", named no card in `wallet`, `list` or a pop-up).
+    static func cardName(_ card: CardCatalog.Card, nickname: String?) -> String {
+        guard let nickname = nickname?.trimmingCharacters(), !nickname.isEmpty,
+            nickname.lowercased() != card.name.lowercased()
+        else { return card.name }
+        return "\(card.name) (\(nickname))"
+    }
+
     /// The benefit items for `card`'s credits (less `skip`), and its fee item when `feeDue` is given.
     static func items(for card: CardCatalog.Card, nickname: String?, feeDue: String?, skip: [String]) throws
         -> [JSONValue]
@@ -45,7 +55,7 @@ enum Catalog {
                 "--skip \(unknown.joined(separator: ", ")): \(card.name) has the credits \(card.credits.map(\.id).joined(separator: ", "))"
             )
         }
-        let name = nickname ?? card.name
+        let name = cardName(card, nickname: nickname)
         var items: [JSONValue] = card.credits.filter { !skip.contains($0.id) }.map { credit in
             var fields: [String: JSONValue] = [
                 "kind": .string("benefit"), "title": .string(String(credit.title.prefix(100))), "card": .string(name),

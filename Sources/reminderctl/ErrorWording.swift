@@ -22,7 +22,12 @@ enum ErrorWording {
         case names.nothingToUndo:
             return "nothing to undo for \(text("id")): it has no Done left to undo"
         case names.notApplicable:
-            return "\(text("id")): \(text("reason"))"
+            return "\(text("id")): \(HumanTime.inText(text("reason")))"
+        case names.invalidConfig:
+            // The daemon names the file as the field, and its reason names the file again.
+            let (field, reason) = (text("field"), HumanTime.inText(text("reason")))
+            let what = reason.hasPrefix("\(field): ") || field.isEmpty ? reason : "\(field): \(reason)"
+            return "\(what) (the config in use is kept)"
         case names.syncFailed:
             return "sync failed: \(text("reason").isEmpty ? "no reason given" : text("reason"))"
         case names.internal where text("reason").isEmpty:

@@ -45,7 +45,7 @@ struct Explain: ParsableCommand {
         for step in reply.steps {
             table.add([
                 step.lead, step.rule, Output.when(step.computed), step.dstGap ? "yes" : "no", step.quietHours,
-                Output.when(step.fireAt), step.result,
+                Output.when(step.fireAt), HumanTime.inText(step.result),
             ])
         }
         print("Due \(Output.when(first.due))")
@@ -78,7 +78,8 @@ struct History: ParsableCommand {
         for entry in entries {
             // The title and the reason may quote another device or a CalDAV server: shown, never raw.
             table.add([
-                Output.when(entry.at), shown(entry.event), shown(entry.item), shown(entry.title), shown(entry.reason),
+                Output.when(entry.at), shown(entry.event), shown(entry.item), shown(entry.title),
+                shown(HumanTime.inText(entry.reason)),
             ])
         }
         return table.render(maxWidth: maxWidth)

@@ -3,6 +3,7 @@ import CivilTime
 import Glibc
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 
 struct Add: ParsableCommand {
@@ -30,7 +31,8 @@ struct Add: ParsableCommand {
         help: "Subscription: fill title, amount and interval from a template (reminderctl cards --help).",
         completion: .custom(Completions.templates))
     var template: String?
-    @Option(help: "Card: the name to show instead of the catalog's.") var nickname: String?
+    @Option(help: "Card: your name for it, shown beside the catalog's, e.g. Amex Platinum (Work).")
+    var nickname: String?
     @Option(name: .customLong("fee-due"), help: "Card: the annual fee's next due date (as for --next).") var feeDue:
         String?
     @Option(help: "Card: a credit id not to track (repeatable).") var skip: [String] = []
@@ -71,6 +73,15 @@ struct Add: ParsableCommand {
             "Added \(reply.id): \(shown(reply.item.title)) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
         )
         Add.sayStoredDue(typed: fields["due"] ?? fields["next"], stored: reply.item.due)
+        if reply.item.nextReminder == nil { Add.sayWhenNoReminder(reply.id) }
+    }
+
+    /// An item with no reminder pending: why none will come for its current occurrence and what
+    /// to do (`NoReminderNote`), unless it is snoozed. Only words: the item is kept either way.
+    static func sayWhenNoReminder(_ id: String) {
+        guard let reply = try? DaemonClient.call(.explain(id: id), as: ExplainReply.self), reply.snoozedUntil == nil
+        else { return }
+        for line in NoReminderNote.lines(reply.steps, id: id, now: TestClock.process.now()) { print(line) }
     }
 
     /// A fee or renewal date already past is stored as the next one ahead: say so, with the
@@ -91,7 +102,7 @@ struct Add: ParsableCommand {
         let catalog = try Catalog.load()
         Catalog.warnIfOld(catalog, today: today)
         let card = try Catalog.card(id, in: catalog)
-        let name = shown(nickname ?? card.name)
+        let name = shown(Catalog.cardName(card, nickname: nickname))
         var feeDue = self.feeDue
         if let typed = feeDue, let resolved = try ResolvedDate.resolve(typed, option: "--fee-due", today: today) {
             feeDue = resolved.date.description
@@ -160,6 +171,7 @@ struct Edit: ParsableCommand {
         else { return }
         let next = Output.when(edited.nextReminder)
         print("Changed \(edited.id): \(shown(edited.title)), next reminder \(next.isEmpty ? "none pending" : next)")
+        if edited.nextReminder == nil { Add.sayWhenNoReminder(edited.id) }
     }
 }
 

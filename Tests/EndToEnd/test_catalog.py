@@ -30,8 +30,9 @@ def test_add_card_is_all_or_nothing(server, daemon):
     assert bad_skip.returncode == 2 and "uber-cash" in bad_skip.stderr
     assert daemon.ctl_json("list", "--all")["items"] == []
     skipped = daemon.ctl("add", "card", "amex-platinum", "--nickname", "Plat", "--skip", "equinox", "--skip", "oura")
-    assert "Tracking 9 benefits" in skipped.stdout and "on Plat" in skipped.stdout
-    assert {i["card"] for i in daemon.ctl_json("list")["items"]} == {"Plat"}
+    # The nickname goes beside the card's name, not instead of it (issue 22).
+    assert "Tracking 9 benefits" in skipped.stdout and "on Amex Platinum (Plat)" in skipped.stdout
+    assert {i["card"] for i in daemon.ctl_json("list")["items"]} == {"Amex Platinum (Plat)"}
 
 
 def test_subscription_templates_fill_title_price_and_interval(server, daemon):

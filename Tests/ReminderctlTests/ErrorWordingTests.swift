@@ -25,6 +25,18 @@ import Testing
                 == "nothing to undo for k4s8: it has no Done left to undo")
     }
 
+    @Test func aBadConfigNamesItsPathOnce() {
+        let path = "/home/u/.config/reminderd/config.json"
+        let error = VarlinkError(
+            name: names.invalidConfig,
+            parameters: ["field": .string(path), "reason": .string("\(path): x: unknown field")])
+        #expect(ErrorWording.message(error) == "\(path): x: unknown field (the config in use is kept)")
+        let zone = VarlinkError(
+            name: names.invalidConfig,
+            parameters: ["field": .string("timeZone"), "reason": .string("no zone \"Mars\"")])
+        #expect(ErrorWording.message(zone) == "timeZone: no zone \"Mars\" (the config in use is kept)")
+    }
+
     @Test func noMessageShowsAnErrorName() {
         let errors = [
             VarlinkError(name: names.internal), VarlinkError(name: names.notDurable),
