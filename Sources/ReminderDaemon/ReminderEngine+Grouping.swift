@@ -108,7 +108,7 @@ extension ReminderEngine {
                 reasons.append("\(items[event.itemId]?.title ?? event.itemId): \(reason)")
             }
         }
-        if refused.count < events.count { noteLocalChange(now: now) }
+        if refused.count < events.count { sync.noteLocalChange(now: now) }
         guard !refused.isEmpty else { return }
         showRefusal("Not snoozed", reasons.joined(separator: "\n"))
         outbox.goThrough(refused.filter { stillDue($0, now: now) })
