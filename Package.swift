@@ -34,8 +34,8 @@ let package = Package(
         .target(name: "ReminderPlatform", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime"]),
         // The bundled card catalog and subscription templates.
         .target(
-            name: "ReminderCatalog", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime"],
-            resources: [.copy("Resources/cards.json")]),
+            name: "ReminderCatalog", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform"],
+            resources: [.embedInCode("Resources/cards.json")]),
         // SQLite through GRDB: items, per-occurrence state, fires, history.
         .target(
             name: "ReminderStore",

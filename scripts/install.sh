@@ -44,8 +44,8 @@ install -m 0644 man/reminderd.conf.5 "$share/man/man5/"
 .build/release/reminderctl --generate-completion-script bash > "$share/bash-completion/completions/reminderctl"
 .build/release/reminderctl --generate-completion-script zsh > "$share/zsh/site-functions/_reminderctl"
 .build/release/reminderctl --generate-completion-script fish > "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions/reminderctl.fish"
-mkdir -p "$HOME/.local/share/reminderd/catalog"
-install -m 0644 Sources/ReminderCatalog/Resources/cards.json "$HOME/.local/share/reminderd/catalog/"
+# The card catalog is built into reminderctl; the copy earlier versions installed beside the store goes.
+rm -rf "$HOME/.local/share/reminderd/catalog"
 echo "Installed reminderd, reminderctl and reminderd-sync in $bin, the user units in $units, man pages and"
 echo "bash/zsh/fish completions under $share (zsh: add $share/zsh/site-functions to fpath)."
 

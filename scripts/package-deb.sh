@@ -55,7 +55,7 @@ umask 022
 mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/systemd/user" "$root/usr/share/man/man1" \
   "$root/usr/share/man/man5" "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \
   "$root/usr/share/fish/vendor_completions.d" "$root/usr/share/applications" \
-  "$root/usr/share/icons/hicolor/scalable/apps" "$root/usr/share/reminderd" "$root/usr/share/doc/reminderd"
+  "$root/usr/share/icons/hicolor/scalable/apps" "$root/usr/share/doc/reminderd"
 
 # Stripped as dh_strip does (symbols and comments; Swift's metadata sections stay).
 for binary in reminderd reminderctl reminderd-sync; do
@@ -69,7 +69,6 @@ install -m 0644 systemd/reminderd.service systemd/reminderd.socket systemd/remin
   "$root/usr/lib/systemd/user/"
 install -m 0644 systemd/reminderd.desktop "$root/usr/share/applications/"
 install -m 0644 systemd/reminderd.svg "$root/usr/share/icons/hicolor/scalable/apps/"
-install -m 0644 Sources/ReminderCatalog/Resources/cards.json "$root/usr/share/reminderd/"
 for page in man/reminderctl.1 man/reminderd.1 man/reminderd-sync.1 man/reminderd.conf.5; do
   gzip -9n < "$page" > "$root/usr/share/man/man${page##*.}/$(basename "$page").gz"
 done

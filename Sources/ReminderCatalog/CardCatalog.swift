@@ -1,15 +1,15 @@
 import CivilTime
-import Foundation
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 
 /// Popular premium cards with their annual fee and recurring credits, and common subscriptions
 /// with their usual price: what `reminderctl cards`, `add card`, `add subscription --template`
 /// and `setup` offer.
 ///
-/// The bundled data is `Resources/cards.json` (versioned, dated, with its source); a user
-/// catalog in `~/.config/reminderd/cards.json` adds cards and templates or replaces bundled ones
-/// by id.
+/// The bundled data is `Resources/cards.json` (versioned, dated, with its source), built into the
+/// code; a user catalog in `~/.config/reminderd/cards.json` adds cards and templates or replaces
+/// bundled ones by id.
 public struct CardCatalog: Sendable, Equatable {
     public var version: Int
     public var updated: LocalDate
@@ -49,38 +49,19 @@ public struct CardCatalog: Sendable, Equatable {
         public var every: CalendarDuration
     }
 
-    /// The catalog bundled with reminderctl.
+    /// The catalog built into reminderctl: `Resources/cards.json`, embedded in the code at build
+    /// time (`.embedInCode`), so no installed file can be missing or stale and no Foundation
+    /// `Bundle` (with ICU behind it) is linked to find one. `$REMINDERD_CATALOG` names a file read
+    /// instead (the tests' aged catalog).
     public static func bundled() throws(ReminderCoreError) -> CardCatalog {
-        guard let path = bundledPath(), let data = FileManager.default.contents(atPath: path) else {
-            throw .invalidValue(
-                field: "cards.json",
-                reason:
-                    "the bundled card catalog is missing from this installation (looked in \(candidatePaths().joined(separator: ", ")))"
-            )
+        if let override = environmentVariable("REMINDERD_CATALOG"), !override.isEmpty {
+            let bytes: [UInt8]
+            do { bytes = try FileReader.read(override) } catch {
+                throw .invalidValue(field: "REMINDERD_CATALOG", reason: error.description)
+            }
+            return try CardCatalog(json: JSONValue.parse(bytes, source: override), path: "")
         }
-        return try CardCatalog(json: JSONValue.parse(Array(data), source: path), path: "")
-    }
-
-    /// Where the bundled `cards.json` may be: `$REMINDERD_CATALOG`; the build's resource folder
-    /// beside the executable; `../share/reminderd/` from it, where the Debian package puts it
-    /// (`/usr/share/reminderd/`); `../share/reminderd/catalog/`, where the install script puts it
-    /// (`~/.local/share/reminderd/catalog/`, apart from the store beside it). (SwiftPM's
-    /// `Bundle.module` would stop the program when the folder is missing.)
-    static func candidatePaths() -> [String] {
-        let executableDirectory = Bundle.main.bundleURL.path
-        var paths = [
-            executableDirectory + "/reminderd_ReminderCatalog.resources/cards.json",
-            executableDirectory + "/../share/reminderd/cards.json",
-            executableDirectory + "/../share/reminderd/catalog/cards.json",
-        ]
-        if let override = ProcessInfo.processInfo.environment["REMINDERD_CATALOG"], !override.isEmpty {
-            paths.insert(override, at: 0)
-        }
-        return paths
-    }
-
-    static func bundledPath() -> String? {
-        candidatePaths().first { FileManager.default.fileExists(atPath: $0) }
+        return try CardCatalog(json: JSONValue.parse(PackageResources.cards_json, source: "the bundled catalog"), path: "")
     }
 
     /// `other`'s cards and templates added to these, replacing those with the same id.
