@@ -113,7 +113,7 @@ extension ReminderEngine {
             return .failure(
                 VarlinkError(name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
         }
-        if SyncEndpoint.itemChangingMethods.contains(method) { sync.noteLocalChange(now: now) }
+        if method.changesItems { sync.noteLocalChange(now: now) }
         // Queries change nothing the timer or systemd's status line depend on.
         if !method.isQuery { publish() }
         return .success(result)

@@ -11,10 +11,6 @@ extension SyncEndpoint {
     /// open), so `status` does not call it stopped in the middle of a pass.
     var connected: Bool { link.connected }
 
-    /// The methods after which, when they succeed, reminderd-sync has changes to push. The
-    /// `Sync…` methods are not among them: what they change came from the server.
-    static let itemChangingMethods: Set<ReminderMethod> = [.add, .edit, .remove, .done, .undo, .snooze, .importItems]
-
     /// `SyncWait`: answered at once when there is work, else parked on `caller` until there is
     /// (nil).
     func syncWait(caller: any CallParking, now: Int64) -> [String: JSONValue]? {

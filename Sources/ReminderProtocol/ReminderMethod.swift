@@ -58,6 +58,20 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         }
     }
 
+    /// The method, when it succeeds, changes items or their state here, so reminderd-sync has
+    /// changes to push. The `Sync…` methods do not: what they change came from the server. A
+    /// switch without `default`, so a new method has to say.
+    public var changesItems: Bool {
+        switch self {
+        case .add, .edit, .remove, .done, .undo, .snooze, .importItems:
+            return true
+        case .list, .get, .upcoming, .explain, .history, .summary, .status, .pause, .resume, .reload, .export,
+            .calendar, .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus, .syncWait,
+            .syncNow:
+            return false
+        }
+    }
+
     /// The parameters the method takes (the interface description's); any other is refused.
     public var parameterNames: Set<String> {
         switch self {

@@ -31,6 +31,17 @@ import Testing
         }
     }
 
+    /// Sync is told after a method that changes items; a query never does, and sync's own methods
+    /// apply the server's changes, which are not pushed back.
+    @Test func aMethodThatChangesItemsIsNoQueryAndNotSyncsOwn() {
+        for method in ReminderMethod.allCases where method.changesItems {
+            #expect(!method.isQuery, "\(method.rawValue)")
+            #expect(!method.rawValue.hasPrefix("Sync"), "\(method.rawValue)")
+        }
+        #expect(ReminderMethod.done.changesItems && ReminderMethod.importItems.changesItems)
+        #expect(!ReminderMethod.pause.changesItems && !ReminderMethod.syncPulled.changesItems)
+    }
+
     @Test func qualifiedNamesRoundTripAndOtherInterfacesAreNotMethods() {
         for method in ReminderMethod.allCases {
             #expect(ReminderMethod(qualifiedName: method.qualifiedName) == method)
