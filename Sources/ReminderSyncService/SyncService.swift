@@ -55,7 +55,7 @@ public final class SyncService {
     public func runOnce() -> Int32 {
         let connection: DaemonConnection
         do { connection = try DaemonConnection(path: socketPath) } catch {
-            journal.log(.error, "\(error); is reminderd running? (systemctl --user start reminderd)")
+            journal.log(.error, "\(error); is reminderd running? (start it: \(StartHint.reminderd))")
             return 69
         }
         switch pass(.full, connection.link) {
@@ -80,7 +80,7 @@ public final class SyncService {
                 return connection
             } catch {
                 if !complained {
-                    journal.log(.warning, "\(error); retrying until it answers (systemctl --user start reminderd)")
+                    journal.log(.warning, "\(error); retrying until it answers (start it: \(StartHint.reminderd))")
                     complained = true
                 }
             }

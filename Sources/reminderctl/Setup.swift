@@ -236,8 +236,7 @@ struct Setup: ParsableCommand {
             print("reminderd is not running, so the \(items.count) items of your cards were saved to \(path).")
             print("After starting it, add them with: reminderctl import \(path)")
         }
-        print("Start reminderd: systemctl --user enable --now reminderd.socket reminderd.service")
-        print("(or, without a user manager, run ~/.local/bin/reminderd in your desktop session)")
+        print("Start reminderd: \(StartHint.reminderd)")
     }
 }
 

@@ -254,6 +254,9 @@ def test_a_new_user_enables_the_socket_and_the_service_works_upgrades_and_outliv
     data = user.home / ".local/share/reminderd"
     assert not data.exists() and not (user.home / ".config/reminderd").exists()
     user.systemctl("enable", "--now", "reminderd.socket")
+    # The one command enables the service too, so reminderd runs from the next login on, not only
+    # once a reminderctl command has activated it.
+    assert user.systemctl("is-enabled", "reminderd.service", check=False).stdout.strip() == "enabled"
 
     # Socket activation: the first request starts the service, which is active only after READY=1.
     assert user.run("reminderctl", "status").returncode == 0
