@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates man/reminderctl.1, man/reminderd.1 and man/reminderd-sync.1 from the commands' help with
-# swift-argument-parser's manual generator (man/reminderd.conf.5 is written by hand).
+# swift-argument-parser's manual generator, with each page's EXIT STATUS, FILES and SEE ALSO from
+# man/sections/ (man/reminderd.conf.5 is written by hand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -27,5 +28,13 @@ for page in reminderctl/reminderctl.1 reminderd/reminderd.1 reminderd-sync/remin
         printf "%s%s", (printed++ ? "\n" : ""), (line == "" ? ".Pp" : line)
       }
     }' ".build/plugins/GenerateManual/outputs/$page" > "man/$(basename "$page")"
+  # The generator's EXIT STATUS is mdoc's generic ".Ex -std"; each page's own exit statuses, FILES
+  # and SEE ALSO (man/sections/PAGE, by hand) take its place, before AUTHORS.
+  name=$(basename "$page")
+  awk -v sections="man/sections/$name" '
+    $0 == ".Sh \"EXIT STATUS\"" { while ((getline line < sections) > 0) print line; skip = 1; next }
+    skip && /^\.Sh / { skip = 0 }
+    !skip' "man/$name" > "man/$name.new"
+  mv "man/$name.new" "man/$name"
 done
 echo "man pages updated in man/" >&2

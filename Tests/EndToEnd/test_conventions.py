@@ -23,6 +23,18 @@ def test_the_man_pages_cover_every_command_and_setting():
         assert f".It Cm {key}" in conf, key
 
 
+def test_each_program_page_gives_its_own_exit_statuses_files_and_see_also():
+    """Not the generator's generic ".Ex -std": the statuses each program really exits with."""
+    statuses = {"reminderctl.1": ["0", "1", "2", "69"], "reminderd.1": ["0", "1"],
+                "reminderd-sync.1": ["0", "1", "2", "69", "75", "78"]}
+    for page, codes in statuses.items():
+        text = (ROOT / "man" / page).read_text()
+        assert ".Ex -std" not in text, page
+        exit_status = text.split('.Sh "EXIT STATUS"')[1].split(".Sh ")[0]
+        assert [line[4:] for line in exit_status.splitlines() if line.startswith(".It ")] == codes, page
+        assert ".Sh FILES" in text and ".Sh SEE ALSO" in text and ".Xr reminderd.conf 5" in text, page
+
+
 def test_completions_are_generated_for_bash_zsh_and_fish(tmp_path):
     for shell in ("bash", "zsh", "fish"):
         script = subprocess.run([str(BIN / "reminderctl"), "--generate-completion-script", shell],
