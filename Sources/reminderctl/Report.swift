@@ -64,6 +64,20 @@ struct ReportView {
         return String(repeating: unicode ? "█" : "#", count: min(room, length))
     }
 
+    /// `rows` with the cells of `columns` padded on the left to the column's width: amounts
+    /// read best right-aligned, and a table pads on the right.
+    static func rightAligned(_ rows: [[String]], columns: ClosedRange<Int>) -> [[String]] {
+        var rows = rows
+        for column in columns {
+            let width = rows.map { DisplayWidth.of($0[column]) }.max() ?? 0
+            for index in rows.indices {
+                let cell = rows[index][column]
+                rows[index][column] = String(repeating: " ", count: width - DisplayWidth.of(cell)) + cell
+            }
+        }
+        return rows
+    }
+
     /// The room left for bars beside `cells` (each row's cells; columns two apart), between 10 and 50.
     func room(beside rows: [[String]]) -> Int {
         var widths: [Int] = []
@@ -86,7 +100,6 @@ struct ReportView {
         let on = report.cardFilter.map { " on " + $0.map(shown).joined(separator: ", ") } ?? ""
         var out = "Redeemed\(on) by month, \(span) (amounts in \(report.currency))\n"
 
-        let headers = ["MONTH", "REDEEMED", "LOST", "SUBSCRIPTIONS"]
         var rows: [[String]] = report.months.map {
             [ReportView.name($0.month), money($0.redeemed), money($0.lost), money($0.subscriptions)]
         }
@@ -94,7 +107,10 @@ struct ReportView {
             ($0.0 + $1.redeemed, $0.1 + $1.lost, $0.2 + $1.subscriptions)
         }
         rows.append(["Total", money(total.0), money(total.1), money(total.2)])
-        let room = room(beside: [headers] + rows)
+        let aligned = ReportView.rightAligned([["MONTH", "REDEEMED", "LOST", "SUBSCRIPTIONS"]] + rows, columns: 1...3)
+        let headers = aligned[0]
+        rows = Array(aligned.dropFirst())
+        let room = room(beside: aligned)
         let most = report.months.map(\.redeemed).max() ?? .zero
         var table = TextTable(headers: headers + [""])
         for (index, row) in rows.enumerated() {
@@ -144,7 +160,8 @@ struct ReportView {
         let months = report.months.compactMap { month in
             month.cards.first { $0.card == card.card }.map { (month.month, $0.amount) }
         }
-        let rows = months.map { ["  " + ReportView.name($0.0), money($0.1, card.currency)] }
+        let rows = ReportView.rightAligned(
+            months.map { ["  " + ReportView.name($0.0), money($0.1, card.currency)] }, columns: 1...1)
         let room = room(beside: rows)
         let most = months.map(\.1).max() ?? .zero
         var table = TextTable(columns: 3)
