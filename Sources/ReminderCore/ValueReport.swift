@@ -128,7 +128,7 @@ public struct ValueReport: Sendable, Equatable {
     public var subscriptions: [Subscription]
     /// The subscriptions' monthly cost in `currency`.
     public var subscriptionsMonthly: Money
-    /// Newest first.
+    /// Newest first, then by title.
     public var lost: [Loss]
 
     public init(
@@ -268,7 +268,8 @@ public struct ValueReport: Sendable, Equatable {
                 return true
             }
         }
-        lost.sort { ($1.due, $0.loss.item) < ($0.due, $1.loss.item) }
+        // Newest first; what was due at one instant by title.
+        lost.sort { ($1.due, $0.loss.title, $0.loss.item) < ($0.due, $1.loss.title, $1.loss.item) }
 
         // Subscriptions: each one's monthly cost, and its renewals due in each month.
         var subscriptions: [Subscription] = []

@@ -122,7 +122,9 @@ struct ReportView {
         if report.cards.isEmpty {
             out += "\nNo cards yet. Add one with: reminderctl add card ID --fee-due DATE (ids: reminderctl cards)\n"
         }
-        for card in report.cards { out += "\n" + render(card) }
+        // Card bars on the months' scale, so that a card's month reads against the total's.
+        let scale = max(most, report.months.flatMap(\.cards).map(\.amount).max() ?? .zero)
+        for card in report.cards { out += "\n" + render(card, room: room, most: scale) }
 
         if !report.subscriptions.isEmpty {
             out += "\nSubscriptions: \(money(report.subscriptionsMonthly)) a month\n"
@@ -153,8 +155,9 @@ struct ReportView {
         return out
     }
 
-    /// A card's block: its total, a bar for each month it redeemed something, its fee year.
-    func render(_ card: ValueReport.Card) -> String {
+    /// A card's block: its total, a bar for each month it redeemed something (`most` filling
+    /// `room`), its fee year.
+    func render(_ card: ValueReport.Card, room: Int, most: Money) -> String {
         var out = "\(shown(card.card)): \(money(card.redeemed, card.currency)) redeemed"
         out += card.lost > .zero ? ", \(money(card.lost, card.currency)) expired unused\n" : "\n"
         let months = report.months.compactMap { month in
@@ -162,8 +165,6 @@ struct ReportView {
         }
         let rows = ReportView.rightAligned(
             months.map { ["  " + ReportView.name($0.0), money($0.1, card.currency)] }, columns: 1...1)
-        let room = room(beside: rows)
-        let most = months.map(\.1).max() ?? .zero
         var table = TextTable(columns: 3)
         for (row, month) in zip(rows, months) { table.add(row + [bar(month.1, of: most, room: room)]) }
         out += table.render(maxWidth: nil)

@@ -75,7 +75,7 @@ import Testing
 
     @Test func lossesSayWhatOfEachPeriodWasLostNewestFirst() throws {
         let lost = try report().lost
-        #expect(lost.map(\.item) == ["b1", "b2", "c1", "b2"])
+        #expect(lost.map(\.item) == ["b2", "b1", "c1", "b2"])  // Dining credit, then Uber Cash
         #expect(lost.map(\.due) == [
             "2030-02-28T23:59:00-05:00", "2030-02-28T23:59:00-05:00", "2030-02-10T23:59:00-05:00",
             "2030-01-31T23:59:00-05:00",

@@ -71,6 +71,8 @@ import Testing
         let text = ReportView(report: report, width: 100, unicode: true).render()
         #expect(text.contains("\nAmex Gold: $38 redeemed, $26 expired unused\n"))
         #expect(line(text, startingWith: "  Mar 2030").contains("$24"))
+        // A card's bars are on the months' scale: its $24 March as long as March's total.
+        #expect(bar(line(text, startingWith: "  Mar 2030")) == bar(line(text, startingWith: "Mar 2030")))
         #expect(text.contains("  This card year: $48 back against the $325 fee, $277 more to break even (fee due Thu 2030-04-25)\n"))
         #expect(text.contains("\nSubscriptions: $17.99 a month\n"))
         #expect(line(text, startingWith: "  Netflix").contains("every 1mo"))
