@@ -207,7 +207,8 @@ public struct ValueReport: Sendable, Equatable {
             guard kept(redemption.card) else { continue }
             let at = index(zone.localDateTime(at: redemption.at).date)
             let itemCurrency = currencyOf(redemption.itemId)
-            monthCards[at][redemption.card, default: .zero] = monthCards[at][redemption.card, default: .zero]
+            monthCards[at][redemption.card, default: .zero] =
+                monthCards[at][redemption.card, default: .zero]
                 + redemption.amount
             if itemCurrency == currency { months[at].redeemed = months[at].redeemed + redemption.amount }
             var entry = card(redemption.card, itemCurrency)

@@ -122,7 +122,8 @@ public struct ReportReply: ReminderReply {
                     currency: try loss.string("currency"), card: try loss.optionalString("card"),
                     due: try loss.string("due"), amount: try money(loss, "amount"), lost: try money(loss, "lost")))
         }
-        let filter: [String]? = report.fields["cardFilter"] == nil || report.fields["cardFilter"] == .null
+        let filter: [String]? =
+            report.fields["cardFilter"] == nil || report.fields["cardFilter"] == .null
             ? nil : try report.strings("cardFilter")
         self.init(
             report: ValueReport(

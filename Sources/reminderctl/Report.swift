@@ -10,7 +10,8 @@ import ReminderProtocol
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Value over time: redeemed per month and card, each card's year against its fee, subscriptions, what expired unused.",
+        abstract:
+            "Value over time: redeemed per month and card, each card's year against its fee, subscriptions, what expired unused.",
         discussion: """
             A redemption counts in the month it was marked done; value lost counts in the month its \
             period or coupon was due.
@@ -93,7 +94,7 @@ struct ReportView {
 
     func render() -> String {
         guard let first = report.months.first, let last = report.months.last else { return "" }
-        let span = 
+        let span =
             first == last
             ? ReportView.name(first.month)
             : "\(ReportView.name(first.month)) \(unicode ? "–" : "-") \(ReportView.name(last.month))"

@@ -76,10 +76,11 @@ import Testing
     @Test func lossesSayWhatOfEachPeriodWasLostNewestFirst() throws {
         let lost = try report().lost
         #expect(lost.map(\.item) == ["b2", "b1", "c1", "b2"])  // Dining credit, then Uber Cash
-        #expect(lost.map(\.due) == [
-            "2030-02-28T23:59:00-05:00", "2030-02-28T23:59:00-05:00", "2030-02-10T23:59:00-05:00",
-            "2030-01-31T23:59:00-05:00",
-        ])
+        #expect(
+            lost.map(\.due) == [
+                "2030-02-28T23:59:00-05:00", "2030-02-28T23:59:00-05:00", "2030-02-10T23:59:00-05:00",
+                "2030-01-31T23:59:00-05:00",
+            ])
         #expect(lost.last.map { ($0.amount, $0.lost) } ?? (.zero, .zero) == (money("10"), money("6")))
     }
 
@@ -99,7 +100,9 @@ import Testing
         let report = try report()
         #expect(report.subscriptions.map(\.item) == ["s1"])
         #expect(report.subscriptionsMonthly == money("17.99"))
-        #expect(ValueReport.perMonth(money("120"), every: try CalendarDuration.parse("1y", rules: .renewal).get()) == money("10"))
+        #expect(
+            ValueReport.perMonth(money("120"), every: try CalendarDuration.parse("1y", rules: .renewal).get())
+                == money("10"))
     }
 
     @Test func aCardFilterKeepsOnlyThatCard() throws {
@@ -111,6 +114,22 @@ import Testing
         // Its periods before it was added are not counted lost.
         #expect(report.subscriptions.isEmpty && report.lost.isEmpty)
         #expect(report.months.allSatisfy { $0.subscriptions == .zero && $0.lost == .zero })
+    }
+
+    /// A phone ticked January's dining credit on February 3 (a Done of the earlier occurrence,
+    /// its redemption dated February 3): February's credit was still not used, and is lost.
+    @Test func aLateDoneOfAnEarlierPeriodIsNoUseOfTheCurrentOne() throws {
+        var item = try Fixture.item(
+            #"{"id":"d1","kind":"benefit","title":"Dining credit","card":"Amex Gold","amount":"10","period":"monthly"}"#,
+            zone: ny)
+        item.createdAt = at("2030-01-10T17:00:00Z")
+        let late = at("2030-02-03T15:00:00Z")
+        let report = ValueReport.build(
+            items: [item], redemptions: [.init(itemId: "d1", card: "Amex Gold", at: late, amount: money("10"))],
+            fees: [], done: ["d1": [due("2030-01-31"): late]], rules: rules, currency: "USD", monthCount: 3,
+            cards: nil, now: now)
+        #expect(report.months.map(\.redeemed) == ["0", "10", "0"].map(money))
+        #expect(report.months.map(\.lost) == ["0", "10", "0"].map(money))
     }
 
     @Test func aCardIsNamedExactlyOrByTheStartOfItsName() {
