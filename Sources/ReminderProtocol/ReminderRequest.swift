@@ -128,7 +128,8 @@ public enum ReminderRequest: Sendable, Equatable {
         case .importItems(let items, let state, let replace):
             (fields["items"], fields["state"], fields["replace"]) = (.array(items), state, .bool(replace))
         case .export(let history): fields["history"] = .bool(history)
-        case .report(let months, let card): (fields["months"], fields["card"]) = (.integer(Int64(months)), card.map { .string($0) })
+        case .report(let months, let card):
+            (fields["months"], fields["card"]) = (.integer(Int64(months)), card.map { .string($0) })
         case .syncBegin(let collection, let account):
             (fields["collection"], fields["account"]) = (.string(collection), .string(account))
         case .syncPulled(let resources, let removed, let token):
