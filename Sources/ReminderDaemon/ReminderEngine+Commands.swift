@@ -95,6 +95,7 @@ extension ReminderEngine {
                     ExportReply(items: order.compactMap { items[$0]?.json }, state: try exportState(history: history))
                     .parameters
             case .calendar(let days): result = CalendarReply(ics: try calendar(days: days, now: now)).parameters
+            case .report(let months, let card): result = try report(months: months, card: card, now: now).parameters
             case .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus:
                 result = try sync.reply(to: request, now: now)
                 sync.heard(request, caller: caller, now: now)

@@ -70,6 +70,11 @@ public enum ReminderInterface {
         # the alarms where the daemon, in its zone and with its settings, reminds.
         method Calendar(days: ?int) -> (ics: string)
 
+        # Value over the last months (default 12, at most 120) ending with this one: redeemed per
+        # month per card (counted in the month of the Done), each card's year against its fee,
+        # subscriptions' cost, and what expired unused; card keeps one card (its name or start).
+        method Report(months: ?int, card: ?string) -> (report: object)
+
         # The methods below are reminderd-sync's, the process that syncs the items with a CalDAV
         # task list (not for people; see docs/SYNC.md).
 

@@ -25,6 +25,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
     case importItems = "Import"
     case export = "Export"
     case calendar = "Calendar"
+    case report = "Report"
     // For reminderd-sync, the process that syncs with a CalDAV server (docs/SYNC.md).
     case syncBegin = "SyncBegin"
     case syncPulled = "SyncPulled"
@@ -49,7 +50,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
     /// The method only reads: it changes nothing the timer or systemd's status line depend on.
     public var isQuery: Bool {
         switch self {
-        case .list, .get, .upcoming, .explain, .history, .summary, .status, .export, .calendar, .syncPending,
+        case .list, .get, .upcoming, .explain, .history, .summary, .status, .export, .calendar, .report, .syncPending,
             .syncStatus, .syncWait, .syncNow:
             return true
         case .add, .edit, .remove, .done, .undo, .snooze, .pause, .resume, .reload, .importItems, .syncBegin,
@@ -87,6 +88,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         case .pause: return ["duration"]
         case .importItems: return ["items", "state", "replace"]
         case .export: return ["history"]
+        case .report: return ["months", "card"]
         case .syncBegin: return ["collection", "account"]
         case .syncPulled: return ["resources", "removed", "token"]
         case .syncPending: return ["limit"]

@@ -24,6 +24,8 @@ public enum ReminderRequest: Sendable, Equatable {
     case importItems(items: [JSONValue], state: JSONValue?, replace: Bool)
     case export(history: Bool)
     case calendar(days: Int)
+    /// `months` (1–120) ending with the current one; `card`, a card's name or the start of it.
+    case report(months: Int, card: String?)
     case syncBegin(collection: String, account: String)
     /// Remote resources new or changed (`SyncResource`, with bodies) and removed (hrefs) since
     /// the stored token; `token` is stored once they are applied (nil: keep the stored one).
@@ -76,6 +78,7 @@ public enum ReminderRequest: Sendable, Equatable {
                 items: try p.array("items"), state: p.value("state"), replace: try p.optionalBool("replace") ?? false)
         case .export: self = .export(history: try p.optionalBool("history") ?? false)
         case .calendar: self = .calendar(days: try p.optionalInt("days") ?? 365)
+        case .report: self = .report(months: try p.optionalInt("months") ?? 12, card: try p.optionalString("card"))
         case .syncBegin: self = .syncBegin(collection: try p.string("collection"), account: try p.string("account"))
         case .syncPulled:
             var resources: [SyncResource] = []
@@ -125,6 +128,8 @@ public enum ReminderRequest: Sendable, Equatable {
         case .importItems(let items, let state, let replace):
             (fields["items"], fields["state"], fields["replace"]) = (.array(items), state, .bool(replace))
         case .export(let history): fields["history"] = .bool(history)
+        case .report(let months, let card):
+            (fields["months"], fields["card"]) = (.integer(Int64(months)), card.map { .string($0) })
         case .syncBegin(let collection, let account):
             (fields["collection"], fields["account"]) = (.string(collection), .string(account))
         case .syncPulled(let resources, let removed, let token):
@@ -161,6 +166,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .importItems: return .importItems
         case .export: return .export
         case .calendar: return .calendar
+        case .report: return .report
         case .syncBegin: return .syncBegin
         case .syncPulled: return .syncPulled
         case .syncPending: return .syncPending

@@ -8,7 +8,7 @@ from conftest import BIN
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["add", "list", "show", "edit", "remove", "done", "undo", "snooze", "upcoming", "explain", "history",
-            "summary", "status", "pause", "resume", "reload", "import", "export", "plan", "cards", "wallet", "setup",
+            "summary", "status", "pause", "resume", "reload", "import", "export", "plan", "cards", "wallet", "report", "setup",
             "sync"]
 
 
