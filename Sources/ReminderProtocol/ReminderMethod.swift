@@ -66,7 +66,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         switch self {
         case .add, .edit, .remove, .done, .undo, .snooze, .importItems:
             return true
-        case .list, .get, .upcoming, .explain, .history, .summary, .status, .pause, .resume, .reload, .export,
+        case .list, .get, .upcoming, .explain, .history, .summary, .report, .status, .pause, .resume, .reload, .export,
             .calendar, .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus, .syncWait,
             .syncNow:
             return false
