@@ -102,6 +102,7 @@ public struct NotificationText: Hashable, Sendable {
             if let card = benefit.card { body = "\(isolated(card)) · " + body }
         case .subscription(let subscription):
             heading = "Subscription Renews Soon"
+            doneLabel = "Mark as paid"
             body = "\(title) \(phrase("renews", past: "has renewed"))"
             if let amount = money(subscription.amount) {
                 body += " · \(amount)\(NotificationText.per(subscription.every))"
@@ -117,6 +118,7 @@ public struct NotificationText: Hashable, Sendable {
             if let code = coupon.code { body += " · code \(isolated(code))" }
         case .fee(let fee):
             heading = "Annual Fee Due"
+            doneLabel = "Mark as paid"
             let amount = money(fee.amount).map { " \($0)" } ?? ""
             body = "\(isolated(fee.card ?? item.title))\(amount) annual fee \(phrase("due", past: "was due"))"
         case .rebuy(let rebuy):

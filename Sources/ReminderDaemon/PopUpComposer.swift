@@ -130,7 +130,8 @@ struct PopUpComposer {
             body = "Marked \(benefit.amount.map { $0.formatted(currency: currency) + " " } ?? "")\(item.title) as used"
         case .coupon: body = "Marked \(item.title) as used"
         case .rebuy: body = "Rebought \(item.title)"
-        default: body = "Done: \(item.title)"
+        // The words of the button pressed ("Mark as paid") and of `reminderctl done` ("Paid").
+        case .subscription, .fee: body = "Marked \(item.title) as paid"
         }
         var actions: [(key: String, label: String)] = []
         if capabilities.contains("actions") {

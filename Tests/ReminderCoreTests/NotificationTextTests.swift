@@ -69,6 +69,7 @@ import Testing
         #expect(plain(netflix.summary) == "Netflix")
         #expect(
             plain(netflix.body) == "Subscription Renews Soon · Netflix renews tomorrow · $15.99/mo on Sapphire Reserve")
+        #expect(netflix.doneLabel == "Mark as paid")  // `reminderctl done` says "Paid" too
 
         let coupon = try text(
             #"{"kind":"coupon","title":"McDonald's BOGO","expires":"2026-11-21","code":"BOGO2026"}"#,
@@ -82,7 +83,7 @@ import Testing
             dueOn: "2026-11-28", now: "2026-11-21T09:00:00-05:00")
         #expect(plain(fee.summary) == "Platinum fee")
         #expect(plain(fee.body) == "Annual Fee Due · Amex Platinum $695 annual fee due in 7 days")
-        #expect(fee.doneLabel == "Done")
+        #expect(fee.doneLabel == "Mark as paid")
 
         let coffee = try text(
             #"{"kind":"rebuy","title":"Coffee","everyDays":30,"lastPurchased":"2026-10-31","category":"Pantry"}"#,

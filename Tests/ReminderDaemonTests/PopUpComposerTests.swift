@@ -127,6 +127,17 @@ import Testing
         #expect(without.body == "Marked Uber Cash as used\nreminderctl undo ab12")
     }
 
+    /// The offer repeats the words of the button pressed: a subscription or a fee was paid.
+    @Test func theUndoOfferOfASubscriptionOrAFeeSaysPaid() {
+        let day = LocalDate(uncheckedYear: 2026, month: 12, day: 5)
+        let subscription = Item(
+            id: "nf01", title: "Netflix", createdAt: Parts.now,
+            schedule: .subscription(Subscription(every: CalendarDuration(1, .months), next: day)))
+        let fee = Item(id: "fe01", title: "Gold fee", createdAt: Parts.now, schedule: .fee(Fee(due: day)))
+        #expect(composer(["actions"]).undoOffer(for: subscription, id: "nf01").body == "Marked Netflix as paid")
+        #expect(composer(["actions"]).undoOffer(for: fee, id: "fe01").body == "Marked Gold fee as paid")
+    }
+
     /// Europe/Berlin with the default quiet hours, a coupon due tomorrow at 23:59: a snooze of two
     /// weeks is shortened to 23:58, which is quiet, so it ends at 21:59, before the window (issue 19,
     /// defect 6: it ended at 23:58 and fired in quiet hours).
