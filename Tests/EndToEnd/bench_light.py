@@ -1,6 +1,7 @@
 """How heavy reminderd is beside the C tools it is measured against (issue 21), in one run:
 the package's size beside remind's and calcurse's, what `reminderctl` loads and costs at start,
-and `plan`'s table beside its JSON. Instruction counts come from callgrind (stable on these
+`plan`'s table beside its JSON, `status`'s instructions and CPU beside `remind -n`, and the
+daemon's idle memory by item count beside `calcurse --daemon`. Instruction counts come from callgrind (stable on these
 machines, unlike wall time). Run by scripts/bench-light.sh on the package's own stripped,
 statically linked release binaries (REMINDERD_BIN, dist/ for the .deb)."""
 import json
@@ -9,7 +10,9 @@ import re
 import shutil
 import subprocess
 import sys
+import signal
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,6 +68,110 @@ def items_file(folder, count):
     return path
 
 
+class Daemon:
+    """reminderd with `count` items in its store, started afresh (so its memory is what a start
+    with those items costs, not what importing them left), on folders of its own and no session
+    bus (no pop-ups are due)."""
+
+    def __init__(self, folder, count):
+        self.folder = Path(folder)
+        (self.folder / "config" / "reminderd").mkdir(parents=True)
+        (self.folder / "config" / "reminderd" / "config.json").write_text('{"timeZone": "UTC", "quietHours": null}')
+        (self.folder / "run").mkdir(mode=0o700)
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=str(self.folder / "run"), XDG_DATA_HOME=str(self.folder / "data"),
+                        XDG_CONFIG_HOME=str(self.folder / "config"), TZ="UTC",
+                        DBUS_SESSION_BUS_ADDRESS=f"unix:path={self.folder}/no-bus")
+        self.env.pop("NOTIFY_SOCKET", None)
+        self.process = None
+        self.start()
+        if count:
+            run(str(BIN / "reminderctl"), "import", str(items_file(folder, count)), env=self.env)
+            self.stop()
+            self.start()
+
+    def start(self):
+        self.process = subprocess.Popen([str(BIN / "reminderd")], env=self.env, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        for _ in range(600):
+            if subprocess.run([str(BIN / "reminderctl"), "status"], env=self.env, capture_output=True).returncode == 0:
+                return
+            time.sleep(0.05)
+        raise RuntimeError("reminderd did not answer within 30 s")
+
+    def anon_kib(self):
+        """RssAnon once it has been idle for a moment."""
+        time.sleep(2)
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(r"^RssAnon:\s+(\d+) kB", status, re.MULTILINE).group(1))
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(30)
+
+
+def calcurse_anon_kib(folder, count):
+    """`calcurse --daemon`'s RssAnon with `count` appointments."""
+    data = Path(folder) / "calcurse"
+    data.mkdir()
+    (data / "apts").write_text("".join(
+        f"12/{n % 28 + 1:02d}/2027 @ 09:00 -> 12/{n % 28 + 1:02d}/2027 @ 09:30 |Item {n}\n" for n in range(count)))
+    (data / "todo").write_text("")
+    (data / "conf").write_text("daemon.enable=yes\n")
+    run("calcurse", "-D", str(data), "--daemon")
+    time.sleep(2)
+    pid = int((data / ".daemon.pid").read_text())
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        return int(re.search(r"^RssAnon:\s+(\d+) kB", status, re.MULTILINE).group(1))
+    finally:
+        os.kill(pid, signal.SIGTERM)
+
+
+def cpu_seconds(command, env=None, rounds=30):
+    """User and system CPU of `rounds` runs of `command`, from each child's own rusage."""
+    total = 0.0
+    for _ in range(rounds):
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        _, _, usage = os.wait4(process.pid, 0)
+        total += usage.ru_utime + usage.ru_stime
+    return total
+
+
+def status_rows(quick):
+    """`reminderctl status` against a running daemon: its instructions, its CPU time beside
+    `remind -n` (alternating rounds, so both see the same machine), and the daemon's idle memory
+    at 200 and 10k items (100k too without --quick) beside calcurse's daemon."""
+    rows = []
+    remind = shutil.which("remind")
+    with tempfile.TemporaryDirectory() as folder:
+        daemon = Daemon(Path(folder) / "status", 0)
+        try:
+            ctl = [str(BIN / "reminderctl"), "status"]
+            rows.append(("reminderctl status instructions", f"{instructions(*ctl, env=daemon.env) / 1e6:.1f} M", "",
+                         "≤ 12 M"))
+            if remind:
+                reminders = Path(folder) / "reminders"
+                reminders.write_text("REM 1 Dec 2026 MSG Netflix\n")
+                ours = theirs = 0.0
+                for _ in range(5):
+                    ours += cpu_seconds(ctl, env=daemon.env, rounds=10)
+                    theirs += cpu_seconds([remind, "-n", str(reminders)], rounds=10)
+                rows.append(("reminderctl status CPU, 50 runs", f"{ours * 1000:.0f} ms", f"remind -n {theirs * 1000:.0f} ms",
+                             f"{ours / theirs:.1f}× (≤ 3×)"))
+        finally:
+            daemon.stop()
+        for count, target in ((200, "≤ 2.5 MiB"), (10_000, "≤ 8 MiB")) + (() if quick else ((100_000, "≤ 60 MiB"),)):
+            daemon = Daemon(Path(folder) / f"rss{count}", count)
+            try:
+                ours = daemon.anon_kib()
+            finally:
+                daemon.stop()
+            peer = f"calcurse --daemon {calcurse_anon_kib(Path(folder) / f'rss{count}', count) / 1024:.2f} MiB" \
+                if shutil.which("calcurse") else ""
+            rows.append((f"reminderd anon RSS idle, {count} items", f"{ours / 1024:.1f} MiB", peer, target))
+    return rows
+
+
 def main():
     quick = "--quick" in sys.argv
     ctl = str(BIN / "reminderctl")
@@ -96,6 +203,7 @@ def main():
         as_json = instructions(*plan, "--json", env=env)
     rows.append((f"plan a year of {500 if quick else 5000} items, table", f"{table / 1e6:.0f} M",
                  f"--json {as_json / 1e6:.0f} M", f"{table / as_json:.2f}× (≤ 1.5×)"))
+    rows += status_rows(quick)
     width = max(len(r[0]) for r in rows)
     print(f"Binaries: {BIN}")
     for name, ours, peers, target in rows:
