@@ -33,12 +33,21 @@ public struct CardCatalog: Sendable, Equatable {
         public var title: String
         public var amount: Money
         public var period: Benefit.Period
+        /// Whether the credit's periods are calendar ones or counted from the card's anniversary.
+        public var resets: Resets
         /// The yearly total when it is not `amount` × periods (an extra $20 in December).
         public var annualAmount: Money?
         public var notes: String?
 
         public var annualValue: Money {
             annualAmount ?? Money(tenThousandths: amount.tenThousandths * Int64(12 / period.months))
+        }
+
+        /// When a credit's periods start: `calendar` (January, April, July, October for
+        /// quarterly; the default) or `anniversary` (the card's account anniversary: the day its
+        /// card year starts, which `add card` takes from `--anniversary` or the fee date).
+        public enum Resets: String, Sendable, CaseIterable {
+            case calendar, anniversary
         }
     }
 

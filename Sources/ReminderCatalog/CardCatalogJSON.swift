@@ -77,6 +77,15 @@ extension CardCatalog.Credit {
         }
         period = try fields.required("period", "monthly, quarterly, semiannual or annual", Benefit.Period.parse)
         annualAmount = try fields.parsed("annualAmount", Money.parse)
+        if let text = try fields.string("resets") {
+            guard let value = Resets(rawValue: text) else {
+                throw .invalidValue(
+                    field: fields.fieldPath("resets"), reason: "\"\(text)\": use calendar or anniversary")
+            }
+            resets = value
+        } else {
+            resets = .calendar
+        }
         notes = try fields.string("notes")
         try fields.rejectUnknown()
     }

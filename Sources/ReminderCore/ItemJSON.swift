@@ -69,7 +69,9 @@ extension Item {
                 throw .invalidValue(
                     field: fields.fieldPath("amountUsed"), reason: "\(used) is more than the amount \(amount)")
             }
-            schedule = .benefit(Benefit(card: card, amount: amount, period: period, amountUsed: used))
+            let periodStart = try fields.parsed("periodStart", LocalDate.parse)
+            schedule = .benefit(
+                Benefit(card: card, amount: amount, period: period, amountUsed: used, periodStart: periodStart))
         case .subscription:
             let amount = try fields.parsed("amount", Money.parse)
             let every = try fields.required("every", "how often it renews, like 1mo") {
@@ -138,6 +140,7 @@ extension Item {
             put("amount", b.amount)
             put("period", b.period.rawValue)
             put("amountUsed", b.amountUsed)
+            put("periodStart", b.periodStart)
         case .subscription(let s):
             put("amount", s.amount)
             put("every", s.every)

@@ -9,7 +9,8 @@ enum ItemCard {
     /// (JSON key, label), in the order shown.
     static let fields: [(key: String, label: String)] = [
         ("card", "Card"), ("amount", "Amount"), ("amountUsed", "Used so far"), ("value", "Value"),
-        ("period", "Period"), ("every", "Renews every"), ("everyDays", "Every (days)"), ("status", "Status"),
+        ("period", "Period"), ("periodStart", "Periods from"), ("every", "Renews every"),
+        ("everyDays", "Every (days)"), ("status", "Status"),
         ("due", "Due"), ("daysLeft", "Days left"), ("next", "Next renewal"), ("expires", "Expires"),
         ("lastPurchased", "Last bought"), ("code", "Code"), ("category", "Category"), ("currency", "Currency"),
         ("nextReminder", "Next reminder"), ("lead", "Lead times"), ("notes", "Notes"), ("createdAt", "Added"),

@@ -32,6 +32,10 @@ struct ItemOptions: ParsableArguments {
     @Option(help: "Amount as a decimal, e.g. 15.99.") var amount: String?
     @Option(help: "ISO 4217 currency, e.g. EUR (the config's by default).") var currency: String?
     @Option(help: "Benefit period: monthly, quarterly, semiannual or annual.") var period: String?
+    @Option(
+        name: .customLong("period-start"),
+        help: "Benefit: count periods from this date (a card anniversary), not the calendar (as for --next).")
+    var periodStart: String?
     @Option(help: "Subscription interval, e.g. 1mo, 1y, 1w.") var every: String?
     @Option(help: "Next renewal date: YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next fri, dec 5.") var next: String?
     @Option(help: "Coupon expiry: a date (as for --next) or YYYY-MM-DDTHH:MM.") var expires: String?
@@ -54,6 +58,7 @@ struct ItemOptions: ParsableArguments {
         put("amount", amount)
         put("currency", currency)
         put("period", period)
+        put("periodStart", periodStart)
         put("every", every)
         put("next", next)
         put("expires", expires)
