@@ -91,17 +91,27 @@ public struct Benefit: Hashable, Sendable {
     /// The first day of one period (any of them: periods run both ways from it); nil for
     /// calendar periods, as every benefit stored before this field existed.
     public var periodStart: LocalDate?
+    /// Amounts that differ by month (1–12): the period due in that month — whose last day falls
+    /// in it — has this amount instead of `amount` (Uber Cash: $15, and $35 in December).
+    public var amountIn: [Int: Money]
 
     public init(
         card: String? = nil, amount: Money? = nil, period: Period, amountUsed: Money? = nil,
-        periodStart: LocalDate? = nil
+        periodStart: LocalDate? = nil, amountIn: [Int: Money] = [:]
     ) {
         self.card = card
         self.amount = amount
         self.period = period
         self.amountUsed = amountUsed
         self.periodStart = periodStart
+        self.amountIn = amountIn
     }
+
+    /// The amount of the period due on `date`: its month's, else `amount`.
+    public func amount(dueOn date: LocalDate) -> Money? { amountIn[date.month] ?? amount }
+
+    /// The most any period holds: what a used amount may reach.
+    public var largestAmount: Money? { (amountIn.values + [amount].compactMap { $0 }).max() }
 
     /// The first day of the `k`-th period from `periodStart` (k may be negative). Months are
     /// counted from the start's day and clamped to the month's length, as a subscription's are:

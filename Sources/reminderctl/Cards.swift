@@ -80,6 +80,7 @@ struct Cards: ParsableCommand {
                         "amount": .string(credit.amount.description),
                         "period": .string(credit.period.rawValue), "resets": .string(credit.resets.rawValue),
                         "annualValue": .string(credit.annualValue.description),
+                        "amountIn": credit.amountIn.isEmpty ? .null : Benefit.amountInJSON(credit.amountIn),
                         "notes": credit.notes.map { .string($0) } ?? .null,
                     ])
                 }),

@@ -66,6 +66,7 @@ enum Catalog {
                 "currency": .string("USD"),
             ]
             if let notes = credit.notes { fields["notes"] = .string(String(notes.prefix(500))) }
+            if !credit.amountIn.isEmpty { fields["amountIn"] = Benefit.amountInJSON(credit.amountIn) }
             if credit.resets == .anniversary, let start = anniversary ?? feeDue {
                 fields["periodStart"] = .string(start)
             }

@@ -55,6 +55,7 @@ extension ItemOptions {
             fields[key] = .string(resolved.date.description)
             dates.append(resolved)
         }
+        if let months = try amountsByMonth() { fields["amountIn"] = months }
         return (fields, dates)
     }
 

@@ -14,10 +14,10 @@ from test_calendar import calendar_alarms
 NOW = datetime(2030, 1, 10, 15, 0, tzinfo=timezone.utc)
 
 
-def shifted_daemon(tmp_path, bus):
+def shifted_daemon(tmp_path, bus, at=NOW):
     daemon = Daemon(tmp_path, bus, {"timeZone": "America/New_York", "quietHours": None})
     real_now = time.time() - CLOCK_SHIFT  # this process's clock is shifted too under scripts/e2e-at.sh
-    daemon.env["REMINDERD_TEST_CLOCK_SHIFT"] = str(round(NOW.timestamp() - real_now))
+    daemon.env["REMINDERD_TEST_CLOCK_SHIFT"] = str(round(at.timestamp() - real_now))
     return daemon.start()
 
 
@@ -99,5 +99,43 @@ def test_add_card_takes_an_anniversary_and_says_when_it_has_none(server, bus, tm
                    "--anniversary", "chase-sapphire-preferred=2029-10-01")
         hotel = next(i for i in daemon.ctl_json("list", "--all")["items"] if i["title"] == "Chase Travel hotel credit")
         assert hotel["periodStart"] == "2029-10-01" and hotel["due"] == "2030-09-30T23:59:00-04:00"
+    finally:
+        daemon.stop()
+
+
+def test_an_amount_by_month_is_the_periods_amount_in_list_wallet_and_done(server, bus, tmp_path):
+    """Uber Cash: $15 a month, $35 in December (the catalog's `amountIn`, or --amount-in)."""
+    daemon = shifted_daemon(tmp_path, bus, at=datetime(2030, 12, 10, 15, 0, tzinfo=timezone.utc))
+    try:
+        daemon.ctl("add", "card", "amex-platinum", "--fee-due", "2031-03-15")
+        items = daemon.ctl_json("list", "--all")["items"]
+        uber = next(i for i in items if i["title"] == "Uber Cash")
+        assert uber["amountIn"] == {"12": "35"} and uber["amount"] == "15" and uber["amountThisPeriod"] == "35"
+        own = daemon.ctl_json("add", "benefit", "Ride credit", "--card", "Test Card", "--amount", "10",
+                              "--period", "monthly", "--amount-in", "dec=25", "--amount-in", "6=20")
+        assert own["item"]["amountIn"] == {"12": "25", "6": "20"} and own["item"]["amountThisPeriod"] == "25"
+        listed = daemon.ctl("list", "--kind", "benefit").stdout
+        assert any("Ride credit" in line and "$25" in line for line in listed.splitlines())
+        shown = daemon.ctl("show", own["id"]).stdout
+        assert "Jun 20, Dec 25" in shown
+        wallet = daemon.ctl("wallet", "--json").stdout
+        test_card = next(c for c in json.loads(wallet)["cards"] if c["card"] == "Test Card")
+        assert test_card["available"] == "25"
+        # A partial use above the base amount is a partial use of December's $25, not a full one.
+        partial = daemon.ctl_json("done", own["id"], "--amount", "15")
+        assert partial["item"]["amountUsed"] == "15" and partial["item"]["status"] != "used"
+        assert any(u["reason"] == "15 of 25 used" for u in daemon.ctl_json("summary")["summary"]["usedRecently"])
+        # Done on December's Uber Cash redeems $35 toward the card's fee.
+        daemon.ctl("done", uber["id"])
+        cards = daemon.ctl_json("summary")["summary"]["cards"]
+        assert [(c["card"], c["redeemed"]) for c in cards] == [("Amex Platinum", "35")]
+        refused = daemon.ctl("edit", own["id"], "--amount-in", "13=5", check=False)
+        assert refused.returncode == 2 and "--amount-in \"13=5\"" in refused.stderr
+        # $15 of December's $25 used: the months' amounts cannot go while that is more than $10.
+        kept = daemon.ctl("edit", own["id"], "--amount-in", "", check=False)
+        assert kept.returncode == 1 and "amountUsed: 15 is more than the amount 10" in kept.stderr
+        daemon.ctl("done", own["id"])
+        cleared = daemon.ctl_json("edit", own["id"], "--amount-in", "")
+        assert "amountIn" not in cleared["item"] and "amountThisPeriod" not in cleared["item"]
     finally:
         daemon.stop()

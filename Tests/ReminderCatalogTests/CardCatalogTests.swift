@@ -33,7 +33,8 @@ import Testing
     @Test func annualValuesCountEachPeriodAndTheirExceptions() throws {
         let platinum = try #require(try CardCatalog.bundled().card(id: "amex-platinum"))
         let uber = try #require(platinum.credits.first { $0.id == "uber-cash" })
-        #expect(uber.annualValue.description == "200")
+        #expect(uber.annualValue.description == "200")  // $15 × 11 + $35 in December
+        #expect(uber.amountIn == [12: Money(tenThousandths: 350_000)] && uber.annualAmount == nil)
         let resy = try #require(platinum.credits.first { $0.id == "resy" })
         #expect(resy.annualValue.description == "400")
         #expect(platinum.annualValue > platinum.annualFee)

@@ -268,3 +268,41 @@ extension String {
         #expect(todo.property("X-REMINDERD-PERIOD-START") == nil)
     }
 }
+
+/// A credit whose amount varies by month (`amountIn`) on the phone: carried as
+/// `X-REMINDERD-AMOUNT-IN:12=35`, read back whole, and a used amount above the base amount (in
+/// the month that has more) kept through a merge.
+@Suite struct AmountsByMonthSyncTests {
+    static let uber: Item = {
+        var item = Kit.uber
+        guard case .benefit(var benefit) = item.schedule else { return item }
+        benefit.amountIn = [12: Money(tenThousandths: 350_000), 6: Money(tenThousandths: 200_000)]
+        item.schedule = .benefit(benefit)
+        return item
+    }()
+
+    @Test func amountsByMonthGoAsOnePropertyAndReadBack() throws {
+        let text = Kit.written(SyncRecord(item: Self.uber))
+        #expect(try Kit.todo(text).property("X-REMINDERD-AMOUNT-IN")?.value == "6=20,12=35")
+        #expect(try Kit.read(text).record.item == Self.uber)
+        let bad = text.replacingFirst("X-REMINDERD-AMOUNT-IN:6=20,12=35", with: "X-REMINDERD-AMOUNT-IN:13=20")
+        #expect(throws: SyncFormatError.self) { try Kit.read(bad) }
+    }
+
+    @Test func aMergeKeepsAUsedAmountUpToTheLargestMonth() {
+        let base = SyncRecord(item: Self.uber)
+        var local = base
+        guard case .benefit(var benefit) = local.item.schedule else { return }
+        benefit.amountUsed = Money(tenThousandths: 300_000)
+        local.item.schedule = .benefit(benefit)
+        local.amountUsedPeriod = Fixture.date("2026-12-31")
+        var remote = base
+        remote.item.notes = "in the app"
+        let merged = SyncMerge.merge(base: base, local: local, remote: remote, zone: Kit.newYork).record
+        guard case .benefit(let result) = merged.item.schedule else {
+            Issue.record("not a benefit")
+            return
+        }
+        #expect(result.amountUsed == Money(tenThousandths: 300_000))
+    }
+}
