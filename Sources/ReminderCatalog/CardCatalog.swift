@@ -33,12 +33,28 @@ public struct CardCatalog: Sendable, Equatable {
         public var title: String
         public var amount: Money
         public var period: Benefit.Period
-        /// The yearly total when it is not `amount` × periods (an extra $20 in December).
+        /// Whether the credit's periods are calendar ones or counted from the card's anniversary.
+        public var resets: Resets
+        /// Amounts that differ by month, as an item's `amountIn` (Uber Cash: $35 in December).
+        public var amountIn: [Int: Money]
+        /// The yearly total when it is not the periods' amounts added up.
         public var annualAmount: Money?
         public var notes: String?
 
+        /// `annualAmount`, else each calendar period's amount (its month's when `amountIn` has it)
+        /// added up.
         public var annualValue: Money {
-            annualAmount ?? Money(tenThousandths: amount.tenThousandths * Int64(12 / period.months))
+            annualAmount
+                ?? stride(from: period.months, through: 12, by: period.months).reduce(Money.zero) {
+                    $0 + (amountIn[$1] ?? amount)
+                }
+        }
+
+        /// When a credit's periods start: `calendar` (January, April, July, October for
+        /// quarterly; the default) or `anniversary` (the card's account anniversary: the day its
+        /// card year starts, which `add card` takes from `--anniversary` or the fee date).
+        public enum Resets: String, Sendable, CaseIterable {
+            case calendar, anniversary
         }
     }
 

@@ -76,7 +76,17 @@ extension CardCatalog.Credit {
             throw .invalidValue(field: fields.fieldPath("amount"), reason: "must be more than zero")
         }
         period = try fields.required("period", "monthly, quarterly, semiannual or annual", Benefit.Period.parse)
+        amountIn = try Benefit.decodeAmountIn(&fields)
         annualAmount = try fields.parsed("annualAmount", Money.parse)
+        if let text = try fields.string("resets") {
+            guard let value = Resets(rawValue: text) else {
+                throw .invalidValue(
+                    field: fields.fieldPath("resets"), reason: "\"\(text)\": use calendar or anniversary")
+            }
+            resets = value
+        } else {
+            resets = .calendar
+        }
         notes = try fields.string("notes")
         try fields.rejectUnknown()
     }

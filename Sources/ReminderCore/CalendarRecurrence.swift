@@ -12,6 +12,7 @@ public enum CalendarRecurrence {
         switch item.schedule {
         case .benefit(let benefit):
             let months = benefit.period.months
+            if let start = benefit.periodStart { return "FREQ=MONTHLY\(interval(months));" + dayBefore(start.day) }
             return months == 12
                 ? "FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=31" : "FREQ=MONTHLY\(interval(months));BYMONTHDAY=-1"
         case .subscription(let subscription):
@@ -37,6 +38,15 @@ public enum CalendarRecurrence {
     private static func clampedDay(_ day: Int) -> String {
         guard day > 28 else { return "BYMONTHDAY=\(day)" }
         return "BYMONTHDAY=" + (28...day).map(String.init).joined(separator: ",") + ";BYSETPOS=-1"
+    }
+
+    /// The due day of periods starting on `day` (clamped): the day before. From the 1st that is
+    /// the previous month's last day; from the 29th–31st, the second-to-last of the days
+    /// 27…`day` that the month has (Feb 28 start → due Feb 27; a 30-day month → the 29th).
+    private static func dayBefore(_ day: Int) -> String {
+        if day == 1 { return "BYMONTHDAY=-1" }
+        guard day > 28 else { return "BYMONTHDAY=\(day - 1)" }
+        return "BYMONTHDAY=" + (27...day).map(String.init).joined(separator: ",") + ";BYSETPOS=-2"
     }
 
     /// The trigger for `lead` on an event starting at 23:59 local: a day lead is whole days back

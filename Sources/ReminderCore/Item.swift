@@ -54,12 +54,14 @@ public enum Schedule: Hashable, Sendable {
     }
 }
 
-/// A credit that resets every calendar period and is due at the period's last day, 23:59.
+/// A credit that resets every period and is due at the period's last day, 23:59. Periods are
+/// calendar periods (aligned to January) unless `periodStart` is set: then they are counted from
+/// that date — a card anniversary — and each is due the day before the next one starts.
 public struct Benefit: Hashable, Sendable {
     public enum Period: String, Sendable, CaseIterable {
         case monthly, quarterly, semiannual, annual
 
-        /// Months in one period; periods are aligned to January.
+        /// Months in one period; calendar periods are aligned to January.
         public var months: Int {
             switch self {
             case .monthly: return 1
@@ -86,12 +88,48 @@ public struct Benefit: Hashable, Sendable {
     public var amount: Money?
     public var period: Period
     public var amountUsed: Money?
+    /// The first day of one period (any of them: periods run both ways from it); nil for
+    /// calendar periods, as every benefit stored before this field existed.
+    public var periodStart: LocalDate?
+    /// Amounts that differ by month (1–12): the period due in that month — whose last day falls
+    /// in it — has this amount instead of `amount` (Uber Cash: $15, and $35 in December).
+    public var amountIn: [Int: Money]
 
-    public init(card: String? = nil, amount: Money? = nil, period: Period, amountUsed: Money? = nil) {
+    public init(
+        card: String? = nil, amount: Money? = nil, period: Period, amountUsed: Money? = nil,
+        periodStart: LocalDate? = nil, amountIn: [Int: Money] = [:]
+    ) {
         self.card = card
         self.amount = amount
         self.period = period
         self.amountUsed = amountUsed
+        self.periodStart = periodStart
+        self.amountIn = amountIn
+    }
+
+    /// The amount of the period due on `date`: its month's, else `amount`.
+    public func amount(dueOn date: LocalDate) -> Money? { amountIn[date.month] ?? amount }
+
+    /// The most any period holds: what a used amount may reach.
+    public var largestAmount: Money? { (amountIn.values + [amount].compactMap { $0 }).max() }
+
+    /// The first day of the `k`-th period from `periodStart` (k may be negative). Months are
+    /// counted from the start's day and clamped to the month's length, as a subscription's are:
+    /// monthly periods from Jan 31 start Feb 28 (29), Mar 31, Apr 30, …
+    public func periodStart(_ k: Int, from start: LocalDate) -> LocalDate {
+        start.adding(months: period.months * k, anchorDay: start.day)
+    }
+
+    /// The last day of the period that contains `date`: the calendar period's, or with a
+    /// `periodStart` the day before the next period starts.
+    public func periodEnd(containing date: LocalDate) -> LocalDate {
+        guard let start = periodStart else { return period.end(containing: date) }
+        let months = start.months(until: date)
+        // Floor division, then at most a step either way for the clamped days.
+        var k = months >= 0 ? months / period.months : -((-months + period.months - 1) / period.months)
+        while date < periodStart(k, from: start) { k -= 1 }
+        while !(date < periodStart(k + 1, from: start)) { k += 1 }
+        return periodStart(k + 1, from: start).adding(days: -1)
     }
 }
 

@@ -65,11 +65,17 @@ extension Item {
             let amount = try fields.parsed("amount", Money.parse)
             let period = try fields.required("period", "monthly, quarterly, semiannual or annual", Benefit.Period.parse)
             let used = try fields.parsed("amountUsed", Money.parse)
-            if let used, let amount, used > amount {
+            let periodStart = try fields.parsed("periodStart", LocalDate.parse)
+            let amountIn = try Benefit.decodeAmountIn(&fields)
+            let benefit = Benefit(
+                card: card, amount: amount, period: period, amountUsed: used, periodStart: periodStart,
+                amountIn: amountIn)
+            if let used, let most = benefit.largestAmount, used > most {
                 throw .invalidValue(
-                    field: fields.fieldPath("amountUsed"), reason: "\(used) is more than the amount \(amount)")
+                    field: fields.fieldPath("amountUsed"),
+                    reason: "\(used) is more than the amount \(most)\(amountIn.isEmpty ? "" : " of any month")")
             }
-            schedule = .benefit(Benefit(card: card, amount: amount, period: period, amountUsed: used))
+            schedule = .benefit(benefit)
         case .subscription:
             let amount = try fields.parsed("amount", Money.parse)
             let every = try fields.required("every", "how often it renews, like 1mo") {
@@ -138,6 +144,8 @@ extension Item {
             put("amount", b.amount)
             put("period", b.period.rawValue)
             put("amountUsed", b.amountUsed)
+            put("periodStart", b.periodStart)
+            if !b.amountIn.isEmpty { object["amountIn"] = Benefit.amountInJSON(b.amountIn) }
         case .subscription(let s):
             put("amount", s.amount)
             put("every", s.every)

@@ -94,8 +94,9 @@ public struct NotificationText: Hashable, Sendable {
         case .benefit(let benefit):
             heading = "Reward Expiring Soon"
             doneLabel = "Mark as used"
-            var value = money(benefit.amount).map { "\($0) " } ?? ""
-            if let used = benefit.amountUsed, used > .zero, let amount = benefit.amount {
+            let periodAmount = benefit.amount(dueOn: occurrence.dueDate)
+            var value = money(periodAmount).map { "\($0) " } ?? ""
+            if let used = benefit.amountUsed, used > .zero, let amount = periodAmount, used < amount {
                 value = "remaining \(money(amount - used)!) of \(money(amount)!) "
             }
             body = "Your \(value)\(title) \(phrase("expires", past: "has expired", timeToday: true))"

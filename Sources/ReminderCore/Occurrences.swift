@@ -18,9 +18,9 @@ extension FireTimeRules {
         }
         switch item.schedule {
         case .benefit(let benefit):
-            var end = benefit.period.end(containing: firstDate)
+            var end = benefit.periodEnd(containing: firstDate)
             while emit(occurrence(dueOn: end)) {
-                end = benefit.period.end(containing: end.adding(days: 1))
+                end = benefit.periodEnd(containing: end.adding(days: 1))
             }
         case .subscription(let subscription):
             var k = 0

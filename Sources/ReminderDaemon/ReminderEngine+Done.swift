@@ -50,8 +50,9 @@ extension ReminderEngine {
                 }
                 let before = benefit.amountUsed ?? .zero
                 let total = before + used
-                redeemed = benefit.amount.map { min(used, $0 - before) } ?? used
-                if let full = benefit.amount, total < full {
+                let full = benefit.amount(dueOn: occurrence.dueDate)  // its month's, when amounts vary
+                redeemed = full.map { min(used, max(.zero, $0 - before)) } ?? used
+                if let full, total < full {
                     benefit.amountUsed = total
                     item.schedule = .benefit(benefit)
                     reason = "\(total) of \(full) used"
@@ -61,7 +62,9 @@ extension ReminderEngine {
                     doneOccurrence = occurrence
                 }
             } else {
-                redeemed = benefit.amount.map { $0 - (benefit.amountUsed ?? .zero) }
+                redeemed = benefit.amount(dueOn: occurrence.dueDate).map {
+                    max(.zero, $0 - (benefit.amountUsed ?? .zero))
+                }
                 benefit.amountUsed = nil
                 item.schedule = .benefit(benefit)
                 doneOccurrence = occurrence

@@ -36,6 +36,11 @@ extension ReminderEngine {
             fields["due"] = .string(Timestamp.format(due.due, in: zone))
             fields["daysLeft"] = .integer(NotificationText.daysLeft(due, now: now, zone: zone))
         }
+        if case .benefit(let benefit) = item.schedule, !benefit.amountIn.isEmpty, let due,
+            let amount = benefit.amount(dueOn: due.dueDate)
+        {
+            fields["amountThisPeriod"] = .string(amount.description)
+        }
         let next = scheduledFires(of: id).map(\.at).min()
         fields["nextReminder"] = next.map { .string(Timestamp.format($0, in: zone)) } ?? .null
         return ItemView(fields: fields)
@@ -218,8 +223,9 @@ extension ReminderEngine {
             switch item.schedule {
             case .benefit(let benefit):
                 entry.card = benefit.card
-                if let amount = benefit.amount, active {
-                    let left = amount - (benefit.amountUsed ?? .zero)
+                // The current period's amount: its month's when the credit's amount varies by month.
+                if let amount = due.map({ benefit.amount(dueOn: $0.dueDate) }) ?? benefit.amount, active {
+                    let left = max(.zero, amount - (benefit.amountUsed ?? .zero))
                     available[currency, default: .zero] = available[currency, default: .zero] + left
                     entry.value = left.description
                     if let card = benefit.card { benefitCards.insert(card) }

@@ -36,6 +36,8 @@ public struct ItemView: Sendable, Equatable {
     /// A coupon's value (the others have an amount).
     public var value: String? { text("value") }
     public var amountUsed: String? { text("amountUsed") }
+    /// A benefit's current period's amount when its amount varies by month (`amountIn`).
+    public var amountThisPeriod: String? { text("amountThisPeriod") }
     public var period: String? { text("period") }
     public var currency: String? { text("currency") }
     /// The current occurrence's due time (RFC 3339 in the daemon's zone).

@@ -11,10 +11,13 @@ enum ItemProperties {
     static let prefix = "X-REMINDERD-"
 
     /// The JSON keys carried as X- properties. The title is in `SUMMARY`, the notes in
-    /// `DESCRIPTION`, a coupon's expiry in `DUE`: what a phone shows and edits.
+    /// `DESCRIPTION`, a coupon's expiry in `DUE`: what a phone shows and edits. A key added later
+    /// goes at the end (`periodStart`): a version without it keeps its property untouched, as
+    /// any property it does not know.
     static let keys = [
         "kind", "id", "currency", "card", "amount", "period", "amountUsed", "every", "next", "due", "code", "value",
-        "category", "everyDays", "lastPurchased", "lead", "createdAt",
+        "category", "everyDays", "lastPurchased", "lead", "createdAt", "periodStart",
+        "amountIn",
     ]
 
     /// `amountUsed` → `X-REMINDERD-AMOUNT-USED`; `id` is `ITEM-ID` (the resource's UID is
@@ -35,7 +38,10 @@ enum ItemProperties {
     /// Writes `record`'s fields into `todo`, each where it stands (new ones appended), and
     /// removes the ones the item no longer has. A used amount without a period counts toward
     /// `currentPeriod`.
-    static func write(_ record: SyncRecord, currentPeriod: LocalDate?, into todo: inout Component) {
+    /// `keys` is the list this version knows (a test passes an older version's).
+    static func write(
+        _ record: SyncRecord, currentPeriod: LocalDate?, into todo: inout Component, keys: [String] = keys
+    ) {
         guard case .object(var fields) = record.item.json else { return }
         fields["title"] = nil
         fields["notes"] = nil
@@ -51,6 +57,12 @@ enum ItemProperties {
                 }
                 todo.set(property)
             case .integer(let number)?: todo.set(name, String(number))
+            case .object(let months)?:
+                // Amounts by month: `12=35,6=20` (month numbers, months in order).
+                let pairs = months.compactMap { key, value in
+                    if case .string(let amount) = value, let month = Int(key) { (month, amount) } else { nil }
+                }
+                todo.set(name, pairs.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
             case .array(let elements)?:
                 // A list value, comma-separated (RFC 5545 §3.1.1); durations hold no commas.
                 todo.set(
@@ -74,6 +86,14 @@ enum ItemProperties {
             guard let property = todo.property(propertyName(key)) else { continue }
             switch key {
             case "everyDays": fields[key] = Int64(property.value).map(JSONValue.integer) ?? .string(property.text)
+            case "amountIn":
+                // `12=35,6=20`; a part without `=` is kept whole, for the validator to name.
+                var months: [String: JSONValue] = [:]
+                for part in property.value.split(separator: ",") {
+                    let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+                    months[pair[0]] = pair.count == 2 ? .string(pair[1]) : .null
+                }
+                fields[key] = .object(months)
             case "lead":
                 let parts = property.value.split(separator: ",", omittingEmptySubsequences: false)
                 fields[key] = .array(parts.map { .string(String($0)) })

@@ -50,7 +50,7 @@ public enum SyncMerge {
             used.period.map { record.ledger.contains(LocalDateTime(date: $0, time: FireTimeRules.endOfDay)) } ?? false
         if usedUp { used = (nil, nil) }
         if case .benefit(var benefit) = item.schedule {
-            benefit.amountUsed = used.amount.map { amount in benefit.amount.map { min(amount, $0) } ?? amount }
+            benefit.amountUsed = used.amount.map { amount in benefit.largestAmount.map { min(amount, $0) } ?? amount }
             item.schedule = .benefit(benefit)
             record.item = item
             record.amountUsedPeriod = used.period

@@ -52,7 +52,9 @@ struct Cards: ParsableCommand {
         var table = TextTable(headers: ["CREDIT", "TITLE", "AMOUNT", "PER YEAR"])
         for credit in card.credits {
             table.add([
-                credit.id, credit.title, "\(usd(credit.amount)) \(credit.period.rawValue)", usd(credit.annualValue),
+                credit.id, credit.title,
+                "\(usd(credit.amount)) \(credit.period.rawValue)\(credit.resets == .anniversary ? " from anniversary" : "")",
+                usd(credit.annualValue),
             ])
         }
         print(table.render(), terminator: "")
@@ -61,7 +63,9 @@ struct Cards: ParsableCommand {
             "\(usd(card.annualValue)) a year in credits for a \(usd(card.annualFee)) fee (\(net >= .zero ? "+" : "−")\(usd(net >= .zero ? net : .zero - net)) if you use them all)."
         )
         for credit in card.credits where credit.notes != nil { print("  \(credit.id): \(credit.notes!)") }
-        print("Add it: reminderctl add card \(card.id) --fee-due YYYY-MM-DD")
+        print(
+            "Add it: reminderctl add card \(card.id) --fee-due YYYY-MM-DD"
+                + (card.credits.contains { $0.resets == .anniversary } ? " [--anniversary YYYY-MM-DD]" : ""))
         print("Data updated \(catalog.updated); source: \(catalog.source)")
     }
 
@@ -74,8 +78,9 @@ struct Cards: ParsableCommand {
                     .object([
                         "id": .string(credit.id), "title": .string(credit.title),
                         "amount": .string(credit.amount.description),
-                        "period": .string(credit.period.rawValue),
+                        "period": .string(credit.period.rawValue), "resets": .string(credit.resets.rawValue),
                         "annualValue": .string(credit.annualValue.description),
+                        "amountIn": credit.amountIn.isEmpty ? .null : Benefit.amountInJSON(credit.amountIn),
                         "notes": credit.notes.map { .string($0) } ?? .null,
                     ])
                 }),

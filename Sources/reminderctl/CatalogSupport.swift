@@ -46,9 +46,12 @@ enum Catalog {
     }
 
     /// The benefit items for `card`'s credits (less `skip`), and its fee item when `feeDue` is given.
-    static func items(for card: CardCatalog.Card, nickname: String?, feeDue: String?, skip: [String]) throws
-        -> [JSONValue]
-    {
+    /// Credits that reset on the card's anniversary count their periods from `anniversary`
+    /// (YYYY-MM-DD), else from `feeDue` — the fee posts on the anniversary — else, with neither
+    /// known, per calendar year (`anniversaryUnknown` says which credits).
+    static func items(
+        for card: CardCatalog.Card, nickname: String?, feeDue: String?, anniversary: String? = nil, skip: [String]
+    ) throws -> [JSONValue] {
         let unknown = skip.filter { id in !card.credits.contains { $0.id == id } }
         if !unknown.isEmpty {
             throw Refusal.usage(
@@ -63,6 +66,10 @@ enum Catalog {
                 "currency": .string("USD"),
             ]
             if let notes = credit.notes { fields["notes"] = .string(String(notes.prefix(500))) }
+            if !credit.amountIn.isEmpty { fields["amountIn"] = Benefit.amountInJSON(credit.amountIn) }
+            if credit.resets == .anniversary, let start = anniversary ?? feeDue {
+                fields["periodStart"] = .string(start)
+            }
             return .object(fields)
         }
         if let feeDue {
@@ -73,6 +80,15 @@ enum Catalog {
                 ]))
         }
         return items
+    }
+
+    /// The titles of `card`'s credits (less `skip`) that reset on the anniversary, when no date
+    /// was given to count them from: they are tracked per calendar year, and the user is told.
+    static func anniversaryUnknown(
+        _ card: CardCatalog.Card, feeDue: String?, anniversary: String?, skip: [String]
+    ) -> [String] {
+        guard anniversary == nil, feeDue == nil else { return [] }
+        return card.credits.filter { $0.resets == .anniversary && !skip.contains($0.id) }.map(\.title)
     }
 
     /// Splits a card's `items` into those not tracked yet and those already tracked — an item of

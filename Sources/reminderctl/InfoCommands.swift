@@ -48,8 +48,21 @@ struct Explain: ParsableCommand {
                 Output.when(step.fireAt), HumanTime.inText(step.result),
             ])
         }
-        print("Due \(Output.when(first.due))")
+        print("Due \(Output.when(first.due))\(Explain.periodWords(id: id))")
         print(table.render(), terminator: "")
+    }
+
+    /// Why a benefit is due when it is: its period, a calendar one or one counted from its
+    /// `periodStart` (a card anniversary, whose credit is due the day before the next one).
+    /// Empty for the other kinds, or when the item cannot be read.
+    static func periodWords(id: String) -> String {
+        guard let item = try? DaemonClient.call(.get(id: id), as: ItemReply.self).item, item.kind == "benefit",
+            let period = item.period
+        else { return "" }
+        guard case .string(let start)? = item.fields["periodStart"] else {
+            return ": the last day of its \(period) calendar period"
+        }
+        return ": the last day of its \(period) period counted from \(start), the day before the next one starts"
     }
 }
 

@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
@@ -8,8 +9,10 @@ import ReminderProtocol
 enum ItemCard {
     /// (JSON key, label), in the order shown.
     static let fields: [(key: String, label: String)] = [
-        ("card", "Card"), ("amount", "Amount"), ("amountUsed", "Used so far"), ("value", "Value"),
-        ("period", "Period"), ("every", "Renews every"), ("everyDays", "Every (days)"), ("status", "Status"),
+        ("card", "Card"), ("amount", "Amount"), ("amountIn", "Amount by month"), ("amountThisPeriod", "This period"),
+        ("amountUsed", "Used so far"), ("value", "Value"),
+        ("period", "Period"), ("periodStart", "Periods from"), ("every", "Renews every"),
+        ("everyDays", "Every (days)"), ("status", "Status"),
         ("due", "Due"), ("daysLeft", "Days left"), ("next", "Next renewal"), ("expires", "Expires"),
         ("lastPurchased", "Last bought"), ("code", "Code"), ("category", "Category"), ("currency", "Currency"),
         ("nextReminder", "Next reminder"), ("lead", "Lead times"), ("notes", "Notes"), ("createdAt", "Added"),
@@ -26,7 +29,7 @@ enum ItemCard {
         for (key, label) in fields {
             known.insert(key)
             guard let value = values[key], value != .null else { continue }
-            let text = Output.string(value)
+            let text = key == "amountIn" ? ItemCard.byMonth(value) : Output.string(value)
             if text.isEmpty { continue }
             rows.append((label, shown(["due", "nextReminder", "createdAt"].contains(key) ? Output.when(text) : text)))
         }
@@ -41,6 +44,15 @@ enum ItemCard {
         return out
     }
 
+    /// `{"12": "35"}` → "Dec 35", months in order.
+    static func byMonth(_ value: JSONValue) -> String {
+        guard case .object(let months) = value else { return Output.string(value) }
+        return months.compactMap { key, amount -> (Int, String)? in
+            guard let month = Int(key), (1...12).contains(month) else { return nil }
+            return (month, Output.string(amount))
+        }.sorted { $0.0 < $1.0 }.map { "\(LocalDate.monthNames[$0.0 - 1].prefix(3)) \($0.1)" }.joined(separator: ", ")
+    }
+
     /// `amountUsed` → "Amount used".
     static func words(_ key: String) -> String {
         var result = ""
@@ -53,7 +65,9 @@ enum ItemCard {
 
 extension Output {
     /// An item's amount (a coupon's value) with its currency: "$15", "€9.99"; "" when it has none.
-    static func amount(_ item: ItemView) -> String { amount(item.amount ?? item.value, currency: item.currency) }
+    static func amount(_ item: ItemView) -> String {
+        amount(item.amountThisPeriod ?? item.amount ?? item.value, currency: item.currency)
+    }
 
     /// An amount's text with its currency — the daemon gives every item's, its own or the
     /// configured one; "" when there is no amount.

@@ -35,6 +35,11 @@ struct Add: ParsableCommand {
     var nickname: String?
     @Option(name: .customLong("fee-due"), help: "Card: the annual fee's next due date (as for --next).") var feeDue:
         String?
+    @Option(
+        help:
+            "Card: the account anniversary (as for --next) its anniversary credits reset on; the fee date by default."
+    )
+    var anniversary: String?
     @Option(help: "Card: a credit id not to track (repeatable).") var skip: [String] = []
     @Flag(help: "Add a coupon even though its expiry date is past.") var force = false
     @OptionGroup var output: OutputOptions
@@ -42,8 +47,8 @@ struct Add: ParsableCommand {
     func run() throws {
         let today = try DaemonClient.today()
         if kind == "card" { return try addCard(today: today) }
-        if nickname != nil || feeDue != nil || !skip.isEmpty {
-            throw Refusal.usage("--nickname, --fee-due and --skip go with `add card ID`")
+        if nickname != nil || feeDue != nil || anniversary != nil || !skip.isEmpty {
+            throw Refusal.usage("--nickname, --fee-due, --anniversary and --skip go with `add card ID`")
         }
         let (resolved, dates) = try item.resolvedFields(today: today)
         var fields = resolved.filter { $0.value != .null }
@@ -97,7 +102,7 @@ struct Add: ParsableCommand {
     func addCard(today: LocalDate) throws {
         guard let id = title else { throw Refusal.usage("add card: give the card's catalog id (reminderctl cards)") }
         if item.fields.count > 0 || template != nil {
-            throw Refusal.usage("add card takes --nickname, --fee-due and --skip only")
+            throw Refusal.usage("add card takes --nickname, --fee-due, --anniversary and --skip only")
         }
         let catalog = try Catalog.load()
         Catalog.warnIfOld(catalog, today: today)
@@ -108,7 +113,18 @@ struct Add: ParsableCommand {
             feeDue = resolved.date.description
             Output.note(resolved.echo, json: output.json)
         }
-        let wanted = try Catalog.items(for: card, nickname: nickname, feeDue: feeDue, skip: skip)
+        var anniversary = self.anniversary
+        if let typed = anniversary,
+            let resolved = try ResolvedDate.resolve(typed, option: "--anniversary", today: today)
+        {
+            anniversary = resolved.date.description
+            Output.note(resolved.echo, json: output.json)
+        }
+        if let anniversary, case .failure(let error) = LocalDate.parse(anniversary) {
+            throw Refusal.usage("--anniversary \(anniversary): \(error.reason)")
+        }
+        let wanted = try Catalog.items(
+            for: card, nickname: nickname, feeDue: feeDue, anniversary: anniversary, skip: skip)
         let (items, tracked) = Catalog.untracked(wanted, existing: try Catalog.trackedItems())
         if items.isEmpty {
             throw Refusal(
@@ -140,6 +156,14 @@ struct Add: ParsableCommand {
         }
         if !addsFee, feeDue != nil {
             print("Its annual fee is tracked already; change its date with: reminderctl edit ID --due YYYY-MM-DD")
+        }
+        let calendarYear = Catalog.anniversaryUnknown(card, feeDue: feeDue, anniversary: anniversary, skip: skip)
+        if !calendarYear.isEmpty {
+            let one = calendarYear.count == 1
+            print(
+                "\(calendarYear.joined(separator: ", ")) reset\(one ? "s" : "") on the card's anniversary; with no "
+                    + "--anniversary or --fee-due \(one ? "it is" : "they are") tracked per calendar year. "
+                    + "Set the date with: reminderctl edit ID --period-start YYYY-MM-DD")
         }
         print("Ids: \(ids.joined(separator: " "))")
     }

@@ -32,6 +32,10 @@ struct ItemOptions: ParsableArguments {
     @Option(help: "Amount as a decimal, e.g. 15.99.") var amount: String?
     @Option(help: "ISO 4217 currency, e.g. EUR (the config's by default).") var currency: String?
     @Option(help: "Benefit period: monthly, quarterly, semiannual or annual.") var period: String?
+    @Option(
+        name: .customLong("period-start"),
+        help: "Benefit: count periods from this date (a card anniversary), not the calendar (as for --next).")
+    var periodStart: String?
     @Option(help: "Subscription interval, e.g. 1mo, 1y, 1w.") var every: String?
     @Option(help: "Next renewal date: YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next fri, dec 5.") var next: String?
     @Option(help: "Coupon expiry: a date (as for --next) or YYYY-MM-DDTHH:MM.") var expires: String?
@@ -43,6 +47,10 @@ struct ItemOptions: ParsableArguments {
     @Option(name: .customLong("last-purchased"), help: "Rebuy: last bought (as for --next).") var lastPurchased: String?
     @Option(help: "Notes, up to 500 characters.") var notes: String?
     @Option(help: "Lead times overriding the config's, e.g. 7d,1d or 2h.") var lead: String?
+    @Option(
+        name: .customLong("amount-in"),
+        help: "Benefit: a month's own amount, MONTH=AMOUNT (dec=35 or 12=35; repeatable; \"\" clears).")
+    var amountIn: [String] = []
 
     /// The given options as §2 fields; an empty value clears the field (for `edit`).
     var fields: [String: JSONValue] {
@@ -54,6 +62,7 @@ struct ItemOptions: ParsableArguments {
         put("amount", amount)
         put("currency", currency)
         put("period", period)
+        put("periodStart", periodStart)
         put("every", every)
         put("next", next)
         put("expires", expires)
@@ -69,6 +78,25 @@ struct ItemOptions: ParsableArguments {
                 lead.isEmpty ? .null : .array(lead.split(separator: ",").map { .string($0.trimmingCharacters()) })
         }
         return fields
+    }
+}
+
+extension ItemOptions {
+    /// `--amount-in dec=35 --amount-in 6=20` as the `amountIn` field (`{"12": "35", "6": "20"}`;
+    /// the daemon checks the amounts); JSON null for `--amount-in ""` (clear), nil when not given.
+    func amountsByMonth() throws -> JSONValue? {
+        guard !amountIn.isEmpty else { return nil }
+        if amountIn == [""] { return .null }
+        var months: [String: JSONValue] = [:]
+        for entry in amountIn {
+            let parts = entry.split(separator: "=", maxSplits: 1).map { String($0).lowercased() }
+            let number = parts.first.flatMap { Int($0) }.flatMap { (1...12).contains($0) ? $0 : nil }
+            guard parts.count == 2, let month = number ?? NaturalDate.month(parts[0]) else {
+                throw Refusal.usage("--amount-in \"\(entry)\": expected MONTH=AMOUNT, like dec=35 or 12=35")
+            }
+            months[String(month)] = .string(parts[1])
+        }
+        return .object(months)
     }
 }
 

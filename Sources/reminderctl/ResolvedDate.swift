@@ -47,6 +47,7 @@ extension ItemOptions {
         var dates: [ResolvedDate] = []
         for (key, option) in [
             ("next", "--next"), ("expires", "--expires"), ("due", "--due"), ("lastPurchased", "--last-purchased"),
+            ("periodStart", "--period-start"),
         ] {
             guard case .string(let typed)? = fields[key],
                 let resolved = try ResolvedDate.resolve(typed, option: option, today: today)
@@ -54,6 +55,7 @@ extension ItemOptions {
             fields[key] = .string(resolved.date.description)
             dates.append(resolved)
         }
+        if let months = try amountsByMonth() { fields["amountIn"] = months }
         return (fields, dates)
     }
 

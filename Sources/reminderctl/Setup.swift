@@ -33,6 +33,9 @@ struct Setup: ParsableCommand {
     var card: [String] = []
     @Option(name: .customLong("fee-due"), help: "A --card's next annual fee date, ID=DATE (as for add; repeatable).")
     var feeDue: [String] = []
+    @Option(
+        help: "A --card's account anniversary, ID=DATE, for its anniversary credits (the fee date by default).")
+    var anniversary: [String] = []
     @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") var config: String?
     @Flag(help: "Update an existing config file without asking.") var yes = false
     @Flag(name: .customLong("no-input"), help: "Ask nothing, even on a terminal.") var noInput = false
@@ -55,7 +58,8 @@ struct Setup: ParsableCommand {
         if let leadTimes { settings.leadTimes = leadTimes }
         if let quietHours { settings.quietHours = quietHours }
         var cards = try card.map { try Catalog.card($0, in: catalog) }
-        var dueDates = try parseFeeDue()
+        var dueDates = try Setup.cardDates(feeDue, option: "--fee-due")
+        var anniversaries = try Setup.cardDates(anniversary, option: "--anniversary")
         if interactive {
             print("reminderd setup — press Enter to keep the value in brackets.")
             settings.reminderTime = ask("Reminder time", settings.reminderTime) { LocalTime.parse($0).map { _ in () } }
@@ -63,13 +67,15 @@ struct Setup: ParsableCommand {
             settings.quietHours = ask("Quiet hours (START-END or none)", settings.quietHours) {
                 Setup.quiet($0).map { _ in () }
             }
-            pickCards(catalog, into: &cards, dueDates: &dueDates)
+            pickCards(catalog, into: &cards, dueDates: &dueDates, anniversaries: &anniversaries)
         }
-        // A fee date is for a card you hold: it never adds a card by itself.
-        if let stray = dueDates.keys.sorted().first(where: { id in !cards.contains { $0.id == id } }) {
-            throw Refusal.usage(
-                "--fee-due \(stray)=\(dueDates[stray]!): \(stray) is not among your cards; name it with --card \(stray)"
-            )
+        // A fee date or an anniversary is for a card you hold: it never adds a card by itself.
+        for (option, dates) in [("--fee-due", dueDates), ("--anniversary", anniversaries)] {
+            if let stray = dates.keys.sorted().first(where: { id in !cards.contains { $0.id == id } }) {
+                throw Refusal.usage(
+                    "\(option) \(stray)=\(dates[stray]!): \(stray) is not among your cards; name it with --card \(stray)"
+                )
+            }
         }
         document["reminderTime"] = .string(settings.reminderTime)
         guard case .success(let leads) = Setup.leads(settings.leadTimes) else {
@@ -83,7 +89,7 @@ struct Setup: ParsableCommand {
             quiet.map { .object(["start": .string($0.start.description), "end": .string($0.end.description)]) } ?? .null
         do { _ = try Configuration(json: .object(document)) } catch { throw Refusal.usage("\(error)") }
         try writeConfig(document, to: path, exists: exists, interactive: interactive)
-        try addCards(cards, dueDates: dueDates)
+        try addCards(cards, dueDates: dueDates, anniversaries: anniversaries)
     }
 
     struct Answers {
@@ -92,26 +98,26 @@ struct Setup: ParsableCommand {
         var quietHours: String
     }
 
-    /// `ID=DATE` pairs; the date as for `add` (`2027-03-15`, `+3mo`, `mar 15`), echoed back when
-    /// it was not given as YYYY-MM-DD.
-    func parseFeeDue() throws -> [String: String] {
+    /// `ID=DATE` pairs of `option` (`--fee-due`, `--anniversary`); the date as for `add`
+    /// (`2027-03-15`, `+3mo`, `mar 15`), echoed back when it was not given as YYYY-MM-DD.
+    static func cardDates(_ entries: [String], option: String) throws -> [String: String] {
         var result: [String: String] = [:]
-        guard !feeDue.isEmpty else { return result }
+        guard !entries.isEmpty else { return result }
         // The daemon's today when it runs; before its first start, the system zone's, where it would start.
         let today = (try? DaemonClient.today()) ?? SystemClock.today()
-        for entry in feeDue {
+        for entry in entries {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw Refusal.usage("--fee-due \"\(entry)\": expected CARD-ID=YYYY-MM-DD") }
+            guard parts.count == 2 else { throw Refusal.usage("\(option) \"\(entry)\": expected CARD-ID=YYYY-MM-DD") }
             switch NaturalDate.resolve(parts[1], today: today) {
             case .success(let date?):
-                print("--fee-due \(entry): \(ResolvedDate.full(date))")
+                print("\(option) \(entry): \(ResolvedDate.full(date))")
                 result[parts[0]] = date.description
             case .success(nil):
                 guard case .success = LocalDate.parse(parts[1]) else {
-                    throw Refusal.usage("--fee-due \"\(entry)\": expected CARD-ID=YYYY-MM-DD")
+                    throw Refusal.usage("\(option) \"\(entry)\": expected CARD-ID=YYYY-MM-DD")
                 }
                 result[parts[0]] = parts[1]
-            case .failure(let error): throw Refusal.usage("--fee-due \(parts[0])=\(error.reason)")
+            case .failure(let error): throw Refusal.usage("\(option) \(parts[0])=\(error.reason)")
             }
         }
         return result
@@ -154,8 +160,12 @@ struct Setup: ParsableCommand {
         }
     }
 
-    /// Search-and-pick loop for the cards held, with each one's fee date.
-    func pickCards(_ catalog: CardCatalog, into cards: inout [CardCatalog.Card], dueDates: inout [String: String]) {
+    /// Search-and-pick loop for the cards held, with each one's fee date (and anniversary, for a
+    /// card with credits that reset on it).
+    func pickCards(
+        _ catalog: CardCatalog, into cards: inout [CardCatalog.Card], dueDates: inout [String: String],
+        anniversaries: inout [String: String]
+    ) {
         while true {
             print("Search for a card you hold (Enter when done): ", terminator: "")
             fflush(nil)
@@ -186,6 +196,16 @@ struct Setup: ParsableCommand {
                 text == "none" ? .success(()) : LocalDate.parse(text).map { _ in () }
             }
             dueDates[card.id] = due == "none" ? nil : due
+            if card.credits.contains(where: { $0.resets == .anniversary }) {
+                // The fee posts on the anniversary, so its date is the usual answer.
+                let shown = anniversaries[card.id] ?? dueDates[card.id] ?? "none"
+                let answer = ask(
+                    "Account anniversary for \(card.name), the day its anniversary credits reset (YYYY-MM-DD)", shown
+                ) { text in
+                    text == "none" ? .success(()) : LocalDate.parse(text).map { _ in () }
+                }
+                anniversaries[card.id] = answer == "none" ? nil : answer
+            }
             print("  Added \(card.name).")
         }
     }
@@ -204,11 +224,12 @@ struct Setup: ParsableCommand {
         print("Config written to \(path).")
     }
 
-    func addCards(_ cards: [CardCatalog.Card], dueDates: [String: String]) throws {
+    func addCards(_ cards: [CardCatalog.Card], dueDates: [String: String], anniversaries: [String: String]) throws {
         var items: [JSONValue] = []
         var value = Money.zero
         for card in cards {
-            items += try Catalog.items(for: card, nickname: nil, feeDue: dueDates[card.id], skip: [])
+            items += try Catalog.items(
+                for: card, nickname: nil, feeDue: dueDates[card.id], anniversary: anniversaries[card.id], skip: [])
             value = value + card.annualValue
         }
         let reachable = (try? DaemonClient.call(.status)) != nil

@@ -71,14 +71,14 @@ struct WalletCard {
             var card = cards[name] ?? WalletCard(name: name, currency: item.currency ?? "")
             if item.kind == "fee" {
                 card.fee = item
-            } else if let text = item.amount, case .success(let amount) = Money.parse(text) {
+            } else if let text = item.amountThisPeriod ?? item.amount, case .success(let amount) = Money.parse(text) {
                 let used =
                     item.status == "used" ? amount : item.amountUsed.flatMap { Money.parse($0).value } ?? .zero
                 let gone = item.status == "used" || item.status == "expired"
                 card.usedThisPeriod = card.usedThisPeriod + used
                 card.credits.append(
                     Credit(
-                        id: item.id, title: item.title, left: gone ? .zero : amount - used, amount: amount,
+                        id: item.id, title: item.title, left: gone ? .zero : max(.zero, amount - used), amount: amount,
                         period: item.period ?? "", status: item.status, daysLeft: item.daysLeft))
             }
             cards[name] = card

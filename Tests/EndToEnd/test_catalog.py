@@ -117,6 +117,9 @@ def test_setup_on_a_terminal_asks_with_defaults_and_picks_two_cards(server, daem
     child.sendline("1")
     child.expect_exact("Next annual fee date for Venture X (YYYY-MM-DD, or none) [none]: ")
     child.sendline("")
+    # Its travel credit resets on the account anniversary: asked for, the fee date being unknown.
+    child.expect_exact("Account anniversary for Venture X, the day its anniversary credits reset (YYYY-MM-DD) [none]: ")
+    child.sendline("2030-05-01")
     child.expect_exact("Search for a card you hold (Enter when done): ")
     child.sendline("")
     child.expect("Tracking 12 benefits worth \\$3,284.40/year on 2 cards and 1 annual fee.")
@@ -127,3 +130,5 @@ def test_setup_on_a_terminal_asks_with_defaults_and_picks_two_cards(server, daem
     assert config["leadTimes"] == ["5d", "1d"] and config["quietHours"] is None and config["reminderTime"] == "09:00"
     items = daemon.ctl_json("list", "--all")["items"]
     assert {i["card"] for i in items} == {"Amex Platinum", "Venture X"} and len(items) == 13
+    travel = [i for i in items if i["card"] == "Venture X" and i["title"] == "Capital One Travel credit"]
+    assert [i.get("periodStart") for i in travel] == ["2030-05-01"]

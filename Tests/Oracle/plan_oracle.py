@@ -70,6 +70,18 @@ def due_dates(item, first, last):
             yield moment.date(), moment.hour * 3600 + moment.minute * 60 + moment.second
     elif kind == "rebuy":
         yield parse_date(item["lastPurchased"]) + timedelta(days=item["everyDays"]), end_of_day
+    elif kind == "benefit" and "periodStart" in item:
+        # Periods counted from periodStart both ways (clamped months); due the day before the next starts.
+        months = PERIOD_MONTHS[item["period"]]
+        start = parse_date(item["periodStart"])
+        k = ((first.year - start.year) * 12 + first.month - start.month) // months - 2
+        while True:
+            day = add_months(start, (k + 1) * months, start.day) - timedelta(days=1)
+            if day > last:
+                return
+            if day >= first:
+                yield day, end_of_day
+            k += 1
     elif kind == "benefit":
         months = PERIOD_MONTHS[item["period"]]
         year, month = first.year, first.month

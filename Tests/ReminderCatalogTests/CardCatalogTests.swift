@@ -33,10 +33,39 @@ import Testing
     @Test func annualValuesCountEachPeriodAndTheirExceptions() throws {
         let platinum = try #require(try CardCatalog.bundled().card(id: "amex-platinum"))
         let uber = try #require(platinum.credits.first { $0.id == "uber-cash" })
-        #expect(uber.annualValue.description == "200")
+        #expect(uber.annualValue.description == "200")  // $15 × 11 + $35 in December
+        #expect(uber.amountIn == [12: Money(tenThousandths: 350_000)] && uber.annualAmount == nil)
         let resy = try #require(platinum.credits.first { $0.id == "resy" })
         #expect(resy.annualValue.description == "400")
         #expect(platinum.annualValue > platinum.annualFee)
+    }
+
+    @Test func creditsSayWhetherTheyResetOnTheCalendarOrTheAnniversary() throws {
+        let bundled = try CardCatalog.bundled()
+        let anniversary = bundled.cards.flatMap { card in
+            card.credits.filter { $0.resets == .anniversary }.map { "\(card.id).\($0.id)" }
+        }
+        #expect(
+            anniversary.sorted() == [
+                "capital-one-venture-x-business.travel", "capital-one-venture-x.travel",
+                "chase-sapphire-preferred.hotel", "chase-sapphire-reserve.travel",
+                "usbank-altitude-reserve.travel-dining",
+            ])
+        // Every credit whose notes speak of the anniversary says so in its data, and no other.
+        for card in bundled.cards {
+            for credit in card.credits {
+                let noted = credit.notes?.lowercased().contains("anniversary") ?? false
+                #expect(noted == (credit.resets == .anniversary), "\(card.id).\(credit.id)")
+            }
+        }
+        #expect(
+            throws: ReminderCoreError.invalidValue(
+                field: "cards[0].credits[0].resets", reason: "\"yearly\": use calendar or anniversary")
+        ) {
+            try catalog(
+                #"{"cards": [{"id": "x", "issuer": "I", "name": "N", "annualFee": "1", "credits": [{"id": "c", "title": "T", "amount": "5", "period": "annual", "resets": "yearly"}]}]}"#,
+                requireHeader: false)
+        }
     }
 
     @Test func searchMatchesEveryWordInIdNameOrIssuer() throws {

@@ -40,6 +40,17 @@ import Testing
         #expect(
             CalendarRecurrence.rule(for: quarterly, first: Fixture.date("2026-12-31"))
                 == "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=-1")
+        // Periods from a start day: due the day before the next one starts, clamped the same way.
+        for (period, start, rule) in [
+            ("annual", "2025-03-15", "FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=14"),
+            ("quarterly", "2025-04-01", "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=-1"),
+            ("monthly", "2027-01-31", "FREQ=MONTHLY;BYMONTHDAY=27,28,29,30,31;BYSETPOS=-2"),
+            ("annual", "2028-02-29", "FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=27,28,29;BYSETPOS=-2"),
+        ] {
+            let item = try Fixture.item(
+                #"{"kind":"benefit","title":"b","period":"\#(period)","periodStart":"\#(start)"}"#)
+            #expect(CalendarRecurrence.rule(for: item, first: Fixture.date("2027-02-27")) == rule, "\(start)")
+        }
         let coupon = try Fixture.item(#"{"kind":"coupon","title":"c","expires":"2027-01-01"}"#)
         #expect(CalendarRecurrence.rule(for: coupon, first: Fixture.date("2027-01-01")) == nil)
     }

@@ -9,7 +9,7 @@ import Testing
 /// `plan` against a second implementation written independently in Python (datetime + zoneinfo,
 /// `Tests/Oracle/plan_oracle.py`), over random items, zones, settings and ranges that lean on
 /// the hard parts: DST gaps and overlaps, reminder and quiet-hour times near the changes, month
-/// ends, Feb 29, creation times inside the range.
+/// ends, Feb 29, creation times inside the range, benefit periods counted from a start date.
 ///
 /// `REMINDERD_PROPERTY_SEED` replays a run; `REMINDERD_PROPERTY_CASES` makes it longer.
 @Suite struct PlanOracleTests {
@@ -185,6 +185,10 @@ import Testing
                 item["kind"] = .string("benefit")
                 item["period"] = .string(["monthly", "quarterly", "semiannual", "annual"].randomElement(using: &g)!)
                 item["amount"] = .string("15")
+                // Half count their periods from a start (a card anniversary): month ends, Feb 29.
+                if Bool.random(using: &g) {
+                    item["periodStart"] = .string(near(&g).description)
+                }
             case 1:
                 item["kind"] = .string("subscription")
                 item["every"] = .string(

@@ -1,9 +1,10 @@
 import CivilTime
 import ICalendar
 import ReminderCore
-import ReminderSyncModel
 import ReminderTestSupport
 import Testing
+
+@testable import ReminderSyncModel
 
 @Suite struct VTodoWriterTests {
     @Test func repeatingItemIsARollingMasterWithZoneAndRule() throws {
@@ -221,5 +222,87 @@ extension String {
         var copy = self
         copy.replaceSubrange(range, with: replacement)
         return copy
+    }
+}
+
+/// A credit whose periods count from the card's anniversary (`periodStart`): due the day before
+/// the anniversary on the phone too, and its field survives a peer that does not know it.
+@Suite struct AnniversaryCreditSyncTests {
+    static let travel = Item(
+        id: "trvl", title: "Annual travel credit", createdAt: 1_790_000_000, currency: "USD",
+        schedule: .benefit(
+            Benefit(
+                card: "Sapphire Reserve", amount: Money(tenThousandths: 3_000_000), period: .annual,
+                periodStart: Fixture.date("2025-03-15"))))
+
+    @Test func anAnniversaryCreditIsDueTheDayBeforeTheAnniversaryAndReadsBack() throws {
+        let text = Kit.written(SyncRecord(item: Self.travel))
+        let todo = try Kit.todo(text)
+        // Now is 2026-11-18: the card year running began 2026-03-15, and ends 2027-03-14.
+        #expect(todo.property("DUE")?.line == "DUE;TZID=America/New_York:20270314T235900")
+        #expect(todo.property("RRULE")?.value == "FREQ=MONTHLY;INTERVAL=12;BYMONTHDAY=14")
+        #expect(todo.property("X-REMINDERD-PERIOD-START")?.value == "2025-03-15")
+        var record = try Kit.read(text).record
+        #expect(record.item == Self.travel)
+        // Done on the phone's copy rolls it to the next card year's end.
+        record.markDone(try #require(record.currentOccurrence(in: Kit.context)), at: Kit.now, in: Kit.context)
+        let rolled = try Kit.todo(Kit.written(record))
+        #expect(rolled.property("DUE")?.line == "DUE;TZID=America/New_York:20280314T235900")
+    }
+
+    @Test func aPeerThatDoesNotKnowTheFieldKeepsIt() throws {
+        let text = Kit.written(SyncRecord(item: Self.travel))
+        var todo = try Kit.todo(text)
+        // What such a peer reads and writes back: the item without the field, under its own keys.
+        var older = SyncRecord(item: Self.travel)
+        guard case .benefit(var credit) = older.item.schedule else { return }
+        credit.periodStart = nil
+        older.item.schedule = .benefit(credit)
+        older.item.title = "Travel credit"
+        ItemProperties.write(
+            older, currentPeriod: nil, into: &todo, keys: ItemProperties.keys.filter { $0 != "periodStart" })
+        #expect(todo.property("X-REMINDERD-PERIOD-START")?.value == "2025-03-15")
+        #expect(todo.property("SUMMARY")?.text == "Travel credit $300 — Sapphire Reserve")
+        // And the same write by this version, which knows the field, removes it with the value.
+        ItemProperties.write(older, currentPeriod: nil, into: &todo)
+        #expect(todo.property("X-REMINDERD-PERIOD-START") == nil)
+    }
+}
+
+/// A credit whose amount varies by month (`amountIn`) on the phone: carried as
+/// `X-REMINDERD-AMOUNT-IN:12=35`, read back whole, and a used amount above the base amount (in
+/// the month that has more) kept through a merge.
+@Suite struct AmountsByMonthSyncTests {
+    static let uber: Item = {
+        var item = Kit.uber
+        guard case .benefit(var benefit) = item.schedule else { return item }
+        benefit.amountIn = [12: Money(tenThousandths: 350_000), 6: Money(tenThousandths: 200_000)]
+        item.schedule = .benefit(benefit)
+        return item
+    }()
+
+    @Test func amountsByMonthGoAsOnePropertyAndReadBack() throws {
+        let text = Kit.written(SyncRecord(item: Self.uber))
+        #expect(try Kit.todo(text).property("X-REMINDERD-AMOUNT-IN")?.value == "6=20,12=35")
+        #expect(try Kit.read(text).record.item == Self.uber)
+        let bad = text.replacingFirst("X-REMINDERD-AMOUNT-IN:6=20,12=35", with: "X-REMINDERD-AMOUNT-IN:13=20")
+        #expect(throws: SyncFormatError.self) { try Kit.read(bad) }
+    }
+
+    @Test func aMergeKeepsAUsedAmountUpToTheLargestMonth() {
+        let base = SyncRecord(item: Self.uber)
+        var local = base
+        guard case .benefit(var benefit) = local.item.schedule else { return }
+        benefit.amountUsed = Money(tenThousandths: 300_000)
+        local.item.schedule = .benefit(benefit)
+        local.amountUsedPeriod = Fixture.date("2026-12-31")
+        var remote = base
+        remote.item.notes = "in the app"
+        let merged = SyncMerge.merge(base: base, local: local, remote: remote, zone: Kit.newYork).record
+        guard case .benefit(let result) = merged.item.schedule else {
+            Issue.record("not a benefit")
+            return
+        }
+        #expect(result.amountUsed == Money(tenThousandths: 300_000))
     }
 }
