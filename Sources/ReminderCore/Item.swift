@@ -124,12 +124,26 @@ public struct Benefit: Hashable, Sendable {
     /// `periodStart` the day before the next period starts.
     public func periodEnd(containing date: LocalDate) -> LocalDate {
         guard let start = periodStart else { return period.end(containing: date) }
+        return periodStart(periodIndex(containing: date, from: start) + 1, from: start).adding(days: -1)
+    }
+
+    /// The first day of the period that contains `date` (where a partial use of it can begin).
+    public func periodFirstDay(containing date: LocalDate) -> LocalDate {
+        guard let start = periodStart else {
+            let end = period.end(containing: date)
+            return LocalDate(uncheckedYear: end.year, month: end.month, day: 1).adding(months: -(period.months - 1))
+        }
+        return periodStart(periodIndex(containing: date, from: start), from: start)
+    }
+
+    /// k such that the k-th period from `start` contains `date`.
+    private func periodIndex(containing date: LocalDate, from start: LocalDate) -> Int {
         let months = start.months(until: date)
         // Floor division, then at most a step either way for the clamped days.
         var k = months >= 0 ? months / period.months : -((-months + period.months - 1) / period.months)
         while date < periodStart(k, from: start) { k -= 1 }
         while !(date < periodStart(k + 1, from: start)) { k += 1 }
-        return periodStart(k + 1, from: start).adding(days: -1)
+        return k
     }
 }
 

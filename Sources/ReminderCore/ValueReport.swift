@@ -242,9 +242,7 @@ public struct ValueReport: Sendable, Equatable {
                 if case .benefit(let benefit) = item.schedule {
                     // Partial uses of this period: the redemptions since the previous period's
                     // due, but not a Done of another occurrence (`done --early`).
-                    let previousEnd = LocalDate(
-                        uncheckedYear: occurrence.dueDate.year, month: occurrence.dueDate.month, day: 1
-                    ).adding(months: -(benefit.period.months - 1)).adding(days: -1)
+                    let previousEnd = benefit.periodFirstDay(containing: occurrence.dueDate).adding(days: -1)
                     let periodStart = rules.occurrence(dueOn: previousEnd).due
                     for redemption in ledger[id] ?? []
                     where redemption.at > periodStart && redemption.at <= occurrence.due

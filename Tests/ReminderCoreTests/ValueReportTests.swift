@@ -132,6 +132,22 @@ import Testing
         #expect(report.months.map(\.lost) == ["0", "10", "0"].map(money))
     }
 
+    /// A quarterly credit counted from the card anniversary (November 14): its period ending
+    /// February 13 began November 14, so $4 used on November 20 is part of it, and $6 is lost.
+    @Test func aPartialUseCountsInItsAnniversaryPeriod() throws {
+        var item = try Fixture.item(
+            #"{"id":"q1","kind":"benefit","title":"Hotel credit","card":"Venture X","amount":"10","period":"quarterly","#
+                + #""periodStart":"2028-11-14"}"#,
+            zone: ny)
+        item.createdAt = at("2029-11-01T17:00:00Z")
+        let report = ValueReport.build(
+            items: [item],
+            redemptions: [.init(itemId: "q1", card: "Venture X", at: at("2029-11-20T15:00:00Z"), amount: money("4"))],
+            fees: [], done: [:], rules: rules, currency: "USD", monthCount: 3, cards: nil, now: now)
+        #expect(report.lost.map(\.due) == ["2030-02-13T23:59:00-05:00"])
+        #expect(report.lost.map(\.lost) == [money("6")])
+    }
+
     @Test func aCardIsNamedExactlyOrByTheStartOfItsName() {
         let names: Set = ["Amex Gold", "Amex Gold Business", "Chase Sapphire"]
         #expect(ValueReport.cards(matching: "amex gold", among: names) == ["Amex Gold"])
