@@ -30,7 +30,10 @@ import ReminderStore
 /// and output are its `ConnectionState`'s, whose actions the server carries out
 /// (`SocketServer+Actions.swift`) on the client's `SocketConnection`, the descriptor's shell;
 /// what a call means is `VarlinkService`'s and the handler's.
-public final class SocketServer: @unchecked Sendable {  // all mutable state is confined to `queue`
+///
+/// Sendable, checked: what changes as it serves is in `running`, a `QueueBound` box that traps
+/// when touched off `queue`; the properties below that name its fields only forward to it.
+public final class SocketServer: Sendable {
     /// Answers one call of `io.reminderd.Reminders`; runs on `queue`. Nil when it parked the call
     /// on its caller (`CallParking`), to answer it later.
     public typealias Handler = @Sendable (ReminderMethod, [String: JSONValue], any CallParking) -> VarlinkReply?
@@ -47,23 +50,31 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     /// reply may go out (the store).
     let store: any DurabilityWaiting
     private let logger: Logger
-    private var acceptSource: DispatchSourceRead?
-    private var acceptPaused = false
-    /// The connections' epoll set, and the source that says it has events.
+    /// The connections' epoll set.
     private let readyFD: Int32
-    private var readySource: DispatchSourceRead?
-    var connections: [UInt64: SocketConnection] = [:]
-    private var nextConnectionID: UInt64 = 1
-    /// What every connection reads into (they all run on `queue`, one at a time).
-    var readBuffer = [UInt8](repeating: 0, count: 65_536)
     /// The most connections served at once.
     let connectionLimit: Int
-    /// Bytes of unfinished requests held over all connections.
-    private var bufferedInput = 0
-    /// Each trouble is logged once when it starts, not once per client or per wake-up.
-    private var loggedConnectionLimit = false
-    private var loggedAcceptFailure = false
-    private var loggedInputBudget = false
+    private let running: QueueBound<Running>
+
+    /// What changes as the server runs: read and written only on `queue`.
+    private struct Running {
+        var acceptSource: DispatchSourceRead?
+        var acceptPaused = false
+        /// The source that says the epoll set has events.
+        var readySource: DispatchSourceRead?
+        var connections: [UInt64: SocketConnection] = [:]
+        var nextConnectionID: UInt64 = 1
+        /// What every connection reads into (they all run on `queue`, one at a time).
+        var readBuffer = [UInt8](repeating: 0, count: 65_536)
+        /// Bytes of unfinished requests held over all connections.
+        var bufferedInput = 0
+        /// Each trouble is logged once when it starts, not once per client or per wake-up.
+        var loggedConnectionLimit = false
+        var loggedAcceptFailure = false
+        var loggedInputBudget = false
+        /// A trim is queued (one for every large reply written before it runs).
+        var trimQueued = false
+    }
 
     /// The most connections served at once, whatever the descriptor limit.
     static let maximumConnections = 512
@@ -73,8 +84,51 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     static let reservedDescriptors = 32
     /// Unfinished requests held over all connections; past it the largest is dropped.
     static let maximumBufferedInput = 32 << 20
-    /// A trim is queued (one for every large reply written before it runs).
-    private var trimQueued = false
+
+    private var acceptSource: DispatchSourceRead? {
+        get { running.value.acceptSource }
+        set { running.value.acceptSource = newValue }
+    }
+    private var acceptPaused: Bool {
+        get { running.value.acceptPaused }
+        set { running.value.acceptPaused = newValue }
+    }
+    private var readySource: DispatchSourceRead? {
+        get { running.value.readySource }
+        set { running.value.readySource = newValue }
+    }
+    var connections: [UInt64: SocketConnection] {
+        get { running.value.connections }
+        _modify { yield &running.value.connections }
+    }
+    private var nextConnectionID: UInt64 {
+        get { running.value.nextConnectionID }
+        set { running.value.nextConnectionID = newValue }
+    }
+    private var readBuffer: [UInt8] {
+        get { running.value.readBuffer }
+        _modify { yield &running.value.readBuffer }
+    }
+    private var bufferedInput: Int {
+        get { running.value.bufferedInput }
+        set { running.value.bufferedInput = newValue }
+    }
+    private var loggedConnectionLimit: Bool {
+        get { running.value.loggedConnectionLimit }
+        set { running.value.loggedConnectionLimit = newValue }
+    }
+    private var loggedAcceptFailure: Bool {
+        get { running.value.loggedAcceptFailure }
+        set { running.value.loggedAcceptFailure = newValue }
+    }
+    private var loggedInputBudget: Bool {
+        get { running.value.loggedInputBudget }
+        set { running.value.loggedInputBudget = newValue }
+    }
+    private var trimQueued: Bool {
+        get { running.value.trimQueued }
+        set { running.value.trimQueued = newValue }
+    }
 
     /// Serves on `listenFD` (socket activation) or binds `path` (mode 0600).
     public init(
@@ -82,6 +136,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         handler: @escaping Handler, logger: Logger
     ) throws {
         self.queue = queue
+        running = QueueBound(Running(), queue: queue)
         self.handler = handler
         service = VarlinkService(version: version)
         self.store = store
@@ -121,15 +176,18 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         return count - 1  // the directory's own descriptor
     }
 
+    /// Starts accepting and serving; called off `queue` (its sources are kept on it).
     public func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
-        source.setEventHandler { [weak self] in self?.acceptAll() }
-        acceptSource = source
-        source.activate()
-        let ready = DispatchSource.makeReadSource(fileDescriptor: readyFD, queue: queue)
-        ready.setEventHandler { [weak self] in self?.serveReady() }
-        readySource = ready
-        ready.activate()
+        queue.sync {
+            let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
+            source.setEventHandler { [weak self] in self?.acceptAll() }
+            acceptSource = source
+            source.activate()
+            let ready = DispatchSource.makeReadSource(fileDescriptor: readyFD, queue: queue)
+            ready.setEventHandler { [weak self] in self?.serveReady() }
+            readySource = ready
+            ready.activate()
+        }
     }
 
     /// Reads from every connection with data waiting (level-triggered: what one pass leaves is
