@@ -59,6 +59,13 @@ import Testing
         #expect(try connection.replies() == [reply("List")])
     }
 
+    @Test func aCallAskingForMoreIsAnsweredOnceAsTheDaemonStreamsNothing() throws {
+        let connection = EmbeddedConnection(service: scriptedService)
+        connection.receive(frame(#"{"method": "io.reminderd.Reminders.List", "more": true}"#) + call("Get"))
+        #expect(try connection.replies() == [reply("List"), reply("Get")])
+        #expect(connection.reading)
+    }
+
     @Test func aCallTheServiceNeitherAnswersNorParksHoldsNothingBack() throws {
         let connection = EmbeddedConnection(service: scriptedService)
         connection.receive(call("Notify") + call("List"))
