@@ -9,13 +9,14 @@ import ReminderStore
 /// acknowledges a change becomes a `NotDurable` error saying the change is saved but not
 /// confirmed on disk (a retry would add it twice); any other reply goes out as it was.
 ///
-/// A parked call (`ParkedCall`) has its place `reserve`d when it comes and its reply `fill`ed
-/// when the engine answers it; the replies queued after it wait behind it, in call order.
+/// Every call has its place `reserve`d when it is read (`ConnectionState`) and its reply `fill`ed
+/// once the engine answered it — at once, or later for a parked call (`ParkedCall`); the replies
+/// queued after it wait behind it, in call order.
 struct ReplyQueue {
     private struct Entry {
         /// Nil while its call is parked.
         var reply: VarlinkReply?
-        let acknowledgesChange: Bool
+        var acknowledgesChange: Bool
         var settled = false
     }
 
@@ -31,17 +32,25 @@ struct ReplyQueue {
         return firstNumber + entries.count - 1
     }
 
-    /// Keeps the place of a parked call's reply; returns its number for `fill`.
+    /// Keeps the place of a call's reply until it is answered; returns its number for `fill`.
     mutating func reserve() -> Int {
         entries.append(Entry(reply: nil, acknowledgesChange: false))
         return firstNumber + entries.count - 1
     }
 
-    /// Puts a parked call's reply in its place; it goes out once `settle`d, as any other.
-    mutating func fill(_ number: Int, with reply: VarlinkReply) {
+    /// Puts a call's reply in its place; it goes out once `settle`d, as any other.
+    mutating func fill(_ number: Int, with reply: VarlinkReply, acknowledgesChange: Bool = false) {
         let index = number - firstNumber
         guard entries.indices.contains(index) else { return }
         entries[index].reply = reply
+        entries[index].acknowledgesChange = acknowledgesChange
+    }
+
+    /// The call of reply `number` gets none after all: the replies behind it no longer wait.
+    mutating func withdraw(_ number: Int) {
+        let index = number - firstNumber
+        guard entries.indices.contains(index), entries[index].reply == nil else { return }
+        entries[index].settled = true
     }
 
     /// What became of the changes reply `number` waited for. True when that turned an

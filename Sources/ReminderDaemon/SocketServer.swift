@@ -26,9 +26,14 @@ import ReminderStore
 /// closed to make room, accepting paused while none is idle or the kernel refuses descriptors;
 /// and at most `maximumBufferedInput` bytes of unfinished requests over all connections.
 ///
-/// Here: listening, accepting and the epoll set; each client's framing, reply order and writes
-/// are a `SocketConnection`'s; what a call means is `VarlinkService`'s and the handler's.
-public final class SocketServer: @unchecked Sendable {  // all mutable state is confined to `queue`
+/// Here: listening, accepting, the epoll set and the limits; each client's framing, reply order
+/// and output are its `ConnectionState`'s, whose actions the server carries out
+/// (`SocketServer+Actions.swift`) on the client's `SocketConnection`, the descriptor's shell;
+/// what a call means is `VarlinkService`'s and the handler's.
+///
+/// Sendable, checked: what changes as it serves is in `running`, a `QueueBound` box that traps
+/// when touched off `queue`; the properties below that name its fields only forward to it.
+public final class SocketServer: Sendable {
     /// Answers one call of `io.reminderd.Reminders`; runs on `queue`. Nil when it parked the call
     /// on its caller (`CallParking`), to answer it later.
     public typealias Handler = @Sendable (ReminderMethod, [String: JSONValue], any CallParking) -> VarlinkReply?
@@ -38,30 +43,38 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     let queue: DispatchQueue
     private let listenFD: Int32
     private let path: String?
-    private let handler: Handler
+    let handler: Handler
     /// Answers `org.varlink.service` and hands the rest to `handler`.
-    private let service: VarlinkService
+    let service: VarlinkService
     /// Its commit count says whether a call changed something, and its group commit when a
     /// reply may go out (the store).
     let store: any DurabilityWaiting
     private let logger: Logger
-    private var acceptSource: DispatchSourceRead?
-    private var acceptPaused = false
-    /// The connections' epoll set, and the source that says it has events.
+    /// The connections' epoll set.
     private let readyFD: Int32
-    private var readySource: DispatchSourceRead?
-    private var connections: [UInt64: SocketConnection] = [:]
-    private var nextConnectionID: UInt64 = 1
-    /// What every connection reads into (they all run on `queue`, one at a time).
-    var readBuffer = [UInt8](repeating: 0, count: 65_536)
     /// The most connections served at once.
     let connectionLimit: Int
-    /// Bytes of unfinished requests held over all connections.
-    private var bufferedInput = 0
-    /// Each trouble is logged once when it starts, not once per client or per wake-up.
-    private var loggedConnectionLimit = false
-    private var loggedAcceptFailure = false
-    private var loggedInputBudget = false
+    private let running: QueueBound<Running>
+
+    /// What changes as the server runs: read and written only on `queue`.
+    private struct Running {
+        var acceptSource: DispatchSourceRead?
+        var acceptPaused = false
+        /// The source that says the epoll set has events.
+        var readySource: DispatchSourceRead?
+        var connections: [UInt64: SocketConnection] = [:]
+        var nextConnectionID: UInt64 = 1
+        /// What every connection reads into (they all run on `queue`, one at a time).
+        var readBuffer = [UInt8](repeating: 0, count: 65_536)
+        /// Bytes of unfinished requests held over all connections.
+        var bufferedInput = 0
+        /// Each trouble is logged once when it starts, not once per client or per wake-up.
+        var loggedConnectionLimit = false
+        var loggedAcceptFailure = false
+        var loggedInputBudget = false
+        /// A trim is queued (one for every large reply written before it runs).
+        var trimQueued = false
+    }
 
     /// The most connections served at once, whatever the descriptor limit.
     static let maximumConnections = 512
@@ -71,16 +84,51 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
     static let reservedDescriptors = 32
     /// Unfinished requests held over all connections; past it the largest is dropped.
     static let maximumBufferedInput = 32 << 20
-    /// A connection whose unsent replies exceed this when another is added is dropped (one
-    /// reply, however large, always goes out).
-    static let maximumPendingOutput = 8 << 20
-    /// Replies this large (a `list` of 1,000 items is 250 KiB, of 10k 2.5 MiB) are followed by
-    /// a `MallocTuning.trim`: without it, 30 rounds of list, summary and export at 10k items
-    /// left 11 MiB free in malloc, never given back. A trim took 0.5–6 ms (median 1.4 ms) at
-    /// 10k items, a small part of building such a reply.
-    static let largeOutput = 256 << 10
-    /// A trim is queued (one for every large reply written before it runs).
-    private var trimQueued = false
+
+    private var acceptSource: DispatchSourceRead? {
+        get { running.value.acceptSource }
+        set { running.value.acceptSource = newValue }
+    }
+    private var acceptPaused: Bool {
+        get { running.value.acceptPaused }
+        set { running.value.acceptPaused = newValue }
+    }
+    private var readySource: DispatchSourceRead? {
+        get { running.value.readySource }
+        set { running.value.readySource = newValue }
+    }
+    var connections: [UInt64: SocketConnection] {
+        get { running.value.connections }
+        _modify { yield &running.value.connections }
+    }
+    private var nextConnectionID: UInt64 {
+        get { running.value.nextConnectionID }
+        set { running.value.nextConnectionID = newValue }
+    }
+    private var readBuffer: [UInt8] {
+        get { running.value.readBuffer }
+        _modify { yield &running.value.readBuffer }
+    }
+    private var bufferedInput: Int {
+        get { running.value.bufferedInput }
+        set { running.value.bufferedInput = newValue }
+    }
+    private var loggedConnectionLimit: Bool {
+        get { running.value.loggedConnectionLimit }
+        set { running.value.loggedConnectionLimit = newValue }
+    }
+    private var loggedAcceptFailure: Bool {
+        get { running.value.loggedAcceptFailure }
+        set { running.value.loggedAcceptFailure = newValue }
+    }
+    private var loggedInputBudget: Bool {
+        get { running.value.loggedInputBudget }
+        set { running.value.loggedInputBudget = newValue }
+    }
+    private var trimQueued: Bool {
+        get { running.value.trimQueued }
+        set { running.value.trimQueued = newValue }
+    }
 
     /// Serves on `listenFD` (socket activation) or binds `path` (mode 0600).
     public init(
@@ -88,6 +136,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         handler: @escaping Handler, logger: Logger
     ) throws {
         self.queue = queue
+        running = QueueBound(Running(), queue: queue)
         self.handler = handler
         service = VarlinkService(version: version)
         self.store = store
@@ -127,15 +176,18 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         return count - 1  // the directory's own descriptor
     }
 
+    /// Starts accepting and serving; called off `queue` (its sources are kept on it).
     public func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
-        source.setEventHandler { [weak self] in self?.acceptAll() }
-        acceptSource = source
-        source.activate()
-        let ready = DispatchSource.makeReadSource(fileDescriptor: readyFD, queue: queue)
-        ready.setEventHandler { [weak self] in self?.serveReady() }
-        readySource = ready
-        ready.activate()
+        queue.sync {
+            let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
+            source.setEventHandler { [weak self] in self?.acceptAll() }
+            acceptSource = source
+            source.activate()
+            let ready = DispatchSource.makeReadSource(fileDescriptor: readyFD, queue: queue)
+            ready.setEventHandler { [weak self] in self?.serveReady() }
+            readySource = ready
+            ready.activate()
+        }
     }
 
     /// Reads from every connection with data waiting (level-triggered: what one pass leaves is
@@ -144,13 +196,14 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         let count = epoll_wait(readyFD, &events, Int32(events.count), 0)
         for event in events.prefix(Int(max(count, 0))) {
-            connections[event.data.u64]?.readAvailable()
+            guard let connection = connections[event.data.u64] else { continue }
+            run(connection.read(into: &readBuffer), on: connection)
         }
     }
 
-    /// A connection wrote `largeOutput` bytes or more: malloc's free pages go back to the kernel
-    /// once the call that built them has returned and the reply's tree and bytes are freed
-    /// (queued behind it, a few milliseconds at most; never while idle).
+    /// A connection wrote `ConnectionState.largeOutput` bytes or more: malloc's free pages go
+    /// back to the kernel once the call that built them has returned and the reply's tree and
+    /// bytes are freed (queued behind it, a few milliseconds at most; never while idle).
     func largeOutputWritten() {
         guard !trimQueued else { return }
         trimQueued = true
@@ -162,6 +215,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
 
     /// Adds or removes a connection's descriptor from the epoll set.
     func watch(_ connection: SocketConnection, _ on: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
         var event = epoll_event()
         event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
         event.data.u64 = connection.id
@@ -186,7 +240,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         }
         _ = settled.wait(timeout: .now() + timeout)
         queue.sync {
-            for connection in connections.values { connection.close() }
+            for connection in Array(connections.values) { disconnect(connection) }
             connections.removeAll()
             close(listenFD)
             if let path { unlink(path) }
@@ -289,17 +343,19 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
                 close(fd)
                 continue
             }
-            let connection = SocketConnection(id: nextConnectionID, fd: fd, server: self)
+            let connection = SocketConnection(id: nextConnectionID, fd: fd)
             nextConnectionID += 1
             connections[connection.id] = connection
-            connection.start()
+            watch(connection, true)
         }
     }
 
     /// Closes the connection that has waited longest without a call in progress; false when
     /// every connection is busy.
     private func closeLongestIdle() -> Bool {
-        guard let idle = connections.values.filter(\.isIdle).min(by: { $0.lastActive < $1.lastActive }) else {
+        guard
+            let idle = connections.values.filter(\.state.isIdle).min(by: { $0.state.lastActive < $1.state.lastActive })
+        else {
             return false
         }
         if !loggedConnectionLimit {
@@ -308,7 +364,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
                 "\(connectionLimit) clients connected, the most served at once (RLIMIT_NOFILE); closing the longest-idle connections to serve new ones"
             )
         }
-        idle.close()
+        disconnect(idle)
         return true
     }
 
@@ -330,7 +386,7 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
         bufferedInput += delta
         if bufferedInput <= SocketServer.maximumBufferedInput / 2 { loggedInputBudget = false }
         while bufferedInput > SocketServer.maximumBufferedInput,
-            let largest = connections.values.max(by: { $0.bufferedInput < $1.bufferedInput })
+            let largest = connections.values.max(by: { $0.state.bufferedInput < $1.state.bufferedInput })
         {
             if !loggedInputBudget {
                 loggedInputBudget = true
@@ -338,22 +394,17 @@ public final class SocketServer: @unchecked Sendable {  // all mutable state is 
                     "clients hold over \(SocketServer.maximumBufferedInput >> 20) MiB of unfinished requests; dropping those that hold the most"
                 )
             }
-            largest.close()
+            disconnect(largest)
         }
     }
 
+    /// `connection` closed: its input leaves the budget and its place can go to a new client.
     func closed(_ connection: SocketConnection, releasedInput: Int) {
         connections[connection.id] = nil
         bufferedInput -= releasedInput
         // Said again only after the crowd has thinned out, not after each connection it closed.
         if connections.count <= connectionLimit / 2 { loggedConnectionLimit = false }
         resumeAccepting()
-    }
-
-    /// Answers `org.varlink.service` itself and hands the rest to the handler; nil when the
-    /// handler parked the call on `caller`.
-    func dispatch(_ call: VarlinkCall, from caller: any CallParking) -> VarlinkReply? {
-        service.reply(to: call) { method, parameters in handler(method, parameters, caller) }
     }
 
     var log: Logger { logger }
