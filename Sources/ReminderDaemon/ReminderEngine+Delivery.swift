@@ -168,7 +168,7 @@ extension ReminderEngine {
                 logger.debug("a pop-up action reminderd did not offer: \(key)", metadata: ["NOTIFICATION_ID": "\(id)"])
                 break
             }
-            if action == .undo, let itemId = outbox.undoOffers.removeValue(forKey: id) {
+            if action == .undo, let itemId = outbox.takeUndoOffer(id) {
                 runButton(action.key, itemId, now: now) { try undo(itemId, now: now) }
                 notifier.close(id: id)
                 break
@@ -206,9 +206,7 @@ extension ReminderEngine {
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
             let pending = outbox.take(.waiting) + outbox.take(.repost)
-            let pendingNotices = outbox.notices
-            outbox.notices.removeAll()
-            for notice in pendingNotices { showNotice(notice) }
+            for notice in outbox.takeNotices() { showNotice(notice) }
             deliver(pending.filter { stillDue($0, now: now) }, now: now)
             releaseHeldIfDesktopAllows()
         case .doNotDisturbChanged:
@@ -291,7 +289,7 @@ extension ReminderEngine {
         let request = composer(for: notifier.serverInfo(), now: now).undoOffer(for: item, id: itemId)
         notifier.show(request) { [weak self] result in
             guard let self, case .success(let id) = result else { return }
-            self.queue.async { self.outbox.undoOffers[id] = itemId }
+            self.queue.async { self.outbox.offerUndo(id, for: itemId) }
         }
     }
 

@@ -159,13 +159,13 @@ extension ReminderEngine {
     /// said what it can do, and only then is it known whether its body must be escaped.
     func showNotice(_ request: NotificationRequest) {
         guard let server = notifier.serverInfo() else {
-            outbox.notices.append(request)
+            outbox.keepNotice(request)
             return
         }
         notifier.show(composer(for: server, now: clock()).notice(request)) { [weak self] result in
             guard let self, case .failure(let error) = result else { return }
             self.logger.warning("could not show the \(request.summary) pop-up: \(error)")
-            if case .noServer = error { self.queue.async { self.outbox.notices.append(request) } }
+            if case .noServer = error { self.queue.async { self.outbox.keepNotice(request) } }
         }
     }
 }
