@@ -62,9 +62,24 @@ struct FireOutbox {
     private var inFlight: [UInt64: [Event]] = [:]
     private var nextTicket: UInt64 = 0
     /// Pop-ups that are no reminders (the missed ones' summary) waiting for a server.
-    var notices: [NotificationRequest] = []
+    private(set) var notices: [NotificationRequest] = []
     /// "Done" confirmations on screen with an Undo button: server id → item.
-    var undoOffers: [UInt32: String] = [:]
+    private(set) var undoOffers: [UInt32: String] = [:]
+
+    /// Keeps a notice (a pop-up that is no reminder) until a server is known.
+    mutating func keepNotice(_ request: NotificationRequest) { notices.append(request) }
+
+    /// Takes the notices kept for a server, oldest first.
+    mutating func takeNotices() -> [NotificationRequest] {
+        defer { notices.removeAll() }
+        return notices
+    }
+
+    /// A "Done" confirmation is on screen as server id `id`, its Undo button undoing `itemId`'s Done.
+    mutating func offerUndo(_ id: UInt32, for itemId: String) { undoOffers[id] = itemId }
+
+    /// The item whose Done the Undo button of pop-up `id` undoes, taken: pressed once, it is gone.
+    mutating func takeUndoOffer(_ id: UInt32) -> String? { undoOffers.removeValue(forKey: id) }
 
     mutating func keep(_ events: [Event], in place: Place) {
         for event in events { keep(event, in: place) }

@@ -241,21 +241,7 @@ extension ReminderEngine {
     /// Drops a deleted item from memory: its state, pending reminders and pop-ups.
     func dropFromMemory(_ id: String) {
         index.remove(id)
-        outbox.drop(id)
-        acknowledgedElsewhere[id] = nil
-        closePopUps(of: id)
-    }
-
-    /// Closes the item's pop-ups — only the given occurrence's with `due` (one that passed or was
-    /// missed: their countdown and buttons mean nothing any more) — and takes its reminders off
-    /// the grouped pop-ups on screen, as an acknowledgement from another device does
-    /// (`withdrawFromGroups`): a group went on naming a reminder done here.
-    func closePopUps(of id: String, due: Int64? = nil) {
-        for serverId in outbox.popUps(of: id, due: due) {
-            notifier.close(id: serverId)
-            outbox.offScreen(serverId)
-        }
-        withdrawFromGroups(where: { $0.itemId == id && (due == nil || $0.dueInstant == due) }, now: clock())
+        delivery.forget(id)
     }
 
     /// Snoozes the current occurrence by `duration`; a snooze that would end after the due time
@@ -294,9 +280,34 @@ extension ReminderEngine {
                     reason: "\(duration), until \(Timestamp.format(end, in: zone))"))
         } catch { throw CommandError.store(error) }
         index.record(record)
-        closePopUps(of: id)
+        delivery.closePopUps(of: id)
         reschedule(id, now: now)
         return SnoozeReply(until: Timestamp.format(end, in: zone)).parameters
+    }
+
+    /// When a snooze of `duration` from `now` would fire (`PopUpComposer.snoozeEnd`).
+    func snoozeEnd(_ duration: CalendarDuration, from now: Int64, due: Int64) -> (end: Int64, shortened: Bool)? {
+        PopUpComposer.snoozeEnd(duration, from: now, due: due, configuration: configuration, rules: rules)
+    }
+
+    /// Pause (CONTRACT): reminders are held until `durationText` from now, or until resumed;
+    /// answered once the pause is stored.
+    func pause(_ durationText: String?, now: Int64) throws -> [String: JSONValue] {
+        var until = DeliveryController.untilResumed
+        if let durationText {
+            guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
+                throw CommandError.invalidParameter("duration", "\"\(durationText)\" is not a duration like 2h or 1d")
+            }
+            until = now + duration.nominalSeconds
+        }
+        do { try delivery.pause(until: until) } catch { throw CommandError.store(error) }
+        return PauseReply(until: durationText == nil ? nil : Timestamp.format(until, in: zone)).parameters
+    }
+
+    /// The Resume command: answered only once the end of the pause is stored.
+    func resumeCommand(now: Int64) throws -> [String: JSONValue] {
+        do { try delivery.resumeNow(now: now) } catch { throw CommandError.store(error) }
+        return [:]
     }
 
     /// Adds items, all or none, with a backup's state; `replace` restores items over those of

@@ -98,7 +98,7 @@ extension ReminderEngine {
         } catch { throw CommandError.store(error) }
         index.update(item)
         if let record { index.record(record) }
-        closePopUps(of: id)
+        delivery.closePopUps(of: id)
         reschedule(id, now: now)
         return ItemReply(item: view(id, now: now)).parameters
     }

@@ -8,6 +8,7 @@ extension ReminderEngine {
     /// every step; the daemon does not.
     func checkInvariant() -> [String] {
         dispatchPrecondition(condition: .onQueue(queue))
+        let outbox = delivery.outbox
         var broken = index.checkInvariant() + schedule.checkInvariant() + outbox.checkInvariant()
         let link = sync.link
         broken += link.checkInvariant()

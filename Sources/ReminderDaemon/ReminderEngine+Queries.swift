@@ -117,7 +117,7 @@ extension ReminderEngine {
                 due: occurrence.due, ReminderFire(at: final!.fireAt, lead: final!.lead.description))
             {
                 reason = "already shown"
-            } else if final!.fireAt <= now, !outbox.holds(id, firedBy: final!.fireAt),
+            } else if final!.fireAt <= now, !delivery.outbox.holds(id, firedBy: final!.fireAt),
                 !scheduledFires(of: id).contains(where: \.late)
             {
                 // Neither shown, nor on its way, nor due late: an edit or a reload after its time
@@ -304,18 +304,18 @@ extension ReminderEngine {
                 StatusReply.Server(
                     name: $0.name, vendor: $0.vendor, version: $0.version, capabilities: $0.capabilities)
             },
-            paused: pausedUntil.map {
-                $0 == ReminderEngine.untilResumed ? "until resumed" : Timestamp.format($0, in: zone)
+            paused: delivery.pausedUntil.map {
+                $0 == DeliveryController.untilResumed ? "until resumed" : Timestamp.format($0, in: zone)
             },
-            waiting: Int64(outbox.waiting.count), timeZone: zone.identifier,
+            waiting: Int64(delivery.outbox.waiting.count), timeZone: zone.identifier,
             today: zone.localDateTime(at: now).date.description, store: store.path,
-            held: Int64(outbox.held.count),
+            held: Int64(delivery.outbox.held.count),
             heldReason: heldReason())
     }
 
     /// Why reminders are held, while some are: the reason the latest `held` entry recorded.
     func heldReason() -> String? {
-        guard !outbox.held.isEmpty else { return nil }
+        guard !delivery.outbox.held.isEmpty else { return nil }
         return (try? store.history(limit: 1, event: .held))?.first?.reason
     }
 }

@@ -61,11 +61,11 @@ extension ReminderEngine {
         // With a reminderd-sync waiting, the items are pulled first: their fires are held until then.
         var dueItems: [String] = []
         for event in due where !dueItems.contains(event.itemId) { dueItems.append(event.itemId) }
-        if sync.refresh(dueItems, now: now) { outbox.keep(due, in: .refreshing) } else { deliver(due, now: now) }
+        if sync.refresh(dueItems, now: now) { delivery.holdForRefresh(due) } else { delivery.deliver(due, now: now) }
         reportMissed(missed, now: now, reason: "passed while the computer was asleep or the clock was changed")
         for (itemId, occurrence) in passes { passed(itemId, occurrence, now: now) }
-        retryIfDue(now: now)
-        if pausedUntil.map({ $0 <= now }) == true { resume(now: now) }
+        delivery.retryIfDue(now: now)
+        delivery.endPauseIfDue(now: now)
         sync.deadlines(now: now)
         do { try recordLastSeen(now) } catch { logger.error("cannot record the time: \(error)") }
         publish()
@@ -74,7 +74,7 @@ extension ReminderEngine {
     /// An occurrence's due moment came without Done: note it, then schedule the next one.
     func passed(_ itemId: String, _ occurrence: Occurrence, now: Int64) {
         guard let item = items[itemId] else { return }
-        closePopUps(of: itemId, due: occurrence.due)
+        delivery.closePopUps(of: itemId, due: occurrence.due)
         var record = occurrences[itemId]?[occurrence.due] ?? OccurrenceRecord(itemId: itemId, due: occurrence.due)
         if record.doneAt == nil, record.passedAt == nil {
             record.passedAt = now
@@ -121,7 +121,7 @@ extension ReminderEngine {
     /// "While You Were Away" pop-up.
     func reportMissed(_ missed: [(Item, Occurrence)], now: Int64, reason: String) {
         guard !missed.isEmpty else { return }
-        for (item, occurrence) in missed { if let id = item.id { closePopUps(of: id, due: occurrence.due) } }
+        for (item, occurrence) in missed { if let id = item.id { delivery.closePopUps(of: id, due: occurrence.due) } }
         var passes: [(occurrence: OccurrenceRecord, history: HistoryRecord)] = []
         for (item, occurrence) in missed {
             guard let id = item.id else { continue }
@@ -148,24 +148,9 @@ extension ReminderEngine {
             titles.count == 1
             ? "\(titles[0]) passed while you were away"
             : "\(titles.count) deadlines passed while you were away: \(titles.prefix(5).joined(separator: ", "))\(titles.count > 5 ? ", …" : "")"
-        showNotice(
+        delivery.showNotice(
             NotificationRequest(
                 summary: "While You Were Away", body: body, urgency: .normal, category: "x-reminderd.missed",
                 timeoutMilliseconds: 0))
-    }
-
-    /// Shows a pop-up that is no reminder (the missed ones' summary, a sync conflict) — or keeps
-    /// it, as plain text, until a server is known: at start it is composed before the server has
-    /// said what it can do, and only then is it known whether its body must be escaped.
-    func showNotice(_ request: NotificationRequest) {
-        guard let server = notifier.serverInfo() else {
-            outbox.notices.append(request)
-            return
-        }
-        notifier.show(composer(for: server, now: clock()).notice(request)) { [weak self] result in
-            guard let self, case .failure(let error) = result else { return }
-            self.logger.warning("could not show the \(request.summary) pop-up: \(error)")
-            if case .noServer = error { self.queue.async { self.outbox.notices.append(request) } }
-        }
     }
 }

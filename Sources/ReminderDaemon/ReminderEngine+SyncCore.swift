@@ -14,29 +14,17 @@ extension ReminderEngine: SyncCore {
         if !changes.batch.added.isEmpty { index.add(changes.batch.added) }
         for item in changes.batch.updated { index.update(item) }
         for record in changes.batch.occurrences { index.record(record) }
-        for (id, due) in changes.closing { closePopUps(of: id, due: due) }
-        for (id, instant) in changes.acknowledged {
-            acknowledgedElsewhere[id] = max(acknowledgedElsewhere[id] ?? instant, instant)
-            outbox.drop(id, firedBy: instant)
-            for serverId in outbox.popUps(of: id, firedBy: instant) {
-                notifier.close(id: serverId)
-                outbox.offScreen(serverId)
-            }
-        }
-        // A grouped pop-up loses the reminders closed above, and shows the others again.
-        withdrawFromGroups(
-            where: { event in
-                changes.closing.contains { $0.itemId == event.itemId && ($0.due == nil || $0.due == event.dueInstant) }
-                    || changes.acknowledged[event.itemId].map { FireOutbox.covers(event, event.itemId, $0) } == true
-            }, now: now)
+        delivery.closedElsewhere(closing: changes.closing, acknowledged: changes.acknowledged, now: now)
         for id in changes.touched where items[id] != nil { reschedule(id, now: now) }
-        for notice in changes.notices { showNotice(notice) }
+        for notice in changes.notices { delivery.showNotice(notice) }
     }
 
-    func hasReminder(of itemId: String, firedBy instant: Int64) -> Bool { outbox.holds(itemId, firedBy: instant) }
+    func hasReminder(of itemId: String, firedBy instant: Int64) -> Bool {
+        delivery.outbox.holds(itemId, firedBy: instant)
+    }
 
     /// Shows the fires held for a refresh that are still due.
     func releaseRefresh(now: Int64) {
-        deliver(outbox.take(.refreshing).filter { stillDue($0, now: now) }, now: now)
+        delivery.releaseRefresh(now: now)
     }
 }

@@ -30,7 +30,7 @@ extension ReminderEngine {
         let move = { (due: Int64) in new.resolve(old.localDateTime(at: due)).instant }
         try store.moveOccurrences(toZone: new.identifier, move)
         owed = Set(owed.map { FireKey(itemId: $0.itemId, due: move($0.due), fireAt: $0.fireAt) })
-        outbox.moveOccurrences(move)
+        delivery.moveOccurrences(move)
         index = ItemIndex(
             items: order.compactMap { items[$0] }, quarantined: Array(index.quarantined.values),
             records: try store.occurrences(), fires: try store.fires())

@@ -7,9 +7,10 @@ import ReminderStore
 
 /// The daemon's state and rules at run time, and every command that changes them. The state is in
 /// parts, each owning its own and keeping its invariant (`checkInvariant`): `index` (items and
-/// their occurrence state), `schedule` (the timer wheel of pending reminders), `outbox` (the
-/// reminders that came due: in flight, on screen, waiting, held); and `sync`, the sync endpoint, a
-/// part that owns its state and reaches the engine only through `SyncCore`. The engine decides;
+/// their occurrence state), `schedule` (the timer wheel of pending reminders); and two parts that
+/// own their state and reach the engine only through a protocol: `delivery`, the delivery
+/// controller (the reminders that came due, on their way to the screen and on it, the pause,
+/// the notifier's events; `DeliveryCore`), and `sync`, the sync endpoint (`SyncCore`). The engine decides;
 /// the parts keep; `PlanningSnapshot` plans and `PopUpComposer` words a pop-up, both from plain values.
 ///
 /// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,
@@ -38,22 +39,14 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
     /// The timer wheel and what is on it.
     var schedule: FireSchedule
-    /// The reminders that came due and are not gone yet: in flight, on screen, waiting, held.
-    var outbox = FireOutbox()
+    /// Delivery: the outbox, retries, the pause, grouped pop-ups, buttons and the notifier's events.
+    private(set) lazy var delivery = DeliveryController(
+        core: self, store: store, notifier: notifier, clock: clock, logger: logger, queue: queue)
     /// Sync: the `Sync…` methods and the link to reminderd-sync, with their state.
     private(set) lazy var sync = SyncEndpoint(core: self, store: store, logger: logger, queue: queue)
-    /// When the pause ends: nil when not paused, `untilResumed` for a pause without an end.
-    var pausedUntil: Int64?
-    /// Back-off for reminders the server refused.
-    var retryDelay = ReminderEngine.firstRetryDelay
-    /// When the waiting reminders are tried again after a refusal, if they are to be.
-    var retryAt: Int64?
     /// At start, the reminders a previous run handed to the server without recording the
     /// outcome: they are shown once more, as late ones (see `DeliveryRecord`).
     var owed: Set<FireKey> = []
-    /// Per item, the newest acknowledgement another device made (a dismiss, snooze or Done there,
-    /// from `SyncPulled`): a reminder that fired by then is not shown here (`stillDue`).
-    var acknowledgedElsewhere: [String: Int64] = [:]
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
     var deadlineChanged: (@Sendable (Int64?) -> Void)?
@@ -122,8 +115,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
             items: loaded, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
         schedule.reserveCapacity(items: loaded.count)
         try collectInterruptedDeliveries()
-        pausedUntil = ReminderEngine.pause(stored: try store.savedPause())
-        armPauseEnd()
+        try delivery.start()
         let lastSeen = try store.lastSeen()
         let now = clock()
         try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400)
@@ -135,10 +127,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         // Holds lastSeen before the late reminders just put on the wheel until the timer hands
         // them to the server, so a crash in between does not drop them.
         try recordLastSeen(now)
-        notifier.start { [weak self] event in
-            guard let self else { return }
-            self.queue.async { self.handle(event) }
-        }
+        delivery.listen()
         publish()
     }
 
@@ -165,6 +154,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// past one still waiting for a server — so a restart knows which ones it missed.
     func recordLastSeen(_ now: Int64) throws(ReminderStoreError) {
         var seen = now
+        let outbox = delivery.outbox
         for case .fire(_, _, let fires, _, _) in outbox.waiting + outbox.held + outbox.refreshing {
             if let earliest = fires.lazy.map(\.at).min() { seen = min(seen, earliest - 1) }
         }
@@ -183,16 +173,17 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Tells the driver (the earliest of the wheel's next deadline, a retry's and the sync
     /// endpoint's) and systemd what changed.
     func publish() {
-        deadlineChanged?([schedule.nextDeadline(), retryAt, sync.link.nextDeadline].compactMap { $0 }.min())
+        deadlineChanged?([schedule.nextDeadline(), delivery.retryAt, sync.link.nextDeadline].compactMap { $0 }.min())
         statusChanged?(statusLine())
     }
 
     /// "12 items, next reminder Tue 09:00".
     func statusLine() -> String {
         var line = "\(items.count) item\(items.count == 1 ? "" : "s")"
-        if let paused = pausedUntil {
+        if let paused = delivery.pausedUntil {
             line +=
-                paused == ReminderEngine.untilResumed ? ", paused until resumed" : ", paused until \(shortTime(paused))"
+                paused == DeliveryController.untilResumed
+                ? ", paused until resumed" : ", paused until \(shortTime(paused))"
         }
         if let next = nextFireTime() {
             line += ", next reminder \(shortTime(next))"

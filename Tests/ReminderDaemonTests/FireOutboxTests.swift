@@ -21,7 +21,7 @@ import Testing
         #expect(outbox.popUps(of: "a") == [7])
         #expect(outbox.popUps(of: "a", due: answered[0].dueInstant + 1) == [])
         #expect(outbox.checkInvariant() == [])
-        outbox.undoOffers[8] = "b"
+        outbox.offerUndo(8, for: "b")
         outbox.serverVanished()
         #expect(outbox.onScreen.isEmpty && outbox.undoOffers.isEmpty)
         #expect(outbox.repost.map(\.itemId) == ["a"])
@@ -33,7 +33,7 @@ import Testing
     @Test func aGroupOnScreenIsGoneWhenClosed() {
         var outbox = FireOutbox()
         outbox.onScreen(group: [Parts.fire("a", at: [now]), Parts.fire("b", at: [now])], as: 3)
-        outbox.undoOffers[3] = "a"
+        outbox.offerUndo(3, for: "a")
         #expect(outbox.closed(3) == nil)  // a group, not a single reminder's pop-up
         #expect(outbox.groupsOnScreen.isEmpty && outbox.undoOffers.isEmpty)
         outbox.onScreen(Parts.fire("c", at: [now]), as: 4)

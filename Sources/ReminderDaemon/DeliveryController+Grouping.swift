@@ -1,6 +1,6 @@
 import ReminderCore
 
-extension ReminderEngine {
+extension DeliveryController {
     /// One pop-up for reminders due at the same instant (`PopUpComposer.group`). Every reminder
     /// gets its delivery row before the call and is recorded fired once the server accepted it,
     /// as when shown alone.
@@ -15,7 +15,7 @@ extension ReminderEngine {
         let ticket = outbox.send(events)
         notifier.show(request) { [weak self, itemsById] result in
             guard let self else { return }
-            self.queue.async {
+            self.onQueue {
                 if case .success = result {
                     for id in replaced where self.outbox.offScreen(id) != nil {
                         self.notifier.close(id: id)
@@ -58,7 +58,7 @@ extension ReminderEngine {
             request.replacesId = id
             notifier.show(request) { [weak self] result in
                 guard let self else { return }
-                self.queue.async {
+                self.onQueue {
                     guard case .success(let newId) = result, newId != id else { return }
                     // A server that gave the re-shown group a new id: it is filed under that one.
                     if let current = self.outbox.groupsOnScreen[id] {
@@ -100,7 +100,7 @@ extension ReminderEngine {
         var reasons: [String] = []
         for event in events {
             do {
-                _ = try snooze(event.itemId, duration, now: now)
+                try core.snoozeFromButton(event.itemId, by: duration, now: now)
             } catch {
                 let reason = (error as? CommandError)?.error.description ?? "\(error)"
                 logger.warning("button snooze all refused: \(reason)", metadata: ["ITEM_ID": "\(event.itemId)"])
@@ -108,7 +108,7 @@ extension ReminderEngine {
                 reasons.append("\(items[event.itemId]?.title ?? event.itemId): \(reason)")
             }
         }
-        if refused.count < events.count { sync.noteLocalChange(now: now) }
+        if refused.count < events.count { core.noteLocalChange(now: now) }
         guard !refused.isEmpty else { return }
         showRefusal("Not snoozed", reasons.joined(separator: "\n"))
         outbox.goThrough(refused.filter { stillDue($0, now: now) })
@@ -131,7 +131,7 @@ extension ReminderEngine {
             let ticket = outbox.sendInTurn(event)
             notifier.show(request) { [weak self] result in
                 guard let self else { return }
-                self.queue.async { self.answeredInTurn(ticket, result) }
+                self.onQueue { self.answeredInTurn(ticket, result) }
             }
             return
         }
@@ -167,6 +167,6 @@ extension ReminderEngine {
                 scheduleRetry(now: now)
             }
         }
-        publish()
+        core.publish()
     }
 }

@@ -4,7 +4,7 @@ import ReminderCore
 import ReminderJSON
 import ReminderStore
 
-extension ReminderEngine {
+extension DeliveryController {
     /// Shows a due reminder — or holds it while paused, or keeps it until a server appears. It is
     /// recorded as fired only once the server has accepted it, so it is shown at most once.
     func deliver(_ event: ScheduledEvent, now: Int64) { deliver([event], now: now) }
@@ -35,7 +35,7 @@ extension ReminderEngine {
         }
         guard let server, !ready.isEmpty else { return }
         let composer = composer(for: server, now: now)
-        if ready.count > ReminderEngine.mostSeparatePopUps {
+        if ready.count > DeliveryController.mostSeparatePopUps {
             showGroup(ready, composer: composer)
         } else {
             for reminder in ready { show(reminder.event, item: reminder.item, text: reminder.text, composer: composer) }
@@ -44,11 +44,6 @@ extension ReminderEngine {
 
     /// More reminders than this at one instant share one pop-up.
     static let mostSeparatePopUps = 2
-
-    /// What pop-ups say and offer, for the server known now (see `PopUpComposer`).
-    func composer(for server: ServerInfo?, now: Int64) -> PopUpComposer {
-        PopUpComposer(server: server, configuration: configuration, rules: rules, zone: zone, now: now)
-    }
 
     /// Shows one reminder, replacing a pop-up of the same item on screen.
     func show(_ event: ScheduledEvent, item: Item, text: NotificationText, composer: PopUpComposer) {
@@ -61,7 +56,7 @@ extension ReminderEngine {
         let ticket = outbox.send([event])
         notifier.show(request) { [weak self] result in
             guard let self else { return }
-            self.queue.async {
+            self.onQueue {
                 self.delivered(
                     self.outbox.answered(ticket), item: [itemId: item], replaced: replaces, grouped: false,
                     result: result)
@@ -84,7 +79,7 @@ extension ReminderEngine {
         let now = clock()
         switch result {
         case .success(let id):
-            retryDelay = ReminderEngine.firstRetryDelay
+            retryDelay = DeliveryController.firstRetryDelay
             var shown: [ShownReminder] = []
             for event in events {
                 guard case .fire(let itemId, let occurrence, let fires, let lead, _) = event else { continue }
@@ -99,10 +94,9 @@ extension ReminderEngine {
                             ? "open when the notification server went away; shown on the new one"
                             : "lead \(lead)" + (grouped ? ", grouped" : "") + late))
             }
-            do { try store.recordShown(shown, notificationId: Int64(id), at: now) } catch {
+            do { try core.noteShown(shown, notificationId: id, now: now) } catch {
                 logger.error("shown but not recorded (it may show once more after a restart): \(error)")
             }
-            for reminder in shown { index.recordShown(reminder) }
             for case .fire(let itemId, let occurrence, _, _, _) in events {
                 logger.info(
                     "reminder shown",
@@ -141,7 +135,7 @@ extension ReminderEngine {
             logger.warning("reminder waits: \(error)")
             outbox.keep(events.filter { items[$0.itemId] != nil }, in: .waiting)
         }
-        publish()
+        core.publish()
     }
 
     /// Notes before the `Notify` call that the reminders are being handed over, so a restart after
@@ -158,166 +152,16 @@ extension ReminderEngine {
                 "cannot note reminders as being shown (a crash before they are recorded could lose them): \(error)")
         }
     }
-
-    func handle(_ event: NotifierEvent) {
-        let now = clock()
-        switch event {
-        case .actionInvoked(let id, let key):
-            guard let action = PopUpAction(key: key) else {
-                // A server's own ("default", a click on the body): nothing reminderd offered.
-                logger.debug("a pop-up action reminderd did not offer: \(key)", metadata: ["NOTIFICATION_ID": "\(id)"])
-                break
-            }
-            if action == .undo, let itemId = outbox.undoOffers.removeValue(forKey: id) {
-                runButton(action.key, itemId, now: now) { try undo(itemId, now: now) }
-                notifier.close(id: id)
-                break
-            }
-            if outbox.groupsOnScreen[id] != nil {
-                pressOnGroup(action, id: id, now: now)
-                break
-            }
-            guard let popUp = outbox.onScreen[id] else { return }
-            let itemId = popUp.itemId
-            switch action {
-            case .done:
-                if press(action, on: popUp, now: now, { try markDone(itemId, amount: nil, now: now) }) {
-                    // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
-                    store.whenDurable(through: store.commitCount) { [weak self] durability in
-                        self?.confirmDone(itemId, durability, now: now)
-                    }
-                }
-            case .snoozeToLastMinute:
-                press(action, on: popUp, now: now) { try snooze(itemId, until: popUp.due - 60, now: now) }
-            case .snooze(let duration):
-                press(action, on: popUp, now: now) { try snooze(itemId, duration, now: now) }
-            case .undo, .oneAtATime, .snoozeAll:
-                logger.warning("button \(key) means nothing on a reminder's own pop-up")
-            }
-        case .closed(let id, let reason):
-            guard let itemId = outbox.closed(id)?.itemId else { return }
-            if reason == 2, let item = items[itemId] {
-                // An acknowledgement: other devices close the same reminder (pushed with it).
-                let entry = HistoryRecord(
-                    at: now, itemId: itemId, title: item.title, event: .dismissed, reason: "closed on screen")
-                do { try store.recordDismiss(entry) } catch { logger.error("cannot record a dismiss: \(error)") }
-                sync.noteLocalChange(now: now)
-            }
-        case .serverAppeared:
-            // Waiting reminders, then those that were on the old server's screen, once each.
-            let pending = outbox.take(.waiting) + outbox.take(.repost)
-            let pendingNotices = outbox.notices
-            outbox.notices.removeAll()
-            for notice in pendingNotices { showNotice(notice) }
-            deliver(pending.filter { stillDue($0, now: now) }, now: now)
-            releaseHeldIfDesktopAllows()
-        case .doNotDisturbChanged:
-            releaseHeldIfDesktopAllows()
-        case .serverVanished:
-            outbox.serverVanished()
-        }
-        // A reminder shown one at a time that was acted on, dismissed or closed: the next one.
-        showNextInTurn(now: now)
-        publish()
-    }
-
-    /// Runs a button's command, logging a refusal (the item may have changed meanwhile); what
-    /// it changed is for reminderd-sync to push.
-    func runButton(_ button: String, _ itemId: String, now: Int64, _ command: () throws -> [String: JSONValue]) {
-        do {
-            _ = try command()
-            sync.noteLocalChange(now: now)
-        } catch let error as CommandError {
-            logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
-        } catch {
-            logger.error("button \(button) failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
-        }
-    }
-
-    /// Runs the command of a button on a reminder's pop-up, only while that pop-up's occurrence is
-    /// still the one due (else Done would land on the next one); a refusal is logged and shown,
-    /// and what it changed is for reminderd-sync to push. Returns whether it succeeded.
-    @discardableResult
-    func press(
-        _ button: PopUpAction, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> [String: JSONValue]
-    ) -> Bool {
-        let reason: String
-        // A rebuy's Done means "bought it today", as good after its run-out date as before.
-        var isRebuy = false
-        if case .rebuy = items[popUp.itemId]?.schedule { isRebuy = true }
-        if popUp.due <= now && !(isRebuy && button == .done) {
-            reason = "its due time \(Timestamp.format(popUp.due, in: zone)) has passed"
-        } else if occurrences[popUp.itemId]?[popUp.due]?.doneAt != nil {
-            reason = "it is already done"
-        } else {
-            do {
-                _ = try command()
-                sync.noteLocalChange(now: now)
-                return true
-            } catch let error as CommandError {
-                reason = error.error.description
-            } catch {
-                reason = "\(error)"
-            }
-        }
-        logger.warning("button \(button.key) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
-        let title = items[popUp.itemId]?.title ?? popUp.itemId
-        showRefusal(button == .done ? "Not done" : "Not snoozed", "\(title): \(reason)")
-        return false
-    }
-
-    /// A short pop-up saying why a button did not do what it says.
-    func showRefusal(_ summary: String, _ body: String) {
-        let request = NotificationRequest(
-            summary: summary, body: body, urgency: .normal, category: "x-reminderd.refused",
-            timeoutMilliseconds: 10_000)
-        notifier.show(composer(for: notifier.serverInfo(), now: clock()).notice(request)) { _ in }
-    }
-
-    /// After Done from a button, once its flush settled: the confirmation with Undo, or word that
-    /// the Done is saved but not confirmed on disk (a power cut may lose it).
-    func confirmDone(_ itemId: String, _ durability: Durability, now: Int64) {
-        guard case .notConfirmed(let reason) = durability else { return offerUndo(itemId, now: now) }
-        logger.error(
-            "a Done from a button is saved but not confirmed on disk: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
-        showRefusal(
-            "Done, not confirmed on disk",
-            "\(items[itemId]?.title ?? itemId): saved but not confirmed on disk: \(reason)")
-    }
-
-    /// After Done from a button: the confirmation with an Undo button (`PopUpComposer.undoOffer`).
-    func offerUndo(_ itemId: String, now: Int64) {
-        guard let item = items[itemId] else { return }
-        let request = composer(for: notifier.serverInfo(), now: now).undoOffer(for: item, id: itemId)
-        notifier.show(request) { [weak self] result in
-            guard let self, case .success(let id) = result else { return }
-            self.queue.async { self.outbox.undoOffers[id] = itemId }
-        }
-    }
-
-    /// When a snooze of `duration` from `now` would fire (`PopUpComposer.snoozeEnd`).
-    func snoozeEnd(_ duration: CalendarDuration, from now: Int64, due: Int64) -> (end: Int64, shortened: Bool)? {
-        PopUpComposer.snoozeEnd(duration, from: now, due: due, configuration: configuration, rules: rules)
-    }
-
-    func appendHistory(_ itemId: String, _ title: String, _ event: HistoryEvent, _ reason: String, now: Int64) {
-        do {
-            try store.recordHistory(HistoryRecord(at: now, itemId: itemId, title: title, event: event, reason: reason))
-        } catch {
-            logger.error("cannot record history: \(error)")
-        }
-    }
-
     static let firstRetryDelay = 10
     static let longestRetryDelay = 900
 
     /// Tries the waiting reminders again after `retryDelay` seconds, doubling it each time up to
     /// 15 minutes; a success resets it. The retry is a deadline on the engine's clock, beside the
-    /// wheel's (see `publish`), so the driver wakes for it and tests move it with their clock.
+    /// wheel's (see `ReminderEngine.publish`), so the driver wakes for it and tests move it with their clock.
     func scheduleRetry(now: Int64) {
         guard retryAt == nil else { return }
         retryAt = now + Int64(retryDelay)
-        retryDelay = min(retryDelay * 2, ReminderEngine.longestRetryDelay)
+        retryDelay = min(retryDelay * 2, DeliveryController.longestRetryDelay)
     }
 
     /// Sends the waiting reminders again when the retry's time has come.
@@ -330,27 +174,17 @@ extension ReminderEngine {
 
     /// Whether a reminder is still worth showing: its item exists, its occurrence is neither
     /// done nor past — except an overdue rebuy's, whose occurrence is past by definition — and
-    /// no other device acknowledged the item since the reminder's time.
-    func stillDue(_ event: ScheduledEvent, now: Int64) -> Bool {
-        guard case .fire(let itemId, let occurrence, _, let lead, _) = event, items[itemId] != nil else { return false }
-        if let acknowledged = acknowledgedElsewhere[itemId], FireOutbox.covers(event, itemId, acknowledged) {
-            return false
-        }
-        let ahead = occurrence.due > now || lead == ReminderEngine.overdueLead
-        return ahead && occurrences[itemId]?[occurrence.due]?.doneAt == nil
-    }
-
     /// After the desktop's do-not-disturb may have ended: the held reminders go out as one
     /// digest, unless reminderd's own pause is still on.
     func releaseHeldIfDesktopAllows() {
         guard !outbox.held.isEmpty, pausedUntil == nil else { return }
         notifier.doNotDisturb { [weak self] reason in
             guard let self, reason == nil else { return }
-            self.queue.async {
+            self.onQueue {
                 // A `pause` given while the desktop was asked stays: only the held ones go out.
                 guard self.pausedUntil == nil else { return }
                 self.releaseHeld(now: self.clock())
-                self.publish()
+                self.core.publish()
             }
         }
     }

@@ -1,11 +1,9 @@
 import CivilTime
 import Dispatch
 import ReminderCore
-import ReminderJSON
-import ReminderProtocol
 import ReminderStore
 
-extension ReminderEngine {
+extension DeliveryController {
     /// `pausedUntil` of a pause without an end: never reached, and never shown as a date.
     static let untilResumed = Int64.max
 
@@ -23,35 +21,34 @@ extension ReminderEngine {
 
     /// "until resumed" or "until 2026-11-22T15:00:00Z", for history, status and systemd.
     func pauseDescription(_ until: Int64) -> String {
-        until == ReminderEngine.untilResumed ? "until resumed" : "until \(Timestamp.format(until, in: zone))"
+        until == DeliveryController.untilResumed ? "until resumed" : "until \(Timestamp.format(until, in: zone))"
     }
 
-    func pause(_ durationText: String?, now: Int64) throws -> [String: JSONValue] {
-        var until = ReminderEngine.untilResumed
-        if let durationText {
-            guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
-                throw CommandError.invalidParameter("duration", "\"\(durationText)\" is not a duration like 2h or 1d")
-            }
-            until = now + duration.nominalSeconds
-        }
-        do { try store.savePause(ReminderEngine.storedPause(until)) } catch { throw CommandError.store(error) }
+    /// Pauses until `until` (`untilResumed`: until resumed), once that is stored.
+    func pause(until: Int64) throws(ReminderStoreError) {
+        try store.savePause(DeliveryController.storedPause(until))
         pausedUntil = until
         armPauseEnd()
-        return PauseReply(until: durationText == nil ? nil : Timestamp.format(until, in: zone)).parameters
     }
 
     /// Puts the end of a timed pause on the timer wheel, replacing an earlier one. The wheel runs
     /// on wall-clock deadlines, so the end comes on time after a suspend, and `start` re-arms it
     /// after a restart.
-    func armPauseEnd() { schedule.armPauseEnd(at: pausedUntil == ReminderEngine.untilResumed ? nil : pausedUntil) }
+    func armPauseEnd() {
+        core.armPauseEnd(at: pausedUntil == DeliveryController.untilResumed ? nil : pausedUntil)
+    }
 
-    /// The Resume command: answered only once the end of the pause is stored.
-    func resumeCommand(now: Int64) throws -> [String: JSONValue] {
-        do { try store.savePause(nil) } catch { throw CommandError.store(error) }
+    /// The Resume command: the pause ends once that is stored, and what was held is shown.
+    func resumeNow(now: Int64) throws(ReminderStoreError) {
+        try store.savePause(nil)
         pausedUntil = nil
         armPauseEnd()
         releaseHeld(now: now)
-        return [:]
+    }
+
+    /// Ends a timed pause whose time came (the timer's run).
+    func endPauseIfDue(now: Int64) {
+        if pausedUntil.map({ $0 <= now }) == true { resume(now: now) }
     }
 
     /// Ends the pause when its time came (or the desktop's do-not-disturb ended) and shows what
@@ -91,7 +88,7 @@ extension ReminderEngine {
         let request = composer(for: notifier.serverInfo(), now: now).group(reminders, kind: .heldWhileBusy).request
         notifier.show(request) { [weak self] result in
             guard let self else { return }
-            self.queue.async {
+            self.onQueue {
                 let digest = self.outbox.answered(ticket)
                 switch result {
                 case .success(let id):
@@ -103,12 +100,9 @@ extension ReminderEngine {
                                 title: self.items[itemId]?.title ?? itemId, event: .fired,
                                 reason: "in the digest of \(digest.count) held reminders"))
                     }
-                    do { try self.store.recordShown(shown, notificationId: Int64(id), at: now) } catch {
-                        self.logger.error("digest shown but not recorded: \(error)")
-                    }
                     // On screen whether or not that was stored: not shown again while this run lasts.
-                    for reminder in shown {
-                        self.index.recordShown(reminder)
+                    do { try self.core.noteShown(shown, notificationId: id, now: now) } catch {
+                        self.logger.error("digest shown but not recorded: \(error)")
                     }
                     // On screen as a group, so its buttons reach its reminders and one done
                     // meanwhile leaves it (`withdrawFromGroups`).
@@ -130,7 +124,7 @@ extension ReminderEngine {
                 case .failure:
                     self.outbox.keep(digest, in: .waiting)
                 }
-                self.publish()
+                self.core.publish()
             }
         }
     }

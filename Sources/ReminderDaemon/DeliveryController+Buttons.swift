@@ -1,0 +1,148 @@
+import CivilTime
+import Dispatch
+import ReminderCore
+import ReminderJSON
+import ReminderStore
+
+extension DeliveryController {
+    /// Shows a due reminder — or holds it while paused, or keeps it until a server appears. It is
+
+    func handle(_ event: NotifierEvent) {
+        let now = clock()
+        switch event {
+        case .actionInvoked(let id, let key):
+            guard let action = PopUpAction(key: key) else {
+                // A server's own ("default", a click on the body): nothing reminderd offered.
+                logger.debug("a pop-up action reminderd did not offer: \(key)", metadata: ["NOTIFICATION_ID": "\(id)"])
+                break
+            }
+            if action == .undo, let itemId = outbox.takeUndoOffer(id) {
+                runButton(action.key, itemId, now: now) { try core.undoFromButton(itemId, now: now) }
+                notifier.close(id: id)
+                break
+            }
+            if outbox.groupsOnScreen[id] != nil {
+                pressOnGroup(action, id: id, now: now)
+                break
+            }
+            guard let popUp = outbox.onScreen[id] else { return }
+            let itemId = popUp.itemId
+            switch action {
+            case .done:
+                if press(action, on: popUp, now: now, { try core.doneFromButton(itemId, now: now) }) {
+                    // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
+                    store.whenDurable(through: store.commitCount) { [weak self] durability in
+                        guard let self else { return }
+                        self.withEngine { self.confirmDone(itemId, durability, now: now) }
+                    }
+                }
+            case .snoozeToLastMinute:
+                press(action, on: popUp, now: now) {
+                    try core.snoozeFromButton(itemId, until: popUp.due - 60, now: now)
+                }
+            case .snooze(let duration):
+                press(action, on: popUp, now: now) { try core.snoozeFromButton(itemId, by: duration, now: now) }
+            case .undo, .oneAtATime, .snoozeAll:
+                logger.warning("button \(key) means nothing on a reminder's own pop-up")
+            }
+        case .closed(let id, let reason):
+            guard let itemId = outbox.closed(id)?.itemId else { return }
+            if reason == 2, let item = items[itemId] {
+                // An acknowledgement: other devices close the same reminder (pushed with it).
+                let entry = HistoryRecord(
+                    at: now, itemId: itemId, title: item.title, event: .dismissed, reason: "closed on screen")
+                do { try store.recordDismiss(entry) } catch { logger.error("cannot record a dismiss: \(error)") }
+                core.noteLocalChange(now: now)
+            }
+        case .serverAppeared:
+            // Waiting reminders, then those that were on the old server's screen, once each.
+            let pending = outbox.take(.waiting) + outbox.take(.repost)
+            for notice in outbox.takeNotices() { showNotice(notice) }
+            deliver(pending.filter { stillDue($0, now: now) }, now: now)
+            releaseHeldIfDesktopAllows()
+        case .doNotDisturbChanged:
+            releaseHeldIfDesktopAllows()
+        case .serverVanished:
+            outbox.serverVanished()
+        }
+        // A reminder shown one at a time that was acted on, dismissed or closed: the next one.
+        showNextInTurn(now: now)
+        core.publish()
+    }
+
+    /// Runs a button's command, logging a refusal (the item may have changed meanwhile); what
+    /// it changed is for reminderd-sync to push.
+    func runButton(_ button: String, _ itemId: String, now: Int64, _ command: () throws -> Void) {
+        do {
+            try command()
+            core.noteLocalChange(now: now)
+        } catch let error as CommandError {
+            logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
+        } catch {
+            logger.error("button \(button) failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
+        }
+    }
+
+    /// Runs the command of a button on a reminder's pop-up, only while that pop-up's occurrence is
+    /// still the one due (else Done would land on the next one); a refusal is logged and shown,
+    /// and what it changed is for reminderd-sync to push. Returns whether it succeeded.
+    @discardableResult
+    func press(
+        _ button: PopUpAction, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> Void
+    ) -> Bool {
+        let reason: String
+        // A rebuy's Done means "bought it today", as good after its run-out date as before.
+        var isRebuy = false
+        if case .rebuy = items[popUp.itemId]?.schedule { isRebuy = true }
+        if popUp.due <= now && !(isRebuy && button == .done) {
+            reason = "its due time \(Timestamp.format(popUp.due, in: zone)) has passed"
+        } else if occurrences[popUp.itemId]?[popUp.due]?.doneAt != nil {
+            reason = "it is already done"
+        } else {
+            do {
+                try command()
+                core.noteLocalChange(now: now)
+                return true
+            } catch let error as CommandError {
+                reason = error.error.description
+            } catch {
+                reason = "\(error)"
+            }
+        }
+        logger.warning("button \(button.key) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
+        let title = items[popUp.itemId]?.title ?? popUp.itemId
+        showRefusal(button == .done ? "Not done" : "Not snoozed", "\(title): \(reason)")
+        return false
+    }
+
+    /// A short pop-up saying why a button did not do what it says.
+    func showRefusal(_ summary: String, _ body: String) {
+        let request = NotificationRequest(
+            summary: summary, body: body, urgency: .normal, category: "x-reminderd.refused",
+            timeoutMilliseconds: 10_000)
+        notifier.show(composer(for: notifier.serverInfo(), now: clock()).notice(request)) { _ in }
+    }
+
+    /// After Done from a button, once its flush settled: the confirmation with Undo, or word that
+    /// the Done is saved but not confirmed on disk (a power cut may lose it).
+    func confirmDone(_ itemId: String, _ durability: Durability, now: Int64) {
+        guard case .notConfirmed(let reason) = durability else { return offerUndo(itemId, now: now) }
+        logger.error(
+            "a Done from a button is saved but not confirmed on disk: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
+        showRefusal(
+            "Done, not confirmed on disk",
+            "\(items[itemId]?.title ?? itemId): saved but not confirmed on disk: \(reason)")
+    }
+
+    /// After Done from a button: the confirmation with an Undo button (`PopUpComposer.undoOffer`).
+    func offerUndo(_ itemId: String, now: Int64) {
+        guard let item = items[itemId] else { return }
+        let request = composer(for: notifier.serverInfo(), now: now).undoOffer(for: item, id: itemId)
+        notifier.show(request) { [weak self] result in
+            guard let self, case .success(let id) = result else { return }
+            self.onQueue { self.outbox.offerUndo(id, for: itemId) }
+        }
+    }
+
+    /// When a snooze of `duration` from `now` would fire (`PopUpComposer.snoozeEnd`).
+}

@@ -1,0 +1,234 @@
+import CivilTime
+import Dispatch
+import Logging
+import ReminderCore
+import ReminderStore
+
+/// What the delivery controller may reach of the engine: the core, which owns the items, their
+/// occurrences and the schedule, and runs the commands. Delivery reads the items and settings,
+/// records what the server showed, runs a button's command, and keeps everything else to itself.
+protocol DeliveryCore: AnyObject, Sendable {
+    /// The items, their occurrence records and the fires the server accepted.
+    var index: ItemIndex { get }
+    var configuration: Configuration { get }
+    var zone: TimeZoneRules { get }
+    var rules: FireTimeRules { get }
+    /// Records reminders the server accepted as pop-up `notificationId`: in memory, so they are not
+    /// shown again while this run lasts, whether or not the store took them; a store's refusal is
+    /// thrown after.
+    func noteShown(_ shown: [ShownReminder], notificationId: UInt32, now: Int64) throws(ReminderStoreError)
+    // A pop-up's buttons run the engine's commands, which throw their refusal.
+    func doneFromButton(_ itemId: String, now: Int64) throws
+    func snoozeFromButton(_ itemId: String, by duration: CalendarDuration, now: Int64) throws
+    /// A snooze until `end`, a minute before the due time ("until the last minute").
+    func snoozeFromButton(_ itemId: String, until end: Int64, now: Int64) throws
+    func undoFromButton(_ itemId: String, now: Int64) throws
+    /// A button or a dismiss changed an item's stored state: for reminderd-sync to push.
+    func noteLocalChange(now: Int64)
+    /// Puts the end of a timed pause on the timer wheel (nil: none), replacing an earlier one.
+    func armPauseEnd(at instant: Int64?)
+    /// The earliest deadline (a retry's) or the status line may have changed.
+    func publish()
+}
+
+/// Delivery: the reminders that came due on their way to the screen and while they are there —
+/// the outbox (`FireOutbox`: in flight, on screen, waiting, held, to be shown again), retries of
+/// a server's refusal with back-off, reminderd's pause and its digest, the desktop's
+/// do-not-disturb, grouped pop-ups and going through them one at a time, the Undo offers and the
+/// notices, the notifier's events (buttons, closes, servers coming and going), and the
+/// acknowledgements of other devices that decide whether a reminder is still shown. A part of the
+/// engine on the engine's queue; its mutable state is in one box whose confinement to that queue
+/// is checked on every access (`QueueBound`), and it reaches the engine only through
+/// `DeliveryCore` (a button runs the engine's command through it).
+final class DeliveryController: Sendable {
+    /// What delivery remembers.
+    struct State {
+        /// The reminders that came due and are not gone yet: in flight, on screen, waiting, held.
+        var outbox = FireOutbox()
+        /// When the pause ends: nil when not paused, `untilResumed` for a pause without an end.
+        var pausedUntil: Int64?
+        /// Back-off for reminders the server refused.
+        var retryDelay = DeliveryController.firstRetryDelay
+        /// When the waiting reminders are tried again after a refusal, if they are to be.
+        var retryAt: Int64?
+        /// Per item, the newest acknowledgement another device made (a dismiss, snooze or Done
+        /// there, from `SyncPulled`): a reminder that fired by then is not shown here (`stillDue`).
+        var acknowledgedElsewhere: [String: Int64] = [:]
+    }
+
+    /// The engine, which owns this controller. Held weakly: an answer of the notifier or of the
+    /// store's flush can come after the engine is gone (the daemon stopped, a test ended), and is
+    /// then dropped (`onQueue`, `withEngine`).
+    private weak let engine: (any DeliveryCore)?
+    /// The engine, there for every call from it and for every answer `onQueue` runs.
+    var core: any DeliveryCore { engine! }
+    /// The store, for delivery's own records in it: deliveries begun, the pause, history of held
+    /// reminders and dismisses; what the server showed goes through `core`.
+    let store: ReminderStore
+    let notifier: Notifier
+    let clock: @Sendable () -> Int64
+    let logger: Logger
+    let queue: DispatchQueue
+    let state: QueueBound<State>
+
+    init(
+        core: any DeliveryCore, store: ReminderStore, notifier: Notifier, clock: @escaping @Sendable () -> Int64,
+        logger: Logger, queue: DispatchQueue
+    ) {
+        engine = core
+        self.store = store
+        self.notifier = notifier
+        self.clock = clock
+        self.logger = logger
+        self.queue = queue
+        state = QueueBound(State(), queue: queue)
+    }
+
+    // The state, read or changed on the engine's queue.
+    var outbox: FireOutbox {
+        get { state.value.outbox }
+        _modify { yield &state.value.outbox }
+    }
+    var pausedUntil: Int64? {
+        get { state.value.pausedUntil }
+        _modify { yield &state.value.pausedUntil }
+    }
+    var retryDelay: Int {
+        get { state.value.retryDelay }
+        _modify { yield &state.value.retryDelay }
+    }
+    var retryAt: Int64? {
+        get { state.value.retryAt }
+        _modify { yield &state.value.retryAt }
+    }
+    var acknowledgedElsewhere: [String: Int64] {
+        get { state.value.acknowledgedElsewhere }
+        _modify { yield &state.value.acknowledgedElsewhere }
+    }
+
+    // What delivery reads of the core.
+    var items: [String: Item] { core.index.items }
+    var occurrences: [String: [Int64: OccurrenceRecord]] { core.index.occurrences }
+    var fired: FiredSet { core.index.fired }
+    var configuration: Configuration { core.configuration }
+    var zone: TimeZoneRules { core.zone }
+    var rules: FireTimeRules { core.rules }
+
+    typealias ScheduledEvent = ReminderEngine.ScheduledEvent
+
+    /// At start: the pause as stored, its end on the wheel.
+    func start() throws(ReminderStoreError) {
+        pausedUntil = DeliveryController.pause(stored: try store.savedPause())
+        armPauseEnd()
+    }
+
+    /// Listens to the notifier: buttons, closes, servers and do-not-disturb, handled on the queue.
+    func listen() {
+        notifier.start { [weak self] event in
+            guard let self else { return }
+            self.onQueue { self.handle(event) }
+        }
+    }
+
+    /// Runs `body` on the queue while the engine is there, keeping it until `body` returns.
+    func onQueue(_ body: @escaping @Sendable () -> Void) {
+        queue.async { [weak self] in self?.withEngine(body) }
+    }
+
+    /// Runs `body` now if the engine is still there, keeping it until `body` returns.
+    func withEngine(_ body: () -> Void) {
+        guard let engine else { return }
+        withExtendedLifetime(engine, body)
+    }
+
+    /// Whether a reminder is still worth showing: its item exists, its occurrence is neither
+    /// done nor past — except an overdue rebuy's, whose occurrence is past by definition — and
+    /// no other device acknowledged the item since the reminder's time.
+    func stillDue(_ event: ScheduledEvent, now: Int64) -> Bool {
+        guard case .fire(let itemId, let occurrence, _, let lead, _) = event, items[itemId] != nil else { return false }
+        if let acknowledged = acknowledgedElsewhere[itemId], FireOutbox.covers(event, itemId, acknowledged) {
+            return false
+        }
+        let ahead = occurrence.due > now || lead == ReminderEngine.overdueLead
+        return ahead && occurrences[itemId]?[occurrence.due]?.doneAt == nil
+    }
+
+    /// Reminders whose items reminderd-sync pulls first (a refresh): held until `releaseRefresh`.
+    func holdForRefresh(_ events: [ScheduledEvent]) { outbox.keep(events, in: .refreshing) }
+
+    /// Shows the fires held for a refresh that are still due.
+    func releaseRefresh(now: Int64) {
+        deliver(outbox.take(.refreshing).filter { stillDue($0, now: now) }, now: now)
+    }
+
+    /// A removed item: its reminders waiting or held, its acknowledgements and its pop-ups go.
+    func forget(_ itemId: String) {
+        outbox.drop(itemId)
+        acknowledgedElsewhere[itemId] = nil
+        closePopUps(of: itemId)
+    }
+
+    /// Closes the item's pop-ups — only the given occurrence's with `due` (one that passed or was
+    /// missed: their countdown and buttons mean nothing any more) — and takes its reminders off
+    /// the grouped pop-ups on screen, as an acknowledgement from another device does
+    /// (`withdrawFromGroups`): a group went on naming a reminder done here.
+    func closePopUps(of id: String, due: Int64? = nil) {
+        for serverId in outbox.popUps(of: id, due: due) {
+            notifier.close(id: serverId)
+            outbox.offScreen(serverId)
+        }
+        withdrawFromGroups(where: { $0.itemId == id && (due == nil || $0.dueInstant == due) }, now: clock())
+    }
+
+    /// What a pull closed: the occurrences done, passed or removed elsewhere (`closing`: an item
+    /// and a due instant, nil for all of its), and the items another device acknowledged up to an
+    /// instant (`acknowledged`): their reminders that fired by then are not shown here, those on
+    /// screen are closed, and a grouped pop-up loses them and shows the others again.
+    func closedElsewhere(closing: [(itemId: String, due: Int64?)], acknowledged: [String: Int64], now: Int64) {
+        for (id, due) in closing { closePopUps(of: id, due: due) }
+        for (id, instant) in acknowledged {
+            acknowledgedElsewhere[id] = max(acknowledgedElsewhere[id] ?? instant, instant)
+            outbox.drop(id, firedBy: instant)
+            for serverId in outbox.popUps(of: id, firedBy: instant) {
+                notifier.close(id: serverId)
+                outbox.offScreen(serverId)
+            }
+        }
+        withdrawFromGroups(
+            where: { event in
+                closing.contains { $0.itemId == event.itemId && ($0.due == nil || $0.due == event.dueInstant) }
+                    || acknowledged[event.itemId].map { FireOutbox.covers(event, event.itemId, $0) } == true
+            }, now: now)
+    }
+
+    /// The zone changed and the stored occurrences moved with it: so do the reminders it holds.
+    func moveOccurrences(_ move: (Int64) -> Int64) { outbox.moveOccurrences(move) }
+
+    /// Shows a pop-up that is no reminder (the missed ones' summary, a sync conflict) — or keeps
+    /// it, as plain text, until a server is known: at start it is composed before the server has
+    /// said what it can do, and only then is it known whether its body must be escaped.
+    func showNotice(_ request: NotificationRequest) {
+        guard let server = notifier.serverInfo() else {
+            outbox.keepNotice(request)
+            return
+        }
+        notifier.show(composer(for: server, now: clock()).notice(request)) { [weak self] result in
+            guard let self, case .failure(let error) = result else { return }
+            self.logger.warning("could not show the \(request.summary) pop-up: \(error)")
+            if case .noServer = error { self.onQueue { self.outbox.keepNotice(request) } }
+        }
+    }
+
+    /// What pop-ups say and offer, for the server known now (see `PopUpComposer`).
+    func composer(for server: ServerInfo?, now: Int64) -> PopUpComposer {
+        PopUpComposer(server: server, configuration: configuration, rules: rules, zone: zone, now: now)
+    }
+
+    func appendHistory(_ itemId: String, _ title: String, _ event: HistoryEvent, _ reason: String, now: Int64) {
+        do {
+            try store.recordHistory(HistoryRecord(at: now, itemId: itemId, title: title, event: event, reason: reason))
+        } catch {
+            logger.error("cannot record history: \(error)")
+        }
+    }
+}
