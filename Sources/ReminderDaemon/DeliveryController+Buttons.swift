@@ -5,8 +5,9 @@ import ReminderJSON
 import ReminderStore
 
 extension DeliveryController {
-    /// Shows a due reminder — or holds it while paused, or keeps it until a server appears. It is
-
+    /// What the notification server tells, on the engine's queue: a button pressed (Done, a
+    /// snooze, Undo, a group's One at a time or Snooze all, each through the engine's own
+    /// command), a pop-up closed (a dismiss is recorded and synced), a server come or gone.
     func handle(_ event: NotifierEvent) {
         let now = clock()
         switch event {
