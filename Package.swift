@@ -16,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The JSON reader and writer, and reading an object field by field. Pure.
@@ -36,13 +35,13 @@ let package = Package(
         .target(
             name: "ReminderCatalog", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform"],
             resources: [.embedInCode("Resources/cards.json")]),
-        // SQLite through GRDB: items, per-occurrence state, fires, history.
+        // The system's libsqlite3, which the store speaks to through its own small layer.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite: items, per-occurrence state, fires, history. Through a layer of its own over
+        // libsqlite3 (not GRDB, which brought full Foundation and ICU's data into the daemon).
         .target(
             name: "ReminderStore",
-            dependencies: [
-                "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "CSQLite"]
         ),
         // Varlink framing, the io.reminderd.Reminders interface, and the client.
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform"]),
@@ -154,7 +153,6 @@ let package = Package(
             name: "ReminderStoreTests",
             dependencies: [
                 "ReminderStore", "ReminderCore", "CivilTime",
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "ReminderProtocolTests", dependencies: ["ReminderProtocol", "ReminderCore", "ReminderJSON"]),

@@ -1,6 +1,5 @@
 internal import CNotify
 import Dispatch
-import Foundation
 import Logging
 import ReminderCore
 import Synchronization
@@ -80,7 +79,7 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
     }
 
     public func start(events: @escaping @Sendable (NotifierEvent) -> Void) {
-        let thread = Thread { [self] in
+        let body = GLibThreadBody { [self] in
             g_main_context_push_thread_default(context)
             self.events = events
             watchGnomeSettings()
@@ -90,9 +89,11 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
             g_main_context_pop_thread_default(context)
             finished.signal()
         }
-        thread.name = "reminderd-glib"
         started.withLock { $0 = true }
-        thread.start()
+        // A GLib thread, named as ps and gdb show it: Foundation's `Thread` would bring full
+        // Foundation (and ICU's data) into the daemon for this one call.
+        let thread = g_thread_new("reminderd-glib", { GLibThreadBody.run($0) }, Unmanaged.passRetained(body).toOpaque())
+        g_thread_unref(thread)  // detached: `quitAndJoin` waits on `finished` instead
     }
 
     /// Quits the GLib loop and waits for its thread to close the connection and finish. The
@@ -208,5 +209,16 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
         guard shown.remove(id) != nil else { return }
         let reason = DBusNotifier.child(parameters, 1, g_variant_get_uint32)
         events?(.closed(id: id, reason: Int32(truncatingIfNeeded: reason)))
+    }
+}
+
+/// The GLib thread's work, handed to `g_thread_new` through its `gpointer`.
+private final class GLibThreadBody: @unchecked Sendable {  // run once, by the one thread it is handed to
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    static func run(_ data: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        Unmanaged<GLibThreadBody>.fromOpaque(data!).takeRetainedValue().body()
+        return nil
     }
 }

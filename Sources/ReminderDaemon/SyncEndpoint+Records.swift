@@ -88,7 +88,7 @@ extension SyncEndpoint {
     /// A new resource's href: the task list's path and `<uuid>.ics`.
     static func syncHref(collection: String, uid: String) -> String {
         var path = Substring(collection)
-        if let scheme = path.range(of: "://") {
+        if let scheme = path.firstRange(of: "://") {
             path = path[scheme.upperBound...]
             path = path.firstIndex(of: "/").map { path[$0...] } ?? "/"
         }

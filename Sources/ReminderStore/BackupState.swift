@@ -1,5 +1,3 @@
-internal import GRDB
-
 /// The state a backup carries beside its items: each occurrence's Done and snooze, what each
 /// Done redeemed, the undo steps, and optionally the history. `addItems` writes it in the items'
 /// transaction, so a restore is all or nothing, state included.

@@ -1,4 +1,3 @@
-internal import GRDB
 import ReminderCore
 
 /// Reminders handed to the notification server whose outcome is not yet recorded.
@@ -27,13 +26,12 @@ extension ReminderStore {
     /// v4: the `delivery` table (see `DeliveryRecord`).
     static func registerDeliveries(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v4-deliveries") { db in
-            try db.create(table: "delivery") { t in
-                t.column("itemId", .text).notNull().references("item", onDelete: .cascade)
-                t.column("due", .integer).notNull()
-                t.column("fireAt", .integer).notNull()
-                t.column("startedAt", .integer).notNull()
-                t.primaryKey(["itemId", "due", "fireAt"])
-            }
+            try db.execute(
+                sql: """
+                    CREATE TABLE "delivery" ("itemId" TEXT NOT NULL REFERENCES "item"("id") ON DELETE CASCADE, \
+                    "due" INTEGER NOT NULL, "fireAt" INTEGER NOT NULL, "startedAt" INTEGER NOT NULL, \
+                    PRIMARY KEY ("itemId", "due", "fireAt"))
+                    """)
         }
     }
 

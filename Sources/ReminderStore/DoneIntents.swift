@@ -1,4 +1,3 @@
-internal import GRDB
 import ReminderCore
 
 /// The item as it was before one Done, so Undo can walk back every Done, newest first.

@@ -1,5 +1,3 @@
-internal import GRDB
-
 /// Changes to one occurrence's state that come with a history line: a snooze, a dismiss, a pass.
 extension ReminderStore {
     /// Stores a snoozed occurrence (its `snoozedUntil` set) with its `snoozed` history line.

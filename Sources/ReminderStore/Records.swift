@@ -1,4 +1,3 @@
-internal import GRDB
 import ReminderCore
 
 /// What the store remembers of one occurrence of an item.
@@ -65,19 +64,18 @@ public struct HistoryRecord: Sendable, Equatable {
     }
 }
 
-// The rows behind the records: GRDB stays inside the store (imported internally, so no GRDB
-// type can reach the public API).
+// The rows behind the records: the SQLite layer's types are internal, so none reaches the
+// public API.
 
 extension ReminderStore {
-    /// The rows `sql` selects, each made into a value by `make`. Through a cursor, which reuses
-    /// one `Row` (`Row.fetchAll` would build one per row): every start reads whole tables.
+    /// The rows `sql` selects, each made into a value by `make`. Read in place, one row at a time
+    /// (`Row.fetchAll` would copy every row): every start reads whole tables.
     static func fetchAll<T>(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         _ make: (Row) throws -> T
     ) throws -> [T] {
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         var values: [T] = []
-        while let row = try cursor.next() { values.append(try make(row)) }
+        try db.makeStatement(sql: sql).forEachRow(arguments: arguments) { values.append(try make($0)) }
         return values
     }
 }

@@ -1,6 +1,5 @@
 import CivilTime
 import Dispatch
-internal import GRDB
 import ReminderCore
 import ReminderJSON
 import ReminderPlatform
@@ -36,17 +35,14 @@ public final class ReminderStore: Sendable {
                 throw .cannotOpen(path: path, reason: error.description)
             }
         }
-        var configuration = Configuration()
-        // Another process (a backup, `sqlite3`) holding the file for a moment is waited for.
-        configuration.busyMode = .timeout(ReminderStore.lockWait)
         let synchronous = queue == nil ? "FULL" : "NORMAL"
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
-        }
         let previousMask = umask(0o077)
         defer { umask(previousMask) }
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
+            // Another process (a backup, `sqlite3`) holding the file for a moment is waited for.
+            database = try DatabaseQueue(path: path, busyTimeout: ReminderStore.lockWait) { db in
+                try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            }
             // Before anything writes: a file that is not ours, or is newer, stays as it is.
             try database.read { db in try ReminderStore.refuseForeignOrNewer(db) }
             try database.writeWithoutTransaction { db in
@@ -80,81 +76,63 @@ public final class ReminderStore: Sendable {
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
+        // The SQL GRDB's table builder wrote for these steps, word for word: a store made here
+        // has the schema of one a GRDB-era reminderd made (StoreCompatibilityTests).
         migrator.registerMigration("v1") { db in
-            try db.create(table: "item") { t in
-                t.primaryKey("id", .text)
-                t.column("json", .text).notNull()
-                t.column("createdAt", .integer).notNull()
-            }
-            try db.create(table: "occurrence") { t in
-                t.column("itemId", .text).notNull().references("item", onDelete: .cascade)
-                t.column("due", .integer).notNull()
-                t.column("doneAt", .integer)
-                t.column("snoozedUntil", .integer)
-                t.column("passedAt", .integer)
-                t.primaryKey(["itemId", "due"])
-            }
-            try db.create(table: "fire") { t in
-                t.column("itemId", .text).notNull().references("item", onDelete: .cascade)
-                t.column("due", .integer).notNull()
-                t.column("fireAt", .integer).notNull()
-                t.column("shownAt", .integer).notNull()
-                t.column("notificationId", .integer).notNull()
-                t.primaryKey(["itemId", "due", "fireAt"])
-            }
-            try db.create(table: "history") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("at", .integer).notNull().indexed()
-                t.column("itemId", .text).notNull()
-                t.column("title", .text).notNull()
-                t.column("event", .text).notNull()
-                t.column("reason", .text).notNull()
-            }
-            try db.create(table: "setting") { t in
-                t.primaryKey("key", .text)
-                t.column("value", .text).notNull()
-            }
+            try db.execute(
+                sql: """
+                    CREATE TABLE "item" ("id" TEXT PRIMARY KEY NOT NULL, "json" TEXT NOT NULL, "createdAt" INTEGER NOT NULL);
+                    CREATE TABLE "occurrence" ("itemId" TEXT NOT NULL REFERENCES "item"("id") ON DELETE CASCADE, \
+                    "due" INTEGER NOT NULL, "doneAt" INTEGER, "snoozedUntil" INTEGER, "passedAt" INTEGER, \
+                    PRIMARY KEY ("itemId", "due"));
+                    CREATE TABLE "fire" ("itemId" TEXT NOT NULL REFERENCES "item"("id") ON DELETE CASCADE, \
+                    "due" INTEGER NOT NULL, "fireAt" INTEGER NOT NULL, "shownAt" INTEGER NOT NULL, \
+                    "notificationId" INTEGER NOT NULL, PRIMARY KEY ("itemId", "due", "fireAt"));
+                    CREATE TABLE "history" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "at" INTEGER NOT NULL, \
+                    "itemId" TEXT NOT NULL, "title" TEXT NOT NULL, "event" TEXT NOT NULL, "reason" TEXT NOT NULL);
+                    CREATE INDEX "history_on_at" ON "history"("at");
+                    CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
+                    """)
             // Undo: the item and occurrence as they were before the last Done.
-            try db.create(table: "undo") { t in
-                t.primaryKey("itemId", .text).references("item", onDelete: .cascade)
-                t.column("itemJSON", .text).notNull()
-                t.column("due", .integer).notNull()
-            }
+            try db.execute(
+                sql: """
+                    CREATE TABLE "undo" ("itemId" TEXT PRIMARY KEY NOT NULL REFERENCES "item"("id") ON DELETE CASCADE, \
+                    "itemJSON" TEXT NOT NULL, "due" INTEGER NOT NULL)
+                    """)
         }
         // v2: what each Done of a benefit redeemed, for the per-card fee return in `summary`.
         migrator.registerMigration("v2") { db in
-            try db.create(table: "redemption") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("itemId", .text).notNull().indexed()
-                t.column("card", .text).notNull()
-                t.column("at", .integer).notNull()
-                t.column("amount", .text).notNull()
-            }
-            try db.alter(table: "undo") { t in t.add(column: "doneAt", .integer).notNull().defaults(to: 0) }
+            try db.execute(
+                sql: """
+                    CREATE TABLE "redemption" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "itemId" TEXT NOT NULL, \
+                    "card" TEXT NOT NULL, "at" INTEGER NOT NULL, "amount" TEXT NOT NULL);
+                    CREATE INDEX "redemption_on_itemId" ON "redemption"("itemId");
+                    ALTER TABLE "undo" ADD COLUMN "doneAt" INTEGER NOT NULL DEFAULT 0;
+                    """)
         }
         // v3: items are read in creation order at every start; without an index SQLite sorted
         // them all in a temporary b-tree (~80 ms for 100k).
         migrator.registerMigration("v3") { db in
-            try db.create(index: "item_order", on: "item", columns: ["createdAt", "id"])
+            try db.execute(sql: #"CREATE INDEX "item_order" ON "item"("createdAt", "id")"#)
         }
         registerDeliveries(&migrator)
         // v5-state: every Done can be undone, newest first (one slot lost the older ones), and an
         // item whose stored JSON cannot be read is set aside with the reason instead of stopping
         // the daemon.
         migrator.registerMigration("v5-state") { db in
-            try db.create(table: "undoStep") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("itemId", .text).notNull().indexed().references("item", onDelete: .cascade)
-                t.column("itemJSON", .text).notNull()
-                t.column("due", .integer).notNull()
-                t.column("doneAt", .integer).notNull()
-            }
+            try db.execute(
+                sql: """
+                    CREATE TABLE "undoStep" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, \
+                    "itemId" TEXT NOT NULL REFERENCES "item"("id") ON DELETE CASCADE, "itemJSON" TEXT NOT NULL, \
+                    "due" INTEGER NOT NULL, "doneAt" INTEGER NOT NULL);
+                    CREATE INDEX "undoStep_on_itemId" ON "undoStep"("itemId");
+                    """)
             try db.execute(
                 sql:
                     "INSERT INTO undoStep (itemId, itemJSON, due, doneAt) SELECT itemId, itemJSON, due, doneAt FROM undo"
             )
-            try db.drop(table: "undo")
-            try db.alter(table: "item") { t in t.add(column: "unreadable", .text) }
+            try db.execute(sql: #"DROP TABLE "undo""#)
+            try db.execute(sql: #"ALTER TABLE "item" ADD COLUMN "unreadable" TEXT"#)
         }
         registerSync(&migrator)
         registerZoneMoves(&migrator)
@@ -162,7 +140,7 @@ public final class ReminderStore: Sendable {
         return migrator
     }
 
-    /// Runs `body` in one write transaction, mapping GRDB's errors to the store's. Internal: what
+    /// Runs `body` in one write transaction, mapping SQLite's errors to the store's. Internal: what
     /// the daemon changes goes through the store's intent-level methods, so SQL stays here.
     func write<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
         let result: T

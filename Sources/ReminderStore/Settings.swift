@@ -1,5 +1,3 @@
-internal import GRDB
-
 /// The few single values the daemon keeps beside its items, in the `setting` table.
 extension ReminderStore {
     /// Stores the pause as the engine encodes it (see `ReminderEngine.storedPause`); nil resumes.

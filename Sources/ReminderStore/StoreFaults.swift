@@ -1,5 +1,3 @@
-internal import GRDB
-
 /// Faults put into a store file on purpose, for the tests of the store and of what stands on it
 /// (the engine's): a kind of state whose writes fail as on a full disk, an item's stored JSON
 /// broken. They reach the file through SQLite itself, so a fault outlives a restart, and a test

@@ -1,5 +1,4 @@
-internal import GRDB
-
+internal import CSQLite
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -29,7 +28,7 @@ extension ReminderStore {
     /// "disk I/O error" when it cannot grow its shared-memory file), a lock held too long too.
     static func describeOpenFailure(_ error: any Error, path: String) -> String {
         if let full = diskFull(at: path) { return "\(full) (\(error))" }
-        if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+        if let error = error as? DatabaseError, error.resultCode == SQLITE_BUSY || error.resultCode == SQLITE_LOCKED {
             return "another process holds a lock on it (waited \(Int(lockWait)) s): \(error)"
         }
         return "\(error)"

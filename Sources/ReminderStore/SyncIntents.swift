@@ -1,4 +1,3 @@
-internal import GRDB
 import ReminderCore
 
 /// What one `SyncPulled` changes, written in one transaction with the sync token that came with

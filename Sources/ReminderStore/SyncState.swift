@@ -1,4 +1,3 @@
-internal import GRDB
 import ReminderCore
 
 /// One item's place on the CalDAV server: its `uid` (its identity across devices), and once
@@ -64,13 +63,12 @@ extension ReminderStore {
     static func registerSync(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v6-sync") { db in
             // No foreign key: the row must outlive its item until the DELETE is pushed.
-            try db.create(table: "syncObject") { t in
-                t.primaryKey("itemId", .text)
-                t.column("uid", .text).notNull().unique()
-                t.column("href", .text).indexed()
-                t.column("etag", .text)
-                t.column("body", .text)
-            }
+            try db.execute(
+                sql: """
+                    CREATE TABLE "syncObject" ("itemId" TEXT PRIMARY KEY NOT NULL, "uid" TEXT NOT NULL UNIQUE, \
+                    "href" TEXT, "etag" TEXT, "body" TEXT);
+                    CREATE INDEX "syncObject_on_href" ON "syncObject"("href");
+                    """)
             // AUTOINCREMENT: a seq is never reused, so a stale SyncPushed cannot clear a newer change.
             try db.execute(
                 sql: """
@@ -83,14 +81,11 @@ extension ReminderStore {
         }
         // v7: acknowledgements made here, which no other column holds (a dismiss changes nothing else).
         migrator.registerMigration("v7-sync-ack") { db in
-            try db.alter(table: "syncObject") { t in t.add(column: "acknowledgedAt", .integer) }
+            try db.execute(sql: #"ALTER TABLE "syncObject" ADD COLUMN "acknowledgedAt" INTEGER"#)
         }
         // v8: other apps' tasks read at an ETag, so that an unchanged one is not fetched again.
         migrator.registerMigration("v8-sync-foreign") { db in
-            try db.create(table: "syncForeign") { t in
-                t.primaryKey("href", .text)
-                t.column("etag", .text).notNull()
-            }
+            try db.execute(sql: #"CREATE TABLE "syncForeign" ("href" TEXT PRIMARY KEY NOT NULL, "etag" TEXT NOT NULL)"#)
         }
     }
 
@@ -228,7 +223,7 @@ extension ReminderStore {
     /// was (EngineSyncModelTests seed 29).
     static func registerWriteBacks(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v10-sync-write-back") { db in
-            try db.alter(table: "syncOutbox") { t in t.add(column: "writeBack", .integer).notNull().defaults(to: 0) }
+            try db.execute(sql: #"ALTER TABLE "syncOutbox" ADD COLUMN "writeBack" INTEGER NOT NULL DEFAULT 0"#)
         }
     }
 

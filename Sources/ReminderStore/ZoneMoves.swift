@@ -1,5 +1,3 @@
-internal import GRDB
-
 /// Occurrences are stored by their due instant, which is a wall time in the configured zone
 /// (a coupon expires at 23:59 local). When the zone changes — the user travels, or edits
 /// `timeZone` while reminderd is stopped — the same occurrence is due at another instant, and
@@ -10,7 +8,7 @@ extension ReminderStore {
     /// v9: the lead of each shown reminder (`FireRecord.lead`).
     static func registerZoneMoves(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v9-fire-lead") { db in
-            try db.alter(table: "fire") { t in t.add(column: "lead", .text) }
+            try db.execute(sql: #"ALTER TABLE "fire" ADD COLUMN "lead" TEXT"#)
         }
     }
 

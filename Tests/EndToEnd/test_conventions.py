@@ -125,6 +125,15 @@ def test_no_file_points_outside_the_repository_for_its_documents():
     assert not offenders, f"these files refer to {outside}: {offenders}"
 
 
+def test_the_daemon_links_no_full_foundation_or_icu():
+    """reminderd loads neither full Foundation nor ICU (issue 21: ~30 MB of ICU's data and ~8 MiB
+    of its RSS came in through GRDB and one `import Foundation`); FoundationEssentials at most.
+    The dynamically linked build shows it in its libraries."""
+    libraries = subprocess.run(["ldd", str(BIN / "reminderd")], capture_output=True, text=True, check=True).stdout
+    for library in ("libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"):
+        assert library not in libraries, libraries
+
+
 def test_the_daemon_uses_no_swift_concurrency():
     """docs/ARCHITECTURE.md's rule: after a Task (or concurrentPerform) libdispatch's pool monitor
     wakes the process every second for good, which breaks the zero-idle-wake-up promise."""

@@ -1,6 +1,5 @@
 import CivilTime
 import Foundation
-import GRDB
 import ReminderCore
 import Testing
 

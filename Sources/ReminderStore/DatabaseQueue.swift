@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One connection used by one thread at a time: the store's queue and the group commit's flush
+/// thread take turns at it behind a lock, as they did at GRDB's `DatabaseQueue`. Accesses do
+/// not nest (a read inside a write would wait for itself).
+final class DatabaseQueue: @unchecked Sendable {  // `database` is touched only with `lock` held
+    private let database: Database
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+
+    /// Opens `path`; `prepare` runs first on the new connection (the store's PRAGMAs).
+    init(path: String, busyTimeout: Double = 0, prepare: (Database) throws -> Void = { _ in }) throws {
+        database = try Database(path: path, busyTimeout: busyTimeout)
+        try prepare(database)
+        lock = .allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// `body` with the connection, outside any transaction (it opens its own, or runs a
+    /// statement SQLite does not allow in one: `PRAGMA journal_mode`, a checkpoint).
+    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return try body(database)
+    }
+
+    /// `body` in one IMMEDIATE transaction (the write lock taken at once, so it never has to be
+    /// upgraded from a read lock, which fails at once with SQLITE_BUSY when another process got
+    /// it first). Committed when `body` returns; rolled back when it or the commit throws.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction { db in try db.inTransaction(.immediate) { try body(db) } }
+    }
+
+    /// `body` in one DEFERRED transaction, so all it reads is one snapshot, with writes refused
+    /// (`PRAGMA query_only`).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "PRAGMA query_only = 1").execute()
+            defer { try? db.cachedStatement(sql: "PRAGMA query_only = 0").execute() }
+            return try db.inTransaction(.deferred) { try body(db) }
+        }
+    }
+}
