@@ -1,4 +1,3 @@
-internal import GRDB
 import ReminderCore
 
 extension ReminderStore {
