@@ -4,12 +4,12 @@ import ReminderCore
 /// The panel indicator's content, worked out on the engine's queue whenever the engine publishes
 /// (after every command, timer run and button), and only while a panel hosts indicators.
 extension ReminderEngine {
-    /// Hands the indicator's content to the exporter when the config wants an indicator and a
-    /// StatusNotifierWatcher is on the bus; returns the next local midnight then (its "today" and
-    /// "this week" move on), nil otherwise — no host, no work and no wake-up.
+    /// Hands the indicator's content to the exporter when a StatusNotifierWatcher is on the bus;
+    /// returns the next local midnight then (its "today" and "this week" move on), nil otherwise —
+    /// no host, no work and no wake-up. With `"indicator": false` at start the exporter watches
+    /// for no watcher, so a reload's change of the key counts from the next start.
     func publishIndicator(now: Int64) -> Int64? {
-        guard configuration.indicator, let exporter = notifier as? IndicatorExporter, exporter.indicatorHostPresent
-        else { return nil }
+        guard let exporter = notifier as? IndicatorExporter, exporter.indicatorHostPresent else { return nil }
         exporter.showIndicator(indicatorComposer(now: now).view)
         return ReminderEngine.nextMidnight(after: now, zone: zone)
     }
