@@ -4,7 +4,10 @@ restarts, lists what is due in its menu, and a click on an item's Done marks the
 pop-up's Done button does. On a shifted clock (2030-03-10 12:00 UTC), so no test depends on
 today's date or hour."""
 import json
+import os
+import shutil
 import subprocess
+import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -12,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CLOCK_SHIFT, SYSTEM_PYTHON, Daemon, wait_for
+from test_desktops import SHOTS, SharedBus, test_user  # noqa: F401 (test_user is a fixture)
 
 HERE = Path(__file__).resolve().parent
 
@@ -178,3 +182,145 @@ def test_no_indicator_when_the_config_turns_it_off(bus, tmp_path, watcher):
             assert "StatusNotifierItem" not in nodes and "MenuBar" not in nodes
     finally:
         daemon.stop()
+
+
+# A real host: waybar's tray on a headless sway ----------------------------------------------------
+
+WAYBAR_CONFIG = {"layer": "top", "position": "top", "height": 30, "modules-right": ["tray", "clock"],
+                 "tray": {"icon-size": 20, "spacing": 8}, "clock": {"format": "{:%H:%M}"}}
+ATTENTION_RED = (235, 77, 75)  # waybar's stock style: #tray > .needs-attention
+
+
+class WaybarDesktop:
+    """sway (headless, 1280x720) with waybar, both as `user`, on `bus`; a virtual pointer
+    (virtual_pointer.c, built here) clicks, as sway's headless backend has no input device."""
+
+    def __init__(self, bus, user, directory):
+        self.directory = Path(directory)
+        self.directory.chmod(0o755)
+        self.runtime = self.directory / "run"
+        self.runtime.mkdir(mode=0o700)
+        home = self.directory / "home"
+        (home / "waybar").mkdir(parents=True)
+        (home / "waybar" / "config").write_text(json.dumps(WAYBAR_CONFIG))
+        icons = self.directory / "share" / "icons" / "hicolor" / "scalable" / "apps"
+        icons.mkdir(parents=True)
+        shutil.copy(HERE.parents[1] / "systemd" / "reminderd.svg", icons)
+        (self.directory / "sway.conf").write_text("output HEADLESS-1 resolution 1280x720\n")
+        for path in (self.runtime, home, home / "waybar"):
+            os.chown(path, user.pw_uid, user.pw_gid)
+        subprocess.run(["chmod", "-R", "a+rX", str(self.directory / "share"), str(self.directory / "sway.conf")], check=True)
+        self.pointer_program = self.build_pointer()
+        self.env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_CONFIG_HOME": str(home),
+                    "XDG_RUNTIME_DIR": str(self.runtime), "XDG_DATA_DIRS": f"{self.directory / 'share'}:/usr/share",
+                    "DBUS_SESSION_BUS_ADDRESS": bus.address, "WLR_BACKENDS": "headless",
+                    "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"}
+        self.user = user
+        self.processes = [self.run_as_user(["sway", "-c", str(self.directory / "sway.conf")])]
+        socket = wait_for(lambda: next(iter(sorted(self.runtime.glob("wayland-*[0-9]"))), None), timeout=10,
+                          what="sway's Wayland socket")
+        self.env["WAYLAND_DISPLAY"] = socket.name
+        self.processes.append(self.run_as_user(["waybar"]))
+        self.pointer = None
+
+    def build_pointer(self):
+        build = self.directory / "pointer"
+        build.mkdir()
+        xml = HERE / "virtual_pointer.xml"
+        for kind, name in (("client-header", "virtual-pointer-protocol.h"), ("private-code", "virtual-pointer-protocol.c")):
+            subprocess.run(["wayland-scanner", kind, str(xml), str(build / name)], check=True)
+        subprocess.run(["cc", "-O", "-I", str(build), "-o", str(build / "virtual_pointer"), str(HERE / "virtual_pointer.c"),
+                        str(build / "virtual-pointer-protocol.c"), "-lwayland-client"], check=True)
+        subprocess.run(["chmod", "-R", "a+rX", str(build)], check=True)
+        return build / "virtual_pointer"
+
+    def run_as_user(self, command, **options):
+        options.setdefault("stdout", subprocess.DEVNULL)
+        return subprocess.Popen(command, env=self.env, user=self.user.pw_uid, group=self.user.pw_gid, extra_groups=[],
+                                stderr=subprocess.DEVNULL, process_group=0, **options)
+
+    def screenshot(self, path, region=None):
+        shot = self.runtime / "shot.png"
+        subprocess.run(["grim", *(["-g", region] if region else []), str(shot)], env=self.env, user=self.user.pw_uid,
+                       group=self.user.pw_gid, extra_groups=[], check=True, timeout=10)
+        shutil.copy(shot, path)
+        return path
+
+    def row(self, y):
+        """The pixels of row `y` of the screen, as (r, g, b)."""
+        shot = self.screenshot(self.directory / "row.png")
+        text = subprocess.run(["convert", str(shot), "-crop", f"1280x1+0+{y}", "+repage", "-depth", "8", "txt:-"],
+                              capture_output=True, text=True, check=True).stdout.splitlines()[1:]
+        return [tuple(int(v) for v in line.split("(")[1].split(")")[0].split(",")[:3]) for line in text]
+
+    def attention_icon(self):
+        """The centre of the tray's red needs-attention background, None when there is none."""
+        columns = [x for x, pixel in enumerate(self.row(3)) if pixel == ATTENTION_RED]
+        return (columns[0] + columns[-1]) // 2 if columns else None
+
+    def tray_icon(self):
+        """The centre of the tray module (waybar's stock blue), the icon in it."""
+        columns = [x for x, pixel in enumerate(self.row(3)) if pixel in ((41, 128, 185), ATTENTION_RED)]
+        return (columns[0] + columns[-1]) // 2 if columns else None
+
+    def point(self, *commands):
+        if self.pointer is None:
+            self.pointer = self.run_as_user([str(self.pointer_program), "1280", "720"], stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, text=True)
+        for command in commands:
+            self.pointer.stdin.write(command + "\n")
+            self.pointer.stdin.flush()
+            assert self.pointer.stdout.readline().strip() == "ok", f"the virtual pointer refused {command}"
+
+    def click(self, x, y):
+        self.point(f"move {x} {y}", "press 272", "release 272")
+
+    def stop(self):
+        if self.pointer:
+            self.pointer.stdin.close()
+            self.processes.append(self.pointer)
+        for process in reversed(self.processes):
+            if process.poll() is None:
+                process.terminate()
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+
+
+@pytest.mark.skipif(not all(shutil.which(p) for p in ("sway", "waybar", "grim", "wayland-scanner", "cc", "convert")),
+                    reason="needs sway, waybar, grim, wayland-scanner, a C compiler and ImageMagick")
+def test_waybar_shows_the_indicator_asking_for_attention_and_its_menus_done_marks_the_item_used(tmp_path, test_user):
+    bus = SharedBus(tmp_path)
+    daemon = shifted_daemon(tmp_path, bus).start()
+    desktop = None
+    try:
+        daemon.ctl_json("add", "benefit", "Uber Cash", "--card", "Amex Platinum", "--amount", "15", "--period", "monthly")
+        pizza = daemon.ctl_json("add", "coupon", "Pizza 2-for-1", "--expires", "2030-03-10T20:00:00")["id"]
+        daemon.ctl_json("add", "subscription", "Netflix", "--amount", "15.99", "--every", "1mo", "--next", "2030-03-12")
+        daemon.ctl_json("add", "coupon", "Cinema", "--expires", "2030-03-14", "--value", "12")
+        desktop = WaybarDesktop(bus, test_user, tempfile.mkdtemp(prefix="reminderd-waybar-"))
+        icon = wait_for(desktop.attention_icon, timeout=20, what="the indicator asking for attention in waybar's tray")
+        desktop.click(icon, 15)
+        time.sleep(1.0)
+        # The menu opens leftwards under the icon: its second row is Pizza's, whose submenu opens
+        # further left on the same row.
+        desktop.point(f"move {icon - 45} 54", f"move {icon - 40} 55")
+        time.sleep(1.2)
+        if SHOTS:
+            desktop.screenshot(os.path.join(SHOTS, "indicator-waybar.png"), "800,0 480x200")
+        desktop.point(f"move {icon - 300} 55", f"move {icon - 340} 55")
+        time.sleep(0.5)
+        desktop.click(icon - 350, 55)
+        wait_for(lambda: daemon.ctl_json("show", pizza)["item"]["status"] == "used", timeout=10,
+                 what="Pizza used after Done in waybar's menu")
+        # Nothing is due today any more: the tray stops asking for attention (NewStatus).
+        wait_for(lambda: desktop.attention_icon() is None and desktop.tray_icon() is not None, timeout=10,
+                 what="the tray icon without its attention background")
+    finally:
+        if desktop:
+            desktop.stop()
+            shutil.rmtree(desktop.directory, ignore_errors=True)
+        daemon.stop()
+        bus.stop()
