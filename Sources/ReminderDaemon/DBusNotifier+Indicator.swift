@@ -126,6 +126,7 @@ extension DBusNotifier: IndicatorExporter {
         switch (interface, method) {
         case (DBusNotifier.menuInterface, "GetLayout"):
             guard let parent = view.item(int32(0)) else { return unknownId(invocation, int32(0)) }
+            indicatorServed = view
             reply([g_variant_new_uint32(indicatorRevision), IndicatorVariants.layout(parent, depth: int32(1))])
         case (DBusNotifier.menuInterface, "GetGroupProperties"):
             let ids = DBusNotifier.child(parameters, 0) { list in
@@ -182,9 +183,11 @@ extension DBusNotifier: IndicatorExporter {
             invocation, "com.canonical.dbusmenu.Error.UnknownId", "no menu item \(id) (the menu changed)")
     }
 
-    /// A host's event on menu item `id`: a click runs its action on the engine's queue.
+    /// A host's event on menu item `id`: a click runs its action on the engine's queue. Ids are
+    /// positions in a layout, which an item due sooner shifts: a click is read in the layout the
+    /// host last fetched (it fetches again on `LayoutUpdated`), so a Done lands on the item shown.
     private func menuEvent(_ view: IndicatorView, id: Int32, _ event: String) {
-        guard event == "clicked", let action = view.action(for: id) else { return }
+        guard event == "clicked", let action = (indicatorServed ?? view).action(for: id) else { return }
         events?(.indicatorClicked(action))
     }
 
