@@ -9,12 +9,13 @@ packaging=(dpkg-dev lintian debootstrap)  # scripts/package-deb.sh, and its test
 # The tests' parts: Python for the end-to-end tests, a private D-Bus bus with dbusmock, a keyring,
 # a systemd for the unit tests, and the notification servers in their stock configurations:
 # dunst and xfce4-notifyd under Xvfb (clicked with xdotool, photographed with imagemagick), mako
-# on a headless sway (photographed with grim). GNOME Shell (~230 packages) only for
+# on a headless sway (photographed with grim), and waybar's tray there for the panel indicator
+# (clicked through a virtual pointer built with wayland-scanner). GNOME Shell (~230 packages) only for
 # REMINDERD_GNOME_TEST=1. gcc and libc6-dev build Tests/EndToEnd/fsync_fault.c, the fault tests'
 # fdatasync shim.
 testing=(python3 python3-venv python3-dbusmock openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
   systemd xvfb dunst gsettings-desktop-schemas xfce4-notifyd mako-notifier sway grim xdotool imagemagick
-  faketime)  # scripts/e2e-at.sh: the end-to-end tests at a chosen instant (REMINDERD_TEST_AT)
+  waybar libwayland-dev faketime)  # scripts/e2e-at.sh: the end-to-end tests at a chosen instant (REMINDERD_TEST_AT)
 case "${REMINDERD_SETUP:-}" in
   test) packages+=("${packaging[@]}" "${testing[@]}") ;;
   package) packages+=("${packaging[@]}") ;;

@@ -20,6 +20,8 @@ public struct Configuration: Hashable, Sendable {
     /// Read and validated here so that every program refuses the same mistakes; the daemon itself
     /// has no network and ignores it.
     public var sync: SyncSettings?
+    /// Whether reminderd shows a panel indicator (a StatusNotifierItem) when the desktop hosts one.
+    public var indicator: Bool
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),
@@ -30,7 +32,8 @@ public struct Configuration: Hashable, Sendable {
         snoozeOptions: [CalendarDuration] = [
             CalendarDuration(1, .hours), CalendarDuration(1, .days), CalendarDuration(1, .weeks),
         ],
-        currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365, sync: SyncSettings? = nil
+        currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365, sync: SyncSettings? = nil,
+        indicator: Bool = true
     ) {
         self.timeZone = timeZone
         self.reminderTime = reminderTime
@@ -41,6 +44,7 @@ public struct Configuration: Hashable, Sendable {
         self.socketPath = socketPath
         self.historyDays = historyDays
         self.sync = sync
+        self.indicator = indicator
     }
 
     public static let defaults = Configuration()
@@ -93,6 +97,7 @@ public struct Configuration: Hashable, Sendable {
             config.historyDays = Int(days)
         }
         if let sync = fields.value("sync") { config.sync = try SyncSettings(sync) }
+        if let indicator = try fields.boolean("indicator") { config.indicator = indicator }
         try fields.rejectUnknown()
         self = config
     }

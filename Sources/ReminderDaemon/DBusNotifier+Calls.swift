@@ -2,10 +2,11 @@ internal import CNotify
 
 /// Method calls to the notification server and the GLib plumbing under them.
 extension DBusNotifier {
-    /// Calls a method of the notification server, never starting one; `handle` gets the reply
+    /// Calls a method of the notification server (or of `destination`), never starting one; `handle` gets the reply
     /// (valid only during the call) or the failure in the notifier's terms. On the GLib thread.
     func call(
         _ method: String, _ parameters: OpaquePointer?, on interface: String = DBusNotifier.interface,
+        of destination: String = DBusNotifier.busName, at path: String = DBusNotifier.objectPath,
         returning replyType: String, timeout: Int32 = -1,
         _ handle: @escaping (Result<OpaquePointer, NotifierError>) -> Void
     ) {
@@ -17,7 +18,7 @@ extension DBusNotifier {
         let type = g_variant_type_new(replyType)  // copied by the call
         defer { g_variant_type_free(type) }
         g_dbus_connection_call(
-            connection, DBusNotifier.busName, DBusNotifier.objectPath, interface, method, parameters, type,
+            connection, destination, path, interface, method, parameters, type,
             G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout, nil,
             { source, result, data in
                 let reply = Unmanaged<Box<(Result<OpaquePointer, NotifierError>) -> Void>>.fromOpaque(data!)

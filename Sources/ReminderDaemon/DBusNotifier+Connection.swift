@@ -47,6 +47,7 @@ extension DBusNotifier {
             connection, DBusNotifier.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
             { _, _, _, data in DBusNotifier.from(data).serverAppeared() },
             { _, _, data in DBusNotifier.from(data).serverVanished() }, me, nil)
+        if indicatorEnabled { exportIndicator(connection) }
         return true
     }
 
@@ -61,6 +62,7 @@ extension DBusNotifier {
 
     func disconnect() {
         guard let connection else { return }
+        withdrawIndicator(connection)
         if watchID != 0 { g_bus_unwatch_name(watchID) }
         watchID = 0
         for id in subscriptions { g_dbus_connection_signal_unsubscribe(connection, id) }

@@ -23,11 +23,12 @@ import Synchronization
 ///
 /// The parts: this file (the `Notifier` calls, the server's arrival and its signals),
 /// `+Connection` (the bus connection and its reconnection), `+Calls` (method calls and the
-/// GLib plumbing), `+DoNotDisturb` (keeping `DoNotDisturb` up to date).
+/// GLib plumbing), `+DoNotDisturb` (keeping `DoNotDisturb` up to date), `+Indicator` (the panel
+/// indicator, exported on the same connection).
 // @unchecked Sendable: `connection`, `sharedConnection`, `gnomeSettings`, `shown`, `events`,
 // `doNotDisturbState`, the watch, subscription and closed-handler ids, `generation` and
-// `reconnectDelay` are touched only on the GLib thread; `info` and `started` only behind their
-// Mutexes.
+// `reconnectDelay`, and the indicator's view, revision, objects and watch are touched only on the
+// GLib thread; `info`, `watcherPresent` and `started` only behind their Mutexes.
 public final class DBusNotifier: Notifier, @unchecked Sendable {
     static let busName = "org.freedesktop.Notifications"
     static let objectPath = "/org/freedesktop/Notifications"
@@ -62,12 +63,24 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
     var sharedConnection: OpaquePointer?
     var doNotDisturbState = DoNotDisturb()
     let info = Mutex<ServerInfo?>(nil)
+    /// The panel indicator (`+Indicator`): whether to offer one; what it shows (nil until the
+    /// engine first says), its menu's layout revision, its registered objects and the watch on
+    /// the StatusNotifierWatcher's name; whether a watcher is there, behind a Mutex.
+    let indicatorEnabled: Bool
+    var indicatorView: IndicatorView?
+    /// The view of the layout last given to a host: its clicks name ids of that layout.
+    var indicatorServed: IndicatorView?
+    var indicatorRevision: UInt32 = 0
+    var indicatorObjects: [guint] = []
+    var watcherWatchID: guint = 0
+    let watcherPresent = Mutex(false)
     /// Signalled when the GLib thread has finished; whether it was started.
     private let finished = DispatchSemaphore(value: 0)
     private let started = Mutex(false)
 
-    public init(applicationName: String = "reminderd", logger: Logger) {
+    public init(applicationName: String = "reminderd", indicator: Bool = true, logger: Logger) {
         self.applicationName = applicationName
+        indicatorEnabled = indicator
         self.logger = logger
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)

@@ -69,7 +69,7 @@ public final class Daemon: Sendable {
         let storePath = options.storePath ?? ReminderStore.defaultPath()
         do { storeLock = try StoreLock(storePath: storePath) } catch { throw .storeLock(error) }
         do { store = try ReminderStore(path: storePath, groupCommit: queue) } catch { throw .store(error) }
-        notifier = DBusNotifier(logger: logger)
+        notifier = DBusNotifier(indicator: configuration.indicator, logger: logger)
         let clock: @Sendable () -> Int64 = { testClock.now() }
         let engine = ReminderEngine(
             store: store, notifier: notifier, configuration: configuration, zone: zone, clock: clock, logger: logger,

@@ -65,6 +65,10 @@ extension DeliveryController {
             releaseHeldIfDesktopAllows()
         case .serverVanished:
             outbox.serverVanished()
+        case .indicatorHostChanged:
+            break  // `publish` below hands the host the indicator, or stops working it out
+        case .indicatorClicked(let action):
+            indicatorClicked(action, now: now)
         }
         // A reminder shown one at a time that was acted on, dismissed or closed: the next one.
         showNextInTurn(now: now)

@@ -53,6 +53,11 @@ public enum NotifierEvent: Sendable, Equatable {
     case serverVanished
     /// The desktop's do-not-disturb may have changed (held reminders can go out if it ended).
     case doNotDisturbChanged
+    /// A panel that hosts indicators (a StatusNotifierWatcher) came or went: the indicator is worked
+    /// out again, or no longer.
+    case indicatorHostChanged
+    /// An entry of the panel indicator's menu was clicked.
+    case indicatorClicked(IndicatorAction)
 }
 
 /// The server's name and what it can do.

@@ -170,10 +170,13 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         try store.saveLastSeen(seen)
     }
 
-    /// Tells the driver (the earliest of the wheel's next deadline, a retry's and the sync
-    /// endpoint's) and systemd what changed.
+    /// Tells the driver (the earliest of the wheel's next deadline, a retry's, the sync endpoint's
+    /// and the indicator's midnight), the panel indicator and systemd what changed.
     func publish() {
-        deadlineChanged?([schedule.nextDeadline(), delivery.retryAt, sync.link.nextDeadline].compactMap { $0 }.min())
+        // The indicator's next midnight, while it is shown, is one more deadline of the timer.
+        let midnight = publishIndicator(now: clock())
+        deadlineChanged?(
+            [schedule.nextDeadline(), delivery.retryAt, sync.link.nextDeadline, midnight].compactMap { $0 }.min())
         statusChanged?(statusLine())
     }
 

@@ -31,6 +31,12 @@ import Testing
         #expect(wrapping?.wrapsMidnight == true)
     }
 
+    @Test func theIndicatorIsOnUnlessTurnedOff() throws {
+        #expect(Configuration.defaults.indicator)
+        #expect(try Fixture.config(#"{"indicator": false}"#).indicator == false)
+        #expect(refusal(#"{"indicator": "no"}"#) != nil)
+    }
+
     @Test func badKeysAndValuesAreNamedByTheirPath() {
         #expect(refusal(#"{"reminderHour": "09:00"}"#) == "reminderHour: unknown field")
         #expect(

@@ -42,6 +42,8 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
     private var events: (@Sendable (NotifierEvent) -> Void)?
     private var holdingDoNotDisturb = false
     private var heldDoNotDisturb: [@Sendable (String?) -> Void] = []
+    private var watcher = false
+    private var indicatorViews: [IndicatorView] = []
 
     /// A server named `name` with `capabilities`, or none on the bus (nil).
     init(capabilities: [String]? = ["actions"], name: String = "test") {
@@ -147,6 +149,21 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
         lock.withLock { server = ServerInfo(name: "test", vendor: "", version: "", capabilities: capabilities) }
         emit(.serverAppeared)
     }
+
+    /// A StatusNotifierWatcher comes onto the bus (true) or leaves it, as the exporter tells.
+    func watcher(present: Bool) {
+        lock.withLock { watcher = present }
+        emit(.indicatorHostChanged)
+    }
+
+    /// Every panel indicator view the engine handed over, in order.
+    var views: [IndicatorView] { lock.withLock { indicatorViews } }
+}
+
+/// The panel indicator's exporter, as `DBusNotifier+Indicator` is one.
+extension RecordingNotifier: IndicatorExporter {
+    var indicatorHostPresent: Bool { lock.withLock { watcher } }
+    func showIndicator(_ view: IndicatorView) { lock.withLock { indicatorViews.append(view) } }
 }
 
 /// An engine on a fresh store, a manual clock and a `RecordingNotifier`, driven the way the
