@@ -1,3 +1,4 @@
+import DAVXML
 import Foundation
 
 /// Where an account's calendars live, found from the URL the user gave (RFC 6764, RFC 5397,

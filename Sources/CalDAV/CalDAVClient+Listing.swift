@@ -1,3 +1,4 @@
+import DAVXML
 import Foundation
 
 /// A member resource as a listing names it: where it is and its current ETag.

@@ -1,3 +1,4 @@
+import DAVXML
 import Foundation
 
 /// One calendar object resource as fetched: its iCalendar text and the ETag it had.

@@ -1,3 +1,4 @@
+import DAVXML
 import Foundation
 
 /// A CalDAV account: the blocking operations `reminderd-sync` runs on its one sync thread. Each

@@ -1,3 +1,4 @@
+import DAVXML
 import Foundation
 
 /// What a calendar collection says about itself in one PROPFIND: enough to pick the task list and

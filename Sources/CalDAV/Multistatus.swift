@@ -1,3 +1,5 @@
+/// The XML trees of the answers (XMLElement, XMLTree) are part of this module's API.
+@_exported import DAVXML
 import Foundation
 
 /// The XML namespaces CalDAV answers use.

@@ -1,3 +1,4 @@
+import DAVXML
 import Foundation
 
 /// Reading an answer's body as XML, and the short excerpt of a body that goes into an error
