@@ -1,5 +1,5 @@
 import DAVXML
-import Foundation
+import FoundationEssentials
 
 /// A member resource as a listing names it: where it is and its current ETag.
 public struct ResourceState: Sendable, Equatable {

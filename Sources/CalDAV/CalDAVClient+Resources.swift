@@ -1,5 +1,5 @@
 import DAVXML
-import Foundation
+import FoundationEssentials
 
 /// One calendar object resource as fetched: its iCalendar text and the ETag it had.
 public struct CalendarResource: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import DAVXML
-import Foundation
+import FoundationEssentials
 
 /// A CalDAV account: the blocking operations `reminderd-sync` runs on its one sync thread. Each
 /// returns what it found or throws a `DAVError` naming the request; none retries by itself (the
