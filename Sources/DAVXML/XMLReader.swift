@@ -13,13 +13,18 @@ struct XMLReader {
     private let bytes: [UInt8]
     private var at = 0
     private var open: [OpenElement] = []
+    /// Each namespace prefix's declarations in the open elements, innermost last ("" is the
+    /// default namespace): pushed by a start tag and popped by its end, so a declaration costs
+    /// the same however many are in scope.
+    private var bindings: [String: [String]] = [:]
 
     /// An element whose end tag is still to come.
     private struct OpenElement {
         let qualifiedName: ArraySlice<UInt8>
         var element: XMLElement
         var text: [UInt8] = []
-        let namespaces: [String: String]
+        /// The prefixes this element declares, popped from `bindings` when it closes.
+        let declared: [String]
     }
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -100,6 +105,7 @@ struct XMLReader {
         at += 1
         let qualifiedName = try name(after: "<")
         var raw: [(name: ArraySlice<UInt8>, value: String)] = []
+        var seen: Set<ArraySlice<UInt8>> = []
         var selfClosing = false
         while true {
             let spaced = skipSpace()
@@ -126,7 +132,7 @@ struct XMLReader {
             at += 1
             skipSpace()
             let value = try attributeValue()
-            guard !raw.contains(where: { $0.name == attribute }) else {
+            guard seen.insert(attribute).inserted else {
                 throw malformed("attribute \(text(attribute)) appears twice", at: attributeStart)
             }
             raw.append((attribute, value))
@@ -135,10 +141,11 @@ struct XMLReader {
             throw malformed("elements nested deeper than \(Self.maximumDepth)", at: tagStart)
         }
 
-        var namespaces = open.last?.namespaces ?? [:]
+        var declared: [String] = []
         for (attribute, value) in raw {
             if attribute.elementsEqual("xmlns".utf8) {
-                namespaces[""] = value
+                bindings["", default: []].append(value)
+                declared.append("")
             } else if attribute.starts(with: "xmlns:".utf8) {
                 let prefix = text(attribute.dropFirst(6))
                 guard !prefix.isEmpty, !prefix.contains(":") else {
@@ -147,20 +154,21 @@ struct XMLReader {
                 guard !value.isEmpty else {
                     throw malformed("xmlns:\(prefix) declares an empty namespace", at: tagStart)
                 }
-                namespaces[prefix] = value
+                bindings[prefix, default: []].append(value)
+                declared.append(prefix)
             }
         }
         let (prefix, local) = try split(qualifiedName, at: tagStart)
-        let namespace = try resolve(prefix, in: namespaces, isElement: true, at: tagStart)
+        let namespace = try resolve(prefix, isElement: true, at: tagStart)
         var attributes: [String: String] = [:]
         for (attribute, value) in raw
         where !attribute.elementsEqual("xmlns".utf8) && !attribute.starts(with: "xmlns:".utf8) {
             let (prefix, local) = try split(attribute, at: tagStart)
-            _ = try resolve(prefix, in: namespaces, isElement: false, at: tagStart)
+            _ = try resolve(prefix, isElement: false, at: tagStart)
             attributes[local] = value
         }
         let element = XMLElement(namespace: namespace, name: local, attributes: attributes, children: [], text: "")
-        open.append(OpenElement(qualifiedName: qualifiedName, element: element, namespaces: namespaces))
+        open.append(OpenElement(qualifiedName: qualifiedName, element: element, declared: declared))
         return selfClosing ? close() : nil
     }
 
@@ -182,6 +190,7 @@ struct XMLReader {
 
     private mutating func close() -> XMLElement? {
         var closed = open.removeLast()
+        for prefix in closed.declared { bindings[prefix]?.removeLast() }
         closed.element.text = String(decoding: closed.text, as: UTF8.self)
         if open.isEmpty { return closed.element }
         open[open.count - 1].element.children.append(closed.element)
@@ -354,12 +363,10 @@ struct XMLReader {
         return (text(qualifiedName[..<colon]), text(local))
     }
 
-    private func resolve(
-        _ prefix: String, in namespaces: [String: String], isElement: Bool, at offset: Int
-    ) throws(XMLSyntaxError) -> String {
-        if prefix.isEmpty { return isElement ? namespaces[""] ?? "" : "" }
+    private func resolve(_ prefix: String, isElement: Bool, at offset: Int) throws(XMLSyntaxError) -> String {
+        if prefix.isEmpty { return isElement ? bindings[""]?.last ?? "" : "" }
         if prefix == "xml" { return Self.xmlNamespace }
-        guard let namespace = namespaces[prefix] else {
+        guard let namespace = bindings[prefix]?.last else {
             throw malformed("the namespace prefix \(prefix) is not declared", at: offset)
         }
         return namespace

@@ -142,4 +142,20 @@ import Testing
                 == XMLSyntaxError(
                     line: 1, detail: "not well-formed XML at byte offset 768: elements nested deeper than 256"))
     }
+
+    /// Many attributes on one tag, or many namespace declarations under deep nesting, cost time
+    /// in proportion to the answer, not its square (a 64 MiB answer is allowed).
+    @Test func manyAttributesAndDeclarationsTakeLinearTime() throws {
+        let clock = ContinuousClock()
+        let attributes = (0..<100_000).map { " a\($0)=''" }.joined()
+        let wide = "<a\(attributes)/>"
+        var elapsed = clock.measure { #expect((try? parse(wide))?.attributes.count == 100_000) }
+        #expect(elapsed < .seconds(5), "100,000 attributes took \(elapsed)")
+        let declarations = (0..<100_000).map { " xmlns:p\($0)='urn:\($0)'" }.joined()
+        let nested = (0..<255).map { "<p\($0):b xmlns:q\($0)='urn:q'>" }.joined()
+        let closing = (0..<255).reversed().map { "</p\($0):b>" }.joined()
+        let deep = "<a\(declarations)>\(nested)\(closing)</a>"
+        elapsed = clock.measure { #expect((try? parse(deep))?.children.first?.namespace == "urn:0") }
+        #expect(elapsed < .seconds(5), "100,000 declarations under 255 levels took \(elapsed)")
+    }
 }
