@@ -151,21 +151,17 @@ struct XMLReader {
                 guard !prefix.isEmpty, !prefix.contains(":") else {
                     throw malformed("\(text(attribute)) is not a namespace declaration", at: tagStart)
                 }
-                guard !value.isEmpty else {
-                    throw malformed("xmlns:\(prefix) declares an empty namespace", at: tagStart)
-                }
                 bindings[prefix, default: []].append(value)
                 declared.append(prefix)
             }
         }
         let (prefix, local) = try split(qualifiedName, at: tagStart)
-        let namespace = try resolve(prefix, isElement: true, at: tagStart)
+        let namespace = resolve(prefix)
         var attributes: [String: String] = [:]
         for (attribute, value) in raw
         where !attribute.elementsEqual("xmlns".utf8) && !attribute.starts(with: "xmlns:".utf8) {
-            let (prefix, local) = try split(attribute, at: tagStart)
-            _ = try resolve(prefix, isElement: false, at: tagStart)
-            attributes[local] = value
+            _ = try split(attribute, at: tagStart)
+            attributes[text(attribute)] = value
         }
         let element = XMLElement(namespace: namespace, name: local, attributes: attributes, children: [], text: "")
         open.append(OpenElement(qualifiedName: qualifiedName, element: element, declared: declared))
@@ -363,13 +359,11 @@ struct XMLReader {
         return (text(qualifiedName[..<colon]), text(local))
     }
 
-    private func resolve(_ prefix: String, isElement: Bool, at offset: Int) throws(XMLSyntaxError) -> String {
-        if prefix.isEmpty { return isElement ? bindings[""]?.last ?? "" : "" }
-        if prefix == "xml" { return Self.xmlNamespace }
-        guard let namespace = bindings[prefix]?.last else {
-            throw malformed("the namespace prefix \(prefix) is not declared", at: offset)
-        }
-        return namespace
+    /// An element's namespace: its prefix's innermost declaration, the default namespace for
+    /// none. An undeclared prefix reads as no namespace, as libxml2 let it (a warning, not an
+    /// error), so one odd property does not make a whole answer unreadable.
+    private func resolve(_ prefix: String) -> String {
+        prefix == "xml" ? Self.xmlNamespace : bindings[prefix]?.last ?? ""
     }
 
     /// The whole document is UTF-8 of characters XML allows (no NUL or other C0 controls but tab,

@@ -3,7 +3,8 @@
 public struct XMLElement: Sendable, Equatable {
     public let namespace: String
     public let name: String
-    /// Attributes by their local name (`<C:comp name="VTODO"/>`); namespace declarations left out.
+    /// Attributes by their name as written, prefix and all (`name` in `<C:comp name="VTODO"/>`, as
+    /// XMLParser gave them); namespace declarations left out.
     public let attributes: [String: String]
     public internal(set) var children: [XMLElement]
     /// The element's own character data, CDATA included (calendar data comes as either).

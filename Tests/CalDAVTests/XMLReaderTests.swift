@@ -26,15 +26,17 @@ import Testing
         #expect(response.first("urn:ietf:params:xml:ns:caldav", "calendar-data")?.text == "x")
         let other = try #require(response.first("urn:other", "y"))
         #expect(other.children.map(\.namespace) == ["urn:inner"])
-        // A prefix declared on an element is gone after it closes.
-        #expect(error("<a><p:b xmlns:p=\"u\"/><p:c/></a>")?.detail.contains("prefix p is not declared") == true)
+        // A prefix declared on an element is gone after it closes; undeclared, it reads as no
+        // namespace (libxml2 warned and went on, so one odd property does not sink the answer).
+        let scoped = try parse("<a><p:b xmlns:p=\"u\"/><p:c/><q:d xmlns:q=''/></a>")
+        #expect(scoped.children.map { "\($0.namespace) \($0.name)" } == ["u b", " c", " d"])
         // An unprefixed element with no default namespace has none; xmlns="" takes the default away.
         #expect(try parse("<a xmlns='u'><b xmlns=''/></a>").children[0].namespace == "")
     }
 
-    @Test func attributesByLocalNameWithoutDeclarations() throws {
-        let root = try parse(#"<C:comp xmlns:C="urn:c" name="VTODO" C:x='1 &amp;&#x9;2'/>"#)
-        #expect(root.attributes == ["name": "VTODO", "x": "1 &\t2"])
+    @Test func attributesByNameAsWrittenWithoutDeclarations() throws {
+        let root = try parse(#"<C:comp xmlns:C="urn:c" name="VTODO" C:x='1 &amp;&#x9;2' y:z=''/>"#)
+        #expect(root.attributes == ["name": "VTODO", "C:x": "1 &\t2", "y:z": ""])
         #expect(error(#"<a b="1" b="2"/>"#)?.detail.contains("attribute b appears twice") == true)
         #expect(error(#"<a b="<"/>"#)?.detail.contains("< inside an attribute value") == true)
     }
