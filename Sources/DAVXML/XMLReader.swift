@@ -193,18 +193,28 @@ struct XMLReader {
         return nil
     }
 
-    /// `<?xml version="1.0" encoding="UTF-8"?>`: only UTF-8 (or its ASCII subset) is read.
+    /// `<?xml version="1.0" encoding="UTF-8"?>`: only UTF-8 (or its ASCII subset) is read. The
+    /// fields are XML's, in its order (version first), as libxml2 required.
     private mutating func declaration() throws(XMLSyntaxError) {
         at += 5
+        var fields = ["version", "encoding", "standalone"][...]
         while true {
-            skipSpace()
+            let spaced = skipSpace()
             guard at < bytes.count else { throw endsBefore() }
             if starts(with: "?>") {
+                guard fields.first != "version" else { throw malformed("the XML declaration has no version") }
                 at += 2
                 return
             }
+            guard spaced else { throw malformed("expected a space between the XML declaration's fields") }
             let valueStart = at
             let field = try name(after: "<?xml ")
+            guard let index = fields.firstIndex(where: { field.elementsEqual($0.utf8) }),
+                index == fields.startIndex || fields.first != "version"
+            else {
+                throw malformed("\(text(field)) out of place in the XML declaration", at: valueStart)
+            }
+            fields = fields[(index + 1)...]
             skipSpace()
             guard at < bytes.count, bytes[at] == UInt8(ascii: "=") else {
                 throw malformed("\(text(field)) has no = value in the XML declaration")
@@ -222,7 +232,8 @@ struct XMLReader {
 
     private mutating func comment() throws(XMLSyntaxError) {
         at += 4
-        guard let end = find("-->") else { throw endsBefore(inside: "a comment") }
+        guard let end = find("--"), end + 2 < bytes.count else { throw endsBefore(inside: "a comment") }
+        guard bytes[end + 2] == UInt8(ascii: ">") else { throw malformed("-- inside a comment", at: end) }
         at = end + 3
     }
 
@@ -232,6 +243,10 @@ struct XMLReader {
         let target = try name(after: "<?")
         if text(target).lowercased() == "xml" {
             throw malformed("an XML declaration not at the document's start", at: start)
+        }
+        guard at < bytes.count else { throw endsBefore(inside: "a processing instruction") }
+        guard Self.isSpace(bytes[at]) || starts(with: "?>") else {
+            throw malformed("expected a space after <?\(text(target))")
         }
         guard let end = find("?>") else { throw endsBefore(inside: "a processing instruction") }
         at = end + 2

@@ -60,6 +60,19 @@ import Testing
         )
         #expect(root.text == "one<b>&amp;two")
         #expect(root.children.isEmpty)
+        // An instruction without data (FoundationXML's XMLParser crashed on `<?xt?>`).
+        #expect(try parse("<?xt?><a><?empty?></a>").name == "a")
+        #expect(try parse("<?xml version='1.0' standalone='yes'?><a/>").name == "a")
+        #expect(
+            error("<?xml encoding='utf-8'?><a/>")?.detail.hasSuffix("encoding out of place in the XML declaration")
+                == true)
+        #expect(
+            error("<?xml version='1.0'encoding='utf-8'?><a/>")?.detail.hasSuffix(
+                "a space between the XML declaration's fields") == true)
+        #expect(error("<?ef>x?><a/>")?.detail.hasSuffix("expected a space after <?ef") == true)
+        #expect(error("<a><!-- a -- b --></a>")?.detail == "not well-formed XML at byte offset 10: -- inside a comment")
+        #expect(
+            error("<?xml version='1.0' x='1'?><a/>")?.detail.hasSuffix("x out of place in the XML declaration") == true)
     }
 
     @Test func lineEndsReadAsLineFeeds() throws {
