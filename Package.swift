@@ -49,9 +49,12 @@ let package = Package(
         .systemLibrary(name: "CNotify", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // The XML reader for WebDAV/CalDAV answers: namespaces, entities, CDATA; no DOCTYPE. Pure
+        // Swift, so it can be fuzzed, and no FoundationXML (libxml2, full Foundation and ICU).
+        .target(name: "DAVXML"),
         // The CalDAV client for reminderd-sync: HTTP over libcurl, WebDAV/CalDAV operations on
-        // FoundationXML, and the account's password (command, 0600 file or Secret Service).
-        .target(name: "CalDAV", dependencies: ["ReminderCore", "ReminderJSON", "CCurl", "CSecret"]),
+        // DAVXML's trees, and the account's password (command, 0600 file or Secret Service).
+        .target(name: "CalDAV", dependencies: ["ReminderCore", "ReminderJSON", "DAVXML", "CCurl", "CSecret"]),
         // reminderd-sync's logic: the sync pass (pull into reminderd, push to the server) and the
         // loop that waits in poll() for reminderd's SyncWait answer, a stop signal or the next
         // periodic pass.
@@ -100,7 +103,7 @@ let package = Package(
             dependencies: [
                 "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "ReminderProtocol", "ReminderCatalog",
                 // `sync setup` parses these, then runs `reminderd-sync setup` with them: the CalDAV
-                // client (libcurl, libsecret, FoundationXML) stays out of reminderctl.
+                // client (libcurl, libsecret) stays out of reminderctl.
                 "SyncSetupOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -130,7 +133,7 @@ let package = Package(
             name: "ReminderFuzzTargets",
             dependencies: [
                 "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol", "ICalendar",
-                "ReminderSyncModel",
+                "ReminderSyncModel", "DAVXML",
             ]
         ),
         .target(name: "CFuzzerDriver"),
@@ -162,7 +165,7 @@ let package = Package(
                 "ReminderCore", "ReminderJSON", "CivilTime", "ReminderPlatform", "reminderctl", "ReminderProtocol",
             ]),
         .testTarget(name: "ReminderCatalogTests", dependencies: ["ReminderCatalog", "ReminderCore", "ReminderJSON"]),
-        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "ReminderCore", "ReminderJSON"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["CalDAV", "DAVXML", "ReminderCore", "ReminderJSON"]),
         // Against Radicale and Xandikos from the tests' venv, started on 127.0.0.1 per test.
         // And reminderd-sync's pass against them, with a fake reminderd that records the calls.
         .testTarget(

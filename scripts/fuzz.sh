@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers that read outside input — varlink framing and decoding, the config file,
-# the item validator, the iCalendar codec and VTODO reader — with libFuzzer and AddressSanitizer,
+# the item validator, the iCalendar codec and VTODO reader, the WebDAV XML reader — with libFuzzer and AddressSanitizer,
 # each for FUZZ_SECONDS (default 20; the test command runs this). A longer run:
-# FUZZ_SECONDS=3600 scripts/fuzz.sh [json|varlink|config|item|ical]
+# FUZZ_SECONDS=3600 scripts/fuzz.sh [json|varlink|config|item|ical|xml]
 #
 # Starts from the committed corpus in Fuzz/corpus/TARGET and works in a scratch copy, so the
 # repository is not changed. A crash stops the run with the input saved under
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 REMINDERD_SETUP=test source scripts/setup.sh
 seconds="${FUZZ_SECONDS:-20}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json varlink config item ical)
+[ ${#targets[@]} -gt 0 ] || targets=(json varlink config item ical xml)
 
 # (gold warns about every ASan helper symbol; the build log keeps that out of sight)
 mkdir -p .build-fuzz

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension CalDAVClient {
     /// The calendars in a calendar home (PROPFIND Depth 1), the home itself and anything that is

@@ -1,4 +1,5 @@
-import Foundation
+import DAVXML
+import FoundationEssentials
 
 /// Where an account's calendars live, found from the URL the user gave (RFC 6764, RFC 5397,
 /// RFC 4791 §6.2.1).

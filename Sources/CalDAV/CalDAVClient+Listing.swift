@@ -1,4 +1,5 @@
-import Foundation
+import DAVXML
+import FoundationEssentials
 
 /// A member resource as a listing names it: where it is and its current ETag.
 public struct ResourceState: Sendable, Equatable {

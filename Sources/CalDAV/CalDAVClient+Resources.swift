@@ -1,4 +1,5 @@
-import Foundation
+import DAVXML
+import FoundationEssentials
 
 /// One calendar object resource as fetched: its iCalendar text and the ETag it had.
 public struct CalendarResource: Sendable, Equatable {

@@ -1,4 +1,5 @@
-import Foundation
+import DAVXML
+import FoundationEssentials
 
 /// A CalDAV account: the blocking operations `reminderd-sync` runs on its one sync thread. Each
 /// returns what it found or throws a `DAVError` naming the request; none retries by itself (the

@@ -1,4 +1,5 @@
-import Foundation
+import DAVXML
+import FoundationEssentials
 
 /// What a calendar collection says about itself in one PROPFIND: enough to pick the task list and
 /// to know whether anything changed since the last sync.

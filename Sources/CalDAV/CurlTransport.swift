@@ -1,5 +1,5 @@
 internal import CCurl
-import Foundation
+import FoundationEssentials
 import ReminderCore
 import Synchronization
 
@@ -155,7 +155,8 @@ private final class ResponseCollector {
             headers = [:]  // a new status line (after a 100 Continue): only the final answer's headers count
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = line[line.index(after: colon)...].drop(while: \.isWhitespace)
+            headers[name] = String(value.reversed().drop(while: \.isWhitespace).reversed())
         }
         return length
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The XML bodies the client sends, with the prefixes they use: D = DAV:, C = CalDAV,
 /// CS = calendarserver.
@@ -34,7 +34,15 @@ enum DAVBody {
     }
 
     static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One HTTP request as the CalDAV client builds it; the transport sends it as it is.
 public struct HTTPRequest: Sendable {

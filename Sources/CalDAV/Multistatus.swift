@@ -1,4 +1,6 @@
-import Foundation
+/// The XML trees of the answers (XMLElement, XMLTree) are part of this module's API.
+@_exported import DAVXML
+import FoundationEssentials
 
 /// The XML namespaces CalDAV answers use.
 public enum DAVNamespace {
@@ -74,6 +76,24 @@ public func sameResource(_ first: URL, _ second: URL) -> Bool {
 }
 
 func normalisedPath(_ url: URL) -> String {
-    let path = url.path.removingPercentEncoding ?? url.path
+    let path = percentDecoded(url.path) ?? url.path
     return path.hasSuffix("/") ? String(path.dropLast()) : path
+}
+
+/// `%20` → space, as Foundation's `removingPercentEncoding` (not in FoundationEssentials): nil
+/// when a `%` starts no two hex digits or the bytes are not UTF-8.
+func percentDecoded(_ text: String) -> String? {
+    var bytes: [UInt8] = []
+    var utf8 = text.utf8.makeIterator()
+    while let byte = utf8.next() {
+        guard byte == UInt8(ascii: "%") else {
+            bytes.append(byte)
+            continue
+        }
+        guard let high = utf8.next(), let low = utf8.next(),
+            let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+        else { return nil }
+        bytes.append(value)
+    }
+    return String(validating: bytes, as: UTF8.self)
 }

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Runs `sync.passwordCommand` and takes the first line it prints as the password.
 ///

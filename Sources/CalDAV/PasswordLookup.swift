@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import ReminderCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Why the password could not be had, in words naming the source and what to do.
 public struct PasswordError: Error, Equatable, Sendable, CustomStringConvertible {

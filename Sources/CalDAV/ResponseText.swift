@@ -1,4 +1,5 @@
-import Foundation
+import DAVXML
+import FoundationEssentials
 
 /// Reading an answer's body as XML, and the short excerpt of a body that goes into an error
 /// message (an HTML page's title rather than its markup).
@@ -16,14 +17,25 @@ enum ResponseText {
 
     /// At most 80 characters: the `<title>` of an HTML page, else the body's start on one line.
     static func excerpt(_ response: HTTPResponse) -> String {
-        let text = String(decoding: response.body.prefix(4096), as: UTF8.self)
-        if let open = text.range(of: "<title>", options: .caseInsensitive),
-            let close = text.range(of: "</title>", options: .caseInsensitive, range: open.upperBound..<text.endIndex)
-        {
-            return oneLine(String(text[open.upperBound..<close.lowerBound]))
+        let head = Array(response.body.prefix(4096))
+        if let open = find("<title>", in: head, from: 0), let close = find("</title>", in: head, from: open + 7) {
+            return oneLine(String(decoding: head[(open + 7)..<close], as: UTF8.self))
         }
+        let text = String(decoding: head, as: UTF8.self)
         if text.contains("<?xml") || text.contains("multistatus") || text.contains(":error") { return "" }
         return oneLine(text)
+    }
+
+    /// Where `tag` (lowercase ASCII) first starts in `bytes` at or after `start`, in any case.
+    private static func find(_ tag: String, in bytes: [UInt8], from start: Int) -> Int? {
+        let tag = Array(tag.utf8)
+        guard bytes.count >= tag.count, start <= bytes.count - tag.count else { return nil }
+        return (start...(bytes.count - tag.count)).first { offset in
+            tag.indices.allSatisfy { index in
+                let byte = bytes[offset + index]
+                return (byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte) == tag[index]
+            }
+        }
     }
 
     private static func oneLine(_ text: String) -> String {

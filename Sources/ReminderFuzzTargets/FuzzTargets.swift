@@ -10,7 +10,7 @@ import ReminderSyncModel
 /// process. Each returns normally on any input — a refusal is an answer — and stops the process
 /// (a finding) only when a parser crashes or an invariant below breaks.
 public enum FuzzTargets {
-    public static let names = ["json", "varlink", "config", "item", "ical"]
+    public static let names = ["json", "varlink", "config", "item", "ical", "xml"]
 
     public static func run(_ name: String, _ bytes: [UInt8]) {
         switch name {
@@ -19,6 +19,7 @@ public enum FuzzTargets {
         case "config": config(bytes)
         case "item": item(bytes)
         case "ical": ical(bytes)
+        case "xml": xml(bytes)
         default: preconditionFailure("unknown fuzz target \(name)")
         }
     }

@@ -1,5 +1,5 @@
 import CalDAV
-import Foundation
+import FoundationEssentials
 import ReminderProtocol
 
 /// The optional one-way VEVENT mirror (`"sync": {…, "mirror": NAME}`): reminderd's `Calendar`

@@ -1,5 +1,5 @@
 import CalDAV
-import Foundation
+import FoundationEssentials
 
 /// A server's failure in the words `reminderctl sync status` shows: which server, which request,
 /// what it answered, and what to do, e.g. "dav.example.org answered 401 Unauthorized to PROPFIND

@@ -1,5 +1,5 @@
 import CalDAV
-import Foundation
+import FoundationEssentials
 import ReminderProtocol
 
 /// The server's changes since the last pull, whichever way the server could list them.

@@ -1,5 +1,5 @@
 import CalDAV
-import Foundation
+import FoundationEssentials
 import ReminderProtocol
 
 extension SyncPass {

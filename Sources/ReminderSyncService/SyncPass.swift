@@ -1,5 +1,5 @@
 import CalDAV
-import Foundation
+import FoundationEssentials
 import ReminderJSON
 import ReminderProtocol
 

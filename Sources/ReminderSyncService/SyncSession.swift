@@ -1,5 +1,5 @@
 import CalDAV
-import Foundation
+import FoundationEssentials
 import ReminderCore
 
 /// The server side of passes: a client holding the account's password, and the task list found

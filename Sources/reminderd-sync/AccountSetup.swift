@@ -1,6 +1,6 @@
 import ArgumentParser
 import CalDAV
-import Foundation
+import FoundationEssentials
 import ReminderCore
 import ReminderJSON
 import ReminderPlatform
@@ -11,8 +11,8 @@ import SyncSetupOptions
 #endif
 
 /// `reminderd-sync setup`, which `reminderctl sync setup` hands over to (execv, same options):
-/// it runs here because checking the account needs the CalDAV client (libcurl, libsecret,
-/// FoundationXML), which reminderctl does not link. It asks for what the flags leave out (on a
+/// it runs here because checking the account needs the CalDAV client (libcurl, libsecret), which
+/// reminderctl does not link. It asks for what the flags leave out (on a
 /// terminal only), refuses a plain-http address on another machine unless `--allow-plain-http`
 /// accepts it, keeps the password in the Secret Service unless a file or command is named (before any request, so a
 /// keyring that fails leaves nothing made on the server), checks the account against the server

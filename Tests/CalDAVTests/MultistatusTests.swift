@@ -81,3 +81,22 @@ import Testing
         }
     }
 }
+
+/// What FoundationEssentials lacks and CalDAV now writes out itself.
+@Suite struct EssentialsReplacementTests {
+    @Test func percentDecodingIsRemovingPercentEncodings() {
+        #expect(percentDecoded("/a/b%20c%C3%A9/") == "/a/b cé/")
+        #expect(percentDecoded("/plain/") == "/plain/")
+        #expect(percentDecoded("/a%2") == nil)
+        #expect(percentDecoded("/a%zz/") == nil)
+        #expect(percentDecoded("/a%FF/") == nil)  // not UTF-8
+        // The same answers as Foundation's (which the tests may link; reminderd-sync does not).
+        for path in ["/a/b%20c%C3%A9/", "/%41%2f", "/a%2", "/a%zz/", "/a%FF/", "/%%20", "/ü%20x/", ""] {
+            #expect(percentDecoded(path) == path.removingPercentEncoding, "\(path)")
+        }
+    }
+
+    @Test func displayNamesAreEscapedForXML() {
+        #expect(DAVBody.escaped("Tom & Jerry <tasks> \"x\"") == "Tom &amp; Jerry &lt;tasks&gt; \"x\"")
+    }
+}

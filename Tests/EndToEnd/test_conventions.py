@@ -148,3 +148,13 @@ def test_the_daemon_uses_no_swift_concurrency():
                 if forbidden.search(line.split("//")[0]):
                     offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not offenders, "Swift Concurrency in the daemon:\n" + "\n".join(offenders)
+
+
+def test_reminderd_sync_links_no_full_foundation_icu_or_libxml2():
+    """reminderd-sync reads WebDAV answers with its own XML reader and needs FoundationEssentials at
+    most: no full Foundation, no ICU (Swift's or Debian's), no FoundationXML or libxml2 (issue 21)."""
+    libraries = subprocess.run(["ldd", str(BIN / "reminderd-sync")], capture_output=True, text=True, check=True).stdout
+    linked = [line.split()[0] for line in libraries.splitlines() if line.strip()]
+    for library in ("libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so",
+                    "libFoundationXML.so", "libxml2.so", "libicuuc.so", "libicudata.so"):
+        assert not any(name.startswith(library) for name in linked), libraries
