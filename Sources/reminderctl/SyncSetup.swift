@@ -17,7 +17,7 @@ struct Sync: ParsableCommand {
 
 /// `reminderctl sync setup`: parses its options here (the help and usage errors are reminderctl's),
 /// then becomes `reminderd-sync setup` with them (execv: the same process, terminal and exit
-/// status). Checking the account needs the CalDAV client — libcurl, libsecret, FoundationXML —
+/// status). Checking the account needs the CalDAV client — libcurl, libsecret, its XML reader —
 /// which reminderd-sync links anyway and reminderctl, run for every other command, does not.
 struct SyncSetup: ParsableCommand {
     static let configuration = CommandConfiguration(
