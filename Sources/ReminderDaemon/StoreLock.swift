@@ -9,16 +9,25 @@ final class StoreLock: Sendable {
     let path: String
     private let fd: Int32
 
-    /// Takes the lock, or fails with a message naming the daemon that holds it.
+    /// Takes the lock, or fails with a message naming the daemon that holds it. The descriptor
+    /// is set only once it holds the lock: a failed init whose properties were all set runs
+    /// `deinit`, which must not close a descriptor closed already (by then another thread may
+    /// have been given its number: a store's SQLite file, which the second close would shut).
     init(storePath: String) throws(StoreLockError) {
         path = storePath + ".lock"
+        fd = try StoreLock.take(path, storePath: storePath)
+    }
+
+    /// The open, locked descriptor of `path`, holding this process's pid; on failure it is
+    /// closed here, once.
+    private static func take(_ path: String, storePath: String) throws(StoreLockError) -> Int32 {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !directory.isEmpty {
             do { try makePrivateDirectories(directory) } catch {
                 throw StoreLockError(message: "cannot create \(directory): \(error.description)")
             }
         }
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StoreLockError(message: "cannot open the lock file \(path): \(errnoDescription())")
         }
@@ -37,6 +46,7 @@ final class StoreLock: Sendable {
             // The lock holds regardless; only the name in a later refusal is missing.
             _ = ftruncate(fd, 0)
         }
+        return fd
     }
 
     private static func readPid(_ fd: Int32) -> Int32? {
