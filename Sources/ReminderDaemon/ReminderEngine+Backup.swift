@@ -9,7 +9,7 @@ import ReminderStore
 /// steps, and on request the history — and `Import` writes that state in the same transaction
 /// as the items, so a restore is all or nothing, state included. Times are RFC 3339.
 extension ReminderEngine {
-    func exportState(history: Bool) throws -> JSONValue {
+    func exportState(history: Bool) throws(EngineError) -> JSONValue {
         let time = { (instant: Int64) in JSONValue.string(Timestamp.format(instant, in: self.zone)) }
         var occurrenceRows: [JSONValue] = []
         for id in order {
@@ -23,7 +23,7 @@ extension ReminderEngine {
         }
         var state: [String: JSONValue] = ["occurrences": .array(occurrenceRows)]
         let ledger: (redemptions: [Redemption], undoSteps: [UndoStep], history: [HistoryRecord])
-        do { ledger = try store.backupLedger(history: history) } catch { throw CommandError.store(error) }
+        do { ledger = try store.backupLedger(history: history) } catch { throw EngineError.store(error) }
         state["redemptions"] = .array(
             ledger.redemptions.map { redemption in
                 .object([
@@ -53,51 +53,51 @@ extension ReminderEngine {
 
     /// A backup's state, checked: every entry names one of the items imported with it (history
     /// may also name items no longer there).
-    func decodeState(_ state: JSONValue?, ids: Set<String>) throws -> BackupState {
+    func decodeState(_ state: JSONValue?, ids: Set<String>) throws(EngineError) -> BackupState {
         var result = BackupState()
         guard let state, state != .null else { return result }
         result.restoring = true
         guard case .object(let sections) = state else {
-            throw CommandError.invalidParameter(
+            throw EngineError.invalidParameter(
                 "state", "expected an object of occurrences, redemptions, undo, history")
         }
         if let unknown = sections.keys.filter({ !["occurrences", "redemptions", "undo", "history"].contains($0) })
             .sorted().first
         {
-            throw CommandError.invalidParameter("state.\(unknown)", "unknown section")
+            throw EngineError.invalidParameter("state.\(unknown)", "unknown section")
         }
-        func entries(_ name: String) throws -> [(path: String, fields: [String: JSONValue])] {
+        func entries(_ name: String) throws(EngineError) -> [(path: String, fields: [String: JSONValue])] {
             guard let value = sections[name], value != .null else { return [] }
             guard case .array(let elements) = value else {
-                throw CommandError.invalidParameter("state.\(name)", "expected an array")
+                throw EngineError.invalidParameter("state.\(name)", "expected an array")
             }
-            return try elements.enumerated().map { index, element in
+            return try elements.enumerated().map { (index, element) throws(EngineError) in
                 guard case .object(let fields) = element else {
-                    throw CommandError.invalidParameter("state.\(name)[\(index)]", "expected an object")
+                    throw EngineError.invalidParameter("state.\(name)[\(index)]", "expected an object")
                 }
                 return ("state.\(name)[\(index)]", fields)
             }
         }
-        func text(_ fields: [String: JSONValue], _ key: String, _ path: String) throws -> String {
+        func text(_ fields: [String: JSONValue], _ key: String, _ path: String) throws(EngineError) -> String {
             guard case .string(let value)? = fields[key] else {
-                throw CommandError.invalidParameter("\(path).\(key)", "missing or not a string")
+                throw EngineError.invalidParameter("\(path).\(key)", "missing or not a string")
             }
             return value
         }
-        func instant(_ fields: [String: JSONValue], _ key: String, _ path: String, optional: Bool = false) throws
-            -> Int64?
-        {
+        func instant(
+            _ fields: [String: JSONValue], _ key: String, _ path: String, optional: Bool = false
+        ) throws(EngineError) -> Int64? {
             if optional, fields[key] == nil || fields[key] == .null { return nil }
             let value = try text(fields, key, path)
             guard case .success(let at) = Timestamp.parse(value) else {
-                throw CommandError.invalidParameter("\(path).\(key)", "\"\(value)\" is not an RFC 3339 time")
+                throw EngineError.invalidParameter("\(path).\(key)", "\"\(value)\" is not an RFC 3339 time")
             }
             return at
         }
-        func item(_ fields: [String: JSONValue], _ path: String) throws -> String {
+        func item(_ fields: [String: JSONValue], _ path: String) throws(EngineError) -> String {
             let id = try text(fields, "item", path)
             guard ids.contains(id) else {
-                throw CommandError.invalidParameter("\(path).item", "\"\(id)\" is not among the items imported with it")
+                throw EngineError.invalidParameter("\(path).item", "\"\(id)\" is not among the items imported with it")
             }
             return id
         }
@@ -112,7 +112,7 @@ extension ReminderEngine {
         for (path, fields) in try entries("redemptions") {
             let amount = try text(fields, "amount", path)
             guard case .success = Money.parse(amount) else {
-                throw CommandError.invalidParameter("\(path).amount", "\"\(amount)\" is not a decimal amount")
+                throw EngineError.invalidParameter("\(path).amount", "\"\(amount)\" is not a decimal amount")
             }
             result.redemptions.append(
                 Redemption(
@@ -121,7 +121,7 @@ extension ReminderEngine {
         }
         for (path, fields) in try entries("undo") {
             guard let before = fields["before"], case .object = before else {
-                throw CommandError.invalidParameter("\(path).before", "expected the item as it was, an object")
+                throw EngineError.invalidParameter("\(path).before", "expected the item as it was, an object")
             }
             _ = try decodeItem(before, path: "\(path).before", defaultCreatedAt: nil)
             result.undoSteps.append(
@@ -132,7 +132,7 @@ extension ReminderEngine {
         for (path, fields) in try entries("history") {
             let eventName = try text(fields, "event", path)
             guard let event = HistoryEvent(rawValue: eventName) else {
-                throw CommandError.invalidParameter(
+                throw EngineError.invalidParameter(
                     "\(path).event",
                     "\"\(eventName)\" is not a history event; use \(HistoryEvent.allCases.map(\.rawValue).joined(separator: ", "))"
                 )

@@ -187,6 +187,11 @@ extension VarlinkError {
             parameters: ["parameter": .string(parameter), "reason": .string(reason)])
     }
 
+    /// `NotDurable`: a change was saved but its flush to disk failed; `reason` says so in words.
+    public static func notDurable(_ reason: String) -> VarlinkError {
+        VarlinkError(name: ReminderInterface.ErrorName.notDurable, parameters: ["reason": .string(reason)])
+    }
+
     /// `InvalidConfig`: the config key (or file, or `TZ`) at fault, and why.
     public static func invalidConfig(field: String, reason: String) -> VarlinkError {
         VarlinkError(
