@@ -18,7 +18,9 @@ extension DeliveryController {
                 break
             }
             if action == .undo, let itemId = outbox.takeUndoOffer(id) {
-                runButton(action.key, itemId, now: now) { try core.undoFromButton(itemId, now: now) }
+                runButton(action.key, itemId, now: now) { () throws(EngineError) in
+                    _ = try core.undo(itemId, now: now)
+                }
                 notifier.close(id: id)
                 break
             }
@@ -30,7 +32,10 @@ extension DeliveryController {
             let itemId = popUp.itemId
             switch action {
             case .done:
-                if press(action, on: popUp, now: now, { try core.doneFromButton(itemId, now: now) }) {
+                let done = press(action, on: popUp, now: now) { () throws(EngineError) in
+                    _ = try core.markDone(itemId, amount: nil, early: false, now: now)
+                }
+                if done {
                     // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
                     store.whenDurable(through: store.commitCount) { [weak self] durability in
                         guard let self else { return }
@@ -38,11 +43,13 @@ extension DeliveryController {
                     }
                 }
             case .snoozeToLastMinute:
-                press(action, on: popUp, now: now) {
-                    try core.snoozeFromButton(itemId, until: popUp.due - 60, now: now)
+                press(action, on: popUp, now: now) { () throws(EngineError) in
+                    _ = try core.snooze(itemId, until: popUp.due - 60, label: nil, now: now)
                 }
             case .snooze(let duration):
-                press(action, on: popUp, now: now) { try core.snoozeFromButton(itemId, by: duration, now: now) }
+                press(action, on: popUp, now: now) { () throws(EngineError) in
+                    _ = try core.snooze(itemId, duration, now: now)
+                }
             case .undo, .oneAtATime, .snoozeAll:
                 logger.warning("button \(key) means nothing on a reminder's own pop-up")
             }
@@ -77,14 +84,12 @@ extension DeliveryController {
 
     /// Runs a button's command, logging a refusal (the item may have changed meanwhile); what
     /// it changed is for reminderd-sync to push.
-    func runButton(_ button: String, _ itemId: String, now: Int64, _ command: () throws -> Void) {
-        do {
+    func runButton(_ button: String, _ itemId: String, now: Int64, _ command: () throws(EngineError) -> Void) {
+        do throws(EngineError) {
             try command()
             core.noteLocalChange(now: now)
-        } catch let error as CommandError {
-            logger.warning("button \(button) refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
         } catch {
-            logger.error("button \(button) failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
+            logger.warning("button \(button) refused: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
         }
     }
 
@@ -93,7 +98,7 @@ extension DeliveryController {
     /// and what it changed is for reminderd-sync to push. Returns whether it succeeded.
     @discardableResult
     func press(
-        _ button: PopUpAction, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws -> Void
+        _ button: PopUpAction, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws(EngineError) -> Void
     ) -> Bool {
         let reason: String
         // A rebuy's Done means "bought it today", as good after its run-out date as before.
@@ -104,14 +109,12 @@ extension DeliveryController {
         } else if occurrences[popUp.itemId]?[popUp.due]?.doneAt != nil {
             reason = "it is already done"
         } else {
-            do {
+            do throws(EngineError) {
                 try command()
                 core.noteLocalChange(now: now)
                 return true
-            } catch let error as CommandError {
-                reason = error.error.description
             } catch {
-                reason = "\(error)"
+                reason = error.description
             }
         }
         logger.warning("button \(button.key) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])

@@ -100,9 +100,9 @@ extension DeliveryController {
         var reasons: [String] = []
         for event in events {
             do {
-                try core.snoozeFromButton(event.itemId, by: duration, now: now)
+                _ = try core.snooze(event.itemId, duration, now: now)
             } catch {
-                let reason = (error as? CommandError)?.error.description ?? "\(error)"
+                let reason = "\(error)"  // an `EngineError` in its words
                 logger.warning("button snooze all refused: \(reason)", metadata: ["ITEM_ID": "\(event.itemId)"])
                 refused.append(event)
                 reasons.append("\(items[event.itemId]?.title ?? event.itemId): \(reason)")

@@ -2,6 +2,7 @@ import CivilTime
 import Dispatch
 import Logging
 import ReminderCore
+import ReminderProtocol
 import ReminderStore
 
 /// What the delivery controller may reach of the engine: the core, which owns the items, their
@@ -17,12 +18,13 @@ protocol DeliveryCore: AnyObject, Sendable {
     /// shown again while this run lasts, whether or not the store took them; a store's refusal is
     /// thrown after.
     func noteShown(_ shown: [ShownReminder], notificationId: UInt32, now: Int64) throws(ReminderStoreError)
-    // A pop-up's buttons run the engine's commands, which throw their refusal.
-    func doneFromButton(_ itemId: String, now: Int64) throws
-    func snoozeFromButton(_ itemId: String, by duration: CalendarDuration, now: Int64) throws
+    // A pop-up's buttons run the engine's commands, the very ones a client's call runs
+    // (`VarlinkEdge.swift`), which throw their refusal (`EngineError`); the reply is not needed.
+    func markDone(_ id: String, amount: String?, early: Bool, now: Int64) throws(EngineError) -> ItemReply
+    func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws(EngineError) -> SnoozeReply
     /// A snooze until `end`, a minute before the due time ("until the last minute").
-    func snoozeFromButton(_ itemId: String, until end: Int64, now: Int64) throws
-    func undoFromButton(_ itemId: String, now: Int64) throws
+    func snooze(_ id: String, until end: Int64, label: String?, now: Int64) throws(EngineError) -> SnoozeReply
+    func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply
     /// A button or a dismiss changed an item's stored state: for reminderd-sync to push.
     func noteLocalChange(now: Int64)
     /// Puts the end of a timed pause on the timer wheel (nil: none), replacing an earlier one.

@@ -9,7 +9,7 @@ import ReminderStore
 /// steps, and on request the history — and `Import` writes that state in the same transaction
 /// as the items, so a restore is all or nothing, state included. Times are RFC 3339.
 extension ReminderEngine {
-    func exportState(history: Bool) throws -> JSONValue {
+    func exportState(history: Bool) throws(EngineError) -> JSONValue {
         let time = { (instant: Int64) in JSONValue.string(Timestamp.format(instant, in: self.zone)) }
         var occurrenceRows: [JSONValue] = []
         for id in order {
@@ -23,7 +23,7 @@ extension ReminderEngine {
         }
         var state: [String: JSONValue] = ["occurrences": .array(occurrenceRows)]
         let ledger: (redemptions: [Redemption], undoSteps: [UndoStep], history: [HistoryRecord])
-        do { ledger = try store.backupLedger(history: history) } catch { throw CommandError.store(error) }
+        do { ledger = try store.backupLedger(history: history) } catch { throw EngineError.store(error) }
         state["redemptions"] = .array(
             ledger.redemptions.map { redemption in
                 .object([
@@ -53,94 +53,93 @@ extension ReminderEngine {
 
     /// A backup's state, checked: every entry names one of the items imported with it (history
     /// may also name items no longer there).
-    func decodeState(_ state: JSONValue?, ids: Set<String>) throws -> BackupState {
+    func decodeState(_ state: JSONValue?, ids: Set<String>) throws(EngineError) -> BackupState {
         var result = BackupState()
         guard let state, state != .null else { return result }
         result.restoring = true
         guard case .object(let sections) = state else {
-            throw CommandError.invalidParameter(
+            throw EngineError.invalidParameter(
                 "state", "expected an object of occurrences, redemptions, undo, history")
         }
-        if let unknown = sections.keys.filter({ !["occurrences", "redemptions", "undo", "history"].contains($0) })
-            .sorted().first
-        {
-            throw CommandError.invalidParameter("state.\(unknown)", "unknown section")
-        }
-        func entries(_ name: String) throws -> [(path: String, fields: [String: JSONValue])] {
-            guard let value = sections[name], value != .null else { return [] }
-            guard case .array(let elements) = value else {
-                throw CommandError.invalidParameter("state.\(name)", "expected an array")
+        var reader = FieldReader(fields: sections, path: "state")
+        let sectionNames = ["occurrences", "redemptions", "undo", "history"]
+        for name in sectionNames { _ = reader.value(name) }
+        do { try reader.rejectUnknown() } catch { throw EngineError.invalidParameter(error.field, "unknown section") }
+        /// A section's entries, each an object read on its own `FieldReader` (path `state.undo[2]`).
+        func entries(_ name: String) throws(EngineError) -> [FieldReader] {
+            let path = reader.fieldPath(name)
+            let elements: [JSONValue]?
+            do { elements = try reader.array(name) } catch {
+                throw EngineError.invalidParameter(path, "expected an array")
             }
-            return try elements.enumerated().map { index, element in
-                guard case .object(let fields) = element else {
-                    throw CommandError.invalidParameter("state.\(name)[\(index)]", "expected an object")
+            return try (elements ?? []).enumerated().map { (index, element) throws(EngineError) in
+                do { return try FieldReader(element, path: "\(path)[\(index)]") } catch {
+                    throw EngineError.invalidParameter("\(path)[\(index)]", "expected an object")
                 }
-                return ("state.\(name)[\(index)]", fields)
             }
         }
-        func text(_ fields: [String: JSONValue], _ key: String, _ path: String) throws -> String {
-            guard case .string(let value)? = fields[key] else {
-                throw CommandError.invalidParameter("\(path).\(key)", "missing or not a string")
+        func text(_ entry: inout FieldReader, _ key: String) throws(EngineError) -> String {
+            guard let value = try? entry.string(key) else {
+                throw EngineError.invalidParameter(entry.fieldPath(key), "missing or not a string")
             }
             return value
         }
-        func instant(_ fields: [String: JSONValue], _ key: String, _ path: String, optional: Bool = false) throws
-            -> Int64?
-        {
-            if optional, fields[key] == nil || fields[key] == .null { return nil }
-            let value = try text(fields, key, path)
+        func instant(_ entry: inout FieldReader, _ key: String, optional: Bool = false) throws(EngineError) -> Int64? {
+            if optional, entry.value(key) == nil { return nil }
+            let value = try text(&entry, key)
             guard case .success(let at) = Timestamp.parse(value) else {
-                throw CommandError.invalidParameter("\(path).\(key)", "\"\(value)\" is not an RFC 3339 time")
+                throw EngineError.invalidParameter(entry.fieldPath(key), "\"\(value)\" is not an RFC 3339 time")
             }
             return at
         }
-        func item(_ fields: [String: JSONValue], _ path: String) throws -> String {
-            let id = try text(fields, "item", path)
+        func item(_ entry: inout FieldReader) throws(EngineError) -> String {
+            let id = try text(&entry, "item")
             guard ids.contains(id) else {
-                throw CommandError.invalidParameter("\(path).item", "\"\(id)\" is not among the items imported with it")
+                throw EngineError.invalidParameter(
+                    entry.fieldPath("item"), "\"\(id)\" is not among the items imported with it")
             }
             return id
         }
-        for (path, fields) in try entries("occurrences") {
+        for var entry in try entries("occurrences") {
             result.occurrences.append(
                 OccurrenceRecord(
-                    itemId: try item(fields, path), due: try instant(fields, "due", path)!,
-                    doneAt: try instant(fields, "doneAt", path, optional: true),
-                    snoozedUntil: try instant(fields, "snoozedUntil", path, optional: true),
-                    passedAt: try instant(fields, "passedAt", path, optional: true)))
+                    itemId: try item(&entry), due: try instant(&entry, "due")!,
+                    doneAt: try instant(&entry, "doneAt", optional: true),
+                    snoozedUntil: try instant(&entry, "snoozedUntil", optional: true),
+                    passedAt: try instant(&entry, "passedAt", optional: true)))
         }
-        for (path, fields) in try entries("redemptions") {
-            let amount = try text(fields, "amount", path)
+        for var entry in try entries("redemptions") {
+            let amount = try text(&entry, "amount")
             guard case .success = Money.parse(amount) else {
-                throw CommandError.invalidParameter("\(path).amount", "\"\(amount)\" is not a decimal amount")
+                throw EngineError.invalidParameter(entry.fieldPath("amount"), "\"\(amount)\" is not a decimal amount")
             }
             result.redemptions.append(
                 Redemption(
-                    itemId: try item(fields, path), card: try text(fields, "card", path),
-                    at: try instant(fields, "at", path)!, amount: amount))
+                    itemId: try item(&entry), card: try text(&entry, "card"), at: try instant(&entry, "at")!,
+                    amount: amount))
         }
-        for (path, fields) in try entries("undo") {
-            guard let before = fields["before"], case .object = before else {
-                throw CommandError.invalidParameter("\(path).before", "expected the item as it was, an object")
+        for var entry in try entries("undo") {
+            guard let before = entry.value("before"), case .object = before else {
+                throw EngineError.invalidParameter(entry.fieldPath("before"), "expected the item as it was, an object")
             }
-            _ = try decodeItem(before, path: "\(path).before", defaultCreatedAt: nil)
+            _ = try decodeItem(before, path: entry.fieldPath("before"), defaultCreatedAt: nil)
             result.undoSteps.append(
                 UndoStep(
-                    itemId: try item(fields, path), itemJSON: before.text(pretty: false),
-                    due: try instant(fields, "due", path)!, doneAt: try instant(fields, "doneAt", path)!))
+                    itemId: try item(&entry), itemJSON: before.text(pretty: false),
+                    due: try instant(&entry, "due")!, doneAt: try instant(&entry, "doneAt")!))
         }
-        for (path, fields) in try entries("history") {
-            let eventName = try text(fields, "event", path)
+        for var entry in try entries("history") {
+            let eventName = try text(&entry, "event")
             guard let event = HistoryEvent(rawValue: eventName) else {
-                throw CommandError.invalidParameter(
-                    "\(path).event",
+                throw EngineError.invalidParameter(
+                    entry.fieldPath("event"),
                     "\"\(eventName)\" is not a history event; use \(HistoryEvent.allCases.map(\.rawValue).joined(separator: ", "))"
                 )
             }
             result.history.append(
                 HistoryRecord(
-                    at: try instant(fields, "at", path)!, itemId: try text(fields, "item", path),
-                    title: try text(fields, "title", path), event: event, reason: try text(fields, "reason", path)))
+                    at: try instant(&entry, "at")!, itemId: try text(&entry, "item"), title: try text(&entry, "title"),
+                    event: event, reason: try text(&entry, "reason")))
         }
         return result
     }

@@ -1,170 +1,49 @@
 import CivilTime
-import Dispatch
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 
-/// A command's refusal, as a varlink error.
-struct CommandError: Error {
-    let error: VarlinkError
-
-    static func invalidItem(_ error: ReminderCoreError) -> CommandError {
-        CommandError(
-            error: VarlinkError(
-                name: ReminderInterface.ErrorName.invalidItem,
-                parameters: [
-                    "field": .string(error.field), "reason": .string(error.reason),
-                ]))
-    }
-
-    static func invalidParameter(_ parameter: String, _ reason: String) -> CommandError {
-        CommandError(error: .invalidParameter(parameter, reason))
-    }
-
-    static func notApplicable(_ id: String, _ reason: String) -> CommandError {
-        CommandError(
-            error: VarlinkError(
-                name: ReminderInterface.ErrorName.notApplicable,
-                parameters: [
-                    "id": .string(id), "reason": .string(reason),
-                ]))
-    }
-
-    static func store(_ error: ReminderStoreError) -> CommandError {
-        CommandError(
-            error: VarlinkError(
-                name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string(error.description)]))
-    }
-}
-
 extension ReminderEngine {
-    /// Runs one `io.reminderd.Reminders` method on `queue` and returns its reply; nil when it
-    /// parked the call on `caller`, to answer later (`SyncWait`, `SyncNow`: `ParkedCall`).
-    public func perform(_ method: ReminderMethod, _ parameters: [String: JSONValue], caller: any CallParking)
-        -> VarlinkReply?
-    {
-        dispatchPrecondition(condition: .onQueue(queue))
-        let now = clock()
-        let result: [String: JSONValue]
-        do {
-            let request = try ReminderRequest(method, parameters)
-            switch request {
-            case .add(let item): result = try add(item, now: now)
-            case .list(let kind, let all):
-                result = ListReply(items: try list(kind: kind, all: all, now: now)).parameters
-            case .get(let text):
-                let id = try resolve(text, quarantinedToo: true)
-                result = ItemReply(item: quarantined[id].map(quarantinedView) ?? view(id, now: now)).parameters
-            case .edit(let id, let changes): result = try edit(resolve(id), changes: changes, now: now)
-            case .remove(let id): result = try remove(resolve(id, quarantinedToo: true), now: now)
-            case .done(let id, let amount, let early):
-                result = try markDone(resolve(id), amount: amount, early: early, now: now)
-            case .undo(let id): result = try undo(resolve(id), now: now)
-            case .snooze(let text, let durationText):
-                let id = try resolve(text)
-                guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
-                    throw CommandError.invalidParameter(
-                        "duration", "\"\(durationText)\" is not a snooze like 1h, 1d or 1w")
-                }
-                result = try snooze(id, duration, now: now)
-            case .upcoming(let days): result = UpcomingReply(reminders: upcoming(days: days, now: now)).parameters
-            case .explain(let text):
-                let id = try resolve(text)
-                result =
-                    ExplainReply(
-                        steps: try explain(id, now: now),
-                        snoozedUntil: snoozedUntil(id, now: now).map { Timestamp.format($0, in: zone) }
-                    ).parameters
-            case .history(let limit, let since, let item):
-                result = HistoryReply(entries: try history(limit: limit, since: since, item: item)).parameters
-            case .summary: result = try summary(now: now).parameters
-            case .status: result = status(now: now).parameters
-            case .pause(let duration): result = try pause(duration, now: now)
-            case .resume: result = try resumeCommand(now: now)
-            case .reload:
-                // The daemon answers it: it owns the config file (Daemon.reload).
-                throw CommandError(
-                    error: VarlinkError(
-                        name: ReminderInterface.ErrorName.internal,
-                        parameters: ["reason": .string("Reload is answered by the daemon, not the engine")]))
-            case .importItems(let elements, let state, let replace):
-                result = try importItems(elements, state: state, replace: replace, now: now)
-            case .export(let history):
-                result =
-                    ExportReply(items: order.compactMap { items[$0]?.json }, state: try exportState(history: history))
-                    .parameters
-            case .calendar(let days): result = CalendarReply(ics: try calendar(days: days, now: now)).parameters
-            case .report(let months, let card): result = try report(months: months, card: card, now: now).parameters
-            case .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus:
-                result = try sync.reply(to: request, now: now)
-                sync.heard(request, caller: caller, now: now)
-            case .syncWait:
-                guard let answer = sync.syncWait(caller: caller, now: now) else { return nil }
-                result = answer
-            case .syncNow:
-                try sync.syncNow(caller: caller, now: now)
-                return nil
-            }
-        } catch let error as VarlinkError {
-            return .failure(error)
-        } catch let error as CommandError {
-            return .failure(error.error)
-        } catch {
-            return .failure(
-                VarlinkError(name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
-        }
-        if method.changesItems { sync.noteLocalChange(now: now) }
-        // Queries change nothing the timer or systemd's status line depend on.
-        if !method.isQuery { publish() }
-        return .success(result)
-    }
-
     /// An id or unique id prefix. An item set aside as unreadable is found by its full id, for
     /// the commands that can act on it (`quarantinedToo`: Get, Remove); the others refuse.
-    func resolve(_ text: String, quarantinedToo: Bool = false) throws -> String {
+    func resolve(_ text: String, quarantinedToo: Bool = false) throws(EngineError) -> String {
         if items[text] != nil { return text }
         if quarantined[text] != nil {
             guard quarantinedToo else {
-                throw CommandError.notApplicable(text, "its stored data is unreadable; it can only be removed")
+                throw EngineError.notApplicable(text, "its stored data is unreadable; it can only be removed")
             }
             return text
         }
         let matches = text.isEmpty ? [] : index.sortedIds.starting(with: text)
         if matches.count == 1 { return matches[0] }
-        if matches.isEmpty || text.isEmpty {
-            throw CommandError(
-                error: VarlinkError(name: ReminderInterface.ErrorName.noSuchItem, parameters: ["id": .string(text)]))
-        }
-        throw CommandError(
-            error: VarlinkError(
-                name: ReminderInterface.ErrorName.ambiguousId,
-                parameters: [
-                    "prefix": .string(text), "matches": .array(matches.map { .string($0) }),
-                ]))
+        if matches.isEmpty || text.isEmpty { throw EngineError.noSuchItem(text) }
+        throw EngineError.ambiguousId(text, matches: matches)
     }
 
     // MARK: - Changing items
 
-    func add(_ json: JSONValue, now: Int64) throws -> [String: JSONValue] {
+    func add(_ json: JSONValue, now: Int64) throws(EngineError) -> AddReply {
         if json.hasField("id") {
-            throw CommandError.invalidItem(.invalidValue(field: "id", reason: "assigned by the daemon"))
+            throw EngineError.invalidItem(.invalidValue(field: "id", reason: "assigned by the daemon"))
         }
         if json.hasField("createdAt") {
-            throw CommandError.invalidItem(.invalidValue(field: "createdAt", reason: "set by the daemon"))
+            throw EngineError.invalidItem(.invalidValue(field: "createdAt", reason: "set by the daemon"))
         }
         var item = try decodeItem(json, path: "", defaultCreatedAt: now)
         item.id = newID()
         item.createdAt = now
         try insert([item], now: now)
-        return AddReply(id: item.id!, item: view(item.id!, now: now)).parameters
+        return AddReply(id: item.id!, item: view(item.id!, now: now))
     }
 
     /// Adds `added` in one transaction; for a restore, first deletes the items of the same ids
     /// (`replacing`, with their state) and writes the backup's `state` in the same transaction.
-    func insert(_ added: [Item], now: Int64, replacing: [String] = [], state: BackupState = BackupState()) throws {
+    func insert(
+        _ added: [Item], now: Int64, replacing: [String] = [], state: BackupState = BackupState()
+    ) throws(EngineError) {
         do { try store.addItems(added, at: now, replacing: replacing, state: state) } catch {
-            throw CommandError.store(error)
+            throw EngineError.store(error)
         }
         for id in replacing { dropFromMemory(id) }
         for record in state.occurrences { index.record(record) }
@@ -174,14 +53,14 @@ extension ReminderEngine {
 
     /// Validates an item's JSON, refusing with `InvalidItem`. Dates in the future are judged
     /// against the engine's present, not the item's creation (a rebuy is bought again later).
-    func decodeItem(_ json: JSONValue, path: String, defaultCreatedAt: Int64?) throws -> Item {
+    func decodeItem(_ json: JSONValue, path: String, defaultCreatedAt: Int64?) throws(EngineError) -> Item {
         let context = Item.DecodingContext(zone: zone, defaultCreatedAt: defaultCreatedAt, present: .instant(clock()))
         let result: Result<Item, ReminderCoreError> = Result { () throws(ReminderCoreError) in
             try Item(json: json, path: path, context: context)
         }
         switch result {
         case .success(let item): return item
-        case .failure(let error): throw CommandError.invalidItem(error)
+        case .failure(let error): throw EngineError.invalidItem(error)
         }
     }
 
@@ -204,13 +83,13 @@ extension ReminderEngine {
         }
     }
 
-    func edit(_ id: String, changes: JSONValue, now: Int64) throws -> [String: JSONValue] {
+    func edit(_ id: String, changes: JSONValue, now: Int64) throws(EngineError) -> ItemReply {
         guard let item = items[id], case .object(var fields) = item.json, case .object(let updates) = changes else {
-            throw CommandError.invalidParameter("changes", "expected an object of fields")
+            throw EngineError.invalidParameter("changes", "expected an object of fields")
         }
         for (key, value) in updates {
             if ["id", "createdAt", "kind"].contains(key) {
-                throw CommandError.invalidItem(.invalidValue(field: key, reason: "cannot be changed"))
+                throw EngineError.invalidItem(.invalidValue(field: key, reason: "cannot be changed"))
             }
             fields[key] = value == .null ? nil : value
         }
@@ -220,22 +99,22 @@ extension ReminderEngine {
         do {
             try store.recordEdit(
                 edited, changedFields: updates.keys.sorted().joined(separator: ", "), moving: moves, at: now)
-        } catch { throw CommandError.store(error) }
+        } catch { throw EngineError.store(error) }
         index.update(edited)
         index.move(id, moves)
         reschedule(id, now: now)
-        return ItemReply(item: view(id, now: now)).parameters
+        return ItemReply(item: view(id, now: now))
     }
 
-    func remove(_ id: String, now: Int64) throws -> [String: JSONValue] {
+    func remove(_ id: String, now: Int64) throws(EngineError) -> RemoveReply {
         if let unreadable = quarantined[id] { return try removeQuarantined(unreadable, now: now) }
-        guard let item = items[id] else { return RemoveReply(id: id).parameters }
+        guard let item = items[id] else { return RemoveReply(id: id) }
         do { try store.removeItem(id: id, title: item.title, reason: "", at: now) } catch {
-            throw CommandError.store(error)
+            throw EngineError.store(error)
         }
         dropFromMemory(id)
         reschedule(id, now: now)
-        return RemoveReply(id: id).parameters
+        return RemoveReply(id: id)
     }
 
     /// Drops a deleted item from memory: its state, pending reminders and pop-ups.
@@ -246,28 +125,27 @@ extension ReminderEngine {
 
     /// Snoozes the current occurrence by `duration`; a snooze that would end after the due time
     /// is shortened to a minute before it, and the answer says so (`shortened`).
-    func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws -> [String: JSONValue] {
+    func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws(EngineError) -> SnoozeReply {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else {
-            throw CommandError.notApplicable(id, "nothing is due")
+            throw EngineError.notApplicable(id, "nothing is due")
         }
         guard let (end, shortened) = snoozeEnd(duration, from: now, due: occurrence.due) else {
-            throw CommandError.notApplicable(
+            throw EngineError.notApplicable(
                 id, "due \(Timestamp.format(occurrence.due, in: zone)), too soon to snooze")
         }
         let reply = try snooze(id, until: end, label: "\(duration)" + (shortened ? ", shortened" : ""), now: now)
         guard shortened else { return reply }
         return SnoozeReply(
             until: Timestamp.format(end, in: zone),
-            shortened: "\(duration) would end after the due time \(Timestamp.format(occurrence.due, in: zone))"
-        ).parameters
+            shortened: "\(duration) would end after the due time \(Timestamp.format(occurrence.due, in: zone))")
     }
 
     /// Snoozes the current occurrence until `end` (before its due time).
-    func snooze(_ id: String, until end: Int64, label: String? = nil, now: Int64) throws -> [String: JSONValue] {
+    func snooze(_ id: String, until end: Int64, label: String? = nil, now: Int64) throws(EngineError) -> SnoozeReply {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now), end > now,
             end < occurrence.due
         else {
-            throw CommandError.notApplicable(id, "nothing is due before \(Timestamp.format(end, in: zone))")
+            throw EngineError.notApplicable(id, "nothing is due before \(Timestamp.format(end, in: zone))")
         }
         let duration = label ?? "until a minute before the due time"
         var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
@@ -278,11 +156,11 @@ extension ReminderEngine {
                 history: HistoryRecord(
                     at: now, itemId: id, title: item.title, event: .snoozed,
                     reason: "\(duration), until \(Timestamp.format(end, in: zone))"))
-        } catch { throw CommandError.store(error) }
+        } catch { throw EngineError.store(error) }
         index.record(record)
         delivery.closePopUps(of: id)
         reschedule(id, now: now)
-        return SnoozeReply(until: Timestamp.format(end, in: zone)).parameters
+        return SnoozeReply(until: Timestamp.format(end, in: zone))
     }
 
     /// When a snooze of `duration` from `now` would fire (`PopUpComposer.snoozeEnd`).
@@ -290,30 +168,23 @@ extension ReminderEngine {
         PopUpComposer.snoozeEnd(duration, from: now, due: due, configuration: configuration, rules: rules)
     }
 
-    /// Pause (CONTRACT): reminders are held until `durationText` from now, or until resumed;
+    /// Pause (CONTRACT): reminders are held for `duration` from now, or until resumed (nil);
     /// answered once the pause is stored.
-    func pause(_ durationText: String?, now: Int64) throws -> [String: JSONValue] {
-        var until = DeliveryController.untilResumed
-        if let durationText {
-            guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
-                throw CommandError.invalidParameter("duration", "\"\(durationText)\" is not a duration like 2h or 1d")
-            }
-            until = now + duration.nominalSeconds
-        }
-        do { try delivery.pause(until: until) } catch { throw CommandError.store(error) }
-        return PauseReply(until: durationText == nil ? nil : Timestamp.format(until, in: zone)).parameters
+    func pause(_ duration: CalendarDuration?, now: Int64) throws(EngineError) -> PauseReply {
+        let until = duration.map { now + $0.nominalSeconds } ?? DeliveryController.untilResumed
+        do { try delivery.pause(until: until) } catch { throw EngineError.store(error) }
+        return PauseReply(until: duration == nil ? nil : Timestamp.format(until, in: zone))
     }
 
     /// The Resume command: answered only once the end of the pause is stored.
-    func resumeCommand(now: Int64) throws -> [String: JSONValue] {
-        do { try delivery.resumeNow(now: now) } catch { throw CommandError.store(error) }
-        return [:]
+    func resumeCommand(now: Int64) throws(EngineError) {
+        do { try delivery.resumeNow(now: now) } catch { throw EngineError.store(error) }
     }
 
     /// Adds items, all or none, with a backup's state; `replace` restores items over those of
     /// the same ids (an unreadable item's id is never replaced: remove it first).
-    func importItems(_ elements: [JSONValue], state: JSONValue?, replace: Bool, now: Int64) throws -> [String:
-        JSONValue]
+    func importItems(_ elements: [JSONValue], state: JSONValue?, replace: Bool, now: Int64) throws(EngineError)
+        -> ImportReply
     {
         var added: [Item] = []
         var ids = Set(quarantined.keys).union(replace ? [] : order)
@@ -321,7 +192,7 @@ extension ReminderEngine {
         for (index, element) in elements.enumerated() {
             var item = try decodeItem(element, path: "items[\(index)]", defaultCreatedAt: now)
             if let id = item.id, ids.contains(id) {
-                throw CommandError.invalidItem(
+                throw EngineError.invalidItem(
                     .invalidValue(
                         field: "items[\(index)].id",
                         reason:
@@ -341,7 +212,7 @@ extension ReminderEngine {
         let restored = try decodeState(state, ids: Set(added.map { $0.id! }))
         try insert(added, now: now, replacing: replacing, state: restored)
         // A replaced item's old reminders were dropped with it; its new ones were scheduled above.
-        return ImportReply(ids: added.map { $0.id! }).parameters
+        return ImportReply(ids: added.map { $0.id! })
     }
 }
 

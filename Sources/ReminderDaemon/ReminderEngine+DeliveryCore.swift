@@ -8,15 +8,7 @@ extension ReminderEngine: DeliveryCore {
         try store.recordShown(shown, notificationId: Int64(notificationId), at: now)
     }
 
-    // A pop-up's buttons: the same commands as a client's, their replies not needed.
-    func doneFromButton(_ itemId: String, now: Int64) throws { _ = try markDone(itemId, amount: nil, now: now) }
-    func snoozeFromButton(_ itemId: String, by duration: CalendarDuration, now: Int64) throws {
-        _ = try snooze(itemId, duration, now: now)
-    }
-    func snoozeFromButton(_ itemId: String, until end: Int64, now: Int64) throws {
-        _ = try snooze(itemId, until: end, now: now)
-    }
-    func undoFromButton(_ itemId: String, now: Int64) throws { _ = try undo(itemId, now: now) }
+    // A pop-up's buttons call the commands themselves (`markDone`, `snooze`, `undo`).
 
     func noteLocalChange(now: Int64) { sync.noteLocalChange(now: now) }
 

@@ -12,8 +12,8 @@ extension ReminderEngine {
     /// changes nothing — a repeated `done` (or a second click) must not quietly acknowledge next
     /// year's fee — unless `early` asks to acknowledge the next occurrence not yet done.
     /// Every Done is kept as an undo step, so Undo can walk back all of them.
-    func markDone(_ id: String, amount: String?, early: Bool = false, now: Int64) throws -> [String: JSONValue] {
-        guard var item = items[id] else { throw CommandError.notApplicable(id, "no such item") }
+    func markDone(_ id: String, amount: String?, early: Bool = false, now: Int64) throws(EngineError) -> ItemReply {
+        guard var item = items[id] else { throw EngineError.notApplicable(id, "no such item") }
         let previous = item
         let today = zone.localDateTime(at: now).date
         var doneOccurrence: Occurrence?
@@ -27,13 +27,13 @@ extension ReminderEngine {
             // Refused before anything else, a rebuy's too: an amount that only a benefit records
             // must not be answered with success and dropped.
             guard case .benefit = item.schedule else {
-                throw CommandError.invalidParameter("amount", "only a benefit records a partial use")
+                throw EngineError.invalidParameter("amount", "only a benefit records a partial use")
             }
         }
         switch item.schedule {
         case .rebuy(var rebuy):
             if rebuy.lastPurchased == today {
-                throw CommandError.notApplicable(id, "already rebought today (\(today)); nothing changed")
+                throw EngineError.notApplicable(id, "already rebought today (\(today)); nothing changed")
             }
             rebought = rules.occurrence(dueOn: rebuy.runsOut)
             rebuy.lastPurchased = today
@@ -43,10 +43,10 @@ extension ReminderEngine {
             let occurrence = try doneTarget(of: item, early: early, now: now)
             if let amount {
                 guard case .success(let used) = Money.parse(amount), used > .zero else {
-                    throw CommandError.invalidParameter("amount", "\"\(amount)\" is not a positive decimal amount")
+                    throw EngineError.invalidParameter("amount", "\"\(amount)\" is not a positive decimal amount")
                 }
                 if occurrence != currentPeriod(of: item, now: now) {
-                    throw CommandError.invalidParameter("amount", "a partial use counts for the current period only")
+                    throw EngineError.invalidParameter("amount", "a partial use counts for the current period only")
                 }
                 let before = benefit.amountUsed ?? .zero
                 let total = before + used
@@ -95,12 +95,12 @@ extension ReminderEngine {
         do {
             try store.recordDone(
                 item, before: previous, occurrence: record, redeemed: redemption, reason: reason, at: now)
-        } catch { throw CommandError.store(error) }
+        } catch { throw EngineError.store(error) }
         index.update(item)
         if let record { index.record(record) }
         delivery.closePopUps(of: id)
         reschedule(id, now: now)
-        return ItemReply(item: view(id, now: now)).parameters
+        return ItemReply(item: view(id, now: now))
     }
 
     /// The occurrence due next, done or not: the one Done means.
@@ -110,58 +110,53 @@ extension ReminderEngine {
 
     /// The occurrence a Done acts on: the current one; when that is done already, the next one
     /// not done with `early`, else a refusal that says what is done and what `early` would do.
-    func doneTarget(of item: Item, early: Bool, now: Int64) throws -> Occurrence {
+    func doneTarget(of item: Item, early: Bool, now: Int64) throws(EngineError) -> Occurrence {
         let id = item.id ?? ""
         guard let current = currentPeriod(of: item, now: now) else {
-            throw CommandError.notApplicable(id, "nothing is due")
+            throw EngineError.notApplicable(id, "nothing is due")
         }
         guard occurrences[id]?[current.due]?.doneAt != nil else { return current }
         guard early else {
             let next = currentOccurrence(of: item, now: now).map {
                 "; to acknowledge the next one (due \(Timestamp.format($0.due, in: zone))) early, use --early"
             }
-            throw CommandError.notApplicable(
+            throw EngineError.notApplicable(
                 id, "already done for the occurrence due \(Timestamp.format(current.due, in: zone))\(next ?? "")")
         }
         guard let next = currentOccurrence(of: item, now: now) else {
-            throw CommandError.notApplicable(id, "every occurrence ahead is done already")
+            throw EngineError.notApplicable(id, "every occurrence ahead is done already")
         }
         return next
     }
 
     /// The latest Dones still in effect, newest first: a Done that was undone no longer has its
     /// undo step (Undo deletes it), so it is not "used" any more.
-    func usedRecently(limit: Int) throws -> [HistoryRecord] {
-        do { return try store.usedRecently(limit: limit) } catch { throw CommandError.store(error) }
+    func usedRecently(limit: Int) throws(EngineError) -> [HistoryRecord] {
+        do { return try store.usedRecently(limit: limit) } catch { throw EngineError.store(error) }
     }
 
     /// Restores the item as it was before its latest Done not yet undone; repeated, it walks back
     /// through every Done.
-    func undo(_ id: String, now: Int64) throws -> [String: JSONValue] {
+    func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply {
         let step: UndoStep?
-        do { step = try store.latestUndoStep(of: id) } catch { throw CommandError.store(error) }
-        guard let step else {
-            throw CommandError(
-                error: VarlinkError(name: ReminderInterface.ErrorName.nothingToUndo, parameters: ["id": .string(id)]))
-        }
+        do { step = try store.latestUndoStep(of: id) } catch { throw EngineError.store(error) }
+        guard let step else { throw EngineError.nothingToUndo(id) }
         var restored: Item
         do {
             restored = try Item(
                 json: JSONValue.parse(Array(step.itemJSON.utf8), source: "undo"), context: .init(zone: zone, present: .unchecked))
         } catch {
-            throw CommandError(
-                error: VarlinkError(
-                    name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string("\(error)")]))
+            throw EngineError.internal("\(error)")
         }
         restored.id = id
         var record = occurrences[id]?[step.due]
         record?.doneAt = nil
         do { try store.recordUndo(step, restored: restored, occurrence: record, at: now) } catch {
-            throw CommandError.store(error)
+            throw EngineError.store(error)
         }
         index.update(restored)
         if let record { index.record(record) }
         reschedule(id, now: now)
-        return ItemReply(item: view(id, now: now)).parameters
+        return ItemReply(item: view(id, now: now))
     }
 }

@@ -15,11 +15,11 @@ extension ReminderEngine {
     }
 
     /// Deletes an unreadable item, stored first, with a history line.
-    func removeQuarantined(_ item: QuarantinedItem, now: Int64) throws -> [String: JSONValue] {
+    func removeQuarantined(_ item: QuarantinedItem, now: Int64) throws(EngineError) -> RemoveReply {
         do {
             try store.removeItem(id: item.id, title: item.title ?? "(unreadable)", reason: "was unreadable", at: now)
-        } catch { throw CommandError.store(error) }
+        } catch { throw EngineError.store(error) }
         index.remove(item.id)
-        return RemoveReply(id: item.id).parameters
+        return RemoveReply(id: item.id)
     }
 }

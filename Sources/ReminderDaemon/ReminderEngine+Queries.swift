@@ -46,9 +46,9 @@ extension ReminderEngine {
         return ItemView(fields: fields)
     }
 
-    func list(kind: String?, all: Bool, now: Int64) throws -> [ItemView] {
+    func list(kind: String?, all: Bool, now: Int64) throws(EngineError) -> [ItemView] {
         if let kind, ItemKind(rawValue: kind) == nil {
-            throw CommandError.invalidParameter(
+            throw EngineError.invalidParameter(
                 "kind", "\"\(kind)\" is not a kind; use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let readable = order.compactMap { id -> ItemView? in
@@ -98,7 +98,7 @@ extension ReminderEngine {
     /// Each upcoming fire time of the current occurrence with how it was derived. A dropped one
     /// says the rule that dropped it: quiet hours that end after the due time move a reminder to
     /// a minute before they begin, which is before the item was added when it was added in them.
-    func explain(_ id: String, now: Int64) throws -> [ExplainReply.Step] {
+    func explain(_ id: String, now: Int64) throws(EngineError) -> [ExplainReply.Step] {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else { return [] }
         var steps: [ExplainReply.Step] = []
         for lead in leads(of: item) {
@@ -166,21 +166,21 @@ extension ReminderEngine {
 
     /// The items as iCalendar for the next `days` days, their alarms where this daemon — in its
     /// zone, with its settings — reminds (Done aside, as with `reminderctl plan`).
-    func calendar(days: Int, now: Int64) throws -> String {
-        guard (1...3660).contains(days) else { throw CommandError.invalidParameter("days", "expected 1 to 3660") }
+    func calendar(days: Int, now: Int64) throws(EngineError) -> String {
+        guard (1...3660).contains(days) else { throw EngineError.invalidParameter("days", "expected 1 to 3660") }
         // Each item's sync UID goes with its events: the event mirror names them by it.
         let syncUIDs: [String: String]
-        do { syncUIDs = try store.syncUIDs(of: order) } catch { throw CommandError.store(error) }
+        do { syncUIDs = try store.syncUIDs(of: order) } catch { throw EngineError.store(error) }
         return CalendarExport.ics(
             items: order.compactMap { items[$0] }, planner: Planner(configuration: configuration, zone: zone),
             from: now, to: now + Int64(days) * 86_400, syncUIDs: syncUIDs)
     }
 
-    func history(limit: Int, since: String?, item: String?) throws -> [HistoryReply.Entry] {
+    func history(limit: Int, since: String?, item: String?) throws(EngineError) -> [HistoryReply.Entry] {
         var sinceInstant: Int64?
         if let since {
             guard case .success(let instant) = Timestamp.parseFlexible(since, in: zone) else {
-                throw CommandError.invalidParameter("since", "\"\(since)\" is not a date (2026-11-01) or RFC 3339 time")
+                throw EngineError.invalidParameter("since", "\"\(since)\" is not a date (2026-11-01) or RFC 3339 time")
             }
             sinceInstant = instant
         }
@@ -189,7 +189,7 @@ extension ReminderEngine {
         if let item, items[item] != nil || !index.sortedIds.starting(with: item).isEmpty { itemId = try resolve(item) }
         let entries: [HistoryRecord]
         do { entries = try store.history(limit: limit, since: sinceInstant, itemId: itemId) } catch {
-            throw CommandError.store(error)
+            throw EngineError.store(error)
         }
         return entries.map { entry in
             HistoryReply.Entry(
@@ -201,7 +201,7 @@ extension ReminderEngine {
     /// The dashboard (CONTRACT §5 `summary`): benefit value still available this period, what is
     /// due within a week, what was used lately, subscription totals, coupons, and each card's
     /// fee return (value redeemed this card year against its fee).
-    func summary(now: Int64) throws -> SummaryReply {
+    func summary(now: Int64) throws(EngineError) -> SummaryReply {
         // Sums are kept per currency; the config's currency leads, others are listed beside it.
         var available: [String: Money] = [:]
         var benefitCards = Set<String>()
@@ -260,7 +260,7 @@ extension ReminderEngine {
         for fee in fees.sorted(by: { $0.due.due < $1.due.due }) {
             let redeemed: Money
             do { redeemed = try store.redeemed(since: fee.previousDue)[fee.card] ?? .zero } catch {
-                throw CommandError.store(error)
+                throw EngineError.store(error)
             }
             cards.append(
                 SummaryReply.FeeReturn(

@@ -7,9 +7,9 @@ extension ReminderEngine {
     /// `Report` (CONTRACT §5 `report`): `ValueReport` fed with the items, the redemption ledger,
     /// the occurrences marked done and each card's fee year as `summary` reckons it (so the two
     /// agree on a card's return).
-    func report(months: Int, card: String?, now: Int64) throws -> ReportReply {
+    func report(months: Int, card: String?, now: Int64) throws(EngineError) -> ReportReply {
         guard (1...120).contains(months) else {
-            throw CommandError.invalidParameter("months", "\(months) is not a number of months from 1 to 120")
+            throw EngineError.invalidParameter("months", "\(months) is not a number of months from 1 to 120")
         }
         let all = order.compactMap { items[$0] }
         var fees: [ValueReport.FeeYear] = []
@@ -22,7 +22,7 @@ extension ReminderEngine {
         // Back to the earliest card year's start, or the first month's (a month is never 32 days).
         let since = min(fees.map(\.yearStart).min() ?? now, now - Int64(months) * 32 * 86_400)
         let ledger: [Redemption]
-        do { ledger = try store.redemptions(since: since) } catch { throw CommandError.store(error) }
+        do { ledger = try store.redemptions(since: since) } catch { throw EngineError.store(error) }
         let redemptions = ledger.compactMap { redemption -> ValueReport.Redeemed? in
             guard case .success(let amount) = Money.parse(redemption.amount) else { return nil }
             return ValueReport.Redeemed(
@@ -35,7 +35,7 @@ extension ReminderEngine {
             if matched.isEmpty {
                 let known =
                     names.isEmpty ? "there are no cards yet" : "cards: \(names.sorted().joined(separator: ", "))"
-                throw CommandError.invalidParameter("card", "no card named \"\(card)\" (\(known))")
+                throw EngineError.invalidParameter("card", "no card named \"\(card)\" (\(known))")
             }
             filter = matched
         }

@@ -62,10 +62,7 @@ struct ReplyQueue {
         if case .notConfirmed(let reason) = durability, entries[index].acknowledgesChange,
             case .success? = entries[index].reply
         {
-            entries[index].reply = .failure(
-                VarlinkError(
-                    name: ReminderInterface.ErrorName.notDurable,
-                    parameters: ["reason": .string("saved but not confirmed on disk: \(reason)")]))
+            entries[index].reply = .failure(.notDurable("saved but not confirmed on disk: \(reason)"))
             entries[index].settled = true
             return true
         }

@@ -13,8 +13,8 @@ extension SyncEndpoint {
 
     /// `SyncWait`: answered at once when there is work, else parked on `caller` until there is
     /// (nil).
-    func syncWait(caller: any CallParking, now: Int64) -> [String: JSONValue]? {
-        if let reason = link.workWaiting(now: now) { return SyncWaitReply(reason: reason).parameters }
+    func syncWait(caller: any CallParking, now: Int64) -> SyncWaitReply? {
+        if let reason = link.workWaiting(now: now) { return SyncWaitReply(reason: reason) }
         link.park(kept(caller.park()))
         core.publish()  // a change waiting for a waiter now has its deadline
         return nil
@@ -22,12 +22,12 @@ extension SyncEndpoint {
 
     /// `SyncNow`: tells the waiting reminderd-sync "now" and parks on `caller` until a pass begun
     /// after it is reported (`SyncLink.reported`); refused in words when no reminderd-sync is there.
-    func syncNow(caller: any CallParking, now: Int64) throws {
+    func syncNow(caller: any CallParking, now: Int64) throws(EngineError) {
         guard link.reachable(now: now) else {
-            throw CommandError(
-                error: syncFailure("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"))
+            throw EngineError.syncFailed(
+                "reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")
         }
-        answer(link.now(kept(caller.park()), at: now), .success(SyncWaitReply(reason: .now).parameters))
+        answer(link.now(kept(caller.park()), at: now), .success(SyncWaitReply(reason: .now)))
         core.publish()
     }
 
@@ -37,20 +37,23 @@ extension SyncEndpoint {
 
     /// After `SyncBegin` from `caller`: a pass is under way until its report or until `caller`'s
     /// connection closes; its report answers the `SyncNow` calls made so far.
+    func passBegun(by caller: any CallParking) {
+        answer(link.begun(on: kept(caller.watch())).map { [$0] } ?? [], .success(EmptyReply()))
+    }
+
+    /// After `SyncReport`: the report answers the `SyncNow` calls of its pass (`error`, nil when
+    /// it succeeded), and the watch of the pass's connection goes.
+    func passReported(error: String?) {
+        let (answered, pass) = link.reported()
+        let result: Result<any ReminderReply, EngineError> =
+            if let error { .failure(.syncFailed(error)) } else { .success(EmptyReply()) }
+        answer(answered, result)
+        pass?.answer(.success(EmptyReply()))  // writes nothing: lets the watch of its connection go
+    }
+
     /// After `SyncPulled` or `SyncReport`: the fires held for a refresh go out (those the pull
-    /// marked done are not shown), and a report answers the `SyncNow` calls of its pass.
-    func heard(_ request: ReminderRequest, caller: any CallParking, now: Int64) {
-        switch request {
-        case .syncBegin:
-            answer(link.begun(on: kept(caller.watch())).map { [$0] } ?? [], .success([:]))
-            return
-        case .syncPulled: break
-        case .syncReport(let error):
-            let (answered, pass) = link.reported()
-            answer(answered, error.map { .failure(syncFailure($0)) } ?? .success([:]))
-            pass?.answer(.success([:]))  // writes nothing: lets the watch of its connection go
-        default: return
-        }
+    /// marked done are not shown).
+    func refreshOver(now: Int64) {
         link.endRefresh()
         core.releaseRefresh(now: now)
     }
@@ -58,8 +61,8 @@ extension SyncEndpoint {
     /// Runs the link's deadlines that passed (from `advance`).
     func deadlines(now: Int64) {
         let (changed, timedOut, refreshOver) = link.due(now: now)
-        answer(changed, .success(SyncWaitReply(reason: .changed).parameters))
-        answer(timedOut, .failure(syncFailure("reminderd-sync did not finish a pass within 2 minutes")))
+        answer(changed, .success(SyncWaitReply(reason: .changed)))
+        answer(timedOut, .failure(.syncFailed("reminderd-sync did not finish a pass within 2 minutes")))
         if refreshOver { core.releaseRefresh(now: now) }
     }
 
@@ -76,7 +79,7 @@ extension SyncEndpoint {
     func refresh(_ itemIds: [String], now: Int64) -> Bool {
         guard !itemIds.isEmpty, link.hasWaiter else { return false }
         let uids = self.uids(of: itemIds)
-        answer(link.refresh(at: now), .success(SyncWaitReply(reason: .refresh, uids: uids).parameters))
+        answer(link.refresh(at: now), .success(SyncWaitReply(reason: .refresh, uids: uids)))
         return true
     }
 
@@ -92,11 +95,7 @@ extension SyncEndpoint {
 
     /// Answers calls the link let go of (never while it is being changed: see `SyncLink`); a
     /// watch is let go, nothing written.
-    private func answer(_ calls: [ParkedCall], _ reply: VarlinkReply) {
-        for call in calls { call.answer(reply) }
-    }
-
-    private func syncFailure(_ reason: String) -> VarlinkError {
-        VarlinkError(name: ReminderInterface.ErrorName.syncFailed, parameters: ["reason": .string(reason)])
+    private func answer(_ calls: [ParkedCall], _ result: Result<any ReminderReply, EngineError>) {
+        for call in calls { call.answer(result) }
     }
 }

@@ -87,54 +87,61 @@ final class SyncEndpoint: Sendable {
     var zone: TimeZoneRules { core.zone }
     var rules: FireTimeRules { core.rules }
 
-    /// The reply to a `Sync…` method that is answered at once (`SyncWait` and `SyncNow` park:
-    /// `SyncEndpoint+Link.swift`).
-    func reply(to request: ReminderRequest, now: Int64) throws -> [String: JSONValue] {
-        switch request {
-        case .syncBegin(let collection, let account):
-            let begun = try stored { try store.beginSync(collection: collection, account: account, at: now) }
-            passNoted.removeAll()
-            return SyncBeginReply(
-                token: begun.token,
-                resources: begun.resources.map { SyncBeginReply.Known(href: $0.href, etag: $0.etag) }
-            ).parameters
-        case .syncPulled(let resources, let removed, let token):
-            return try pulled(resources, removed: removed, token: token, now: now).parameters
-        case .syncPending(let limit):
-            return SyncPendingReply(changes: try pending(limit: limit, now: now)).parameters
-        case .syncPushed(let uid, let seq, let href, let etag, let body):
-            try stored { try store.recordPushed(uid: uid, seq: seq, href: href, etag: etag, body: body, at: now) }
-            return [:]
-        case .syncReport(let error):
-            try stored { try store.recordSyncReport(error: error, at: now) }
-            return [:]
-        case .syncStatus:
-            return try syncStatus(now: now).parameters
-        default:
-            throw CommandError(
-                error: VarlinkError(
-                    name: ReminderInterface.ErrorName.syncFailed,
-                    parameters: ["reason": .string("\(request.method.rawValue) is not available in this build")]))
-        }
+    /// `SyncBegin` from `caller`: a pass begins, under way until its report or until `caller`'s
+    /// connection closes (`SyncEndpoint+Link.swift`). Answers the server's resources known here.
+    func begin(collection: String, account: String, caller: any CallParking, now: Int64) throws(EngineError)
+        -> SyncBeginReply
+    {
+        let begun = try stored { try store.beginSync(collection: collection, account: account, at: now) }
+        passNoted.removeAll()
+        passBegun(by: caller)
+        return SyncBeginReply(
+            token: begun.token, resources: begun.resources.map { SyncBeginReply.Known(href: $0.href, etag: $0.etag) })
+    }
+
+    /// `SyncPulled`: the pull is applied (`SyncEndpoint+Pull.swift`), then the fires held for a
+    /// refresh go out. What the pull throws is the store's refusal (`stored`); anything else
+    /// would be a fault here, said as one.
+    func applyPull(_ resources: [SyncResource], removed: [String], token: String?, now: Int64) throws(EngineError)
+        -> SyncPulledReply
+    {
+        let reply: SyncPulledReply
+        do { reply = try pulled(resources, removed: removed, token: token, now: now) } catch let error as EngineError {
+            throw error
+        } catch { throw .internal("\(error)") }
+        refreshOver(now: now)
+        return reply
+    }
+
+    /// `SyncPushed`: the server took change `seq` of `uid`.
+    func pushed(uid: String, seq: Int64, href: String, etag: String?, body: String?, now: Int64) throws(EngineError) {
+        try stored { try store.recordPushed(uid: uid, seq: seq, href: href, etag: etag, body: body, at: now) }
+    }
+
+    /// `SyncReport`: a pass ended (`error` nil when it succeeded); its report answers the
+    /// `SyncNow` calls of its pass, and the fires held for a refresh go out.
+    func report(error: String?, now: Int64) throws(EngineError) {
+        try stored { try store.recordSyncReport(error: error, at: now) }
+        passReported(error: error)
+        refreshOver(now: now)
     }
 
     /// The store's answer, or its error as the command's.
     @discardableResult
-    func stored<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as ReminderStoreError { throw CommandError.store(error) }
+    func stored<T>(_ body: () throws -> T) throws(EngineError) -> T {
+        do { return try body() } catch let error as ReminderStoreError { throw .store(error) } catch {
+            throw .internal("\(error)")
+        }
     }
 
     /// Up to `limit` waiting changes, oldest first, as the requests to make: a body to PUT
     /// (created when the server has no etag for it), or a DELETE for an item removed here.
-    func pending(limit: Int, now: Int64) throws -> [SyncPendingReply.Change] {
-        guard limit > 0 else { throw CommandError.invalidParameter("limit", "expected 1 or more") }
+    func pending(limit: Int, now: Int64) throws(EngineError) -> [SyncPendingReply.Change] {
+        guard limit > 0 else { throw EngineError.invalidParameter("limit", "expected 1 or more") }
         let rows = try stored { try store.pendingSync(limit: limit) }
         guard !rows.isEmpty else { return [] }
         guard let collection = try stored({ try store.syncCollection() }) else {
-            throw CommandError(
-                error: VarlinkError(
-                    name: ReminderInterface.ErrorName.syncFailed,
-                    parameters: ["reason": .string("no task list yet: call SyncBegin first")]))
+            throw EngineError.syncFailed("no task list yet: call SyncBegin first")
         }
         let context = syncContext(now: now)
         return rows.compactMap { row in
@@ -152,7 +159,7 @@ final class SyncEndpoint: Sendable {
     }
 
     /// Sync's state; times in the daemon's zone, conflicts of the last 30 days.
-    func syncStatus(now: Int64) throws -> SyncStatusReply {
+    func syncStatus(now: Int64) throws(EngineError) -> SyncStatusReply {
         let figures = try stored { try store.syncStatus(conflictsSince: now - 30 * 86_400) }
         let time = { (instant: Int64?) in instant.map { Timestamp.format($0, in: self.zone) } }
         return SyncStatusReply(

@@ -11,6 +11,11 @@ public struct FieldReader {
             throw .invalidValue(
                 field: path.isEmpty ? "(top level)" : path, reason: "expected an object, found \(value.typeName)")
         }
+        self.init(fields: fields, path: path)
+    }
+
+    /// The fields of an object already taken apart (a call's parameters).
+    public init(fields: [String: JSONValue], path: String) {
         self.path = path
         self.fields = fields
     }

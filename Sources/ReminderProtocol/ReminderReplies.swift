@@ -11,6 +11,13 @@ public protocol ReminderReply: Sendable, Equatable {
     init(parameters: [String: JSONValue]) throws(ReminderProtocolError)
 }
 
+/// The reply of a method that answers `()`: `Resume`, `Reload`, `SyncPushed`, `SyncReport`.
+public struct EmptyReply: ReminderReply {
+    public init() {}
+    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {}
+    public var parameters: [String: JSONValue] { [:] }
+}
+
 /// `Status`: how the daemon is doing.
 public struct StatusReply: ReminderReply {
     /// The notification server on the session bus.

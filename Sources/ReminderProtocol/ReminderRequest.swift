@@ -49,7 +49,7 @@ public enum ReminderRequest: Sendable, Equatable {
         if let unknown = parameters.keys.lazy.filter({ !known.contains($0) }).min() {
             throw .invalidParameter(unknown, "unknown parameter")
         }
-        let p = Parameters(parameters)
+        var p = Parameters(parameters)
         switch method {
         case .add: self = .add(item: try p.object("item"))
         case .list: self = .list(kind: try p.optionalString("kind"), all: try p.optionalBool("all") ?? false)
@@ -187,6 +187,11 @@ extension VarlinkError {
             parameters: ["parameter": .string(parameter), "reason": .string(reason)])
     }
 
+    /// `NotDurable`: a change was saved but its flush to disk failed; `reason` says so in words.
+    public static func notDurable(_ reason: String) -> VarlinkError {
+        VarlinkError(name: ReminderInterface.ErrorName.notDurable, parameters: ["reason": .string(reason)])
+    }
+
     /// `InvalidConfig`: the config key (or file, or `TZ`) at fault, and why.
     public static func invalidConfig(field: String, reason: String) -> VarlinkError {
         VarlinkError(
@@ -195,31 +200,26 @@ extension VarlinkError {
     }
 }
 
-/// Reads a method's parameters with errors that name the parameter; null counts as absent.
+/// Reads a method's parameters on `FieldReader` (null counts as absent), refusing with
+/// `InvalidParameter` naming the parameter. Numbers and flags keep the interface's own wording
+/// (a bounded whole number; "expected true or false").
 struct Parameters {
-    private let values: [String: JSONValue]
+    private var reader: FieldReader
 
-    init(_ values: [String: JSONValue]) { self.values = values }
+    init(_ values: [String: JSONValue]) { reader = FieldReader(fields: values, path: "") }
 
-    func value(_ key: String) -> JSONValue? {
-        guard let value = values[key], value != .null else { return nil }
-        return value
-    }
+    mutating func value(_ key: String) -> JSONValue? { reader.value(key) }
 
-    func string(_ key: String) throws(VarlinkError) -> String {
+    mutating func string(_ key: String) throws(VarlinkError) -> String {
         guard let text = try optionalString(key) else { throw .invalidParameter(key, "missing") }
         return text
     }
 
-    func optionalString(_ key: String) throws(VarlinkError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard case .string(let text) = value else {
-            throw .invalidParameter(key, "expected a string, found \(value.typeName)")
-        }
-        return text
+    mutating func optionalString(_ key: String) throws(VarlinkError) -> String? {
+        do { return try reader.string(key) } catch { throw .invalidParameter(error.field, error.reason) }
     }
 
-    func optionalInt(_ key: String) throws(VarlinkError) -> Int? {
+    mutating func optionalInt(_ key: String) throws(VarlinkError) -> Int? {
         guard let value = value(key) else { return nil }
         guard case .integer(let number) = value, number >= 0, number <= 100_000 else {
             throw .invalidParameter(key, "expected a whole number from 0 to 100000")
@@ -227,25 +227,22 @@ struct Parameters {
         return Int(number)
     }
 
-    func optionalBool(_ key: String) throws(VarlinkError) -> Bool? {
+    mutating func optionalBool(_ key: String) throws(VarlinkError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard case .bool(let flag) = value else { throw .invalidParameter(key, "expected true or false") }
         return flag
     }
 
-    func object(_ key: String) throws(VarlinkError) -> JSONValue {
+    mutating func object(_ key: String) throws(VarlinkError) -> JSONValue {
         guard let value = value(key) else { throw .invalidParameter(key, "missing") }
-        guard case .object = value else {
-            throw .invalidParameter(key, "expected an object, found \(value.typeName)")
-        }
+        do { _ = try FieldReader(value, path: key) } catch { throw .invalidParameter(error.field, error.reason) }
         return value
     }
 
-    func array(_ key: String) throws(VarlinkError) -> [JSONValue] {
-        guard let value = value(key) else { throw .invalidParameter(key, "missing") }
-        guard case .array(let elements) = value else {
-            throw .invalidParameter(key, "expected an array, found \(value.typeName)")
-        }
+    mutating func array(_ key: String) throws(VarlinkError) -> [JSONValue] {
+        let elements: [JSONValue]?
+        do { elements = try reader.array(key) } catch { throw .invalidParameter(error.field, error.reason) }
+        guard let elements else { throw .invalidParameter(key, "missing") }
         return elements
     }
 }

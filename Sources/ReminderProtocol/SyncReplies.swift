@@ -19,19 +19,13 @@ public struct SyncResource: Sendable, Equatable {
 
     /// Reads one element of `SyncPulled`'s `resources`, naming it (`resources[3].body`).
     init(_ value: JSONValue, _ path: String) throws(VarlinkError) {
-        guard case .object(let fields) = value else {
-            throw .invalidParameter(path, "expected an object, found \(value.typeName)")
-        }
-        func text(_ key: String) throws(VarlinkError) -> String? {
-            switch fields[key] {
-            case nil, .null?: return nil
-            case .string(let text)?: return text
-            case let other?: throw .invalidParameter("\(path).\(key)", "expected a string, found \(other.typeName)")
-            }
-        }
-        guard let href = try text("href") else { throw .invalidParameter("\(path).href", "missing") }
-        guard let body = try text("body") else { throw .invalidParameter("\(path).body", "missing") }
-        self.init(href: href, etag: try text("etag"), body: body)
+        do throws(FieldError) {
+            var reader = try FieldReader(value, path: path)
+            let missing = { (key: String) in FieldError.invalidValue(field: reader.fieldPath(key), reason: "missing") }
+            guard let href = try reader.string("href") else { throw missing("href") }
+            guard let body = try reader.string("body") else { throw missing("body") }
+            self.init(href: href, etag: try reader.string("etag"), body: body)
+        } catch { throw .invalidParameter(error.field, error.reason) }
     }
 }
 

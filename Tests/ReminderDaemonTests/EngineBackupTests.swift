@@ -99,6 +99,61 @@ import Testing
         #expect(ok(engine, "List")["items"] == .array([]))
     }
 
+    /// Each way a backup's state can be malformed is refused naming the entry's path, in words
+    /// that say what was expected — these are the words a client sees (InvalidParameter).
+    @Test func aMalformedStateIsRefusedNamingThePathAndWhatWasExpected() throws {
+        let engine = try engine("one", clock: ManualClock(start))
+        var item = benefit
+        item["id"] = .string("abcd")
+        let due: JSONValue = .string("2026-11-30T23:59:00+00:00")
+        let cases: [(JSONValue, String)] = [
+            (.array([]), "state: expected an object of occurrences, redemptions, undo, history"),
+            (.object(["zeta": .null, "extra": .array([])]), "state.extra: unknown section"),
+            (.object(["occurrences": .string("x")]), "state.occurrences: expected an array"),
+            (.object(["undo": .array([.integer(3)])]), "state.undo[0]: expected an object"),
+            (
+                .object(["occurrences": .array([.object(["due": due])])]),
+                "state.occurrences[0].item: missing or not a string"
+            ),
+            (
+                .object(["occurrences": .array([.object(["item": .integer(1), "due": due])])]),
+                "state.occurrences[0].item: missing or not a string"
+            ),
+            (
+                .object(["occurrences": .array([.object(["item": .string("abcd"), "due": .string("soon")])])]),
+                "state.occurrences[0].due: \"soon\" is not an RFC 3339 time"
+            ),
+            (
+                .object([
+                    "occurrences": .array([.object(["item": .string("abcd"), "due": due, "doneAt": .bool(true)])])
+                ]),
+                "state.occurrences[0].doneAt: missing or not a string"
+            ),
+            (
+                .object([
+                    "redemptions": .array([
+                        .object(["item": .string("abcd"), "card": .string("Gold"), "at": due, "amount": .string("ten")])
+                    ])
+                ]),
+                "state.redemptions[0].amount: \"ten\" is not a decimal amount"
+            ),
+            (
+                .object(["undo": .array([.object(["item": .string("abcd"), "before": .null])])]),
+                "state.undo[0].before: expected the item as it was, an object"
+            ),
+        ]
+        for (state, words) in cases {
+            let reply = call(engine, "Import", ["items": .array([.object(item)]), "state": state])
+            guard case .failure(let error) = reply else {
+                Issue.record("accepted: \(state)")
+                continue
+            }
+            #expect(error.name == ReminderInterface.ErrorName.invalidParameter)
+            #expect(error.description == words)
+        }
+        #expect(ok(engine, "List")["items"] == .array([]))
+    }
+
     @Test func anImportOverItemsItHasIsRefusedUnlessReplace() throws {
         let engine = try engine("one", clock: ManualClock(start))
         _ = add(engine, benefit)

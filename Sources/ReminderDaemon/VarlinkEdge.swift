@@ -1,0 +1,147 @@
+import CivilTime
+import Dispatch
+import ReminderCore
+import ReminderJSON
+import ReminderProtocol
+
+/// The varlink edge of the engine, the one place that speaks `io.reminderd.Reminders`: a call's
+/// `ReminderRequest` becomes a typed engine call, its typed reply becomes the reply's parameters,
+/// and an `EngineError` becomes the interface's error (names in `ReminderInterface.ErrorName`).
+/// The engine's commands know nothing of JSON replies or varlink errors, so a pop-up's button
+/// calls the very same functions (`ReminderEngine+DeliveryCore.swift`).
+extension ReminderEngine {
+    /// Runs one `io.reminderd.Reminders` method on `queue` and returns its reply; nil when it
+    /// parked the call on `caller`, to answer later (`SyncWait`, `SyncNow`: `ParkedCall`).
+    public func perform(_ method: ReminderMethod, _ parameters: [String: JSONValue], caller: any CallParking)
+        -> VarlinkReply?
+    {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let now = clock()
+        let request: ReminderRequest
+        do throws(VarlinkError) { request = try ReminderRequest(method, parameters) } catch { return .failure(error) }
+        let reply: any ReminderReply
+        do throws(EngineError) {
+            guard let answered = try answer(request, caller: caller, now: now) else { return nil }
+            reply = answered
+        } catch { return .failure(error.varlinkError) }
+        if method.changesItems { sync.noteLocalChange(now: now) }
+        // Queries change nothing the timer or systemd's status line depend on.
+        if !method.isQuery { publish() }
+        return .success(reply.parameters)
+    }
+
+    /// The engine call `request` means, and its typed reply; nil when the call was parked.
+    private func answer(_ request: ReminderRequest, caller: any CallParking, now: Int64) throws(EngineError)
+        -> (any ReminderReply)?
+    {
+        switch request {
+        case .add(let item): return try add(item, now: now)
+        case .list(let kind, let all): return ListReply(items: try list(kind: kind, all: all, now: now))
+        case .get(let text):
+            let id = try resolve(text, quarantinedToo: true)
+            return ItemReply(item: quarantined[id].map(quarantinedView) ?? view(id, now: now))
+        case .edit(let id, let changes): return try edit(resolve(id), changes: changes, now: now)
+        case .remove(let id): return try remove(resolve(id, quarantinedToo: true), now: now)
+        case .done(let id, let amount, let early):
+            return try markDone(resolve(id), amount: amount, early: early, now: now)
+        case .undo(let id): return try undo(resolve(id), now: now)
+        case .snooze(let text, let durationText):
+            let id = try resolve(text)
+            guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
+                throw EngineError.invalidParameter("duration", "\"\(durationText)\" is not a snooze like 1h, 1d or 1w")
+            }
+            return try snooze(id, duration, now: now)
+        case .upcoming(let days): return UpcomingReply(reminders: upcoming(days: days, now: now))
+        case .explain(let text):
+            let id = try resolve(text)
+            return ExplainReply(
+                steps: try explain(id, now: now),
+                snoozedUntil: snoozedUntil(id, now: now).map { Timestamp.format($0, in: zone) })
+        case .history(let limit, let since, let item):
+            return HistoryReply(entries: try history(limit: limit, since: since, item: item))
+        case .summary: return try summary(now: now)
+        case .status: return status(now: now)
+        case .pause(let durationText):
+            var duration: CalendarDuration?
+            if let durationText {
+                guard case .success(let parsed) = CalendarDuration.parse(durationText, rules: .snooze) else {
+                    throw EngineError.invalidParameter(
+                        "duration", "\"\(durationText)\" is not a duration like 2h or 1d")
+                }
+                duration = parsed
+            }
+            return try pause(duration, now: now)
+        case .resume:
+            try resumeCommand(now: now)
+            return EmptyReply()
+        case .reload:
+            // The daemon answers it: it owns the config file (Daemon.reload).
+            throw EngineError.internal("Reload is answered by the daemon, not the engine")
+        case .importItems(let elements, let state, let replace):
+            return try importItems(elements, state: state, replace: replace, now: now)
+        case .export(let history):
+            return ExportReply(items: order.compactMap { items[$0]?.json }, state: try exportState(history: history))
+        case .calendar(let days): return CalendarReply(ics: try calendar(days: days, now: now))
+        case .report(let months, let card): return try report(months: months, card: card, now: now)
+        case .syncBegin(let collection, let account):
+            return try sync.begin(collection: collection, account: account, caller: caller, now: now)
+        case .syncPulled(let resources, let removed, let token):
+            return try sync.applyPull(resources, removed: removed, token: token, now: now)
+        case .syncPending(let limit): return SyncPendingReply(changes: try sync.pending(limit: limit, now: now))
+        case .syncPushed(let uid, let seq, let href, let etag, let body):
+            try sync.pushed(uid: uid, seq: seq, href: href, etag: etag, body: body, now: now)
+            return EmptyReply()
+        case .syncReport(let error):
+            try sync.report(error: error, now: now)
+            return EmptyReply()
+        case .syncStatus: return try sync.syncStatus(now: now)
+        case .syncWait: return sync.syncWait(caller: caller, now: now)
+        case .syncNow:
+            try sync.syncNow(caller: caller, now: now)
+            return nil
+        }
+    }
+}
+
+extension EngineError {
+    /// The `io.reminderd.Reminders` error a client receives for this refusal.
+    var varlinkError: VarlinkError {
+        switch self {
+        case .invalidItem(let error):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.invalidItem,
+                parameters: ["field": .string(error.field), "reason": .string(error.reason)])
+        case .invalidParameter(let parameter, let reason): return .invalidParameter(parameter, reason)
+        case .notApplicable(let id, let reason):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.notApplicable,
+                parameters: ["id": .string(id), "reason": .string(reason)])
+        case .noSuchItem(let id):
+            return VarlinkError(name: ReminderInterface.ErrorName.noSuchItem, parameters: ["id": .string(id)])
+        case .ambiguousId(let prefix, let matches):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.ambiguousId,
+                parameters: ["prefix": .string(prefix), "matches": .array(matches.map { .string($0) })])
+        case .nothingToUndo(let id):
+            return VarlinkError(name: ReminderInterface.ErrorName.nothingToUndo, parameters: ["id": .string(id)])
+        case .syncFailed(let reason):
+            return VarlinkError(name: ReminderInterface.ErrorName.syncFailed, parameters: ["reason": .string(reason)])
+        case .store(let error):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string(error.description)])
+        case .internal(let reason):
+            return VarlinkError(name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string(reason)])
+        }
+    }
+}
+
+extension ParkedCall {
+    /// Answers a parked call with an engine result, as varlink: the reply's parameters, or the
+    /// refusal's error.
+    func answer(_ result: Result<any ReminderReply, EngineError>) {
+        switch result {
+        case .success(let reply): answer(.success(reply.parameters))
+        case .failure(let error): answer(.failure(error.varlinkError))
+        }
+    }
+}
