@@ -6,9 +6,13 @@ extension DeliveryController {
     func indicatorClicked(_ action: IndicatorAction, now: Int64) {
         switch action {
         case .done(let itemId):
-            indicatorCommand("Not done", itemId) { try core.doneFromButton(itemId, now: now) }
+            indicatorCommand("Not done", itemId) { () throws(EngineError) in
+                _ = try core.markDone(itemId, amount: nil, early: false, now: now)
+            }
         case .snooze(let itemId, let duration):
-            indicatorCommand("Not snoozed", itemId) { try core.snoozeFromButton(itemId, by: duration, now: now) }
+            indicatorCommand("Not snoozed", itemId) { () throws(EngineError) in
+                _ = try core.snooze(itemId, duration, now: now)
+            }
         case .pause(let duration):
             do { try pause(until: now + duration.nominalSeconds) } catch {
                 logger.error("the indicator's pause failed: \(error)")
@@ -22,15 +26,12 @@ extension DeliveryController {
         }
     }
 
-    private func indicatorCommand(_ refused: String, _ itemId: String, _ command: () throws -> Void) {
-        do {
+    private func indicatorCommand(_ refused: String, _ itemId: String, _ command: () throws(EngineError) -> Void) {
+        do throws(EngineError) {
             try command()
             core.noteLocalChange(now: clock())
-        } catch let error as CommandError {
-            logger.warning("indicator menu refused: \(error.error)", metadata: ["ITEM_ID": "\(itemId)"])
-            showRefusal(refused, "\(items[itemId]?.title ?? itemId): \(error.error)")
         } catch {
-            logger.error("indicator menu failed: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
+            logger.warning("indicator menu refused: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
             showRefusal(refused, "\(items[itemId]?.title ?? itemId): \(error)")
         }
     }
