@@ -12,11 +12,15 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static let zero = Money(tenThousandths: 0)
 
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.tenThousandths < rhs.tenThousandths }
+    /// Sums and differences saturate instead of trapping: amounts come from outside (a synced
+    /// item may hold 999,999,999,999.9999), and totals over many of them must not stop the daemon.
     public static func + (lhs: Money, rhs: Money) -> Money {
-        Money(tenThousandths: lhs.tenThousandths + rhs.tenThousandths)
+        let (sum, overflow) = lhs.tenThousandths.addingReportingOverflow(rhs.tenThousandths)
+        return Money(tenThousandths: overflow ? (rhs.tenThousandths > 0 ? .max : .min) : sum)
     }
     public static func - (lhs: Money, rhs: Money) -> Money {
-        Money(tenThousandths: lhs.tenThousandths - rhs.tenThousandths)
+        let (difference, overflow) = lhs.tenThousandths.subtractingReportingOverflow(rhs.tenThousandths)
+        return Money(tenThousandths: overflow ? (rhs.tenThousandths < 0 ? .max : .min) : difference)
     }
 
     /// The canonical decimal string: `15`, `15.99`, `7.50`, `0.125`.

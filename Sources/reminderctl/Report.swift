@@ -61,7 +61,8 @@ struct ReportView {
     /// block for any value.
     func bar(_ amount: Money, of most: Money, room: Int) -> String {
         guard amount > .zero, most > .zero, room > 0 else { return "" }
-        let length = max(1, Int((amount.tenThousandths * Int64(room) + most.tenThousandths / 2) / most.tenThousandths))
+        // In floating point: amount × room could pass Int64 with the largest totals.
+        let length = max(1, Int((Double(amount.tenThousandths) / Double(most.tenThousandths) * Double(room)).rounded()))
         return String(repeating: unicode ? "█" : "#", count: min(room, length))
     }
 
