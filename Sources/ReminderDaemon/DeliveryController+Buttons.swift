@@ -101,13 +101,8 @@ extension DeliveryController {
         _ button: PopUpAction, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws(EngineError) -> Void
     ) -> Bool {
         let reason: String
-        // A rebuy's Done means "bought it today", as good after its run-out date as before.
-        var isRebuy = false
-        if case .rebuy = items[popUp.itemId]?.schedule { isRebuy = true }
-        if popUp.due <= now && !(isRebuy && button == .done) {
-            reason = "its due time \(Timestamp.format(popUp.due, in: zone)) has passed"
-        } else if occurrences[popUp.itemId]?[popUp.due]?.doneAt != nil {
-            reason = "it is already done"
+        if let stale = staleness(button, itemId: popUp.itemId, due: popUp.due, now: now) {
+            reason = stale
         } else {
             do throws(EngineError) {
                 try command()
@@ -121,6 +116,20 @@ extension DeliveryController {
         let title = items[popUp.itemId]?.title ?? popUp.itemId
         showRefusal(button == .done ? "Not done" : "Not snoozed", "\(title): \(reason)")
         return false
+    }
+
+    /// Why a button (or the indicator's menu entry) for the occurrence of `itemId` due at `due`
+    /// must not act: that occurrence passed, or is done already — the command would land on the
+    /// next one. Nil while it is still the one due.
+    func staleness(_ button: PopUpAction, itemId: String, due: Int64, now: Int64) -> String? {
+        // A rebuy's Done means "bought it today", as good after its run-out date as before.
+        var isRebuy = false
+        if case .rebuy = items[itemId]?.schedule { isRebuy = true }
+        if due <= now && !(isRebuy && button == .done) {
+            return "its due time \(Timestamp.format(due, in: zone)) has passed"
+        }
+        if occurrences[itemId]?[due]?.doneAt != nil { return "it is already done" }
+        return nil
     }
 
     /// A short pop-up saying why a button did not do what it says.

@@ -5,12 +5,14 @@ extension DeliveryController {
     /// a pop-up's buttons run them; a refusal is logged and shown as a pop-up says why.
     func indicatorClicked(_ action: IndicatorAction, now: Int64) {
         switch action {
-        case .done(let itemId):
-            indicatorCommand("Not done", itemId) { () throws(EngineError) in
+        case .done(let itemId, let due):
+            indicatorCommand("Not done", itemId, staleness(.done, itemId: itemId, due: due, now: now)) {
+                () throws(EngineError) in
                 _ = try core.markDone(itemId, amount: nil, early: false, now: now)
             }
-        case .snooze(let itemId, let duration):
-            indicatorCommand("Not snoozed", itemId) { () throws(EngineError) in
+        case .snooze(let itemId, let due, let duration):
+            let stale = staleness(.snooze(duration), itemId: itemId, due: due, now: now)
+            indicatorCommand("Not snoozed", itemId, stale) { () throws(EngineError) in
                 _ = try core.snooze(itemId, duration, now: now)
             }
         case .pause(let duration):
@@ -26,7 +28,15 @@ extension DeliveryController {
         }
     }
 
-    private func indicatorCommand(_ refused: String, _ itemId: String, _ command: () throws(EngineError) -> Void) {
+    /// Runs `command` unless the entry was `stale` (its occurrence passed or done meanwhile).
+    private func indicatorCommand(
+        _ refused: String, _ itemId: String, _ stale: String?, _ command: () throws(EngineError) -> Void
+    ) {
+        if let stale {
+            logger.warning("indicator menu refused: \(stale)", metadata: ["ITEM_ID": "\(itemId)"])
+            showRefusal(refused, "\(items[itemId]?.title ?? itemId): \(stale)")
+            return
+        }
         do throws(EngineError) {
             try command()
             core.noteLocalChange(now: clock())

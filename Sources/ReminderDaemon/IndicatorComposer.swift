@@ -1,9 +1,12 @@
 import ReminderCore
 
-/// What a click in the panel indicator's menu does: the same commands as a pop-up's buttons.
+/// What a click in the panel indicator's menu does: the same commands as a pop-up's buttons. An
+/// item's action names the occurrence its entry showed (`due`), so a click in a menu the host
+/// fetched before a Done elsewhere or the due time passing is refused, as a stale pop-up's
+/// button is, instead of landing on the next occurrence.
 public enum IndicatorAction: Sendable, Equatable {
-    case done(itemId: String)
-    case snooze(itemId: String, CalendarDuration)
+    case done(itemId: String, due: Int64)
+    case snooze(itemId: String, due: Int64, CalendarDuration)
     case pause(CalendarDuration)
     case resume
 }
@@ -62,6 +65,8 @@ struct IndicatorComposer {
     /// An item due within a week and not settled.
     struct Entry: Sendable, Equatable {
         var itemId: String
+        /// The due instant of the occurrence it shows.
+        var due: Int64
         var title: String
         /// Whole days until its due day: 0 (or less, an overdue rebuy) is today.
         var daysLeft: Int64
@@ -99,11 +104,11 @@ struct IndicatorComposer {
             return IndicatorMenuItem(
                 id: id, label: line(entry),
                 children: [
-                    IndicatorMenuItem(id: newId(), label: "Done", action: .done(itemId: entry.itemId)),
+                    IndicatorMenuItem(id: newId(), label: "Done", action: .done(itemId: entry.itemId, due: entry.due)),
                     IndicatorMenuItem(
-                        id: newId(), label: "Snooze 1 hour", action: .snooze(itemId: entry.itemId, Self.snoozeHour)),
+                        id: newId(), label: "Snooze 1 hour", action: .snooze(itemId: entry.itemId, due: entry.due, Self.snoozeHour)),
                     IndicatorMenuItem(
-                        id: newId(), label: "Snooze 1 day", action: .snooze(itemId: entry.itemId, Self.snoozeDay)),
+                        id: newId(), label: "Snooze 1 day", action: .snooze(itemId: entry.itemId, due: entry.due, Self.snoozeDay)),
                 ])
         }
         var menu: [IndicatorMenuItem] = []

@@ -49,7 +49,7 @@ extension ReminderEngine {
                 (
                     due.due,
                     IndicatorComposer.Entry(
-                        itemId: id, title: item.title, daysLeft: days, value: value, currency: currency,
+                        itemId: id, due: due.due, title: item.title, daysLeft: days, value: value, currency: currency,
                         expires: expires)
                 ))
         }

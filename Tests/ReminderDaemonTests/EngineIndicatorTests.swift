@@ -36,7 +36,7 @@ import Testing
         #expect(deadlines.last == EngineHarness.start + 3600)  // Pizza passes before midnight
 
         // Pizza done: only Tacos left, Active, and midnight is the earliest deadline.
-        harness.emit(.indicatorClicked(.done(itemId: today)))
+        harness.emit(.indicatorClicked(.done(itemId: today, due: EngineHarness.start + 3600)))
         #expect(harness.history(today).contains("done"))
         #expect(harness.notifier.views.last?.status == "Active")
         #expect(deadlines.last == EngineIndicatorTests.midnight)
@@ -60,7 +60,8 @@ import Testing
         let id = harness.addCoupon(expiresIn: 3 * 86_400, leads: ["2d"])
         harness.notifier.watcher(present: true)
         harness.settle()
-        harness.emit(.indicatorClicked(.snooze(itemId: id, CalendarDuration(1, .days))))
+        let due = EngineHarness.start + 3 * 86_400
+        harness.emit(.indicatorClicked(.snooze(itemId: id, due: due, CalendarDuration(1, .days))))
         #expect(harness.history(id).contains("snoozed"))
         harness.emit(.indicatorClicked(.pause(CalendarDuration(1, .hours))))
         #expect(harness.status("paused") != .null)
@@ -68,5 +69,30 @@ import Testing
         harness.emit(.indicatorClicked(.resume))
         #expect(harness.status("paused") == .null)
         #expect(harness.notifier.views.last?.menu.last?.action == .pause(CalendarDuration(1, .hours)))
+    }
+
+    /// A host shows the menu it fetched; a click on a renewal whose due time passed since (or that
+    /// was paid elsewhere) is refused, as a stale pop-up's button is, and does not pay the next one.
+    @Test func aClickOnAnEntryWhoseOccurrencePassedIsRefusedAndTheNextIsNotDone() throws {
+        let (harness, _) = try harness()
+        let reply = harness.perform(
+            "Add",
+            [
+                "item": .object([
+                    "kind": .string("subscription"), "title": .string("Netflix"), "amount": .string("15.99"),
+                    "every": .string("1mo"), "next": .string("2026-11-18"),
+                ])
+            ])
+        guard case .success(let parameters) = reply, case .string(let id)? = parameters["id"] else {
+            Issue.record("add failed: \(reply)")
+            return
+        }
+        harness.notifier.watcher(present: true)
+        harness.settle()
+        let due: Int64 = 1_795_046_340  // 2026-11-18 23:59 UTC, the entry's occurrence
+        harness.advance(to: due + 120 - EngineHarness.start)
+        harness.emit(.indicatorClicked(.done(itemId: id, due: due)))
+        #expect(!harness.history(id).contains("done"))
+        #expect(harness.notifier.requests.contains { $0.summary == "Not done" && $0.body.contains("has passed") })
     }
 }

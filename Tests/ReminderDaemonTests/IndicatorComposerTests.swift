@@ -13,7 +13,8 @@ import Testing
         -> IndicatorComposer.Entry
     {
         IndicatorComposer.Entry(
-            itemId: id, title: title, daysLeft: days, value: value.map { Money(tenThousandths: $0 * 10_000) },
+            itemId: id, due: 1_795_000_000 + days * 86_400, title: title, daysLeft: days,
+            value: value.map { Money(tenThousandths: $0 * 10_000) },
             currency: currency, expires: expires)
     }
 
@@ -64,9 +65,11 @@ import Testing
         #expect(Set(all.map(\.id)).count == all.count)
         #expect(!all.contains { $0.id == 0 })
         let dining = view.menu.first { $0.label.hasPrefix("Dining") }!
-        #expect(view.action(for: dining.children[0].id) == .done(itemId: "b"))
-        #expect(view.action(for: dining.children[1].id) == .snooze(itemId: "b", CalendarDuration(1, .hours)))
-        #expect(view.action(for: dining.children[2].id) == .snooze(itemId: "b", CalendarDuration(1, .days)))
+        // Each names the occurrence its entry showed (a day after the test's instant).
+        let due: Int64 = 1_795_000_000 + 86_400
+        #expect(view.action(for: dining.children[0].id) == .done(itemId: "b", due: due))
+        #expect(view.action(for: dining.children[1].id) == .snooze(itemId: "b", due: due, CalendarDuration(1, .hours)))
+        #expect(view.action(for: dining.children[2].id) == .snooze(itemId: "b", due: due, CalendarDuration(1, .days)))
         #expect(view.action(for: view.menu.last!.id) == .pause(CalendarDuration(1, .hours)))
         #expect(view.action(for: dining.id) == nil)
         #expect(view.item(0)?.children == view.menu)
