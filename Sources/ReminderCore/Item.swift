@@ -161,6 +161,15 @@ public struct Subscription: Hashable, Sendable {
         self.card = card
     }
 
+    /// A renewal amount as a monthly cost, one rule for `summary` and `report`: by months for
+    /// `mo`/`y`, by 30-day months otherwise.
+    public static func perMonth(_ amount: Money, every: CalendarDuration) -> Money {
+        switch every.unit {
+        case .months, .years: return Money(tenThousandths: amount.tenThousandths / Int64(every.months))
+        default: return Money(tenThousandths: amount.tenThousandths * 30 / max(1, every.days))
+        }
+    }
+
     /// The k-th renewal date from `next` (k ≥ 0).
     public func renewal(_ k: Int) -> LocalDate {
         switch every.unit {

@@ -66,7 +66,7 @@ public struct ValueReport: Sendable, Equatable {
         public var item, title, currency, every: String
         public var card: String?
         public var amount: Money
-        /// The amount as a monthly cost (`perMonth`).
+        /// The amount as a monthly cost (`ReminderCore.Subscription.perMonth`).
         public var monthly: Money
 
         public init(
@@ -152,15 +152,6 @@ public struct ValueReport: Sendable, Equatable {
         var names = Set(redemptions.map(\.card).filter { !$0.isEmpty })
         for item in items { if let card = item.card, !card.isEmpty { names.insert(card) } }
         return names
-    }
-
-    /// A renewal amount as a monthly cost: by months for `mo`/`y`, by 30-day months otherwise
-    /// (as `summary`'s subscription total).
-    public static func perMonth(_ amount: Money, every: CalendarDuration) -> Money {
-        switch every.unit {
-        case .months, .years: return Money(tenThousandths: amount.tenThousandths / Int64(every.months))
-        default: return Money(tenThousandths: amount.tenThousandths * 30 / max(1, every.days))
-        }
     }
 
     /// The report over the `monthCount` months ending with the one `now` is in. `done` holds
@@ -278,7 +269,7 @@ public struct ValueReport: Sendable, Equatable {
                 let amount = subscription.amount
             else { continue }
             let itemCurrency = item.currency ?? currency
-            let perMonth = perMonth(amount, every: subscription.every)
+            let perMonth = ReminderCore.Subscription.perMonth(amount, every: subscription.every)
             subscriptions.append(
                 Subscription(
                     item: id, title: item.title, currency: itemCurrency, every: subscription.every.description,

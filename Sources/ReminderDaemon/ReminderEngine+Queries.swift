@@ -234,7 +234,7 @@ extension ReminderEngine {
                 if let amount = subscription.amount {
                     entry.value = amount.description
                     monthly[currency, default: .zero] =
-                        monthly[currency, default: .zero] + ReminderEngine.perMonth(amount, every: subscription.every)
+                        monthly[currency, default: .zero] + Subscription.perMonth(amount, every: subscription.every)
                 }
                 if let days, days <= 7, active { renewing.append(entry) }
             case .coupon(let coupon):
@@ -286,14 +286,6 @@ extension ReminderEngine {
     /// Totals in currencies other than `main`, as `{"USD": "127"}`.
     static func others(_ totals: [String: Money], besides main: String) -> [String: String] {
         totals.filter { $0.key != main && $0.value != .zero }.mapValues(\.description)
-    }
-
-    /// A renewal amount as a monthly cost: by months for `mo`/`y`, by 30-day months otherwise.
-    static func perMonth(_ amount: Money, every: CalendarDuration) -> Money {
-        switch every.unit {
-        case .months, .years: return Money(tenThousandths: amount.tenThousandths / Int64(every.months))
-        default: return Money(tenThousandths: amount.tenThousandths * 30 / max(1, every.days))
-        }
     }
 
     func status(now: Int64) -> StatusReply {

@@ -101,7 +101,7 @@ import Testing
         #expect(report.subscriptions.map(\.item) == ["s1"])
         #expect(report.subscriptionsMonthly == money("17.99"))
         #expect(
-            ValueReport.perMonth(money("120"), every: try CalendarDuration.parse("1y", rules: .renewal).get())
+            Subscription.perMonth(money("120"), every: try CalendarDuration.parse("1y", rules: .renewal).get())
                 == money("10"))
     }
 
