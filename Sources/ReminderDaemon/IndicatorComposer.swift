@@ -102,7 +102,7 @@ struct IndicatorComposer {
         func submenu(_ entry: Entry) -> IndicatorMenuItem {
             let id = newId()
             return IndicatorMenuItem(
-                id: id, label: line(entry),
+                id: id, label: Self.menuLabel(line(entry)),
                 children: [
                     IndicatorMenuItem(id: newId(), label: "Done", action: .done(itemId: entry.itemId, due: entry.due)),
                     IndicatorMenuItem(
@@ -134,13 +134,19 @@ struct IndicatorComposer {
             toolTipTitle: toolTipTitle(today: today.count), toolTipBody: toolTipBody, menu: menu)
     }
 
-    /// "Gas credit — $10.00 left, today".
+    /// "Gas credit — $10.00 left, today". The title may come from a sync server: its control
+    /// characters are shown as escapes and its direction marks balanced, as in a pop-up.
     func line(_ entry: Entry) -> String {
-        var text = entry.title
+        var text = ForeignText.balancedDirection(ForeignText.visibleControls(entry.title))
         if let value = entry.value {
             text += " — \(value.formatted(currency: entry.currency))\(entry.expires ? " left" : "")"
         }
         return text + ", " + Self.when(entry.daysLeft)
+    }
+
+    /// A dbusmenu label: "_" marks the access key there, so a title's own underscores are doubled.
+    static func menuLabel(_ text: String) -> String {
+        text.replacing("_", with: "__")
     }
 
     static func when(_ daysLeft: Int64) -> String {
@@ -163,12 +169,13 @@ struct IndicatorComposer {
         return paused ? title + " (paused)" : title
     }
 
-    /// One line per item due this week, then the value that expires with them (in `currency`).
+    /// One line per item due this week, then the value that expires with them (in `currency`);
+    /// escaped, as the StatusNotifierItem spec lets a host read the tooltip's body as markup.
     var toolTipBody: String {
         var lines = entries.map(line)
         let expiring = entries.filter { $0.expires && $0.currency == currency }.compactMap(\.value).reduce(
             Money.zero, +)
         if expiring != .zero { lines.append("\(expiring.formatted(currency: currency)) expiring this week") }
-        return lines.joined(separator: "\n")
+        return markupEscaped(lines.joined(separator: "\n"))
     }
 }

@@ -59,6 +59,14 @@ import Testing
             ])
     }
 
+    /// A title from a sync server is no control sequence, no access key and no markup on the panel.
+    @Test func aTitlesUnderscoresControlsAndMarkupStayText() {
+        let view = compose([entry("a", "Gas_credit <b>\u{1B}[2J", days: 0)])
+        let label = view.menu.first { $0.label.hasPrefix("Gas") }?.label
+        #expect(label == #"Gas__credit <b>\u{1B}[2J, today"#)
+        #expect(view.toolTipBody == #"Gas_credit &lt;b&gt;\u{1B}[2J, today"#)
+    }
+
     @Test func everyIdIsUniqueAndNamesItsAction() {
         let view = compose([entry("a", "Gas", days: 0), entry("b", "Dining", days: 1)])
         let all = IndicatorVariants.all(view.menu)
