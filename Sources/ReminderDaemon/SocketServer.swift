@@ -149,7 +149,10 @@ public final class SocketServer: Sendable {
             self.listenFD = listenFD
             self.path = nil
         } else {
-            self.listenFD = try SocketServer.bind(path: path)
+            do { self.listenFD = try SocketServer.bind(path: path) } catch {
+                close(readyFD)
+                throw error
+            }
             self.path = path
         }
         _ = fcntl(self.listenFD, F_SETFL, fcntl(self.listenFD, F_GETFL) | O_NONBLOCK)
@@ -181,10 +184,14 @@ public final class SocketServer: Sendable {
         queue.sync {
             let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
             source.setEventHandler { [weak self] in self?.acceptAll() }
+            // Dispatch may still watch a descriptor until the cancellation handler runs: closed
+            // there, never before, and never twice (`stop` closes only what no source holds).
+            source.setCancelHandler { [listenFD] in close(listenFD) }
             acceptSource = source
             source.activate()
             let ready = DispatchSource.makeReadSource(fileDescriptor: readyFD, queue: queue)
             ready.setEventHandler { [weak self] in self?.serveReady() }
+            ready.setCancelHandler { [readyFD] in close(readyFD) }
             readySource = ready
             ready.activate()
         }
@@ -229,11 +236,12 @@ public final class SocketServer: Sendable {
     public func stop(timeout: DispatchTimeInterval) {
         let settled = DispatchSemaphore(value: 0)
         queue.sync {
-            // A suspended source must be resumed before it goes.
+            // A suspended source must be resumed before it goes. Each source's cancellation
+            // closes its descriptor; a server never started closes them here.
             resumeAccepting()
-            acceptSource?.cancel()
+            if let acceptSource { acceptSource.cancel() } else { close(listenFD) }
             acceptSource = nil
-            readySource?.cancel()
+            if let readySource { readySource.cancel() } else { close(readyFD) }
             readySource = nil
             // Registered after every waiting reply, so it runs after they were written.
             store.whenDurable(through: store.commitCount) { _ in settled.signal() }
@@ -242,7 +250,6 @@ public final class SocketServer: Sendable {
         queue.sync {
             for connection in Array(connections.values) { disconnect(connection) }
             connections.removeAll()
-            close(listenFD)
             if let path { unlink(path) }
         }
     }
