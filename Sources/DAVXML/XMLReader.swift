@@ -13,6 +13,10 @@ struct XMLReader {
     private let bytes: [UInt8]
     private var at = 0
     private var open: [OpenElement] = []
+    /// `XMLTree.maximumElements`, or fewer in tests.
+    private let maximumElements: Int
+    /// Elements started so far, against `maximumElements`.
+    private var elementCount = 0
     /// Each namespace prefix's declarations in the open elements, innermost last ("" is the
     /// default namespace): pushed by a start tag and popped by its end, so a declaration costs
     /// the same however many are in scope.
@@ -27,7 +31,10 @@ struct XMLReader {
         let declared: [String]
     }
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], maximumElements: Int) {
+        self.bytes = bytes
+        self.maximumElements = maximumElements
+    }
 
     static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
@@ -139,6 +146,10 @@ struct XMLReader {
         }
         guard open.count < Self.maximumDepth else {
             throw malformed("elements nested deeper than \(Self.maximumDepth)", at: tagStart)
+        }
+        elementCount += 1
+        guard elementCount <= maximumElements else {
+            throw malformed("more than \(maximumElements) elements", at: tagStart)
         }
 
         var declared: [String] = []

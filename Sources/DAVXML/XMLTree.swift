@@ -56,11 +56,19 @@ public struct XMLSyntaxError: Error, Equatable, Sendable {
 /// Parses a whole document into `XMLElement`s with `XMLReader`, namespaces resolved; a DOCTYPE
 /// is refused, so no entity is ever declared, expanded or fetched.
 public enum XMLTree {
-    public static func parse(_ bytes: [UInt8]) -> Result<XMLElement, XMLSyntaxError> {
+    /// A 64 MiB answer of empty tags would be 16 million elements, about 1 GiB as a tree; a real
+    /// one holds about 7 per calendar item, so this allows some 280,000 items and caps the tree
+    /// near 130 MiB.
+    public static let maximumElements = 2_000_000
+
+    /// `maximumElements` is for tests; answers get the reader's own limit.
+    public static func parse(
+        _ bytes: [UInt8], maximumElements: Int = XMLTree.maximumElements
+    ) -> Result<XMLElement, XMLSyntaxError> {
         guard bytes.contains(where: { !XMLReader.isSpace($0) }) else {
             return .failure(XMLSyntaxError(line: 1, detail: "the document is empty"))
         }
-        var reader = XMLReader(bytes)
+        var reader = XMLReader(bytes, maximumElements: maximumElements)
         do {
             return .success(try reader.document())
         } catch {

@@ -158,6 +158,23 @@ import Testing
                     line: 1, detail: "not well-formed XML at byte offset 768: elements nested deeper than 256"))
     }
 
+    /// A hostile server's answer of millions of empty elements is refused before its tree takes
+    /// memory many times its size.
+    @Test func moreElementsThanTheLimitAreRefused() throws {
+        let limit = 1_000
+        let allowed = "<a>" + String(repeating: "<b/>", count: limit - 1) + "</a>"
+        #expect(try XMLTree.parse(Array(allowed.utf8), maximumElements: limit).get().children.count == limit - 1)
+        let over = "<a>" + String(repeating: "<b/>", count: limit) + "</a>"
+        guard case .failure(let error) = XMLTree.parse(Array(over.utf8), maximumElements: limit) else {
+            Issue.record("\(limit + 1) elements were read")
+            return
+        }
+        #expect(
+            error
+                == XMLSyntaxError(
+                    line: 1, detail: "not well-formed XML at byte offset \(3 + 4 * (limit - 1)): more than \(limit) elements"))
+    }
+
     /// Many attributes on one tag, or many namespace declarations under deep nesting, cost time
     /// in proportion to the answer, not its square (a 64 MiB answer is allowed).
     @Test func manyAttributesAndDeclarationsTakeLinearTime() throws {
