@@ -280,9 +280,11 @@ public final class SocketServer: Sendable {
             throw SocketServerError.cannotListen(path: path, reason: "another reminderd is listening there")
         }
         unlink(path)
-        let mask = umask(0o177)
+        // Linux gives the socket file the socket's own mode (less the umask), so it is 0600 from
+        // the moment it exists; not by umask, which is the whole process's (another thread
+        // creating a file meanwhile would get 0600 or leave the mask changed).
+        _ = fchmod(fd, 0o600)
         let bound = address.withSocketAddress { Glibc.bind(fd, $0, $1) }
-        umask(mask)
         guard bound == 0, listen(fd, 128) == 0 else {
             let reason = errnoDescription()
             close(fd)

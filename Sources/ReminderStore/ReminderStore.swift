@@ -36,8 +36,11 @@ public final class ReminderStore: Sendable {
             }
         }
         let synchronous = queue == nil ? "FULL" : "NORMAL"
-        let previousMask = umask(0o077)
-        defer { umask(previousMask) }
+        // Created private before SQLite opens it, which gives its -wal and -shm files the
+        // database file's mode. Not by umask: that is the whole process's, and another thread
+        // creating a file meanwhile would get 0600 or leave the mask changed.
+        let created = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if created >= 0 { close(created) }
         do {
             // Another process (a backup, `sqlite3`) holding the file for a moment is waited for.
             database = try DatabaseQueue(path: path, busyTimeout: ReminderStore.lockWait) { db in
