@@ -3,6 +3,7 @@ notification server, a NOTIFY_SOCKET that reads what reminderd tells systemd, an
 reminderd and reminderctl binaries."""
 import contextlib
 import json
+import re
 import os
 import select
 import signal
@@ -170,7 +171,14 @@ class NotificationServer:
     def notifications(self):
         """Every Notify call: (summary, body, raw line)."""
         calls = []
+        # A body of several lines (a late label, a group) continues the call's line on the next ones.
+        lines = []
         for line in self.log.read_text().splitlines():
+            if lines and not re.match(r"\d+\.\d+ ", line):
+                lines[-1] += "\n" + line
+            else:
+                lines.append(line)
+        for line in lines:
             if " Notify " not in line or " Notify raised:" in line:
                 continue
             parts = line.split('"')

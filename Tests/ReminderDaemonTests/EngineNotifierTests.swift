@@ -32,7 +32,7 @@ import Testing
         try harness.restart()
         harness.advance(to: 3701)
         #expect(harness.notifier.requests.count == 1)
-        #expect(harness.notifier.requests.first?.body.contains("late") == true)
+        #expect(harness.notifier.requests.first?.body.contains("\nLate: reminderd was not running at 12:06") == true)
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
     }
 
@@ -293,7 +293,7 @@ import Testing
         try harness.restart()
         harness.advance(to: 3660)
         #expect(harness.notifier.requests.count == 1)
-        #expect(harness.notifier.requests.first?.body.contains("(late") == true)
+        #expect(harness.notifier.requests.first?.body.contains("\nLate: reminderd was not running at 12:06") == true)
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
         try harness.restart()
         harness.advance(to: 3700)
