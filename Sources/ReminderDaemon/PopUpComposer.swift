@@ -63,7 +63,7 @@ struct PopUpComposer {
         if kind == .heldWhileBusy {
             let titles = group.map(\.item.title)
             let body =
-                "\(group.count) reminders while you were busy: " + titles.prefix(5).joined(separator: ", ")
+                "\(group.count) reminders \(heldWords(group.map(\.event))): " + titles.prefix(5).joined(separator: ", ")
                 + (titles.count > 5 ? ", …" : "")
             let events = group.map(\.event)
             let request = NotificationRequest(
@@ -91,6 +91,29 @@ struct PopUpComposer {
             category: "x-reminderd.group", actions: groupActions(events), timeoutMilliseconds: 0, resident: false,
             bypassDoNotDisturb: most == .critical)
         return (request, events)
+    }
+
+    /// What held the reminders of a digest, from the reasons recorded when each was held: "held
+    /// by your pause since 09:00", "held by Do Not Disturb since 09:00", or — held by both, or
+    /// one of them late before it was held — "while you were busy".
+    func heldWords(_ events: [ReminderEngine.ScheduledEvent]) -> String {
+        var pausedSince: [Int64] = []
+        var quietSince: [Int64] = []
+        for case .fire(_, _, _, _, let reason) in events {
+            switch reason {
+            case .paused(let since)?: pausedSince.append(since)
+            case .doNotDisturb(let since)?: quietSince.append(since)
+            default: break
+            }
+        }
+        let time = { PopUpComposer.timeWords($0, zone: zone, now: now) }
+        if pausedSince.count == events.count, let since = pausedSince.min() {
+            return "held by your pause since \(time(since))"
+        }
+        if quietSince.count == events.count, let since = quietSince.min() {
+            return "held by Do Not Disturb since \(time(since))"
+        }
+        return "while you were busy"
     }
 
     /// What a pop-up for several reminders stands for.

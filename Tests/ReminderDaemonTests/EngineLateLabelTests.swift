@@ -97,6 +97,31 @@ import Testing
         #expect(lastBody(harness).hasSuffix("\nHeld by your pause since 11:06"), "\(lastBody(harness))")
     }
 
+    @Test func theDigestOfRemindersHeldByThePauseSaysSo() throws {
+        let harness = try EngineHarness()
+        _ = harness.perform("Pause")
+        for title in ["One", "Two"] { _ = harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"], title: title) }
+        harness.advance(to: 86_400)
+        harness.clock.set(EngineHarness.start + 86_400 + 1800)
+        _ = harness.perform("Resume")
+        harness.settle()
+        #expect(harness.notifier.requests.map(\.body) == ["2 reminders held by your pause since 11:06: One, Two"])
+    }
+
+    @Test func theDigestOfRemindersHeldByDoNotDisturbSaysSo() throws {
+        let harness = try EngineHarness()
+        harness.notifier.answer = .fail(.inhibited(reason: "dunst is paused"))
+        for title in ["One", "Two"] { _ = harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"], title: title) }
+        harness.advance(to: 86_400)
+        harness.notifier.answer = .accept
+        harness.clock.set(EngineHarness.start + 86_400 + 1800)
+        harness.emit(.doNotDisturbChanged)
+        harness.settle()
+        #expect(
+            harness.notifier.requests.last?.body == "2 reminders held by Do Not Disturb since 11:06: One, Two",
+            "\(lastBody(harness))")
+    }
+
     @Test func aReminderMovedOutOfQuietHoursSaysSo() throws {
         let quiet = QuietHours(start: LocalTime(hour: 22, minute: 0), end: LocalTime(hour: 8, minute: 0))
         let harness = try EngineHarness(configuration: Configuration(timeZone: "UTC", quietHours: quiet))
