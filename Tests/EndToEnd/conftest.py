@@ -6,6 +6,7 @@ import json
 import re
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -139,6 +140,22 @@ class Bus:
     def stop(self):
         self.process.terminate()
         self.process.wait(5)
+
+
+def installed_icon(directory):
+    """XDG_DATA_DIRS for a notification server, with reminderd's icon and desktop entry in an XDG
+    data directory under `directory` where the package puts them (icons/hicolor/scalable/apps,
+    applications): a pop-up then shows the icon the daemon names (app_icon and desktop-entry
+    "reminderd"), as on an installed system, not the server's missing-icon placeholder. Readable
+    by every user (GNOME Shell runs as one of its own)."""
+    share = Path(directory) / "share"
+    for folder, source in (("icons/hicolor/scalable/apps", "systemd/reminderd.svg"),
+                           ("applications", "systemd/reminderd.desktop")):
+        (share / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / source, share / folder)
+    for path in [share, *share.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return f"{share}:/usr/local/share:/usr/share"
 
 
 class NotificationServer:
