@@ -7,15 +7,27 @@ import ReminderPlatform
 /// with their usual price: what `reminderctl cards`, `add card`, `add subscription --template`
 /// and `setup` offer.
 ///
-/// The bundled data is `Resources/cards.json` (versioned, dated, with its source), built into the
-/// code; a user catalog in `~/.config/reminderd/cards.json` adds cards and templates or replaces
+/// The bundled data is `Resources/cards.json` (versioned, with its source), built into the code;
+/// a user catalog in `~/.config/reminderd/cards.json` adds cards and templates or replaces
 /// bundled ones by id.
+///
+/// Dated by its own data: each card says when its fee and credits were checked against the
+/// issuer's terms (`checked`), a credit checked later says so itself, with the page it was
+/// checked on (`source`); the catalog is as old as its oldest entry (`checked`). No hand-set date
+/// for the whole file, which drifted from what its entries said.
 public struct CardCatalog: Sendable, Equatable {
     public var version: Int
-    public var updated: LocalDate
     public var source: String
     public var cards: [Card]
     public var subscriptions: [SubscriptionTemplate]
+
+    /// The oldest and the newest date any card or credit was checked on; nil when none says
+    /// (a user's own cards need not).
+    public var checked: ClosedRange<LocalDate>? {
+        let dates = cards.flatMap(\.checkedDates)
+        guard let oldest = dates.min(), let newest = dates.max() else { return nil }
+        return oldest...newest
+    }
 
     public struct Card: Sendable, Equatable {
         public var id: String
@@ -23,9 +35,23 @@ public struct CardCatalog: Sendable, Equatable {
         public var name: String
         public var annualFee: Money
         public var credits: [Credit]
+        /// When its fee and credits were checked against the issuer's terms (required in the
+        /// bundled catalog; a user's own card may leave it out).
+        public var checked: LocalDate?
+        /// Where they were checked, when one page says (an address).
+        public var source: String?
 
         /// The credits' yearly total.
         public var annualValue: Money { credits.reduce(Money.zero) { $0 + $1.annualValue } }
+
+        /// When this card's oldest term was checked: its own date, or an older credit's.
+        public var oldestChecked: LocalDate? { checkedDates.min() }
+
+        /// The card's date and each credit's own.
+        var checkedDates: [LocalDate] { ([checked] + credits.map(\.checked)).compactMap { $0 } }
+
+        /// When `credit`'s terms were checked: its own date, else the card's.
+        public func checked(_ credit: Credit) -> LocalDate? { credit.checked ?? checked }
     }
 
     public struct Credit: Sendable, Equatable {
@@ -40,6 +66,10 @@ public struct CardCatalog: Sendable, Equatable {
         /// The yearly total when it is not the periods' amounts added up.
         public var annualAmount: Money?
         public var notes: String?
+        /// When its terms were checked, when later than its card's (`Card.checked(_:)`).
+        public var checked: LocalDate?
+        /// The page they were checked on (an address).
+        public var source: String?
 
         /// `annualAmount`, else each calendar period's amount (its month's when `amountIn` has it)
         /// added up.
@@ -97,7 +127,6 @@ public struct CardCatalog: Sendable, Equatable {
                 merged.subscriptions.append(template)
             }
         }
-        merged.updated = max(updated, other.updated)
         return merged
     }
 

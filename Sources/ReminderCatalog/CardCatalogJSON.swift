@@ -5,16 +5,19 @@ import ReminderJSON
 extension CardCatalog {
     /// Reads and checks a catalog document: every card has an issuer, a name and a fee ≥ 0;
     /// credits have positive amounts and valid periods; ids are unique. `path` prefixes fields
-    /// in errors. A user catalog may leave out `version`, `updated` and `source`.
+    /// in errors. A user catalog may leave out `version`, `source` and its cards' `checked`.
+    /// The catalog's date is its entries' (`checked`): a top-level `updated` is refused in the
+    /// bundled one and, in a user's file written for an older reminderctl, ignored.
     public init(json: JSONValue, path: String, requireHeader: Bool = true) throws(ReminderCoreError) {
         var fields = try FieldReader(json, path: path)
         let version = try fields.integer("version")
         if requireHeader, version == nil {
             throw .missingField(field: fields.fieldPath("version"), reason: "the data format's version")
         }
-        let updated = try fields.parsed("updated", LocalDate.parse)
-        if requireHeader, updated == nil {
-            throw .missingField(field: fields.fieldPath("updated"), reason: "when the data was last checked")
+        if try fields.parsed("updated", LocalDate.parse) != nil, requireHeader {
+            throw .invalidValue(
+                field: fields.fieldPath("updated"),
+                reason: "the catalog is dated by its cards' \"checked\" dates; give each card one instead")
         }
         let source = try fields.string("source")
         if requireHeader, source == nil {
@@ -22,7 +25,8 @@ extension CardCatalog {
         }
         var cards: [Card] = []
         for (index, element) in (try fields.array("cards") ?? []).enumerated() {
-            let card = try Card(json: element, path: fields.fieldPath("cards[\(index)]"))
+            let card = try Card(
+                json: element, path: fields.fieldPath("cards[\(index)]"), requireChecked: requireHeader)
             if cards.contains(where: { $0.id == card.id }) {
                 throw .invalidValue(
                     field: fields.fieldPath("cards[\(index)].id"), reason: "\"\(card.id)\" is used twice")
@@ -39,20 +43,24 @@ extension CardCatalog {
             subscriptions.append(template)
         }
         try fields.rejectUnknown()
-        self.init(
-            version: Int(version ?? 1), updated: updated ?? LocalDate(uncheckedYear: 1970, month: 1, day: 1),
-            source: source ?? "",
-            cards: cards, subscriptions: subscriptions)
+        self.init(version: Int(version ?? 1), source: source ?? "", cards: cards, subscriptions: subscriptions)
     }
 }
 
 extension CardCatalog.Card {
-    init(json: JSONValue, path: String) throws(ReminderCoreError) {
+    /// `requireChecked`: the bundled catalog's cards each say when they were checked.
+    init(json: JSONValue, path: String, requireChecked: Bool) throws(ReminderCoreError) {
         var fields = try FieldReader(json, path: path)
         id = try catalogID(&fields)
         issuer = try requiredText(&fields, "issuer")
         name = try requiredText(&fields, "name")
         annualFee = try fields.required("annualFee", "the annual fee as a decimal string", Money.parse)
+        checked = try fields.parsed("checked", LocalDate.parse)
+        if requireChecked, checked == nil {
+            throw .missingField(
+                field: fields.fieldPath("checked"), reason: "when its fee and credits were checked, YYYY-MM-DD")
+        }
+        source = try fields.string("source")
         credits = []
         for (index, element) in (try fields.array("credits") ?? []).enumerated() {
             let credit = try CardCatalog.Credit(json: element, path: fields.fieldPath("credits[\(index)]"))
@@ -88,6 +96,8 @@ extension CardCatalog.Credit {
             resets = .calendar
         }
         notes = try fields.string("notes")
+        checked = try fields.parsed("checked", LocalDate.parse)
+        source = try fields.string("source")
         try fields.rejectUnknown()
     }
 }

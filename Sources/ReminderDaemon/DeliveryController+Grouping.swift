@@ -159,11 +159,11 @@ extension DeliveryController {
             outbox.turnAnswered(ticket, shownAs: nil)
             let kept = events + outbox.takeInTurn()
             switch error {
-            case .inhibited: outbox.keep(kept, in: .held)
+            case .inhibited: outbox.keep(kept, in: .held, because: .doNotDisturb(since: now))
             case .timedOut: outbox.keep(kept, in: .repost)
             default:
                 logger.warning("a reminder shown one at a time waits: \(error)")
-                outbox.keep(kept, in: .waiting)
+                outbox.keep(kept, in: .waiting, because: .serverRefused(since: now))
                 scheduleRetry(now: now)
             }
         }

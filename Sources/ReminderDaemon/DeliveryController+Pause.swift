@@ -115,14 +115,14 @@ extension DeliveryController {
                 // Kept as a single reminder's would be (`delivered`): held again under the desktop's
                 // do-not-disturb, sent only to the next server after no answer, retried after a refusal.
                 case .failure(.inhibited):
-                    self.outbox.keep(digest, in: .held)
+                    self.outbox.keep(digest, in: .held, because: .doNotDisturb(since: self.clock()))
                 case .failure(.timedOut):
                     self.outbox.keep(digest, in: .repost)
                 case .failure(.refused):
-                    self.outbox.keep(digest, in: .waiting)
+                    self.outbox.keep(digest, in: .waiting, because: .serverRefused(since: self.clock()))
                     self.scheduleRetry(now: self.clock())
                 case .failure:
-                    self.outbox.keep(digest, in: .waiting)
+                    self.outbox.keep(digest, in: .waiting, because: .noServer(since: self.clock()))
                 }
                 self.core.publish()
             }

@@ -20,7 +20,7 @@ extension DeliveryController {
             let text = NotificationText(
                 item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
             if let paused = pausedUntil, paused > now, text.urgency != NotificationText.Urgency.critical {
-                outbox.keep(event, in: .held)
+                outbox.keep(event, in: .held, because: .paused(since: now))
                 appendHistory(itemId, item.title, .held, "paused \(pauseDescription(paused))", now: now)
                 continue
             }
@@ -28,7 +28,7 @@ extension DeliveryController {
                 // No server on the bus, or one whose capabilities are still being asked (at start):
                 // the reminder goes out when it is known, with the buttons it offers.
                 logger.info("reminder waits for a notification server", metadata: ["ITEM_ID": "\(itemId)"])
-                outbox.keep(event, in: .waiting)
+                outbox.keep(event, in: .waiting, because: .noServer(since: now))
                 continue
             }
             ready.append((event, item, text))
@@ -85,7 +85,7 @@ extension DeliveryController {
                 guard case .fire(let itemId, let occurrence, let fires, let lead, _) = event else { continue }
                 // A pop-up shown again on a new server was fired already: history says so, once.
                 let shownAgain = wasShown(itemId, due: occurrence.due, fires: fires)
-                let late = PopUpComposer.lateness(of: event, zone: zone, now: now).map { ", late: \($0)" } ?? ""
+                let late = PopUpComposer.historyNote(of: event, zone: zone, now: now).map { ", \($0)" } ?? ""
                 shown.append(
                     ShownReminder(
                         itemId: itemId, due: occurrence.due, fires: fires, title: item[itemId]?.title ?? itemId,
@@ -113,7 +113,7 @@ extension DeliveryController {
                 outbox.onScreen(event, as: id)
             }
         case .failure(.inhibited(let reason)):
-            outbox.keep(events, in: .held)
+            outbox.keep(events, in: .held, because: .doNotDisturb(since: now))
             for event in events {
                 appendHistory(
                     event.itemId, item[event.itemId]?.title ?? event.itemId, .held,
@@ -122,7 +122,7 @@ extension DeliveryController {
         case .failure(.refused(let reason)):
             // The server is there but said no (busy, full, timed out): try again, backing off.
             logger.warning("the notification server refused a reminder, retrying: \(reason)")
-            outbox.keep(events, in: .waiting)
+            outbox.keep(events, in: .waiting, because: .serverRefused(since: now))
             scheduleRetry(now: now)
         case .failure(.timedOut(let reason)):
             // The server may still show it: sending it again to the same server could show it
@@ -133,7 +133,7 @@ extension DeliveryController {
             outbox.keep(events, in: .repost)
         case .failure(let error):
             logger.warning("reminder waits: \(error)")
-            outbox.keep(events.filter { items[$0.itemId] != nil }, in: .waiting)
+            outbox.keep(events.filter { items[$0.itemId] != nil }, in: .waiting, because: .noServer(since: now))
         }
         core.publish()
     }

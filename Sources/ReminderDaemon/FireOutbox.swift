@@ -81,11 +81,14 @@ struct FireOutbox {
     /// The item whose Done the Undo button of pop-up `id` undoes, taken: pressed once, it is gone.
     mutating func takeUndoOffer(_ id: UInt32) -> String? { undoOffers.removeValue(forKey: id) }
 
-    mutating func keep(_ events: [Event], in place: Place) {
-        for event in events { keep(event, in: place) }
+    /// Keeps `events` in `place`; `reason`, when given, is why they go out late (`LateReason`),
+    /// noted on each unless an earlier delay already is.
+    mutating func keep(_ events: [Event], in place: Place, because reason: LateReason? = nil) {
+        for event in events { keep(event, in: place, because: reason) }
     }
 
-    mutating func keep(_ event: Event, in place: Place) {
+    mutating func keep(_ event: Event, in place: Place, because reason: LateReason? = nil) {
+        let event = reason.map { event.delayed($0) } ?? event
         switch place {
         case .waiting: FireOutbox.add(event, to: &waiting)
         case .held: FireOutbox.add(event, to: &held)
@@ -112,7 +115,8 @@ struct FireOutbox {
         let joined = (keptFires + fires.filter { !keptFires.contains($0) }).sorted { $0.at < $1.at }
         let newer = (fires.map(\.at).max() ?? .min) >= (keptFires.map(\.at).max() ?? .min)
         list[at] = .fire(
-            itemId: itemId, occurrence: occurrence, fires: joined, lead: newer ? lead : keptLead, late: late || keptLate)
+            itemId: itemId, occurrence: occurrence, fires: joined, lead: newer ? lead : keptLead,
+            late: late.map { LateReason.kept($0, after: keptLate) } ?? keptLate)
     }
 
     /// Takes every reminder kept in `place`.

@@ -105,13 +105,13 @@ struct FireSchedule {
     /// Calls `body` with every event due at or before `limit`, and when it is due.
     func forEach(dueBy limit: Int64, _ body: (Event, Int64) -> Void) { events.forEach(dueBy: limit, body) }
 
-    /// The item's pending pop-ups: (when, occurrence, lead, late).
+    /// The item's pending pop-ups: (when, occurrence, lead, late — going out after its time).
     func fires(of id: String) -> [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] {
         (entries[id] ?? []).compactMap { entry in
             guard let scheduled = events[entry.token],
                 case .fire(_, let occurrence, _, let lead, let late) = scheduled.event
             else { return nil }
-            return (scheduled.at, occurrence, lead, late)
+            return (scheduled.at, occurrence, lead, late?.isLate == true)
         }
     }
 

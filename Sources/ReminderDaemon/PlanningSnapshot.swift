@@ -48,11 +48,16 @@ struct PlanningSnapshot: Sendable {
         }.sorted { $0.at < $1.at }
         if let last = late.last {
             planned.append(
-                (.fire(itemId: id, occurrence: occurrence, fires: late, lead: last.lead, late: true), now))
+                (.fire(itemId: id, occurrence: occurrence, fires: late, lead: last.lead, late: .notRunning), now))
         }
         for fire in pending where fire.at > now {
+            // A lead moved out of quiet hours to their end: its pop-up says so.
+            let movedOut = fires.contains {
+                $0.adjusted == .quietHoursEnd && $0.fireAt == fire.at && $0.lead.description == fire.lead
+            }
+            let moved = movedOut ? rules.quietHours.map { LateReason.quietHours($0) } : nil
             planned.append(
-                (.fire(itemId: id, occurrence: occurrence, fires: [fire], lead: fire.lead, late: false), fire.at))
+                (.fire(itemId: id, occurrence: occurrence, fires: [fire], lead: fire.lead, late: moved), fire.at))
         }
         planned.append((.pass(itemId: id, occurrence: occurrence), occurrence.due))
         return planned
@@ -72,7 +77,7 @@ struct PlanningSnapshot: Sendable {
             (
                 .fire(
                     itemId: id, occurrence: occurrence, fires: [ReminderFire(at: now, lead: ReminderFire.overdueLead)],
-                    lead: ReminderFire.overdueLead, late: false),
+                    lead: ReminderFire.overdueLead, late: nil),
                 now
             )
         ]

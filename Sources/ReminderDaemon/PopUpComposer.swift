@@ -28,12 +28,13 @@ struct PopUpComposer {
     }
 
     /// One reminder's pop-up: it stays until acted on (expire timeout 0, `resident`), its buttons
-    /// are Done and the snoozes that fit, at most three (GNOME draws no more). `shownAgain`: it was
-    /// on the screen of a server that went away, so it is not called late.
+    /// are Done and the snoozes that fit, at most three (GNOME draws no more). Its last line says
+    /// why it comes late, if it does (`lateLabel`). `shownAgain`: it was on the screen of a server
+    /// that went away, so it is not called late.
     func reminder(
         _ event: ReminderEngine.ScheduledEvent, text: NotificationText, shownAgain: Bool, replacesId: UInt32
     ) -> NotificationRequest {
-        var body = text.body + (shownAgain ? "" : lateness(of: event).map { " (late: \($0))" } ?? "")
+        var body = text.body + (shownAgain ? "" : lateLabel(of: event).map { "\n\($0)" } ?? "")
         var actions: [(key: String, label: String)] = []
         if capabilities.contains("actions") {
             actions.append((PopUpAction.done.key, text.doneLabel))
@@ -62,7 +63,7 @@ struct PopUpComposer {
         if kind == .heldWhileBusy {
             let titles = group.map(\.item.title)
             let body =
-                "\(group.count) reminders while you were busy: " + titles.prefix(5).joined(separator: ", ")
+                "\(group.count) reminders \(heldWords(group.map(\.event))): " + titles.prefix(5).joined(separator: ", ")
                 + (titles.count > 5 ? ", …" : "")
             let events = group.map(\.event)
             let request = NotificationRequest(
@@ -90,6 +91,29 @@ struct PopUpComposer {
             category: "x-reminderd.group", actions: groupActions(events), timeoutMilliseconds: 0, resident: false,
             bypassDoNotDisturb: most == .critical)
         return (request, events)
+    }
+
+    /// What held the reminders of a digest, from the reasons recorded when each was held: "held
+    /// by your pause since 09:00", "held by Do Not Disturb since 09:00", or — held by both, or
+    /// one of them late before it was held — "while you were busy".
+    func heldWords(_ events: [ReminderEngine.ScheduledEvent]) -> String {
+        var pausedSince: [Int64] = []
+        var quietSince: [Int64] = []
+        for case .fire(_, _, _, _, let reason) in events {
+            switch reason {
+            case .paused(let since)?: pausedSince.append(since)
+            case .doNotDisturb(let since)?: quietSince.append(since)
+            default: break
+            }
+        }
+        let time = { PopUpComposer.timeWords($0, zone: zone, now: now) }
+        if pausedSince.count == events.count, let since = pausedSince.min() {
+            return "held by your pause since \(time(since))"
+        }
+        if quietSince.count == events.count, let since = quietSince.min() {
+            return "held by Do Not Disturb since \(time(since))"
+        }
+        return "while you were busy"
     }
 
     /// What a pop-up for several reminders stands for.
@@ -184,24 +208,48 @@ struct PopUpComposer {
         return end > now ? (end, shortened) : nil
     }
 
-    /// Why a reminder goes out late, if it does (`lateness(of:zone:now:)`).
-    func lateness(of event: ReminderEngine.ScheduledEvent) -> String? {
-        PopUpComposer.lateness(of: event, zone: zone, now: now)
+    /// Why a reminder goes out late, or was moved, if it was (`lateLabel(of:now:time:)`), its
+    /// times as a pop-up writes them (`timeWords`).
+    func lateLabel(of event: ReminderEngine.ScheduledEvent) -> String? {
+        PopUpComposer.lateLabel(of: event, now: now) { PopUpComposer.timeWords($0, zone: zone, now: now) }
     }
 
-    /// Why a reminder goes out late, if it does: it came due while reminderd was not running,
-    /// or more than a minute ago while it ran (the machine slept, or the clock jumped forward).
-    static func lateness(of event: ReminderEngine.ScheduledEvent, zone: TimeZoneRules, now: Int64) -> String? {
-        guard case .fire(_, _, let fires, _, let whileAway) = event, let due = fires.lazy.map(\.at).max() else {
+    /// Why a reminder goes out late, or was moved, in the words of the reason recorded where that
+    /// was decided (`LateReason`). One with none that goes out more than `lateAfter` after its
+    /// time was late because nothing ran the timer meanwhile: the computer slept, or its clock
+    /// jumped forward (the two look the same to the daemon).
+    static func lateLabel(
+        of event: ReminderEngine.ScheduledEvent, now: Int64, time: (Int64) -> String
+    ) -> String? {
+        guard case .fire(_, _, let fires, _, let reason) = event, let at = fires.lazy.map(\.at).max() else {
             return nil
         }
-        let was = "was due \(shortTime(due, zone: zone, now: now))"
-        if whileAway { return was + ", while reminderd was not running" }
-        return now - due > lateAfter ? was : nil
+        if let reason { return reason.words(at: at, now: now, lateAfter: lateAfter, time: time) }
+        return now - at > lateAfter ? "Late: the computer was asleep or its clock jumped at \(time(at))" : nil
+    }
+
+    /// The pop-up's `lateLabel` as a history reason writes it after the lead ("late: held by Do
+    /// Not Disturb since …"), its times in RFC 3339 as history keeps them (reminderctl writes
+    /// them as tables do).
+    static func historyNote(of event: ReminderEngine.ScheduledEvent, zone: TimeZoneRules, now: Int64) -> String? {
+        guard let label = lateLabel(of: event, now: now, time: { Timestamp.format($0, in: zone) }) else { return nil }
+        if label.hasPrefix("Late: ") { return "late: " + label.dropFirst("Late: ".count) }
+        let sentence = label.prefix(1).lowercased() + label.dropFirst()
+        return label.hasPrefix("Held") ? "late: " + sentence : sentence
     }
 
     /// How long after its time a reminder counts as late.
     static let lateAfter: Int64 = 60
+
+    /// A time on a pop-up: "09:00" today, "Tue 09:00" within the week around today, else as a
+    /// table writes it ("Tue 2026-11-24 09:00", reminderctl's `HumanTime`).
+    static func timeWords(_ instant: Int64, zone: TimeZoneRules, now: Int64) -> String {
+        let local = zone.localDateTime(at: instant)
+        let days = local.date.dayNumber - zone.localDateTime(at: now).date.dayNumber
+        if days == 0 { return local.time.hourMinute }
+        if abs(days) < 7 { return "\(local.date.weekdayAbbreviation) \(local.time.hourMinute)" }
+        return "\(local.date.weekdayAbbreviation) \(local.date) \(local.time.hourMinute)"
+    }
 
     /// "Tue 09:00" within the coming week, else "2026-12-01 09:00".
     static func shortTime(_ instant: Int64, zone: TimeZoneRules, now: Int64) -> String {

@@ -73,7 +73,7 @@ extension ReminderEngine {
         var rows: [(at: Int64, id: String, occurrence: Occurrence, lead: String, late: Bool)] = []
         schedule.forEach(dueBy: limit) { event, at in
             if case .fire(let id, let occurrence, _, let lead, let late) = event {
-                rows.append((at, id, occurrence, lead, late))
+                rows.append((at, id, occurrence, lead, late?.isLate == true))
             }
         }
         rows.sort { ($0.at, $0.id) < ($1.at, $1.id) }

@@ -56,9 +56,10 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// A wheel entry: a reminder to show, or the moment an occurrence passes.
     enum ScheduledEvent {
         /// `fires` are the scheduled reminders this pop-up stands for (several when late reminders
-        /// collapse into one), `lead` the one it names; `late` marks reminders that were due while
-        /// the daemon was away.
-        case fire(itemId: String, occurrence: Occurrence, fires: [ReminderFire], lead: String, late: Bool)
+        /// collapse into one), `lead` the one it names; `late` is why it goes out after its time
+        /// (while the daemon was away, held, waiting for a server) or was moved (quiet hours),
+        /// recorded where that was decided, for its pop-up to say (`LateReason`).
+        case fire(itemId: String, occurrence: Occurrence, fires: [ReminderFire], lead: String, late: LateReason?)
         case pass(itemId: String, occurrence: Occurrence)
 
         var itemId: String {

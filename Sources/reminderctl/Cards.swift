@@ -1,4 +1,5 @@
 import ArgumentParser
+import CivilTime
 import ReminderCatalog
 import ReminderCore
 import ReminderJSON
@@ -22,18 +23,19 @@ struct Cards: ParsableCommand {
 
     func run() throws {
         let catalog = try Catalog.load()
-        Catalog.warnIfOld(catalog)
+        let today = SystemClock.today()
         if words.first == "show" {
             guard words.count == 2 else { throw Refusal.usage("usage: reminderctl cards show ID") }
-            return try show(Catalog.card(words[1], in: catalog), catalog: catalog)
+            return try show(Catalog.card(words[1], in: catalog), catalog: catalog, today: today)
         }
         let cards = catalog.cards(matching: words.joined(separator: " "))
         if output.json { return print(Output.json(.array(cards.map(json)))) }
         if cards.isEmpty { throw Refusal(message: "no card matches \"\(words.joined(separator: " "))\"") }
-        var table = TextTable(headers: ["  ID", "CARD", "FEE", "CREDITS A YEAR"])
+        var table = TextTable(headers: ["  ID", "CARD", "FEE", "CREDITS A YEAR", "CHECKED"])
         for card in cards {
             table.add([
                 "  " + card.id, card.name, usd(card.annualFee), "\(usd(card.annualValue)) (\(card.credits.count))",
+                card.oldestChecked?.description ?? "yours",
             ])
         }
         // The table's rows, with each issuer's name above its cards.
@@ -43,10 +45,10 @@ struct Cards: ParsableCommand {
             if index == 0 || cards[index - 1].issuer != card.issuer { print(card.issuer) }
             print(lines[index + 1])
         }
-        print("Catalog updated \(catalog.updated). Details: reminderctl cards show ID")
+        print(Catalog.listingNote(cards, today: today))
     }
 
-    func show(_ card: CardCatalog.Card, catalog: CardCatalog) {
+    func show(_ card: CardCatalog.Card, catalog: CardCatalog, today: LocalDate) {
         if output.json { return print(Output.json(json(card))) }
         print("\(card.name) (\(card.issuer)) — annual fee \(usd(card.annualFee))")
         var table = TextTable(headers: ["CREDIT", "TITLE", "AMOUNT", "PER YEAR"])
@@ -62,17 +64,28 @@ struct Cards: ParsableCommand {
         print(
             "\(usd(card.annualValue)) a year in credits for a \(usd(card.annualFee)) fee (\(net >= .zero ? "+" : "−")\(usd(net >= .zero ? net : .zero - net)) if you use them all)."
         )
-        for credit in card.credits where credit.notes != nil { print("  \(credit.id): \(credit.notes!)") }
+        for credit in card.credits where credit.notes != nil || credit.checked != nil {
+            // A credit checked after its card says when and where.
+            let checked = credit.checked.map { " (checked \($0)\(credit.source.map { ", \($0)" } ?? ""))" } ?? ""
+            print("  \(credit.id): \(credit.notes ?? "")\(checked)")
+        }
         print(
             "Add it: reminderctl add card \(card.id) --fee-due YYYY-MM-DD"
                 + (card.credits.contains { $0.resets == .anniversary } ? " [--anniversary YYYY-MM-DD]" : ""))
-        print("Data updated \(catalog.updated); source: \(catalog.source)")
+        if let checked = card.checked {
+            print("Terms checked \(checked); source: \(card.source ?? catalog.source)")
+        } else {
+            print("Your own card, from \(Catalog.userPath)")
+        }
+        if let note = Catalog.checkedNote(card, today: today) { print(note) }
     }
 
     func json(_ card: CardCatalog.Card) -> JSONValue {
         .object([
             "id": .string(card.id), "issuer": .string(card.issuer), "name": .string(card.name),
             "annualFee": .string(card.annualFee.description), "annualValue": .string(card.annualValue.description),
+            "checked": card.checked.map { .string($0.description) } ?? .null,
+            "source": card.source.map { .string($0) } ?? .null,
             "credits": .array(
                 card.credits.map { credit in
                     .object([
@@ -82,6 +95,8 @@ struct Cards: ParsableCommand {
                         "annualValue": .string(credit.annualValue.description),
                         "amountIn": credit.amountIn.isEmpty ? .null : Benefit.amountInJSON(credit.amountIn),
                         "notes": credit.notes.map { .string($0) } ?? .null,
+                        "checked": card.checked(credit).map { .string($0.description) } ?? .null,
+                        "source": credit.source.map { .string($0) } ?? .null,
                     ])
                 }),
         ])

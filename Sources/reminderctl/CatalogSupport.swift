@@ -130,23 +130,40 @@ func confirm(_ question: String) -> Bool {
 }
 
 extension Catalog {
-    /// Issuers change credits every few months; past this age the catalog's amounts may be wrong.
+    /// Issuers change credits every few months; past this age a card's amounts may be wrong.
     static let staleAfterMonths = 6
 
-    /// The warning for a catalog older than `staleAfterMonths`, with how to update or override it.
-    static func staleness(_ catalog: CardCatalog, today: LocalDate) -> String? {
-        let months = catalog.updated.months(until: today) - (today.day < catalog.updated.day ? 1 : 0)
-        guard months >= staleAfterMonths else { return nil }
+    /// Whole months from `date` to `today`.
+    static func months(from date: LocalDate, to today: LocalDate) -> Int {
+        date.months(until: today) - (today.day < date.day ? 1 : 0)
+    }
+
+    /// Whether terms checked on `date` are past `staleAfterMonths` on `today`.
+    static func isOld(_ date: LocalDate, today: LocalDate) -> Bool {
+        months(from: date, to: today) >= staleAfterMonths
+    }
+
+    /// What a card's check date means, said where its amounts are shown or just added (`cards
+    /// show`, `add card`, `setup`) rather than as a warning on any command: nil while its terms
+    /// are recent, or for a user's own card, which names no date.
+    static func checkedNote(_ card: CardCatalog.Card, today: LocalDate) -> String? {
+        guard let date = card.oldestChecked, isOld(date, today: today) else { return nil }
         return """
-            warning: the card catalog was last updated \(catalog.updated), \(months) months ago; issuers change \
-            credits often, so check the amounts. Update reminderd for a newer catalog, or correct a card in \
-            \(userPath) (same format, by id; see reminderctl cards show ID)
+            \(card.name)'s terms were checked \(date), \(months(from: date, to: today)) months ago: issuers change \
+            credits often, so compare its amounts with the issuer's before relying on them; correct an item with \
+            reminderctl edit ID, or the card in \(userPath) (same format, by id).
             """
     }
 
-    /// Prints `staleness` on stderr, where it does not disturb `--json` or a table read by a script.
-    /// (A config that cannot be read is the command's own business to report, not this warning's.)
-    static func warnIfOld(_ catalog: CardCatalog, today: LocalDate? = SystemClock.today()) {
-        if let today, let warning = staleness(catalog, today: today) { printError(warning) }
+    /// The line under the `cards` table: each row's CHECKED date is when its terms were checked,
+    /// and how many are older than `staleAfterMonths`, with what that means and what to do.
+    static func listingNote(_ cards: [CardCatalog.Card], today: LocalDate) -> String {
+        let old = cards.filter { card in card.oldestChecked.map { isOld($0, today: today) } ?? false }
+        guard !old.isEmpty else { return "CHECKED: when each card's terms were checked. Details: reminderctl cards show ID" }
+        return """
+            CHECKED: when each card's terms were checked, over \(staleAfterMonths) months ago for \(old.count) of \
+            these \(cards.count): issuers change credits often, so check a card's amounts before relying on them \
+            (reminderctl cards show ID names the source).
+            """
     }
 }

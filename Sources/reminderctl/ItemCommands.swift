@@ -105,7 +105,6 @@ struct Add: ParsableCommand {
             throw Refusal.usage("add card takes --nickname, --fee-due, --anniversary and --skip only")
         }
         let catalog = try Catalog.load()
-        Catalog.warnIfOld(catalog, today: today)
         let card = try Catalog.card(id, in: catalog)
         let name = shown(Catalog.cardName(card, nickname: nickname))
         var feeDue = self.feeDue
@@ -165,6 +164,7 @@ struct Add: ParsableCommand {
                     + "--anniversary or --fee-due \(one ? "it is" : "they are") tracked per calendar year. "
                     + "Set the date with: reminderctl edit ID --period-start YYYY-MM-DD")
         }
+        if let note = Catalog.checkedNote(card, today: today) { print(note) }
         print("Ids: \(ids.joined(separator: " "))")
     }
 }

@@ -49,7 +49,6 @@ struct Setup: ParsableCommand {
         // The settings in force, read by the daemon's own loader: the file's, or the defaults.
         let current = exists ? try ConfigFile.refusing(path) : .defaults
         let catalog = try Catalog.load()
-        Catalog.warnIfOld(catalog)
         var settings = Answers(
             reminderTime: current.reminderTime.description,
             leadTimes: current.leadTimes.map(\.description).joined(separator: ","),
@@ -210,6 +209,12 @@ struct Setup: ParsableCommand {
         }
     }
 
+    /// Says of each card added whose terms were checked long ago what that means (`checkedNote`).
+    func noteOldTerms(_ cards: [CardCatalog.Card]) {
+        let today = SystemClock.today()
+        for card in cards { if let note = Catalog.checkedNote(card, today: today) { print(note) } }
+    }
+
     func writeConfig(_ document: [String: JSONValue], to path: String, exists: Bool, interactive: Bool) throws {
         let data = JSONValue.object(document).serialized(pretty: true)
         if exists {
@@ -248,6 +253,7 @@ struct Setup: ParsableCommand {
                     "Added \(fresh.count) new item\(fresh.count == 1 ? "" : "s"); \(tracked.count) of your cards' items were tracked already and were skipped."
                 )
             }
+            noteOldTerms(cards)
             print("reminderd is running; see what needs attention with: reminderctl summary")
             return
         }
@@ -256,6 +262,7 @@ struct Setup: ParsableCommand {
             _ = FileWriter.write(JSONValue.array(items).serialized(pretty: true), to: path)
             print("reminderd is not running, so the \(items.count) items of your cards were saved to \(path).")
             print("After starting it, add them with: reminderctl import \(path)")
+            noteOldTerms(cards)
         }
         print("Start reminderd: \(StartHint.reminderd)")
     }

@@ -3,8 +3,10 @@ notification server, a NOTIFY_SOCKET that reads what reminderd tells systemd, an
 reminderd and reminderctl binaries."""
 import contextlib
 import json
+import re
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -140,6 +142,22 @@ class Bus:
         self.process.wait(5)
 
 
+def installed_icon(directory):
+    """XDG_DATA_DIRS for a notification server, with reminderd's icon and desktop entry in an XDG
+    data directory under `directory` where the package puts them (icons/hicolor/scalable/apps,
+    applications): a pop-up then shows the icon the daemon names (app_icon and desktop-entry
+    "reminderd"), as on an installed system, not the server's missing-icon placeholder. Readable
+    by every user (GNOME Shell runs as one of its own)."""
+    share = Path(directory) / "share"
+    for folder, source in (("icons/hicolor/scalable/apps", "systemd/reminderd.svg"),
+                           ("applications", "systemd/reminderd.desktop")):
+        (share / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / source, share / folder)
+    for path in [share, *share.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return f"{share}:/usr/local/share:/usr/share"
+
+
 class NotificationServer:
     """dbusmock's notification_daemon template; its log records every Notify call."""
 
@@ -170,7 +188,14 @@ class NotificationServer:
     def notifications(self):
         """Every Notify call: (summary, body, raw line)."""
         calls = []
+        # A body of several lines (a late label, a group) continues the call's line on the next ones.
+        lines = []
         for line in self.log.read_text().splitlines():
+            if lines and not re.match(r"\d+\.\d+ ", line):
+                lines[-1] += "\n" + line
+            else:
+                lines.append(line)
+        for line in lines:
             if " Notify " not in line or " Notify raised:" in line:
                 continue
             parts = line.split('"')

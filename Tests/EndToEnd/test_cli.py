@@ -310,31 +310,50 @@ def test_an_old_export_a_plain_array_still_imports(daemon):
     assert isinstance(items_only, list) and items_only[0]["title"] == "Deal"
 
 
-# 17. The catalog's age
+# 17. The catalog's age: dated by its cards, said where the amounts are
 
-def catalog_updated(daemon, updated):
+def catalog_checked(daemon, checked):
     """The bundled catalog as reminderctl finds it ($REMINDERD_CATALOG, before the build's copy),
-    dated `updated`."""
+    each card and credit checked on `checked`."""
     catalog = json.loads((ROOT / "Sources/ReminderCatalog/Resources/cards.json").read_text())
-    catalog["updated"] = updated.isoformat()
-    path = daemon.tmp / f"cards-{updated}.json"
+    for card in catalog["cards"]:
+        card["checked"] = checked.isoformat()
+        for credit in card["credits"]:
+            credit.pop("checked", None)
+    path = daemon.tmp / f"cards-{checked}.json"
     path.write_text(json.dumps(catalog))
     daemon.env["REMINDERD_CATALOG"] = str(path)
 
 
-def test_an_old_catalog_is_said_so_with_how_to_update_it(daemon):
-    old = today() - timedelta(days=400)
-    catalog_updated(daemon, old)
+def test_the_bundled_catalog_does_not_warn_on_a_fresh_installs_first_command(daemon):
+    # As installed, whatever today is: no warning before anything was asked of it.
     result = daemon.ctl("cards", "platinum")
-    assert re.search(rf"warning: the card catalog was last updated {old}, \d+ months ago", result.stderr), result.stderr
-    assert str(daemon.tmp / "config" / "reminderd" / "cards.json") in result.stderr
-    assert "Amex Platinum" in result.stdout and "warning" not in result.stdout
+    assert result.returncode == 0 and "Amex Platinum" in result.stdout
+    assert result.stderr == "", result.stderr
+    assert re.search(r"amex-platinum .* \d{4}-\d{2}-\d{2}\n", result.stdout), result.stdout  # its CHECKED date
+
+
+def test_an_old_catalog_is_said_so_where_its_amounts_are_shown_and_added(daemon):
+    old = today() - timedelta(days=400)
+    catalog_checked(daemon, old)
+    listing = daemon.ctl("cards", "platinum")
+    assert listing.stderr == "" and "warning" not in listing.stdout, listing
+    assert str(old) in listing.stdout and "over 6 months" in listing.stdout, listing.stdout
+    shown = daemon.ctl("cards", "show", "amex-platinum").stdout
+    assert re.search(rf"Amex Platinum's terms were checked {old}, \d+ months ago", shown), shown
+    assert str(daemon.tmp / "config" / "reminderd" / "cards.json") in shown
+    daemon.start()
+    added = daemon.ctl("add", "card", "amex-gold")
+    assert added.returncode == 0, added.stderr
+    assert re.search(rf"Amex Gold's terms were checked {old}, \d+ months ago", added.stdout), added.stdout
+    assert "warning" not in added.stderr
 
 
 def test_a_recent_catalog_is_not_warned_about(daemon):
-    catalog_updated(daemon, today() - timedelta(days=30))
+    catalog_checked(daemon, today() - timedelta(days=30))
     result = daemon.ctl("cards", "platinum")
-    assert "Amex Platinum" in result.stdout
+    assert "Amex Platinum" in result.stdout and "over 6 months" not in result.stdout
+    assert "months ago" not in daemon.ctl("cards", "show", "amex-platinum").stdout
     assert "warning" not in result.stderr and "warning" not in result.stdout
 
 

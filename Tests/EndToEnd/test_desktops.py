@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUS_CONFIG, Daemon, local_in, wait_for
+from conftest import BUS_CONFIG, Daemon, installed_icon, local_in, wait_for
 
 XFCE4_NOTIFYD = "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd"
 SHOTS = os.environ.get("REMINDERD_SCREENSHOTS")
@@ -88,6 +88,15 @@ def xfce_pop_ups(env):
     return dict(sorted(windows, key=lambda w: w[1][1]))
 
 
+def shows_the_icon(env, x, y, width=60, height=60):
+    """Whether reminderd's icon is drawn in the screen's box at (x, y): its yellow coin, which no
+    server's missing-icon placeholder has."""
+    text = subprocess.run(["convert", "x:root", "-crop", f"{width}x{height}+{x}+{y}", "-depth", "8", "txt:-"], env=env,
+                          capture_output=True, text=True).stdout
+    pixels = (tuple(int(v) for v in line.split("(")[1].split(")")[0].split(",")[:3]) for line in text.splitlines()[1:])
+    return sum(1 for r, g, b in pixels if r > 200 and g > 170 and b < 90) > 20
+
+
 def click_button(env, window, index, count):
     """Clicks button `index` of `count` in the row xfce4-notifyd draws along a pop-up's bottom:
     several share the width equally; a single one sits at the right, at its natural width."""
@@ -103,7 +112,8 @@ def test_xfce4_notifyd_keeps_the_reminder_and_its_buttons_and_undo_reach_reminde
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1000x400x24"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     (tmp_path / "xfce-config").mkdir()
-    env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_CONFIG_HOME=str(tmp_path / "xfce-config"))
+    env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_CONFIG_HOME=str(tmp_path / "xfce-config"),
+               XDG_DATA_DIRS=installed_icon(tmp_path))
     time.sleep(0.5)
     server = subprocess.Popen([XFCE4_NOTIFYD], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     daemon = Daemon(tmp_path, bus)
@@ -117,6 +127,7 @@ def test_xfce4_notifyd_keeps_the_reminder_and_its_buttons_and_undo_reach_reminde
         wait_for(lambda: len(xfce_pop_ups(env)) == 2, timeout=5, what="the other pop-up")
         wait_for(lambda: len(xfce_pop_ups(env)) == 1, timeout=20, what="the other pop-up expiring")
         time.sleep(0.5)  # let the remaining pop-up settle where the other one left it
+        assert shows_the_icon(env, 635, 25), "the pop-up shows no reminderd icon"
         if SHOTS:
             subprocess.run(["import", "-window", "root", "-crop", "380x180+615+0", "+repage",
                             os.path.join(SHOTS, "popup-xfce4-notifyd.png")], env=env, check=True)
@@ -395,7 +406,7 @@ def test_gnome_shell_keeps_the_reminder_with_its_buttons_and_done_and_undo_reach
         os.chown(directory / name, test_user.pw_uid, test_user.pw_gid)
     env = {"PATH": "/usr/bin:/bin", "DISPLAY": display, "HOME": str(directory / "home"), "XDG_RUNTIME_DIR": str(directory / "run"),
            "DBUS_SESSION_BUS_ADDRESS": session.address, "DBUS_SYSTEM_BUS_ADDRESS": system.address, "XDG_SESSION_TYPE": "x11",
-           "XDG_CURRENT_DESKTOP": "GNOME", "GSETTINGS_BACKEND": "memory"}
+           "XDG_CURRENT_DESKTOP": "GNOME", "GSETTINGS_BACKEND": "memory", "XDG_DATA_DIRS": installed_icon(directory)}
     as_user = dict(user=test_user.pw_uid, group=test_user.pw_gid, extra_groups=[], process_group=0,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     shell = notifications = None
@@ -409,6 +420,15 @@ def test_gnome_shell_keeps_the_reminder_with_its_buttons_and_done_and_undo_reach
         # The bus would activate this service in a session: it takes org.freedesktop.Notifications for the shell.
         notifications = subprocess.Popen(["gjs", "/usr/share/gnome-shell/org.gnome.Shell.Notifications"], env=env, **as_user)
         wait_for(lambda: "gnome-shell" in server_name(env), timeout=10, what="GNOME Shell's notification service")
+
+        def on_the_desktop():
+            # GNOME Shell starts in its overview, whose grey reads as a banner's button row: Escape
+            # leaves it, as a person would, until the blue background shows mid-screen.
+            subprocess.run(["xdotool", "key", "Escape"], env=env)
+            r, g, b = pixel(env, 640, 400)
+            return b > r + 40
+
+        wait_for(on_the_desktop, timeout=30, interval=1, what="the desktop, out of GNOME Shell's overview")
         daemon.start()
         # Ten days out: low urgency elsewhere, which GNOME would show in its list only.
         item_id = daemon.ctl_json("add", "coupon", "Sushi", "--expires", local_in(10 * 86400 + 8), "--lead", "240h")["id"]
@@ -425,6 +445,7 @@ def test_gnome_shell_keeps_the_reminder_with_its_buttons_and_done_and_undo_reach
             banner_after_moving()
             time.sleep(0.5)
         assert banner_buttons_at(env, 133), "the reminder's banner went away"
+        assert shows_the_icon(env, 395, 40), "the banner shows no reminderd icon"
         if SHOTS:
             subprocess.run(["import", "-window", "root", "-crop", "560x170+360+0", "+repage",
                             os.path.join(SHOTS, "popup-gnome.png")], env=env, check=True)

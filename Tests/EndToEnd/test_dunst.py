@@ -124,6 +124,10 @@ def test_a_paused_dunst_holds_reminders_until_it_resumes(bus, desktop, tmp_path)
                  timeout=15, what="the held reminder")
         desktop("set-paused", "false")
         wait_for(lambda: shown(desktop)[0] == 1, timeout=10, what="the pop-up after the pause")
+        # It says why it comes late: closed, dunst's history has its body.
+        assert desktop("close-all").returncode == 0
+        bodies = wait_for(lambda: shown(desktop)[1], timeout=10, what="the pop-up in dunst's history")
+        assert any("\nHeld by Do Not Disturb since " in body for body in bodies), bodies
     finally:
         daemon.stop()
 

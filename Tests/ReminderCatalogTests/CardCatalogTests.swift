@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCatalog
 import ReminderCore
 import ReminderJSON
@@ -28,6 +29,41 @@ import Testing
         ] {
             #expect(bundled.subscription(id: id) != nil, "\(id)")
         }
+    }
+
+    /// Dated by its own data: every bundled card says when it was checked, a credit checked later
+    /// says when and where, and the catalog is as old as its oldest entry.
+    @Test func theBundledCatalogIsDatedByItsEntries() throws {
+        let bundled = try CardCatalog.bundled()
+        for card in bundled.cards { #expect(card.checked != nil, "\(card.id)") }
+        let dates = bundled.cards.flatMap { card in card.credits.compactMap { card.checked($0) } }
+        #expect(bundled.checked?.lowerBound == dates.min() && bundled.checked?.upperBound == dates.max())
+        for card in bundled.cards {
+            for credit in card.credits where credit.checked != nil {
+                #expect(credit.source?.hasPrefix("https://") == true, "\(card.id).\(credit.id) names no page")
+                #expect(credit.checked! > card.checked!, "\(card.id).\(credit.id)")
+            }
+        }
+        let edit = try #require(bundled.card(id: "chase-sapphire-reserve")?.credits.first { $0.id == "the-edit" })
+        #expect(edit.amount.description == "500" && edit.period == .annual)
+    }
+
+    @Test func aCatalogIsDatedByItsCardsNotByAHandSetField() throws {
+        let card = #"{"id": "x", "issuer": "I", "name": "X", "annualFee": "95", "checked": "2026-01-02", "credits": []}"#
+        // The bundled form: a top-level date is refused, and so is a card without one.
+        #expect(throws: ReminderCoreError.self) {
+            try catalog(#"{"version": 2, "updated": "2026-01-01", "source": "s", "cards": [\#(card)]}"#)
+        }
+        #expect(throws: ReminderCoreError.self) {
+            try catalog(#"{"version": 2, "source": "s", "cards": [{"id": "x", "issuer": "I", "name": "X", "annualFee": "95"}]}"#)
+        }
+        let dated = try catalog(#"{"version": 2, "source": "s", "cards": [\#(card)]}"#)
+        #expect(dated.checked == LocalDate(uncheckedYear: 2026, month: 1, day: 2)...LocalDate(uncheckedYear: 2026, month: 1, day: 2))
+        // A user's file written for an older reminderctl keeps working; its own cards need no date.
+        let user = try catalog(
+            #"{"updated": "2025-01-01", "cards": [{"id": "y", "issuer": "I", "name": "Y", "annualFee": "0"}]}"#,
+            requireHeader: false)
+        #expect(user.checked == nil && user.cards.first?.checked == nil)
     }
 
     @Test func annualValuesCountEachPeriodAndTheirExceptions() throws {

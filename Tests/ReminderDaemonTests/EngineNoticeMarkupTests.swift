@@ -57,7 +57,7 @@ import Testing
         #expect(harness.notifier.requests.isEmpty)
         _ = harness.perform("Resume")
         let digest = try #require(harness.notifier.requests.first)
-        #expect(digest.body == "2 reminders while you were busy: &lt;C&gt;, A &amp; B")
+        #expect(digest.body == "2 reminders held by your pause since 11:06: &lt;C&gt;, A &amp; B")
         // Its due time passed: the Done button of a pop-up still on screen is refused, in words.
         let popUpHarness = try EngineHarness(notifier: RecordingNotifier(capabilities: EngineNoticeMarkupTests.markup))
         _ = popUpHarness.addCoupon(expiresIn: 2 * 3600, leads: ["1h"], title: "A & B")

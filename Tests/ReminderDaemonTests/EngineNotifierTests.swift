@@ -32,7 +32,7 @@ import Testing
         try harness.restart()
         harness.advance(to: 3701)
         #expect(harness.notifier.requests.count == 1)
-        #expect(harness.notifier.requests.first?.body.contains("late") == true)
+        #expect(harness.notifier.requests.first?.body.contains("\nLate: reminderd was not running at 12:06") == true)
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
     }
 
@@ -293,7 +293,7 @@ import Testing
         try harness.restart()
         harness.advance(to: 3660)
         #expect(harness.notifier.requests.count == 1)
-        #expect(harness.notifier.requests.first?.body.contains("(late") == true)
+        #expect(harness.notifier.requests.first?.body.contains("\nLate: reminderd was not running at 12:06") == true)
         #expect(harness.history(item).filter { $0 == "fired" }.count == 1)
         try harness.restart()
         harness.advance(to: 3700)
@@ -366,7 +366,7 @@ import Testing
         #expect(harness.notifier.requests.isEmpty)
         _ = harness.perform("Resume")
         harness.settle()
-        #expect(harness.notifier.requests.map(\.body) == ["2 reminders while you were busy: One, Two"])
+        #expect(harness.notifier.requests.map(\.body) == ["2 reminders held by your pause since 11:06: One, Two"])
         try harness.restart()  // the digest's deliveries were settled with it
         harness.advance(to: 86_400 + 60)
         #expect(harness.notifier.requests.isEmpty)
@@ -401,7 +401,7 @@ import Testing
         harness.emit(.doNotDisturbChanged)
         harness.settle()
         harness.settle()
-        #expect(harness.notifier.requests.last?.body.hasPrefix("2 reminders while you were busy: ") == true)
+        #expect(harness.notifier.requests.last?.body.hasPrefix("2 reminders held by Do Not Disturb since 11:06: ") == true)
         // Not recorded: the one transaction of both fires and history lines was refused.
         #expect(ids.map { harness.history($0).last } == ["held", "held"])
         let asked = harness.notifier.requests.count

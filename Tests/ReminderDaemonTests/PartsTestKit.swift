@@ -22,7 +22,7 @@ enum Parts {
     }
 
     /// A reminder of item `id`'s occurrence due `dueIn` seconds from now, for the times `fireAts`.
-    static func fire(_ id: String, dueIn: Int64 = 86_400, at fireAts: [Int64], late: Bool = false)
+    static func fire(_ id: String, dueIn: Int64 = 86_400, at fireAts: [Int64], late: LateReason? = nil)
         -> ReminderEngine.ScheduledEvent
     {
         .fire(

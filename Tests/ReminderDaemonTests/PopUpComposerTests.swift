@@ -20,7 +20,7 @@ import Testing
     {
         let (item, occurrence) = Parts.coupon("ab12", title: title, dueIn: dueIn)
         let event = ReminderEngine.ScheduledEvent.fire(
-            itemId: "ab12", occurrence: occurrence, fires: [ReminderFire(at: Parts.now, lead: "1h")], lead: "1h", late: false)
+            itemId: "ab12", occurrence: occurrence, fires: [ReminderFire(at: Parts.now, lead: "1h")], lead: "1h", late: nil)
         let text = NotificationText(
             item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
         return composer.reminder(event, text: text, shownAgain: false, replacesId: 7)
@@ -81,21 +81,21 @@ import Testing
     @Test func aLateReminderSaysSoUnlessShownAgain() {
         let (item, occurrence) = Parts.coupon("ab12", dueIn: 86_400)
         let event = ReminderEngine.ScheduledEvent.fire(
-            itemId: "ab12", occurrence: occurrence, fires: [ReminderFire(at: Parts.now - 600, lead: "1h")], lead: "1h", late: false)
+            itemId: "ab12", occurrence: occurrence, fires: [ReminderFire(at: Parts.now - 600, lead: "1h")], lead: "1h", late: nil)
         let text = NotificationText(
             item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
         let composer = composer([])
         #expect(
             composer.reminder(event, text: text, shownAgain: false, replacesId: 0).body.contains(
-                "(late: was due Wed 10:56)"))
-        #expect(!composer.reminder(event, text: text, shownAgain: true, replacesId: 0).body.contains("late"))
+                "\nLate: the computer was asleep or its clock jumped at 10:56"))
+        #expect(!composer.reminder(event, text: text, shownAgain: true, replacesId: 0).body.contains("Late"))
     }
 
     @Test func aGroupNamesItsRemindersInOrderWithOneAtATimeButNoDone() {
         let reminders = [("c", "Zeta", 7200), ("a", "Beta", 3600), ("b", "Alpha", 3600)].map { id, title, dueIn in
             let (item, occurrence) = Parts.coupon(id, title: title, dueIn: Int64(dueIn))
             let event = ReminderEngine.ScheduledEvent.fire(
-                itemId: id, occurrence: occurrence, fires: [ReminderFire(at: Parts.now, lead: "1h")], lead: "1h", late: false)
+                itemId: id, occurrence: occurrence, fires: [ReminderFire(at: Parts.now, lead: "1h")], lead: "1h", late: nil)
             let text = NotificationText(
                 item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
             return (event: event, item: item, text: text)
@@ -153,5 +153,21 @@ import Testing
             LocalDateTime(date: LocalDate(uncheckedYear: 2026, month: 11, day: 19), time: LocalTime(hour: 21, minute: 59)))
         #expect(snooze.end == expected.instant)
         #expect(snooze.shortened)
+    }
+
+    /// A late label's times: the hour today, the weekday within a week, else as tables write them.
+    @Test func aLateLabelWritesItsTimesAsAPersonReadsThem() {
+        let at = { PopUpComposer.timeWords($0, zone: .utc, now: Parts.now) }
+        #expect(at(Parts.now - 600) == "10:56")
+        #expect(at(Parts.now - 86_400) == "Tue 11:06")
+        #expect(at(Parts.now - 8 * 86_400) == "Tue 2026-11-10 11:06")
+        let away = Parts.fire("ab12", at: [Parts.now - 8 * 86_400], late: .notRunning)
+        #expect(
+            PopUpComposer.historyNote(of: away, zone: .utc, now: Parts.now)
+                == "late: reminderd was not running at 2026-11-10T11:06:40+00:00")
+        let held = Parts.fire("ab12", at: [Parts.now - 600], late: .doNotDisturb(since: Parts.now - 600))
+        #expect(
+            PopUpComposer.historyNote(of: held, zone: .utc, now: Parts.now)
+                == "late: held by Do Not Disturb since 2026-11-18T10:56:40+00:00")
     }
 }

@@ -84,13 +84,28 @@ import Testing
         #expect(Output.amount(item([:])) == "")
     }
 
-    @Test func anOldCatalogIsSaidSoWithHowToUpdateIt() throws {
-        var catalog = try CardCatalog.bundled()
-        catalog.updated = LocalDate(uncheckedYear: 2025, month: 10, day: 15)
-        let warning = Catalog.staleness(catalog, today: LocalDate(uncheckedYear: 2026, month: 11, day: 22))
-        #expect(warning?.contains("last updated 2025-10-15, 13 months ago") == true)
-        #expect(warning?.contains("cards.json") == true)
-        #expect(Catalog.staleness(catalog, today: LocalDate(uncheckedYear: 2026, month: 3, day: 1)) == nil)
+    /// A card's terms checked long ago are said so where its amounts are shown or added, by the
+    /// card's own oldest date (a credit checked later does not make it newer); a user's own card
+    /// names no date and gets no note. `today` is given: no dependence on the real date.
+    @Test func aCardCheckedLongAgoIsSaidSoByItsOwnOldestDate() throws {
+        let day = { (year: Int, month: Int, day: Int) in LocalDate(uncheckedYear: year, month: month, day: day) }
+        var card = try #require(try CardCatalog.bundled().card(id: "amex-gold"))
+        card.checked = day(2025, 10, 15)
+        for index in card.credits.indices { card.credits[index].checked = nil }
+        let note = Catalog.checkedNote(card, today: day(2026, 11, 22))
+        #expect(note?.contains("Amex Gold's terms were checked 2025-10-15, 13 months ago") == true)
+        #expect(note?.contains("reminderctl edit ID") == true && note?.contains("cards.json") == true)
+        #expect(Catalog.checkedNote(card, today: day(2026, 3, 1)) == nil)
+        var recent = card
+        recent.checked = day(2026, 9, 1)
+        #expect(Catalog.checkedNote(recent, today: day(2026, 11, 22)) == nil)
+        recent.credits[0].checked = day(2025, 10, 15)  // one credit older than its card
+        #expect(Catalog.checkedNote(recent, today: day(2026, 11, 22))?.contains("checked 2025-10-15") == true)
+        var own = card
+        own.checked = nil
+        #expect(Catalog.checkedNote(own, today: day(2030, 1, 1)) == nil)
+        #expect(Catalog.listingNote([card, own], today: day(2026, 11, 22)).contains("over 6 months ago for 1 of these 2"))
+        #expect(!Catalog.listingNote([own], today: day(2026, 11, 22)).contains("over"))
     }
 
     @Test func aNegativeValueIsAUsageErrorNotHelp() {
