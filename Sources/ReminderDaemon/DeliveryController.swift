@@ -155,6 +155,20 @@ final class DeliveryController: Sendable {
         return ahead && occurrences[itemId]?[occurrence.due]?.doneAt == nil
     }
 
+    /// Whether a reminder of the item that `instant` covers is in flight, on screen, waiting or
+    /// held (Explain; a dismiss elsewhere is said in history only then).
+    func hasReminder(of itemId: String, firedBy instant: Int64) -> Bool { outbox.holds(itemId, firedBy: instant) }
+
+    /// How many reminders wait for a server, and how many are held (Status).
+    var waitingCount: Int { outbox.waiting.count }
+    var heldCount: Int { outbox.held.count }
+
+    /// Why reminders are held, while some are: the reason the latest `held` entry recorded.
+    func heldReason() -> String? {
+        guard !outbox.held.isEmpty else { return nil }
+        return (try? store.history(limit: 1, event: .held))?.first?.reason
+    }
+
     /// Reminders whose items reminderd-sync pulls first (a refresh): held until `releaseRefresh`.
     func holdForRefresh(_ events: [ScheduledEvent]) { outbox.keep(events, in: .refreshing) }
 

@@ -5,22 +5,6 @@ import ReminderProtocol
 import ReminderStore
 
 extension ReminderEngine {
-    /// An id or unique id prefix. An item set aside as unreadable is found by its full id, for
-    /// the commands that can act on it (`quarantinedToo`: Get, Remove); the others refuse.
-    func resolve(_ text: String, quarantinedToo: Bool = false) throws(EngineError) -> String {
-        if items[text] != nil { return text }
-        if quarantined[text] != nil {
-            guard quarantinedToo else {
-                throw EngineError.notApplicable(text, "its stored data is unreadable; it can only be removed")
-            }
-            return text
-        }
-        let matches = text.isEmpty ? [] : index.sortedIds.starting(with: text)
-        if matches.count == 1 { return matches[0] }
-        if matches.isEmpty || text.isEmpty { throw EngineError.noSuchItem(text) }
-        throw EngineError.ambiguousId(text, matches: matches)
-    }
-
     // MARK: - Changing items
 
     func add(_ json: JSONValue, now: Int64) throws(EngineError) -> AddReply {
@@ -34,7 +18,7 @@ extension ReminderEngine {
         item.id = newID()
         item.createdAt = now
         try insert([item], now: now)
-        return AddReply(id: item.id!, item: view(item.id!, now: now))
+        return AddReply(id: item.id!, item: queries(now: now).view(item.id!))
     }
 
     /// Adds `added` in one transaction; for a restore, first deletes the items of the same ids
@@ -103,7 +87,7 @@ extension ReminderEngine {
         index.update(edited)
         index.move(id, moves)
         reschedule(id, now: now)
-        return ItemReply(item: view(id, now: now))
+        return ItemReply(item: queries(now: now).view(id))
     }
 
     func remove(_ id: String, now: Int64) throws(EngineError) -> RemoveReply {
@@ -115,6 +99,15 @@ extension ReminderEngine {
         dropFromMemory(id)
         reschedule(id, now: now)
         return RemoveReply(id: id)
+    }
+
+    /// Deletes an unreadable item, stored first, with a history line.
+    func removeQuarantined(_ item: QuarantinedItem, now: Int64) throws(EngineError) -> RemoveReply {
+        do {
+            try store.removeItem(id: item.id, title: item.title ?? "(unreadable)", reason: "was unreadable", at: now)
+        } catch { throw EngineError.store(error) }
+        index.remove(item.id)
+        return RemoveReply(id: item.id)
     }
 
     /// Drops a deleted item from memory: its state, pending reminders and pop-ups.

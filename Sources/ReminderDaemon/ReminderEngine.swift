@@ -3,6 +3,7 @@ import Dispatch
 import Logging
 import ReminderCore
 import ReminderPlatform
+import ReminderProtocol
 import ReminderStore
 
 /// The daemon's state and rules at run time, and every command that changes them. The state is in
@@ -197,6 +198,42 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     }
 
     func shortTime(_ instant: Int64) -> String { PopUpComposer.shortTime(instant, zone: zone, now: clock()) }
+
+    /// Status (CONTRACT §5 `status`): the daemon, its notification server, the pause, and the
+    /// reminders delivery has waiting or held.
+    func status(now: Int64) -> StatusReply {
+        StatusReply(
+            version: ReminderVersion.current, uptimeSeconds: now - startedAt, items: Int64(items.count),
+            nextReminder: nextFireTime().map { Timestamp.format($0, in: zone) },
+            notificationServer: notifier.serverInfo().map {
+                StatusReply.Server(
+                    name: $0.name, vendor: $0.vendor, version: $0.version, capabilities: $0.capabilities)
+            },
+            paused: delivery.pausedUntil.map {
+                $0 == DeliveryController.untilResumed ? "until resumed" : Timestamp.format($0, in: zone)
+            },
+            waiting: Int64(delivery.waitingCount), timeZone: zone.identifier,
+            today: zone.localDateTime(at: now).date.description, store: store.path,
+            held: Int64(delivery.heldCount), heldReason: delivery.heldReason())
+    }
+
+    /// The read-only commands over the state as it is now. Taken for one command and let go
+    /// before anything changes (its parts are shared with the engine's until one is changed).
+    func queries(now: Int64) -> QuerySnapshot {
+        QuerySnapshot(
+            index: index, schedule: schedule, rules: rules, zone: zone, configuration: configuration,
+            delivery: delivery, store: store, now: now)
+    }
+
+    /// Hands the indicator's content to the exporter when a StatusNotifierWatcher is on the bus;
+    /// returns the next local midnight then (its "today" and "this week" move on), nil otherwise —
+    /// no host, no work and no wake-up. With `"indicator": false` at start the exporter watches
+    /// for no watcher, so a reload's change of the key counts from the next start.
+    func publishIndicator(now: Int64) -> Int64? {
+        guard let exporter = notifier as? IndicatorExporter, exporter.indicatorHostPresent else { return nil }
+        exporter.showIndicator(queries(now: now).indicator().view)
+        return IndicatorComposer.nextMidnight(after: now, zone: zone)
+    }
 
     /// The earliest pending reminder (not the pass events).
     func nextFireTime() -> Int64? { schedule.nextFireTime() }
