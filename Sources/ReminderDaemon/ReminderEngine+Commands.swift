@@ -174,38 +174,17 @@ extension ReminderEngine {
         do { try delivery.resumeNow(now: now) } catch { throw EngineError.store(error) }
     }
 
-    /// Adds items, all or none, with a backup's state; `replace` restores items over those of
-    /// the same ids (an unreadable item's id is never replaced: remove it first).
+    /// Import (`Backup.restore`): adds items, all or none, with a backup's state; `replace`
+    /// restores items over those of the same ids.
     func importItems(_ elements: [JSONValue], state: JSONValue?, replace: Bool, now: Int64) throws(EngineError)
         -> ImportReply
     {
-        var added: [Item] = []
-        var ids = Set(quarantined.keys).union(replace ? [] : order)
-        var replacing: [String] = []
-        for (index, element) in elements.enumerated() {
-            var item = try decodeItem(element, path: "items[\(index)]", defaultCreatedAt: now)
-            if let id = item.id, ids.contains(id) {
-                throw EngineError.invalidItem(
-                    .invalidValue(
-                        field: "items[\(index)].id",
-                        reason:
-                            "\"\(id)\" is already in use\(replace || quarantined[id] != nil ? "" : " (to restore a backup over the items it has, import with replace)")"
-                    ))
-            }
-            if let id = item.id, items[id] != nil { replacing.append(id) }
-            if item.id == nil {
-                var id = newID()
-                while ids.contains(id) { id = newID() }
-                item.id = id
-            }
-            if item.createdAt == nil { item.createdAt = now }
-            ids.insert(item.id!)
-            added.append(item)
-        }
-        let restored = try decodeState(state, ids: Set(added.map { $0.id! }))
-        try insert(added, now: now, replacing: replacing, state: restored)
+        let restore = try Backup(zone: zone).restore(
+            elements, state: state, replace: replace, over: index, now: now, decodeItem: decodeItem,
+            newID: { newID() })
+        try insert(restore.added, now: now, replacing: restore.replacing, state: restore.state)
         // A replaced item's old reminders were dropped with it; its new ones were scheduled above.
-        return ImportReply(ids: added.map { $0.id! })
+        return ImportReply(ids: restore.added.map { $0.id! })
     }
 }
 

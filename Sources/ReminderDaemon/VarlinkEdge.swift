@@ -74,7 +74,7 @@ extension ReminderEngine {
         case .importItems(let elements, let state, let replace):
             return try importItems(elements, state: state, replace: replace, now: now)
         case .export(let history):
-            return ExportReply(items: order.compactMap { items[$0]?.json }, state: try exportState(history: history))
+            return try Backup(zone: zone).export(index, from: store, history: history)
         case .calendar(let days): return CalendarReply(ics: try queries(now: now).calendar(days: days))
         case .report(let months, let card): return try queries(now: now).report(months: months, card: card)
         case .syncBegin(let collection, let account):
