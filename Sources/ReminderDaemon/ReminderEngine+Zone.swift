@@ -29,7 +29,6 @@ extension ReminderEngine {
         let new = zone
         let move = { (due: Int64) in new.resolve(old.localDateTime(at: due)).instant }
         try store.moveOccurrences(toZone: new.identifier, move)
-        owed = Set(owed.map { FireKey(itemId: $0.itemId, due: move($0.due), fireAt: $0.fireAt) })
         delivery.moveOccurrences(move)
         index = ItemIndex(
             items: order.compactMap { items[$0] }, quarantined: Array(index.quarantined.values),
