@@ -76,7 +76,14 @@ struct ReplyFields {
     }
 
     func strings(_ key: String) throws(ReminderProtocolError) -> [String] {
-        let elements = try required(key, "an array of strings") { reader throws(FieldError) in try reader.array(key) }
+        guard let texts = try optionalStrings(key) else { throw wrong(key, "an array of strings") }
+        return texts
+    }
+
+    /// An array of strings, or nil when absent or null.
+    func optionalStrings(_ key: String) throws(ReminderProtocolError) -> [String]? {
+        let elements = try optional(key, "an array of strings") { reader throws(FieldError) in try reader.array(key) }
+        guard let elements else { return nil }
         var texts: [String] = []
         for element in elements {
             guard case .string(let text) = element else { throw wrong(key, "an array of strings") }
