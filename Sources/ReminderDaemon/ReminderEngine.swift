@@ -12,7 +12,10 @@ import ReminderStore
 /// own their state and reach the engine only through a protocol: `delivery`, the delivery
 /// controller (the reminders that came due, on their way to the screen and on it, the pause,
 /// the notifier's events; `DeliveryCore`), and `sync`, the sync endpoint (`SyncCore`). The engine decides;
-/// the parts keep; `PlanningSnapshot` plans and `PopUpComposer` words a pop-up, both from plain values.
+/// the parts keep; values work out from what the engine hands them, changing nothing:
+/// `QuerySnapshot` answers the read-only commands, `Backup` writes and reads a backup,
+/// `InterruptedRun` finds what a stopped run left undone, `PlanningSnapshot` plans and
+/// `PopUpComposer` words a pop-up.
 ///
 /// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,
 /// the notifier's GLib thread, the timer) hop onto it. Every change is written to the store in one
