@@ -209,25 +209,3 @@ public final class Daemon: Sendable {
         return timer
     }
 }
-
-extension ReminderEngine {
-    /// New settings (after a reload): every item is rescheduled under them.
-    func apply(_ configuration: Configuration, zone: TimeZoneRules) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        self.configuration = configuration
-        let old = self.zone
-        self.zone = zone
-        self.rules = FireTimeRules(zone: zone, configuration: configuration)
-        if old != zone {
-            do { try moveStoredOccurrences(from: old) } catch {
-                logger.error("cannot move the stored reminders to the zone \(zone.identifier): \(error)")
-            }
-        }
-        let now = clock()
-        do { try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400) } catch {
-            logger.error("cannot prune history: \(error)")
-        }
-        for id in order { reschedule(id, now: now) }
-        publish()
-    }
-}

@@ -155,6 +155,53 @@ final class DeliveryController: Sendable {
         return ahead && occurrences[itemId]?[occurrence.due]?.doneAt == nil
     }
 
+    /// Whether a reminder of the item that `instant` covers is in flight, on screen, waiting or
+    /// held (Explain; a dismiss elsewhere is said in history only then).
+    func hasReminder(of itemId: String, firedBy instant: Int64) -> Bool { outbox.holds(itemId, firedBy: instant) }
+
+    /// How many reminders wait for a server, and how many are held (Status).
+    var waitingCount: Int { outbox.waiting.count }
+    var heldCount: Int { outbox.held.count }
+
+    /// The earliest scheduled time of a reminder that came due but is not shown yet (waiting for a
+    /// server, held, held for a refresh): `lastSeen` stays before it, so a restart shows it.
+    var earliestUnshownFire: Int64? {
+        let outbox = outbox
+        var earliest: Int64?
+        for case .fire(_, _, let fires, _, _) in outbox.waiting + outbox.held + outbox.refreshing {
+            if let first = fires.lazy.map(\.at).min() { earliest = min(earliest ?? first, first) }
+        }
+        return earliest
+    }
+
+    /// How delivery's invariants are broken: the outbox's own, and those it shares with the wheel
+    /// and the sync link — a fire is in exactly one place, so one still on `schedule` is in none
+    /// of the outbox's; fires held for a refresh have the refresh's end (`refreshEnds`) to go out at.
+    func checkInvariant(against schedule: FireSchedule, refreshEnds: Int64?) -> [String] {
+        let outbox = outbox
+        var broken = outbox.checkInvariant()
+        if !outbox.refreshing.isEmpty && refreshEnds == nil {
+            broken.append("fires are held for a refresh that has no end")
+        }
+        var scheduled = Set<FireKey>()
+        schedule.forEach(dueBy: .max - 1) { event, _ in
+            guard case .fire(let itemId, let occurrence, let fires, _, _) = event else { return }
+            for fire in fires { scheduled.insert(FireKey(itemId: itemId, due: occurrence.due, fireAt: fire.at)) }
+        }
+        outbox.forEachFire { key, place in
+            if scheduled.contains(key) {
+                broken.append("\(key.itemId) at \(key.fireAt) is both scheduled and \(place)")
+            }
+        }
+        return broken
+    }
+
+    /// Why reminders are held, while some are: the reason the latest `held` entry recorded.
+    func heldReason() -> String? {
+        guard !outbox.held.isEmpty else { return nil }
+        return (try? store.history(limit: 1, event: .held))?.first?.reason
+    }
+
     /// Reminders whose items reminderd-sync pulls first (a refresh): held until `releaseRefresh`.
     func holdForRefresh(_ events: [ScheduledEvent]) { outbox.keep(events, in: .refreshing) }
 

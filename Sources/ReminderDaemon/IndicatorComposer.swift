@@ -1,3 +1,4 @@
+import CivilTime
 import ReminderCore
 
 /// What a click in the panel indicator's menu does: the same commands as a pop-up's buttons. An
@@ -177,5 +178,12 @@ struct IndicatorComposer {
             Money.zero, +)
         if expiring != .zero { lines.append("\(expiring.formatted(currency: currency)) expiring this week") }
         return markupEscaped(lines.joined(separator: "\n"))
+    }
+
+    /// The first instant of the local day after `now`'s.
+    static func nextMidnight(after now: Int64, zone: TimeZoneRules) -> Int64 {
+        let local = zone.localSeconds(at: now)
+        let dayStart = local - ((local % 86_400) + 86_400) % 86_400
+        return zone.resolve(localSeconds: dayStart + 86_400).instant
     }
 }

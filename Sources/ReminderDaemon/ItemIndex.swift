@@ -110,6 +110,22 @@ struct ItemIndex: Sendable {
         return rules.firstOccurrence(of: item, dueAfter: now) { occurrences[id]?[$0.due]?.doneAt == nil }
     }
 
+    /// An id or unique id prefix. An item set aside as unreadable is found by its full id, for
+    /// the commands that can act on it (`quarantinedToo`: Get, Remove); the others refuse.
+    func resolve(_ text: String, quarantinedToo: Bool = false) throws(EngineError) -> String {
+        if items[text] != nil { return text }
+        if quarantined[text] != nil {
+            guard quarantinedToo else {
+                throw EngineError.notApplicable(text, "its stored data is unreadable; it can only be removed")
+            }
+            return text
+        }
+        let matches = text.isEmpty ? [] : sortedIds.starting(with: text)
+        if matches.count == 1 { return matches[0] }
+        if matches.isEmpty || text.isEmpty { throw EngineError.noSuchItem(text) }
+        throw EngineError.ambiguousId(text, matches: matches)
+    }
+
     /// How the invariant is broken: empty when it holds. O(items); for tests and debugging.
     func checkInvariant() -> [String] {
         var broken: [String] = []

@@ -108,3 +108,11 @@ public protocol Notifier: AnyObject, Sendable {
     func doNotDisturb(completion: @escaping @Sendable (String?) -> Void)
     func stop()
 }
+
+/// The panel indicator's exporter (`DBusNotifier`), as the engine sees it.
+protocol IndicatorExporter: AnyObject, Sendable {
+    /// Whether a StatusNotifierWatcher is on the bus: the indicator is worked out only then.
+    var indicatorHostPresent: Bool { get }
+    /// Shows `view`; the exporter signals only what differs from the view shown before.
+    func showIndicator(_ view: IndicatorView)
+}

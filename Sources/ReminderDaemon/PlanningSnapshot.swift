@@ -13,7 +13,8 @@ struct PlanningSnapshot: Sendable {
     let rules: FireTimeRules
     /// The configured lead times, for items without their own.
     let leadTimes: [CalendarDuration]
-    /// See `ReminderEngine.owed`.
+    /// At start, the reminders a previous run handed to the server without recording the
+    /// outcome: shown once more, as late ones (`InterruptedRun.owed`).
     let owed: Set<FireKey>
     let now: Int64
     /// When the daemon last ran (see `events(of:)`); nil outside start-up.

@@ -5,22 +5,6 @@ import ReminderProtocol
 import ReminderStore
 
 extension ReminderEngine {
-    /// An id or unique id prefix. An item set aside as unreadable is found by its full id, for
-    /// the commands that can act on it (`quarantinedToo`: Get, Remove); the others refuse.
-    func resolve(_ text: String, quarantinedToo: Bool = false) throws(EngineError) -> String {
-        if items[text] != nil { return text }
-        if quarantined[text] != nil {
-            guard quarantinedToo else {
-                throw EngineError.notApplicable(text, "its stored data is unreadable; it can only be removed")
-            }
-            return text
-        }
-        let matches = text.isEmpty ? [] : index.sortedIds.starting(with: text)
-        if matches.count == 1 { return matches[0] }
-        if matches.isEmpty || text.isEmpty { throw EngineError.noSuchItem(text) }
-        throw EngineError.ambiguousId(text, matches: matches)
-    }
-
     // MARK: - Changing items
 
     func add(_ json: JSONValue, now: Int64) throws(EngineError) -> AddReply {
@@ -34,7 +18,7 @@ extension ReminderEngine {
         item.id = newID()
         item.createdAt = now
         try insert([item], now: now)
-        return AddReply(id: item.id!, item: view(item.id!, now: now))
+        return AddReply(id: item.id!, item: queries(now: now).view(item.id!))
     }
 
     /// Adds `added` in one transaction; for a restore, first deletes the items of the same ids
@@ -103,7 +87,7 @@ extension ReminderEngine {
         index.update(edited)
         index.move(id, moves)
         reschedule(id, now: now)
-        return ItemReply(item: view(id, now: now))
+        return ItemReply(item: queries(now: now).view(id))
     }
 
     func remove(_ id: String, now: Int64) throws(EngineError) -> RemoveReply {
@@ -115,6 +99,15 @@ extension ReminderEngine {
         dropFromMemory(id)
         reschedule(id, now: now)
         return RemoveReply(id: id)
+    }
+
+    /// Deletes an unreadable item, stored first, with a history line.
+    func removeQuarantined(_ item: QuarantinedItem, now: Int64) throws(EngineError) -> RemoveReply {
+        do {
+            try store.removeItem(id: item.id, title: item.title ?? "(unreadable)", reason: "was unreadable", at: now)
+        } catch { throw EngineError.store(error) }
+        index.remove(item.id)
+        return RemoveReply(id: item.id)
     }
 
     /// Drops a deleted item from memory: its state, pending reminders and pop-ups.
@@ -181,38 +174,17 @@ extension ReminderEngine {
         do { try delivery.resumeNow(now: now) } catch { throw EngineError.store(error) }
     }
 
-    /// Adds items, all or none, with a backup's state; `replace` restores items over those of
-    /// the same ids (an unreadable item's id is never replaced: remove it first).
+    /// Import (`Backup.restore`): adds items, all or none, with a backup's state; `replace`
+    /// restores items over those of the same ids.
     func importItems(_ elements: [JSONValue], state: JSONValue?, replace: Bool, now: Int64) throws(EngineError)
         -> ImportReply
     {
-        var added: [Item] = []
-        var ids = Set(quarantined.keys).union(replace ? [] : order)
-        var replacing: [String] = []
-        for (index, element) in elements.enumerated() {
-            var item = try decodeItem(element, path: "items[\(index)]", defaultCreatedAt: now)
-            if let id = item.id, ids.contains(id) {
-                throw EngineError.invalidItem(
-                    .invalidValue(
-                        field: "items[\(index)].id",
-                        reason:
-                            "\"\(id)\" is already in use\(replace || quarantined[id] != nil ? "" : " (to restore a backup over the items it has, import with replace)")"
-                    ))
-            }
-            if let id = item.id, items[id] != nil { replacing.append(id) }
-            if item.id == nil {
-                var id = newID()
-                while ids.contains(id) { id = newID() }
-                item.id = id
-            }
-            if item.createdAt == nil { item.createdAt = now }
-            ids.insert(item.id!)
-            added.append(item)
-        }
-        let restored = try decodeState(state, ids: Set(added.map { $0.id! }))
-        try insert(added, now: now, replacing: replacing, state: restored)
+        let restore = try Backup(zone: zone).restore(
+            elements, state: state, replace: replace, over: index, now: now, decodeItem: decodeItem,
+            newID: { newID() })
+        try insert(restore.added, now: now, replacing: restore.replacing, state: restore.state)
         // A replaced item's old reminders were dropped with it; its new ones were scheduled above.
-        return ImportReply(ids: added.map { $0.id! })
+        return ImportReply(ids: restore.added.map { $0.id! })
     }
 }
 

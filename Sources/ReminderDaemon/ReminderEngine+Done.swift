@@ -100,7 +100,7 @@ extension ReminderEngine {
         if let record { index.record(record) }
         delivery.closePopUps(of: id)
         reschedule(id, now: now)
-        return ItemReply(item: view(id, now: now))
+        return ItemReply(item: queries(now: now).view(id))
     }
 
     /// The occurrence due next, done or not: the one Done means.
@@ -129,12 +129,6 @@ extension ReminderEngine {
         return next
     }
 
-    /// The latest Dones still in effect, newest first: a Done that was undone no longer has its
-    /// undo step (Undo deletes it), so it is not "used" any more.
-    func usedRecently(limit: Int) throws(EngineError) -> [HistoryRecord] {
-        do { return try store.usedRecently(limit: limit) } catch { throw EngineError.store(error) }
-    }
-
     /// Restores the item as it was before its latest Done not yet undone; repeated, it walks back
     /// through every Done.
     func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply {
@@ -157,6 +151,6 @@ extension ReminderEngine {
         index.update(restored)
         if let record { index.record(record) }
         reschedule(id, now: now)
-        return ItemReply(item: view(id, now: now))
+        return ItemReply(item: queries(now: now).view(id))
     }
 }

@@ -4,8 +4,6 @@ import ReminderCore
 import ReminderStore
 
 extension ReminderEngine {
-    func leads(of item: Item) -> [CalendarDuration] { item.lead ?? configuration.leadTimes }
-
     /// The occurrence the schedule, Done and Snooze act on (`ItemIndex.currentOccurrence`).
     func currentOccurrence(of item: Item, now: Int64) -> Occurrence? {
         index.currentOccurrence(of: item, rules: rules, now: now)
@@ -25,8 +23,8 @@ extension ReminderEngine {
         planning(now: now, lateSince: lateSince).events(of: id)
     }
 
-    /// What planning reads, as one value.
-    func planning(now: Int64, lateSince: Int64?) -> PlanningSnapshot {
+    /// What planning reads, as one value; at start, with the fires a previous run owes (`InterruptedRun`).
+    func planning(now: Int64, lateSince: Int64?, owed: Set<FireKey> = []) -> PlanningSnapshot {
         PlanningSnapshot(
             index: index, rules: rules, leadTimes: configuration.leadTimes, owed: owed, now: now, lateSince: lateSince)
     }
@@ -91,66 +89,18 @@ extension ReminderEngine {
         reschedule(itemId, now: now)
     }
 
-    /// On start: occurrences that passed while the daemon was away with reminders never shown go
-    /// into one "while you were away" pop-up and into history as `missed`.
-    func collectMissed(since lastSeen: Int64?, now: Int64) {
-        var missed: [(Item, Occurrence)] = []
-        // Every item at every start: one fire-time buffer for all, one lookup of fires per item.
-        var fires: [FireTime] = []
-        for id in order {
-            guard let item = items[id], let createdAt = item.createdAt else { continue }
-            let from = max(lastSeen ?? createdAt, createdAt)
-            let shown = fired.of(id)
-            rules.forEachOccurrence(of: item, dueAfter: from, before: now + 1) { occurrence in
-                let record = index.record(of: id, due: occurrence.due)
-                guard record?.doneAt == nil, record?.passedAt == nil else { return true }
-                fires.removeAll(keepingCapacity: true)
-                rules.fireTimes(of: occurrence, leads: leads(of: item), createdAt: createdAt, into: &fires)
-                if fires.contains(where: {
-                    !shown.contains(due: occurrence.due, ReminderFire(at: $0.fireAt, lead: $0.lead.description))
-                }) {
-                    missed.append((item, occurrence))
-                }
-                return true
-            }
-        }
-        reportMissed(missed, now: now, reason: "passed while reminderd was not running")
-    }
-
     /// Records `missed` occurrences as passed and `missed` in history, and shows them in one
-    /// "While You Were Away" pop-up.
+    /// "While You Were Away" pop-up (`InterruptedRun`).
     func reportMissed(_ missed: [(Item, Occurrence)], now: Int64, reason: String) {
         guard !missed.isEmpty else { return }
         for (item, occurrence) in missed { if let id = item.id { delivery.closePopUps(of: id, due: occurrence.due) } }
-        var passes: [(occurrence: OccurrenceRecord, history: HistoryRecord)] = []
-        for (item, occurrence) in missed {
-            guard let id = item.id else { continue }
-            var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)
-            record.passedAt = now
-            passes.append(
-                (
-                    record,
-                    HistoryRecord(
-                        at: now, itemId: id, title: item.title, event: .missed,
-                        reason: "due \(Timestamp.format(occurrence.due, in: zone)) \(reason)")
-                ))
-        }
+        let passes = interruptedRun(now: now).passes(of: missed, reason: reason)
         do {
             try store.recordPassed(passes)
-            for pass in passes {
-                index.record(pass.occurrence)
-            }
+            for pass in passes { index.record(pass.occurrence) }
         } catch {
             logger.error("cannot record missed reminders: \(error)")
         }
-        let titles = missed.map { $0.0.title }
-        let body =
-            titles.count == 1
-            ? "\(titles[0]) passed while you were away"
-            : "\(titles.count) deadlines passed while you were away: \(titles.prefix(5).joined(separator: ", "))\(titles.count > 5 ? ", …" : "")"
-        delivery.showNotice(
-            NotificationRequest(
-                summary: "While You Were Away", body: body, urgency: .normal, category: "x-reminderd.missed",
-                timeoutMilliseconds: 0))
+        delivery.showNotice(InterruptedRun.notice(naming: missed))
     }
 }

@@ -20,7 +20,7 @@ extension ReminderEngine: SyncCore {
     }
 
     func hasReminder(of itemId: String, firedBy instant: Int64) -> Bool {
-        delivery.outbox.holds(itemId, firedBy: instant)
+        delivery.hasReminder(of: itemId, firedBy: instant)
     }
 
     /// Shows the fires held for a refresh that are still due.

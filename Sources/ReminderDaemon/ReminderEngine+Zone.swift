@@ -1,7 +1,11 @@
 import CivilTime
+import Dispatch
+import ReminderCore
 import ReminderPlatform
 import ReminderStore
 
+/// The zone and settings the engine plans in: the stored zone adopted at start, stored instants
+/// moved with a change of zone, and a reload's new settings.
 extension ReminderEngine {
     /// At start: when the configured zone is not the one the store's instants are wall times of
     /// (`timeZone` was edited, or the system zone changed, while reminderd was stopped), moves
@@ -29,11 +33,30 @@ extension ReminderEngine {
         let new = zone
         let move = { (due: Int64) in new.resolve(old.localDateTime(at: due)).instant }
         try store.moveOccurrences(toZone: new.identifier, move)
-        owed = Set(owed.map { FireKey(itemId: $0.itemId, due: move($0.due), fireAt: $0.fireAt) })
         delivery.moveOccurrences(move)
         index = ItemIndex(
             items: order.compactMap { items[$0] }, quarantined: Array(index.quarantined.values),
             records: try store.occurrences(), fires: try store.fires())
         logger.info("time zone \(old.identifier) → \(new.identifier): done, snoozed and shown reminders moved with it")
+    }
+
+    /// New settings (after a reload): every item is rescheduled under them.
+    func apply(_ configuration: Configuration, zone: TimeZoneRules) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        self.configuration = configuration
+        let old = self.zone
+        self.zone = zone
+        self.rules = FireTimeRules(zone: zone, configuration: configuration)
+        if old != zone {
+            do { try moveStoredOccurrences(from: old) } catch {
+                logger.error("cannot move the stored reminders to the zone \(zone.identifier): \(error)")
+            }
+        }
+        let now = clock()
+        do { try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400) } catch {
+            logger.error("cannot prune history: \(error)")
+        }
+        for id in order { reschedule(id, now: now) }
+        publish()
     }
 }

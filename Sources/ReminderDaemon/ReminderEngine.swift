@@ -3,6 +3,7 @@ import Dispatch
 import Logging
 import ReminderCore
 import ReminderPlatform
+import ReminderProtocol
 import ReminderStore
 
 /// The daemon's state and rules at run time, and every command that changes them. The state is in
@@ -11,7 +12,10 @@ import ReminderStore
 /// own their state and reach the engine only through a protocol: `delivery`, the delivery
 /// controller (the reminders that came due, on their way to the screen and on it, the pause,
 /// the notifier's events; `DeliveryCore`), and `sync`, the sync endpoint (`SyncCore`). The engine decides;
-/// the parts keep; `PlanningSnapshot` plans and `PopUpComposer` words a pop-up, both from plain values.
+/// the parts keep; values work out from what the engine hands them, changing nothing:
+/// `QuerySnapshot` answers the read-only commands, `Backup` writes and reads a backup,
+/// `InterruptedRun` finds what a stopped run left undone, `PlanningSnapshot` plans and
+/// `PopUpComposer` words a pop-up.
 ///
 /// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,
 /// the notifier's GLib thread, the timer) hop onto it. Every change is written to the store in one
@@ -44,9 +48,6 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         core: self, store: store, notifier: notifier, clock: clock, logger: logger, queue: queue)
     /// Sync: the `Sync…` methods and the link to reminderd-sync, with their state.
     private(set) lazy var sync = SyncEndpoint(core: self, store: store, logger: logger, queue: queue)
-    /// At start, the reminders a previous run handed to the server without recording the
-    /// outcome: they are shown once more, as late ones (see `DeliveryRecord`).
-    var owed: Set<FireKey> = []
 
     /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
     var deadlineChanged: (@Sendable (Int64?) -> Void)?
@@ -115,16 +116,16 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         index = ItemIndex(
             items: loaded, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
         schedule.reserveCapacity(items: loaded.count)
-        try collectInterruptedDeliveries()
+        let owed = try settleInterruptedDeliveries()
         try delivery.start()
         let lastSeen = try store.lastSeen()
         let now = clock()
         try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400)
-        collectMissed(since: lastSeen, now: now)
-        let snapshot = planning(now: now, lateSince: lastSeen ?? .min)
+        let missed = interruptedRun(now: now).missed(since: lastSeen)
+        reportMissed(missed, now: now, reason: "passed while reminderd was not running")
+        let snapshot = planning(now: now, lateSince: lastSeen ?? .min, owed: owed)
         let planned = order.concurrentMap { id in snapshot.events(of: id) }
         for (id, events) in zip(order, planned) { schedule.install(events, for: id) }
-        owed.removeAll()
         // Holds lastSeen before the late reminders just put on the wheel until the timer hands
         // them to the server, so a crash in between does not drop them.
         try recordLastSeen(now)
@@ -132,33 +133,24 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         publish()
     }
 
-    /// Reads the deliveries a previous run left without an outcome. Those of an occurrence still
-    /// ahead and not done become `owed` (shown late, once); an occurrence that passed meanwhile
-    /// is reported missed by `collectMissed`, as `lastSeen` never passed its due time. The rest
-    /// (shown after all, done, gone) are forgotten.
-    func collectInterruptedDeliveries() throws(ReminderStoreError) {
-        let now = clock()
-        var settled: [DeliveryRecord] = []
-        for record in try store.deliveries() {
-            let key = FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt)
-            if record.due > now, !fired.contains(key), occurrences[record.itemId]?[record.due]?.doneAt == nil {
-                owed.insert(key)
-            } else {
-                settled.append(record)
-            }
-        }
-        guard !settled.isEmpty else { return }
-        try store.endDeliveries(settled)
+    /// Reads the deliveries a previous run left without an outcome (`InterruptedRun.owed`): ends
+    /// the settled ones, and returns the fires owed, which the start's planning shows once, late.
+    func settleInterruptedDeliveries() throws(ReminderStoreError) -> Set<FireKey> {
+        let (owed, settled) = interruptedRun(now: clock()).owed(try store.deliveries())
+        if !settled.isEmpty { try store.endDeliveries(settled) }
+        return owed
+    }
+
+    /// What an interrupted run left undone, as of `now` (`InterruptedRun`).
+    func interruptedRun(now: Int64) -> InterruptedRun {
+        InterruptedRun(index: index, rules: rules, leadTimes: configuration.leadTimes, now: now)
     }
 
     /// Remembers up to when every due reminder was shown, held or deliberately skipped — never
     /// past one still waiting for a server — so a restart knows which ones it missed.
     func recordLastSeen(_ now: Int64) throws(ReminderStoreError) {
         var seen = now
-        let outbox = delivery.outbox
-        for case .fire(_, _, let fires, _, _) in outbox.waiting + outbox.held + outbox.refreshing {
-            if let earliest = fires.lazy.map(\.at).min() { seen = min(seen, earliest - 1) }
-        }
+        if let earliest = delivery.earliestUnshownFire { seen = min(seen, earliest - 1) }
         // Nor past reminders whose time came but that the timer has not run yet: the late ones
         // planned at start, when a stop comes before the timer's first run.
         if let next = schedule.nextDeadline(), next <= now {
@@ -198,6 +190,42 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     }
 
     func shortTime(_ instant: Int64) -> String { PopUpComposer.shortTime(instant, zone: zone, now: clock()) }
+
+    /// Status (CONTRACT §5 `status`): the daemon, its notification server, the pause, and the
+    /// reminders delivery has waiting or held.
+    func status(now: Int64) -> StatusReply {
+        StatusReply(
+            version: ReminderVersion.current, uptimeSeconds: now - startedAt, items: Int64(items.count),
+            nextReminder: nextFireTime().map { Timestamp.format($0, in: zone) },
+            notificationServer: notifier.serverInfo().map {
+                StatusReply.Server(
+                    name: $0.name, vendor: $0.vendor, version: $0.version, capabilities: $0.capabilities)
+            },
+            paused: delivery.pausedUntil.map {
+                $0 == DeliveryController.untilResumed ? "until resumed" : Timestamp.format($0, in: zone)
+            },
+            waiting: Int64(delivery.waitingCount), timeZone: zone.identifier,
+            today: zone.localDateTime(at: now).date.description, store: store.path,
+            held: Int64(delivery.heldCount), heldReason: delivery.heldReason())
+    }
+
+    /// The read-only commands over the state as it is now. Taken for one command and let go
+    /// before anything changes (its parts are shared with the engine's until one is changed).
+    func queries(now: Int64) -> QuerySnapshot {
+        QuerySnapshot(
+            index: index, schedule: schedule, rules: rules, zone: zone, configuration: configuration,
+            delivery: delivery, store: store, now: now)
+    }
+
+    /// Hands the indicator's content to the exporter when a StatusNotifierWatcher is on the bus;
+    /// returns the next local midnight then (its "today" and "this week" move on), nil otherwise —
+    /// no host, no work and no wake-up. With `"indicator": false` at start the exporter watches
+    /// for no watcher, so a reload's change of the key counts from the next start.
+    func publishIndicator(now: Int64) -> Int64? {
+        guard let exporter = notifier as? IndicatorExporter, exporter.indicatorHostPresent else { return nil }
+        exporter.showIndicator(queries(now: now).indicator().view)
+        return IndicatorComposer.nextMidnight(after: now, zone: zone)
+    }
 
     /// The earliest pending reminder (not the pass events).
     func nextFireTime() -> Int64? { schedule.nextFireTime() }

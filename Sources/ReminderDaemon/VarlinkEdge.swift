@@ -36,30 +36,24 @@ extension ReminderEngine {
     {
         switch request {
         case .add(let item): return try add(item, now: now)
-        case .list(let kind, let all): return ListReply(items: try list(kind: kind, all: all, now: now))
-        case .get(let text):
-            let id = try resolve(text, quarantinedToo: true)
-            return ItemReply(item: quarantined[id].map(quarantinedView) ?? view(id, now: now))
-        case .edit(let id, let changes): return try edit(resolve(id), changes: changes, now: now)
-        case .remove(let id): return try remove(resolve(id, quarantinedToo: true), now: now)
+        case .list(let kind, let all): return ListReply(items: try queries(now: now).list(kind: kind, all: all))
+        case .get(let id): return ItemReply(item: queries(now: now).view(try index.resolve(id, quarantinedToo: true)))
+        case .edit(let id, let changes): return try edit(index.resolve(id), changes: changes, now: now)
+        case .remove(let id): return try remove(index.resolve(id, quarantinedToo: true), now: now)
         case .done(let id, let amount, let early):
-            return try markDone(resolve(id), amount: amount, early: early, now: now)
-        case .undo(let id): return try undo(resolve(id), now: now)
+            return try markDone(index.resolve(id), amount: amount, early: early, now: now)
+        case .undo(let id): return try undo(index.resolve(id), now: now)
         case .snooze(let text, let durationText):
-            let id = try resolve(text)
+            let id = try index.resolve(text)
             guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
                 throw EngineError.invalidParameter("duration", "\"\(durationText)\" is not a snooze like 1h, 1d or 1w")
             }
             return try snooze(id, duration, now: now)
-        case .upcoming(let days): return UpcomingReply(reminders: upcoming(days: days, now: now))
-        case .explain(let text):
-            let id = try resolve(text)
-            return ExplainReply(
-                steps: try explain(id, now: now),
-                snoozedUntil: snoozedUntil(id, now: now).map { Timestamp.format($0, in: zone) })
+        case .upcoming(let days): return UpcomingReply(reminders: queries(now: now).upcoming(days: days))
+        case .explain(let id): return queries(now: now).explain(try index.resolve(id))
         case .history(let limit, let since, let item):
-            return HistoryReply(entries: try history(limit: limit, since: since, item: item))
-        case .summary: return try summary(now: now)
+            return HistoryReply(entries: try queries(now: now).history(limit: limit, since: since, item: item))
+        case .summary: return try queries(now: now).summary()
         case .status: return status(now: now)
         case .pause(let durationText):
             var duration: CalendarDuration?
@@ -80,9 +74,9 @@ extension ReminderEngine {
         case .importItems(let elements, let state, let replace):
             return try importItems(elements, state: state, replace: replace, now: now)
         case .export(let history):
-            return ExportReply(items: order.compactMap { items[$0]?.json }, state: try exportState(history: history))
-        case .calendar(let days): return CalendarReply(ics: try calendar(days: days, now: now))
-        case .report(let months, let card): return try report(months: months, card: card, now: now)
+            return try Backup(zone: zone).export(index, from: store, history: history)
+        case .calendar(let days): return CalendarReply(ics: try queries(now: now).calendar(days: days))
+        case .report(let months, let card): return try queries(now: now).report(months: months, card: card)
         case .syncBegin(let collection, let account):
             return try sync.begin(collection: collection, account: account, caller: caller, now: now)
         case .syncPulled(let resources, let removed, let token):

@@ -2,7 +2,8 @@
 /// can be refused as unknown.
 public struct FieldReader {
     public let path: String
-    private let fields: [String: JSONValue]
+    /// The object's fields, all of them (a client's reply keeps an item's whole).
+    public let fields: [String: JSONValue]
     /// The keys asked for — a dozen at most, so a list beats hashing into a set.
     private var read: [String] = []
 

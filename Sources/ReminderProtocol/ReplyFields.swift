@@ -13,16 +13,21 @@ extension [String: JSONValue] {
     }
 }
 
-/// Reads a reply object's fields, refusing a missing or mistyped one with its path
-/// (`status.items: expected a whole number`).
+/// Reads a reply object's fields on `FieldReader`, the one reader of JSON objects, and refuses a
+/// missing or mistyped one in the client's words, with its path (`status.items: expected a whole
+/// number`), as a malformed message: what the daemon sent is wrong, not what a user typed.
+/// Unknown fields are not refused (a newer daemon may add some).
 struct ReplyFields {
-    let fields: [String: JSONValue]
-    let path: String
+    private let reader: FieldReader
+    var path: String { reader.path }
+    /// The object whole, for a reply that keeps fields this version does not read (`ItemView`).
+    var fields: [String: JSONValue] { reader.fields }
 
     init(_ value: JSONValue?, _ path: String) throws(ReminderProtocolError) {
-        guard case .object(let fields)? = value else { throw .malformedMessage(reason: "\(path): expected an object") }
-        self.fields = fields
-        self.path = path
+        guard let value, let reader = try? FieldReader(value, path: path) else {
+            throw .malformedMessage(reason: "\(path): expected an object")
+        }
+        self.reader = reader
     }
 
     /// The objects of an array field.
@@ -34,34 +39,51 @@ struct ReplyFields {
     }
 
     private func wrong(_ key: String, _ expected: String) -> ReminderProtocolError {
-        .malformedMessage(reason: "\(path).\(key): expected \(expected)")
+        .malformedMessage(reason: "\(reader.fieldPath(key)): expected \(expected)")
+    }
+
+    /// `key` as `read` reads it on the reader, nil when absent or null; `FieldReader`'s refusal
+    /// of a mistyped value is said as `expected`.
+    private func optional<Value>(
+        _ key: String, _ expected: String, _ read: (inout FieldReader) throws(FieldError) -> Value?
+    ) throws(ReminderProtocolError) -> Value? {
+        var reader = self.reader
+        do { return try read(&reader) } catch { throw wrong(key, expected) }
+    }
+
+    /// `key` as `read` reads it; absent, null or mistyped is refused as not `expected`.
+    private func required<Value>(
+        _ key: String, _ expected: String, _ read: (inout FieldReader) throws(FieldError) -> Value?
+    ) throws(ReminderProtocolError) -> Value {
+        guard let value = try optional(key, expected, read) else { throw wrong(key, expected) }
+        return value
     }
 
     func string(_ key: String) throws(ReminderProtocolError) -> String {
-        guard case .string(let text)? = fields[key] else { throw wrong(key, "a string") }
-        return text
+        try required(key, "a string") { reader throws(FieldError) in try reader.string(key) }
     }
 
     func optionalString(_ key: String) throws(ReminderProtocolError) -> String? {
-        switch fields[key] {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        default: throw wrong(key, "a string or null")
-        }
+        try optional(key, "a string or null") { reader throws(FieldError) in try reader.string(key) }
     }
 
     func integer(_ key: String) throws(ReminderProtocolError) -> Int64 {
-        guard case .integer(let number)? = fields[key] else { throw wrong(key, "a whole number") }
-        return number
+        try required(key, "a whole number") { reader throws(FieldError) in try reader.integer(key) }
     }
 
     func bool(_ key: String) throws(ReminderProtocolError) -> Bool {
-        guard case .bool(let flag)? = fields[key] else { throw wrong(key, "true or false") }
-        return flag
+        try required(key, "true or false") { reader throws(FieldError) in try reader.boolean(key) }
     }
 
     func strings(_ key: String) throws(ReminderProtocolError) -> [String] {
-        guard case .array(let elements)? = fields[key] else { throw wrong(key, "an array of strings") }
+        guard let texts = try optionalStrings(key) else { throw wrong(key, "an array of strings") }
+        return texts
+    }
+
+    /// An array of strings, or nil when absent or null.
+    func optionalStrings(_ key: String) throws(ReminderProtocolError) -> [String]? {
+        let elements = try optional(key, "an array of strings") { reader throws(FieldError) in try reader.array(key) }
+        guard let elements else { return nil }
         var texts: [String] = []
         for element in elements {
             guard case .string(let text) = element else { throw wrong(key, "an array of strings") }
@@ -71,24 +93,24 @@ struct ReplyFields {
     }
 
     func optionalInteger(_ key: String) throws(ReminderProtocolError) -> Int64? {
-        switch fields[key] {
-        case nil, .null?: return nil
-        case .integer(let number)?: return number
-        default: throw wrong(key, "a whole number or null")
-        }
+        try optional(key, "a whole number or null") { reader throws(FieldError) in try reader.integer(key) }
     }
 
     func object(_ key: String) throws(ReminderProtocolError) -> ReplyFields {
-        try ReplyFields(fields[key], "\(path).\(key)")
+        var reader = self.reader
+        return try ReplyFields(reader.value(key), reader.fieldPath(key))
     }
 
     func objects(_ key: String) throws(ReminderProtocolError) -> [ReplyFields] {
-        try ReplyFields.objects(fields[key], "\(path).\(key)")
+        var reader = self.reader
+        return try ReplyFields.objects(reader.value(key), reader.fieldPath(key))
     }
 
     /// An object of strings, such as totals by currency (`{"EUR": "12.50"}`).
     func stringMap(_ key: String) throws(ReminderProtocolError) -> [String: String] {
-        guard case .object(let entries)? = fields[key] else { throw wrong(key, "an object of strings") }
+        let entries = try required(key, "an object of strings") { reader throws(FieldError) in
+            try FieldReader(reader.value(key) ?? .null, path: reader.fieldPath(key)).fields
+        }
         var map: [String: String] = [:]
         for (name, value) in entries {
             guard case .string(let text) = value else { throw wrong(key, "an object of strings") }
@@ -98,9 +120,8 @@ struct ReplyFields {
     }
 
     func optionalObject(_ key: String) throws(ReminderProtocolError) -> ReplyFields? {
-        switch fields[key] {
-        case nil, .null?: return nil
-        default: return try ReplyFields(fields[key], "\(path).\(key)")
-        }
+        var reader = self.reader
+        guard let value = reader.value(key) else { return nil }
+        return try ReplyFields(value, reader.fieldPath(key))
     }
 }

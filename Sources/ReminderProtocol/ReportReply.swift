@@ -122,9 +122,7 @@ public struct ReportReply: ReminderReply {
                     currency: try loss.string("currency"), card: try loss.optionalString("card"),
                     due: try loss.string("due"), amount: try money(loss, "amount"), lost: try money(loss, "lost")))
         }
-        let filter: [String]? =
-            report.fields["cardFilter"] == nil || report.fields["cardFilter"] == .null
-            ? nil : try report.strings("cardFilter")
+        let filter = try report.optionalStrings("cardFilter")
         self.init(
             report: ValueReport(
                 currency: try report.string("currency"), cardFilter: filter, months: months, cards: cards,

@@ -101,8 +101,8 @@ import Testing
     @Test func theNextMidnightIsLocal() {
         // 2026-11-18 11:06:40 UTC; in a zone 5 h ahead it is 16:06, so midnight is 19:00 UTC.
         let zone = TimeZoneRules.fixed(identifier: "X", offset: 5 * 3600)
-        #expect(ReminderEngine.nextMidnight(after: Parts.now, zone: .utc) == 1_795_046_400)
-        #expect(ReminderEngine.nextMidnight(after: Parts.now, zone: zone) == 1_795_046_400 - 5 * 3600)
-        #expect(ReminderEngine.nextMidnight(after: 1_795_046_400, zone: .utc) == 1_795_046_400 + 86_400)
+        #expect(IndicatorComposer.nextMidnight(after: Parts.now, zone: .utc) == 1_795_046_400)
+        #expect(IndicatorComposer.nextMidnight(after: Parts.now, zone: zone) == 1_795_046_400 - 5 * 3600)
+        #expect(IndicatorComposer.nextMidnight(after: 1_795_046_400, zone: .utc) == 1_795_046_400 + 86_400)
     }
 }

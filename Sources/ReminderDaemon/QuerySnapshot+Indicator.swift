@@ -1,27 +1,18 @@
 import CivilTime
 import ReminderCore
 
-/// The panel indicator's content, worked out on the engine's queue whenever the engine publishes
-/// (after every command, timer run and button), and only while a panel hosts indicators.
-extension ReminderEngine {
-    /// Hands the indicator's content to the exporter when a StatusNotifierWatcher is on the bus;
-    /// returns the next local midnight then (its "today" and "this week" move on), nil otherwise —
-    /// no host, no work and no wake-up. With `"indicator": false` at start the exporter watches
-    /// for no watcher, so a reload's change of the key counts from the next start.
-    func publishIndicator(now: Int64) -> Int64? {
-        guard let exporter = notifier as? IndicatorExporter, exporter.indicatorHostPresent else { return nil }
-        exporter.showIndicator(indicatorComposer(now: now).view)
-        return ReminderEngine.nextMidnight(after: now, zone: zone)
-    }
-
+/// The panel indicator's content, worked out from a `QuerySnapshot` whenever the engine publishes
+/// (after every command, timer run and button), and only while a panel hosts indicators
+/// (`ReminderEngine.publishIndicator`).
+extension QuerySnapshot {
     /// The items due within a week and not settled, soonest first, and the wallet's total left
     /// (the benefits' value this period in the configured currency, as `summary` counts it).
-    func indicatorComposer(now: Int64) -> IndicatorComposer {
+    func indicator() -> IndicatorComposer {
         var entries: [(due: Int64, entry: IndicatorComposer.Entry)] = []
         var walletLeft = Money.zero
         for id in order {
             guard let item = items[id] else { continue }
-            let (status, due) = status(of: item, now: now)
+            let (status, due) = status(of: item)
             guard !status.isSettled else { continue }
             let currency = item.currency ?? configuration.currency
             var value: Money?
@@ -58,19 +49,4 @@ extension ReminderEngine {
             entries: entries.map(\.entry), walletLeft: walletLeft, currency: configuration.currency,
             paused: delivery.pausedUntil != nil)
     }
-
-    /// The first instant of the local day after `now`'s.
-    static func nextMidnight(after now: Int64, zone: TimeZoneRules) -> Int64 {
-        let local = zone.localSeconds(at: now)
-        let dayStart = local - ((local % 86_400) + 86_400) % 86_400
-        return zone.resolve(localSeconds: dayStart + 86_400).instant
-    }
-}
-
-/// The panel indicator's exporter (`DBusNotifier`), as the engine sees it.
-protocol IndicatorExporter: AnyObject, Sendable {
-    /// Whether a StatusNotifierWatcher is on the bus: the indicator is worked out only then.
-    var indicatorHostPresent: Bool { get }
-    /// Shows `view`; the exporter signals only what differs from the view shown before.
-    func showIndicator(_ view: IndicatorView)
 }

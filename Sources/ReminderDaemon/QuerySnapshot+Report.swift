@@ -3,18 +3,19 @@ import ReminderCore
 import ReminderProtocol
 import ReminderStore
 
-extension ReminderEngine {
+/// Report, the value a card returned: worked out from a `QuerySnapshot` and the redemption ledger.
+extension QuerySnapshot {
     /// `Report` (CONTRACT §5 `report`): `ValueReport` fed with the items, the redemption ledger,
     /// the occurrences marked done and each card's fee year as `summary` reckons it (so the two
     /// agree on a card's return).
-    func report(months: Int, card: String?, now: Int64) throws(EngineError) -> ReportReply {
+    func report(months: Int, card: String?) throws(EngineError) -> ReportReply {
         guard (1...120).contains(months) else {
             throw EngineError.invalidParameter("months", "\(months) is not a number of months from 1 to 120")
         }
         let all = order.compactMap { items[$0] }
         var fees: [ValueReport.FeeYear] = []
         for item in all {
-            guard case .fee(let fee) = item.schedule, let due = status(of: item, now: now).due else { continue }
+            guard case .fee(let fee) = item.schedule, let due = status(of: item).due else { continue }
             let yearStart = rules.occurrence(dueOn: fee.due(in: due.dueDate.year - 1)).due
             fees.append(
                 ValueReport.FeeYear(card: fee.card ?? item.title, fee: fee.amount, yearStart: yearStart, due: due.due))

@@ -7,13 +7,32 @@ import ReminderStore
 /// A backup that restores exactly: `Export` gives the items and, beside them, their state —
 /// each occurrence's Done and snooze, what each Done redeemed (a card's fee return), the undo
 /// steps, and on request the history — and `Import` writes that state in the same transaction
-/// as the items, so a restore is all or nothing, state included. Times are RFC 3339.
-extension ReminderEngine {
-    func exportState(history: Bool) throws(EngineError) -> JSONValue {
+/// as the items, so a restore is all or nothing, state included. Times are RFC 3339 in `zone`.
+/// Writing and reading a backup is this value's, apart from the engine: it is handed the items
+/// and a check of an item's JSON, reads the store's ledger, throws the engine's refusals, and
+/// leaves the engine only the storing of what a restore adds (`ReminderEngine.importItems`).
+struct Backup {
+    /// An item's JSON checked at a path, with the creation time to give one without
+    /// (`ReminderEngine.decodeItem`), refused as `InvalidItem`.
+    typealias ItemCheck = (_ json: JSONValue, _ path: String, _ defaultCreatedAt: Int64?) throws(EngineError) -> Item
+
+    /// What an `Import` adds, for the store's one transaction (`ReminderEngine.insert`).
+    struct Restore {
+        var added: [Item]
+        /// The ids of items restored over, deleted with their state first.
+        var replacing: [String]
+        var state: BackupState
+    }
+
+    let zone: TimeZoneRules
+
+    /// `Export`: the items in creation order and their state, with the store's ledger (the
+    /// redemptions, the undo steps and, when asked, the history).
+    func export(_ index: ItemIndex, from store: ReminderStore, history: Bool) throws(EngineError) -> ExportReply {
         let time = { (instant: Int64) in JSONValue.string(Timestamp.format(instant, in: self.zone)) }
         var occurrenceRows: [JSONValue] = []
-        for id in order {
-            for record in (occurrences[id] ?? [:]).values.sorted(by: { $0.due < $1.due }) {
+        for id in index.order {
+            for record in (index.occurrences[id] ?? [:]).values.sorted(by: { $0.due < $1.due }) {
                 var fields: [String: JSONValue] = ["item": .string(id), "due": time(record.due)]
                 if let doneAt = record.doneAt { fields["doneAt"] = time(doneAt) }
                 if let until = record.snoozedUntil { fields["snoozedUntil"] = time(until) }
@@ -48,12 +67,50 @@ extension ReminderEngine {
                     ])
                 })
         }
-        return .object(state)
+        return ExportReply(items: index.order.compactMap { index.items[$0]?.json }, state: .object(state))
+    }
+
+    /// What an `Import` adds, all or none: its items checked, each with its id (the backup's, or
+    /// a new one from `newID`) and creation time, and the backup's state; `replace` restores items
+    /// over those of `index` with the same ids (an unreadable item's id is never replaced: remove
+    /// it first).
+    func restore(
+        _ elements: [JSONValue], state: JSONValue?, replace: Bool, over index: ItemIndex, now: Int64,
+        decodeItem: ItemCheck, newID: () -> String
+    ) throws(EngineError) -> Restore {
+        let quarantined = index.quarantined
+        var added: [Item] = []
+        var ids = Set(quarantined.keys).union(replace ? [] : index.order)
+        var replacing: [String] = []
+        for (number, element) in elements.enumerated() {
+            var item = try decodeItem(element, "items[\(number)]", now)
+            if let id = item.id, ids.contains(id) {
+                throw EngineError.invalidItem(
+                    .invalidValue(
+                        field: "items[\(number)].id",
+                        reason:
+                            "\"\(id)\" is already in use\(replace || quarantined[id] != nil ? "" : " (to restore a backup over the items it has, import with replace)")"
+                    ))
+            }
+            if let id = item.id, index.items[id] != nil { replacing.append(id) }
+            if item.id == nil {
+                var id = newID()
+                while ids.contains(id) { id = newID() }
+                item.id = id
+            }
+            if item.createdAt == nil { item.createdAt = now }
+            ids.insert(item.id!)
+            added.append(item)
+        }
+        let restored = try decodeState(state, ids: Set(added.map { $0.id! }), decodeItem: decodeItem)
+        return Restore(added: added, replacing: replacing, state: restored)
     }
 
     /// A backup's state, checked: every entry names one of the items imported with it (history
     /// may also name items no longer there).
-    func decodeState(_ state: JSONValue?, ids: Set<String>) throws(EngineError) -> BackupState {
+    private func decodeState(_ state: JSONValue?, ids: Set<String>, decodeItem: ItemCheck) throws(EngineError)
+        -> BackupState
+    {
         var result = BackupState()
         guard let state, state != .null else { return result }
         result.restoring = true
@@ -122,7 +179,7 @@ extension ReminderEngine {
             guard let before = entry.value("before"), case .object = before else {
                 throw EngineError.invalidParameter(entry.fieldPath("before"), "expected the item as it was, an object")
             }
-            _ = try decodeItem(before, path: entry.fieldPath("before"), defaultCreatedAt: nil)
+            _ = try decodeItem(before, entry.fieldPath("before"), nil)
             result.undoSteps.append(
                 UndoStep(
                     itemId: try item(&entry), itemJSON: before.text(pretty: false),
