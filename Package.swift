@@ -113,7 +113,8 @@ let package = Package(
             // and mapping five libraries: 12.1 M instructions and 4× remind's CPU, 9.6 M and
             // 2.3× without. reminderctl calls nothing of glibc's that loads modules at run time
             // (no user or host lookups, no iconv); lintian's statically-linked-binary is
-            // overridden in the package for it. Release only: the tests link this target too.
+            // overridden in the package for it. Release only: the unit tests link this target too
+            // (a release build of them would be linked statically and fail; scripts/test.sh builds debug).
             linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
         ),
         // glibc's mallinfo2 for the benchmark's memory figures, mallopt and malloc_trim for the
