@@ -20,6 +20,13 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
     Swift.print(TerminalOutput.safe(text + terminator), terminator: "")
 }
 
+/// The same for one line of text, which is what nearly every call prints: no `Any` to describe
+/// and no array to join, each of which costs the runtime a scan of every protocol conformance in
+/// the binary the first time (issue 21: `status` is measured at start-up).
+func print(_ text: String, terminator: String = "\n") {
+    Swift.print(TerminalOutput.safe(text + terminator), terminator: "")
+}
+
 enum TerminalOutput {
     /// `text` with newlines, tabs, CR LF line ends and SGR colour sequences kept, every other
     /// control shown visibly, and each line's bidi controls balanced.

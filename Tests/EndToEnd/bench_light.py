@@ -184,7 +184,10 @@ def main():
                      ", ".join(f"{n} {s:.0f} KiB" for n, (s, _) in peers.items()), "≤ 8 MiB"))
         rows.append(("package installed", f"{installed_kib / 1024:.1f} MiB",
                      ", ".join(f"{n} {i} KiB" for n, (_, i) in peers.items()), "≤ 32 MiB"))
-    libraries = [line for line in run("ldd", ctl).stdout.splitlines() if "=>" in line or "ld-linux" in line]
+    # ldd fails on a static executable ("not a dynamic executable"): it loads none.
+    listed = subprocess.run(["ldd", ctl], capture_output=True, text=True)
+    libraries = [line for line in listed.stdout.splitlines() if "=>" in line or "ld-linux" in line] \
+        if listed.returncode == 0 else []
     rows.append(("reminderctl shared libraries", str(len(libraries)), "", "≤ 12"))
     help_instructions = instructions(ctl, "--help")
     remind = shutil.which("remind")
