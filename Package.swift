@@ -68,8 +68,10 @@ let package = Package(
         // over) and reminderd-sync (which runs the setup with its CalDAV client).
         .target(
             name: "SyncSetupOptions", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(
-            name: "reminderd-sync",
+        // reminderd-sync's command line: the sync loop, and `setup`. A library, so that reminderd
+        // carries it too (see the reminderd target).
+        .target(
+            name: "ReminderdSyncCommand",
             dependencies: [
                 "ReminderSyncService", "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol",
                 // `reminderd-sync setup` (`reminderctl sync setup`) checks the account and stores its password.
@@ -77,6 +79,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // reminderd-sync on its own, as `swift build` makes it, for development and the end-to-end
+        // tests (SwiftPM cannot make a link). The package ships reminderd's instead (below).
+        .executableTarget(name: "reminderd-sync", dependencies: ["ReminderdSyncCommand"]),
         // The runtime: scheduler, notifier, socket server, systemd integration.
         .target(
             name: "ReminderDaemon",
@@ -90,10 +95,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // reminderd, and reminderd-sync when started under that name (Sources/reminderd/main.swift):
+        // the package installs reminderd-sync as a link to it, so the Swift runtime is in it twice
+        // (here and in reminderctl), not three times (issue 21). The end-to-end tests run this
+        // executable as reminderd, and under the name reminderd-sync too (test_sync_setup.py).
         .executableTarget(
             name: "reminderd",
             dependencies: [
-                "ReminderDaemon", "ReminderCore", "ReminderPlatform",
+                "ReminderDaemon", "ReminderCore", "ReminderPlatform", "ReminderdSyncCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
