@@ -47,7 +47,10 @@ let package = Package(
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CNotify", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's easy API, loaded with dlopen on first use, not linked: reminderd carries the CalDAV
+        // client (it is reminderd-sync too), and the daemon should not load libcurl and what it pulls
+        // in (Sources/CCurl/CurlLoader.c). Builds with curl.h from libcurl4-openssl-dev.
+        .target(name: "CCurl"),
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         // The XML reader for WebDAV/CalDAV answers: namespaces, entities, CDATA; no DOCTYPE. Pure
         // Swift, so it can be fuzzed, and no FoundationXML (libxml2, full Foundation and ICU).

@@ -92,6 +92,9 @@ depends=$(cd "$work" && dpkg-shlibdeps -O -e"reminderd_${version}_${arch}/usr/bi
   -e"reminderd_${version}_${arch}/usr/bin/reminderctl" \
   | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# libcurl is loaded with dlopen, as reminderd-sync only (Sources/CCurl/CurlLoader.c), so
+# dpkg-shlibdeps cannot see it; 7.85.0 brought CURLOPT_PROTOCOLS_STR, which CurlTransport sets.
+depends="$depends, libcurl4 (>= 7.85.0)"
 
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: reminderd

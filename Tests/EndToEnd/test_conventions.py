@@ -150,6 +150,15 @@ def test_the_daemon_uses_no_swift_concurrency():
     assert not offenders, "Swift Concurrency in the daemon:\n" + "\n".join(offenders)
 
 
+def test_reminderd_loads_no_network_library_though_it_runs_reminderd_sync_too():
+    """reminderd carries reminderd-sync's CalDAV client (one executable in the package, issue 21), but
+    libcurl and what it pulls in (TLS, Kerberos, LDAP, SSH) are loaded only when it runs as
+    reminderd-sync (Sources/CCurl/CurlLoader.c): the daemon does not pay for them."""
+    libraries = subprocess.run(["ldd", str(BIN / "reminderd")], capture_output=True, text=True, check=True).stdout
+    for library in ("libcurl", "libssl", "libcrypto", "libgnutls", "libgssapi_krb5", "libldap", "libssh2"):
+        assert library not in libraries, libraries
+
+
 def test_reminderd_sync_links_no_full_foundation_icu_or_libxml2():
     """reminderd-sync reads WebDAV answers with its own XML reader and needs FoundationEssentials at
     most: no full Foundation, no ICU (Swift's or Debian's), no FoundationXML or libxml2 (issue 21)."""

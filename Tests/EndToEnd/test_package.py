@@ -180,6 +180,13 @@ def test_the_packaged_reminderctl_has_no_icu_and_no_full_foundation(deb, tmp_pat
     assert b"icudt" not in binary and b"FoundationInternationalization" not in binary
 
 
+def test_the_package_depends_on_the_libcurl_reminderd_sync_loads(deb):
+    """reminderd-sync loads libcurl with dlopen (Sources/CCurl/CurlLoader.c), which dpkg-shlibdeps
+    cannot see: the package names it itself, at a version with CURLOPT_PROTOCOLS_STR (7.85.0)."""
+    depends = [entry.strip() for entry in control_field(deb, "Depends").split(",")]
+    assert "libcurl4 (>= 7.85.0)" in depends, depends
+
+
 def test_the_package_declares_every_library_it_loads_and_needs_no_swift(installed):
     depends = control_field(installed, "Depends")
     declared = {re.split(r"[ (]", alternative.strip())[0] for entry in depends.split(",") for alternative in entry.split("|")}
