@@ -108,6 +108,15 @@ let package = Package(
                 "ReminderDaemon", "ReminderCore", "ReminderPlatform", "ReminderdSyncCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // 1.5 MB less of the package's 35 (issue 21: installed ≤ 32 MiB), and fewer relocations
+            // at start: linked by the toolchain's lld with relative relocations packed (DT_RELR,
+            // glibc 2.36, Debian 12), not gold's 1 MB .rela.dyn; and exporting no symbols, which
+            // nothing looks up in an executable and which kept --gc-sections from dropping code.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux]))
             ]
         ),
         .executableTarget(

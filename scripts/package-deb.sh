@@ -95,6 +95,9 @@ depends=$(cd "$work" && dpkg-shlibdeps -O -e"reminderd_${version}_${arch}/usr/bi
 # libcurl is loaded with dlopen, as reminderd-sync only (Sources/CCurl/CurlLoader.c), so
 # dpkg-shlibdeps cannot see it; 7.85.0 brought CURLOPT_PROTOCOLS_STR, which CurlTransport sets.
 depends="$depends, libcurl4 (>= 7.85.0)"
+# reminderd's relative relocations are packed (DT_RELR, see Package.swift), which glibc applies
+# from 2.36 on; dpkg-shlibdeps goes by the symbols used and does not see it.
+depends=$(printf '%s' "$depends" | sed -E 's/libc6 \(>= 2\.([0-9]|[12][0-9]|3[0-5])(\.[0-9]+)?\)/libc6 (>= 2.36)/')
 
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: reminderd
