@@ -47,7 +47,10 @@ let package = Package(
         .target(name: "ReminderProtocol", dependencies: ["ReminderCore", "ReminderJSON", "ReminderPlatform"]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CNotify", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's easy API, loaded with dlopen on first use, not linked: reminderd carries the CalDAV
+        // client (it is reminderd-sync too), and the daemon should not load libcurl and what it pulls
+        // in (Sources/CCurl/CurlLoader.c). Builds with curl.h from libcurl4-openssl-dev.
+        .target(name: "CCurl"),
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         // The XML reader for WebDAV/CalDAV answers: namespaces, entities, CDATA; no DOCTYPE. Pure
         // Swift, so it can be fuzzed, and no FoundationXML (libxml2, full Foundation and ICU).
@@ -68,8 +71,10 @@ let package = Package(
         // over) and reminderd-sync (which runs the setup with its CalDAV client).
         .target(
             name: "SyncSetupOptions", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(
-            name: "reminderd-sync",
+        // reminderd-sync's command line: the sync loop, and `setup`. A library, so that reminderd
+        // carries it too (see the reminderd target).
+        .target(
+            name: "ReminderdSyncCommand",
             dependencies: [
                 "ReminderSyncService", "ReminderCore", "ReminderJSON", "ReminderPlatform", "ReminderProtocol",
                 // `reminderd-sync setup` (`reminderctl sync setup`) checks the account and stores its password.
@@ -77,6 +82,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // reminderd-sync on its own, as `swift build` makes it, for development and the end-to-end
+        // tests (SwiftPM cannot make a link). The package ships reminderd's instead (below).
+        .executableTarget(name: "reminderd-sync", dependencies: ["ReminderdSyncCommand"]),
         // The runtime: scheduler, notifier, socket server, systemd integration.
         .target(
             name: "ReminderDaemon",
@@ -90,12 +98,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // reminderd, and reminderd-sync when started under that name (Sources/reminderd/main.swift):
+        // the package installs reminderd-sync as a link to it, so the Swift runtime is in it twice
+        // (here and in reminderctl), not three times (issue 21). The end-to-end tests run this
+        // executable as reminderd, and under the name reminderd-sync too (test_sync_setup.py).
         .executableTarget(
             name: "reminderd",
             dependencies: [
-                "ReminderDaemon", "ReminderCore", "ReminderPlatform",
+                "ReminderDaemon", "ReminderCore", "ReminderPlatform", "ReminderdSyncCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // 1.5 MB less of the package's 35 (issue 21: installed ≤ 32 MiB), and fewer relocations
+            // at start: linked by the toolchain's lld with relative relocations packed (DT_RELR,
+            // glibc 2.36, Debian 12), not gold's 1 MB .rela.dyn; and exporting no symbols, which
+            // nothing looks up in an executable and which kept --gc-sections from dropping code.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux]))
             ]
         ),
         .executableTarget(

@@ -12,13 +12,14 @@ applications="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
 data="${XDG_DATA_HOME:-$HOME/.local/share}/reminderd"
 
 # The Swift runtime linked in, as in the Debian package (scripts/package-deb.sh): the installed
-# binaries do not need /opt/swift, and the two scripts share one release build.
+# binaries do not need /opt/swift. As there, reminderd-sync is a link to reminderd, which runs
+# reminderd-sync's command when started under that name.
 swift build -c release --static-swift-stdlib --product reminderd >&2
 swift build -c release --static-swift-stdlib --product reminderctl >&2
-swift build -c release --static-swift-stdlib --product reminderd-sync >&2
 mkdir -p "$bin" "$units" "$applications"
 mkdir -p -m 0700 "$data"
-install -m 0755 .build/release/reminderd .build/release/reminderctl .build/release/reminderd-sync "$bin/"
+install -m 0755 .build/release/reminderd .build/release/reminderctl "$bin/"
+ln -sfn reminderd "$bin/reminderd-sync"
 # The units name the packaged /usr/bin/reminderd(-sync); this install runs the ones in ~/.local/bin.
 sed "s|^ExecStart=/usr/bin/reminderd|ExecStart=$bin/reminderd|" systemd/reminderd.service > "$units/reminderd.service"
 sed "s|^ExecStart=/usr/bin/reminderd-sync|ExecStart=$bin/reminderd-sync|" systemd/reminderd-sync.service \

@@ -31,7 +31,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// curl_global_init is not thread-safe; a static let runs it exactly once.
-    private static let initialiseOnce: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    private static let initialiseOnce: Void = { _ = reminderd_curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     public func send(_ request: HTTPRequest, credentials: Credentials?) throws(DAVError) -> HTTPResponse {
         try handle.withLock { (easy: inout EasyHandle) throws(DAVError) -> HTTPResponse in
@@ -42,15 +42,15 @@ public final class CurlTransport: HTTPTransport {
     private func perform(_ request: HTTPRequest, credentials: Credentials?, on curl: UnsafeMutableRawPointer)
         throws(DAVError) -> HTTPResponse
     {
-        curl_easy_reset(curl)
+        reminderd_curl_easy_reset(curl)
         let collector = ResponseCollector(limit: limits.maximumBodyBytes)
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
         var headerList: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(headerList) }
+        defer { reminderd_curl_slist_free_all(headerList) }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
-            headerList = curl_slist_append(headerList, "\(name): \(value)")
+            headerList = reminderd_curl_slist_append(headerList, "\(name): \(value)")
         }
-        headerList = curl_slist_append(headerList, "Expect:")  // no 100-continue round trip
+        headerList = reminderd_curl_slist_append(headerList, "Expect:")  // no 100-continue round trip
 
         let code = errorBuffer.withUnsafeMutableBufferPointer { buffer -> CURLcode in
             let context = Unmanaged.passUnretained(collector).toOpaque()
@@ -88,7 +88,7 @@ public final class CurlTransport: HTTPTransport {
                 Unmanaged<ResponseCollector>.fromOpaque(context!).takeUnretainedValue().appendHeader(data, size * count)
             }
             reminderd_curl_set_pointer(curl, CURLOPT_HEADERDATA, context)
-            return curl_easy_perform(curl)
+            return reminderd_curl_easy_perform(curl)
         }
         guard code == CURLE_OK else {
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -102,7 +102,7 @@ public final class CurlTransport: HTTPTransport {
     }
 
     private func transferError(_ code: CURLcode, detail: String, request: String, overflowed: Bool) -> DAVError {
-        let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let words = detail.isEmpty ? String(cString: reminderd_curl_easy_strerror(code)) : detail
         switch code {
         case CURLE_WRITE_ERROR where overflowed:
             return .responseTooLarge(request: request, limit: limits.maximumBodyBytes)
@@ -122,11 +122,11 @@ private struct EasyHandle: ~Copyable {
     let pointer: UnsafeMutableRawPointer
 
     init() {
-        guard let pointer = curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
+        guard let pointer = reminderd_curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
         self.pointer = pointer
     }
 
-    deinit { curl_easy_cleanup(pointer) }
+    deinit { reminderd_curl_easy_cleanup(pointer) }
 }
 
 /// Gathers one answer's header lines and body as libcurl's callbacks hand them over, on the

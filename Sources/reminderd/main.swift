@@ -1,46 +1,23 @@
-import ArgumentParser
-import Glibc
-import Logging
-import ReminderCore
-import ReminderDaemon
+import ReminderdSyncCommand
 
-/// `reminderd`: the per-user reminder daemon.
-struct ReminderdCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "reminderd",
-        abstract: "Reminds you of money-relevant deadlines with desktop pop-ups.",
-        discussion: "Usually started by systemd --user (reminderd.service); controlled with reminderctl.",
-        version: ReminderVersion.current)
+/// One executable for reminderd and reminderd-sync, so the package carries the Swift runtime and
+/// FoundationEssentials (~13 MB stripped) twice, not three times (issue 21); the package installs
+/// /usr/bin/reminderd-sync as a link to /usr/bin/reminderd. The name it was started under picks
+/// the command: `reminderd-sync`, or `reminderctl` — the name `reminderctl sync setup` gives
+/// reminderd-sync when it hands over (execv, so that refusals read "reminderctl: …"); any other
+/// name is reminderd. reminderctl stays on its own: it starts for every command, and would
+/// otherwise load the daemon's and the CalDAV client's libraries each time.
+enum InvokedAs {
+    static let syncNames: Set<Substring> = ["reminderd-sync", "reminderctl"]
 
-    @Option(help: "Config file (default: $XDG_CONFIG_HOME/reminderd/config.json; built-in defaults if absent).")
-    var config: String?
-
-    @Option(help: "SQLite store (default: $XDG_DATA_HOME/reminderd/reminderd.sqlite).")
-    var store: String?
-
-    @Option(
-        help: "Socket path (default: $REMINDERD_SOCKET, the config's socketPath, or $XDG_RUNTIME_DIR/reminderd.sock).")
-    var socket: String?
-
-    func run() throws {
-        MallocTuning.configure()  // before any thread starts
-        let journal = Systemd.stderrIsJournal
-        LoggingSystem.bootstrap { label in
-            if journal { return JournalLogHandler(label: label) }
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
-            return VisibleTextLogHandler(handler)
-        }
-        do {
-            let daemon = try Daemon(
-                options: DaemonOptions(configPath: config, storePath: store, socketPath: socket),
-                logger: Logger(label: "reminderd"))
-            try daemon.run()
-        } catch {
-            Logger(label: "reminderd").critical("\(error)")
-        }
-        throw ExitCode(1)
+    static var sync: Bool {
+        guard let first = CommandLine.arguments.first, let name = first.split(separator: "/").last else { return false }
+        return syncNames.contains(name)
     }
 }
 
-ReminderdCommand.main()
+if InvokedAs.sync {
+    ReminderdSync.main()
+} else {
+    ReminderdCommand.main()
+}

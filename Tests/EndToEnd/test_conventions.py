@@ -142,12 +142,21 @@ def test_the_daemon_uses_no_swift_concurrency():
     offenders = []
     for target in ("ReminderJSON", "CivilTime", "ICalendar", "ReminderCore", "ReminderSyncModel", "ReminderPlatform",
                    "ReminderStore", "ReminderProtocol", "ReminderDaemon", "reminderd", "CalDAV", "ReminderSyncService",
-                   "reminderd-sync"):
+                   "ReminderdSyncCommand", "reminderd-sync"):
         for path in sorted((ROOT / "Sources" / target).rglob("*.swift")):
             for number, line in enumerate(path.read_text().splitlines(), 1):
                 if forbidden.search(line.split("//")[0]):
                     offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not offenders, "Swift Concurrency in the daemon:\n" + "\n".join(offenders)
+
+
+def test_reminderd_loads_no_network_library_though_it_runs_reminderd_sync_too():
+    """reminderd carries reminderd-sync's CalDAV client (one executable in the package, issue 21), but
+    libcurl and what it pulls in (TLS, Kerberos, LDAP, SSH) are loaded only when it runs as
+    reminderd-sync (Sources/CCurl/CurlLoader.c): the daemon does not pay for them."""
+    libraries = subprocess.run(["ldd", str(BIN / "reminderd")], capture_output=True, text=True, check=True).stdout
+    for library in ("libcurl", "libssl", "libcrypto", "libgnutls", "libgssapi_krb5", "libldap", "libssh2"):
+        assert library not in libraries, libraries
 
 
 def test_reminderd_sync_links_no_full_foundation_icu_or_libxml2():

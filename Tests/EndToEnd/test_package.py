@@ -193,6 +193,25 @@ def test_the_packaged_reminderctl_is_a_static_executable_that_runs(deb, tmp_path
     assert unreachable.returncode == 69 and "hint: start it" in unreachable.stderr, unreachable
 
 
+def test_the_packaged_reminderd_is_reminderd_sync_too_and_linked_small(deb, tmp_path):
+    """One executable for both (issue 21: the Swift runtime twice in the package, not three times),
+    its relative relocations packed and no symbols exported (Package.swift): 1.5 MB of its 18."""
+    run("dpkg-deb", "-x", str(deb), str(tmp_path))
+    assert os.readlink(tmp_path / "usr/bin/reminderd-sync") == "reminderd"
+    dynamic = run("readelf", "--dynamic", str(tmp_path / "usr/bin/reminderd")).stdout
+    assert "(RELR)" in dynamic, dynamic
+    exported = run("nm", "--dynamic", "--defined-only", str(tmp_path / "usr/bin/reminderd")).stdout.split("\n")
+    assert len([line for line in exported if line.strip()]) < 10, exported[:20]
+
+
+def test_the_package_depends_on_what_dpkg_shlibdeps_cannot_see(deb):
+    """reminderd-sync loads libcurl with dlopen (Sources/CCurl/CurlLoader.c): the package names it
+    itself, at a version with CURLOPT_PROTOCOLS_STR (7.85.0). reminderd's relocations are packed
+    (DT_RELR, Package.swift), which needs glibc 2.36: its symbols alone ask for less."""
+    depends = [entry.strip() for entry in control_field(deb, "Depends").split(",")]
+    assert "libcurl4 (>= 7.85.0)" in depends and "libc6 (>= 2.36)" in depends, depends
+
+
 def test_the_package_declares_every_library_it_loads_and_needs_no_swift(installed):
     depends = control_field(installed, "Depends")
     declared = {re.split(r"[ (]", alternative.strip())[0] for entry in depends.split(",") for alternative in entry.split("|")}

@@ -389,3 +389,36 @@ def test_without_reminderd_sync_sync_setup_says_where_it_looked(env, tmp_path):
         f"reminderctl: sync setup runs reminderd-sync setup, and no reminderd-sync was found in {alone} (next to "
         "reminderctl) or PATH (/usr/bin:/bin); install it beside reminderctl: the reminderd package has it, and so "
         "does scripts/install.sh\n")
+
+
+def test_reminderd_started_as_reminderd_sync_is_reminderd_sync_and_runs_sync_setup(daemon, env, radicale, tmp_path):
+    """The package's reminderd-sync is a link to reminderd (scripts/package-deb.sh): under that name,
+    and under the name `reminderctl sync setup` hands over with, reminderd runs reminderd-sync's
+    command, the same as the reminderd-sync `swift build` makes (issue 21)."""
+    shipped = tmp_path / "usr-bin"
+    shipped.mkdir()
+    (shipped / "reminderd").symlink_to(BIN / "reminderd")
+    (shipped / "reminderd-sync").symlink_to("reminderd")
+    shutil.copy(BIN / "reminderctl", shipped)  # a copy: it looks for reminderd-sync beside its own file
+
+    def output(*command):
+        result = subprocess.run([str(part) for part in command], env=env, stdin=subprocess.DEVNULL,
+                                capture_output=True, text=True, timeout=30)
+        return result.returncode, result.stdout, result.stderr
+
+    assert output(shipped / "reminderd-sync", "--help") == output(BIN / "reminderd-sync", "--help")
+    assert output(shipped / "reminderd-sync", "setup", "--help") == output(BIN / "reminderd-sync", "setup", "--help")
+    assert output(shipped / "reminderd-sync", "--check-config")[0] == 78
+    assert output(shipped / "reminderd", "--help") == output(BIN / "reminderd", "--help")
+    assert "Syncs reminderd's items" not in output(shipped / "reminderd", "--help")[1]
+
+    secret = password_file(tmp_path)
+    wrong = tmp_path / "wrong"
+    wrong.write_text("wrong horse\n")
+    wrong.chmod(0o600)
+    setup = [shipped / "reminderctl", "sync", "setup", "--url", radicale.url, "--username", USER]
+    status, _, stderr = output(*setup, "--password-file", wrong)
+    assert status == 1 and stderr.startswith("reminderctl: ") and "401" in stderr, stderr
+    status, stdout, stderr = output(*setup, "--password-file", secret)
+    assert status == 0 and 'Created the task list "reminderd"' in stdout, stderr
+    assert json.loads(daemon.config_path.read_text())["sync"]["passwordFile"] == str(secret)
