@@ -346,6 +346,10 @@ def test_the_package_installs_and_runs_in_a_clean_debian(deb, tmp_path):
         run("chroot", str(root), "apt-get", "install", "-y", "-q", "/tmp/reminderd.deb", env=env, timeout=1800)
         assert "not found" not in run("chroot", str(root), "ldd", "/usr/bin/reminderd", env=env).stdout
         assert run("chroot", str(root), "reminderd", "--version", env=env).stdout.strip() == control_field(deb, "Version")
+        # reminderd-sync is reminderd under another name; libcurl, which it loads only when it
+        # syncs, must come with the Depends: the script names for it.
+        assert run("chroot", str(root), "reminderd-sync", "--version", env=env).stdout.strip() == control_field(deb, "Version")
+        assert run("chroot", str(root), "sh", "-c", "ls /usr/lib/*/libcurl.so.4", env=env).returncode == 0
         cards = run("chroot", str(root), "reminderctl", "cards", "platinum", env=env).stdout
         assert "Platinum" in cards
     finally:
