@@ -100,6 +100,26 @@ import Testing
         #expect(shownUsed(id) == nil)
     }
 
+    /// A backup keeps the period a use counts toward: restored in the next month, January's use
+    /// is not February's; restored in January, it is January's.
+    @Test func aBackupKeepsThePeriodOfAUse() throws {
+        let id = addUber()
+        _ = done(id, amount: "5")
+        let backup = ok(harness.engine, "Export", [:])
+        for (when, used) in [("2030-02-03T12:00:00Z", nil), ("2030-01-12T12:00:00Z", "5")] as [(String, String?)] {
+            let restored = try EngineHarness()
+            restored.clock.set(Fixture.instant(when))
+            ok(restored.engine, "Import", ["items": backup["items"] ?? .null, "state": backup["state"] ?? .null])
+            guard case .success(let reply) = restored.perform("Get", ["id": .string(id)]),
+                case .object(let item)? = reply["item"]
+            else {
+                Issue.record("no item \(id) after the import")
+                continue
+            }
+            #expect(item["amountUsed"] == used.map { .string($0) }, "restored at \(when)")
+        }
+    }
+
     /// A stale use must not hold a new, lower amount down: the edit drops it.
     @Test func anEditAfterTheMonthIsNotHeldByItsUse() throws {
         let id = addUber()
