@@ -3,7 +3,7 @@ import Foundation
 import ReminderCore
 import ReminderJSON
 import ReminderProtocol
-@_spi(Testing) import ReminderStore
+import ReminderStore
 import ReminderTestSupport
 import Testing
 
