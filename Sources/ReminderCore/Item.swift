@@ -87,7 +87,14 @@ public struct Benefit: Hashable, Sendable {
     public var card: String?
     public var amount: Money?
     public var period: Period
+    /// A partial use (`done --amount`) of the period due on `amountUsedPeriod`; read it through
+    /// `amountUsed(inPeriodDueOn:)`, which drops it once that period is over.
     public var amountUsed: Money?
+    /// The last day (the due date) of the period `amountUsed` counts toward. Nil beside an
+    /// amount only on its way in — from an item stored before this field existed, `add`, `import`
+    /// or another device's copy without it — where the engine stamps the period current then
+    /// (`ReminderEngine.stampingUsedPeriod`).
+    public var amountUsedPeriod: LocalDate?
     /// The first day of one period (any of them: periods run both ways from it); nil for
     /// calendar periods, as every benefit stored before this field existed.
     public var periodStart: LocalDate?
@@ -97,14 +104,24 @@ public struct Benefit: Hashable, Sendable {
 
     public init(
         card: String? = nil, amount: Money? = nil, period: Period, amountUsed: Money? = nil,
-        periodStart: LocalDate? = nil, amountIn: [Int: Money] = [:]
+        amountUsedPeriod: LocalDate? = nil, periodStart: LocalDate? = nil, amountIn: [Int: Money] = [:]
     ) {
         self.card = card
         self.amount = amount
         self.period = period
         self.amountUsed = amountUsed
+        self.amountUsedPeriod = amountUsedPeriod
         self.periodStart = periodStart
         self.amountIn = amountIn
+    }
+
+    /// What is used of the period due on `due` (its last day): the recorded partial use when it
+    /// counts toward that period, else nil — a use of an earlier period is over with it, and an
+    /// amount without a period (not yet stamped) counts toward none. Every reader of a used
+    /// amount goes through this.
+    public func amountUsed(inPeriodDueOn due: LocalDate) -> Money? {
+        guard let amountUsed, amountUsedPeriod == due else { return nil }
+        return amountUsed
     }
 
     /// The amount of the period due on `date`: its month's, else `amount`.

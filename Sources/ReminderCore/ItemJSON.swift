@@ -65,11 +65,17 @@ extension Item {
             let amount = try fields.parsed("amount", Money.parse)
             let period = try fields.required("period", "monthly, quarterly, semiannual or annual", Benefit.Period.parse)
             let used = try fields.parsed("amountUsed", Money.parse)
+            let usedPeriod = try fields.parsed("amountUsedPeriod", LocalDate.parse)
+            if usedPeriod != nil, used == nil {
+                throw .invalidValue(
+                    field: fields.fieldPath("amountUsedPeriod"),
+                    reason: "only beside amountUsed (the period it counts toward)")
+            }
             let periodStart = try fields.parsed("periodStart", LocalDate.parse)
             let amountIn = try Benefit.decodeAmountIn(&fields)
             let benefit = Benefit(
-                card: card, amount: amount, period: period, amountUsed: used, periodStart: periodStart,
-                amountIn: amountIn)
+                card: card, amount: amount, period: period, amountUsed: used, amountUsedPeriod: usedPeriod,
+                periodStart: periodStart, amountIn: amountIn)
             if let used, let most = benefit.largestAmount, used > most {
                 throw .invalidValue(
                     field: fields.fieldPath("amountUsed"),
@@ -144,6 +150,7 @@ extension Item {
             put("amount", b.amount)
             put("period", b.period.rawValue)
             put("amountUsed", b.amountUsed)
+            if b.amountUsed != nil { put("amountUsedPeriod", b.amountUsedPeriod) }
             put("periodStart", b.periodStart)
             if !b.amountIn.isEmpty { object["amountIn"] = Benefit.amountInJSON(b.amountIn) }
         case .subscription(let s):

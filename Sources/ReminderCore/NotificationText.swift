@@ -96,7 +96,9 @@ public struct NotificationText: Hashable, Sendable {
             doneLabel = "Mark as used"
             let periodAmount = benefit.amount(dueOn: occurrence.dueDate)
             var value = money(periodAmount).map { "\($0) " } ?? ""
-            if let used = benefit.amountUsed, used > .zero, let amount = periodAmount, used < amount {
+            if let used = benefit.amountUsed(inPeriodDueOn: occurrence.dueDate), used > .zero,
+                let amount = periodAmount, used < amount
+            {
                 value = "remaining \(money(amount - used)!) of \(money(amount)!) "
             }
             body = "Your \(value)\(title) \(phrase("expires", past: "has expired", timeToday: true))"

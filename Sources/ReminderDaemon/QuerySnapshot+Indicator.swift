@@ -20,7 +20,8 @@ extension QuerySnapshot {
             switch item.schedule {
             case .benefit(let benefit):
                 if let amount = due.map({ benefit.amount(dueOn: $0.dueDate) }) ?? benefit.amount {
-                    let left = max(.zero, amount - (benefit.amountUsed ?? .zero))
+                    let left = max(
+                        .zero, amount - (due.flatMap { benefit.amountUsed(inPeriodDueOn: $0.dueDate) } ?? .zero))
                     value = left
                     if currency == configuration.currency { walletLeft = walletLeft + left }
                 }

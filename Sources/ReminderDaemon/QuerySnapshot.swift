@@ -64,6 +64,14 @@ struct QuerySnapshot {
         {
             fields["amountThisPeriod"] = .string(amount.description)
         }
+        if case .benefit(let benefit) = item.schedule {
+            // What is used of the current period: a use of a period that is over shows as nothing
+            // (the wallet and the card read this). Its period is the one `due` names: not repeated.
+            fields["amountUsed"] = due.flatMap { benefit.amountUsed(inPeriodDueOn: $0.dueDate) }.map {
+                .string($0.description)
+            }
+            fields["amountUsedPeriod"] = nil
+        }
         let next = schedule.fires(of: id).map(\.at).min()
         fields["nextReminder"] = next.map { .string(Timestamp.format($0, in: zone)) } ?? .null
         return ItemView(fields: fields)

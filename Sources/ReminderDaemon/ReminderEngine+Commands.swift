@@ -43,7 +43,7 @@ extension ReminderEngine {
             try Item(json: json, path: path, context: context)
         }
         switch result {
-        case .success(let item): return item
+        case .success(let item): return stampingUsedPeriod(item, now: clock())
         case .failure(let error): throw EngineError.invalidItem(error)
         }
     }
@@ -70,6 +70,15 @@ extension ReminderEngine {
     func edit(_ id: String, changes: JSONValue, now: Int64) throws(EngineError) -> ItemReply {
         guard let item = items[id], case .object(var fields) = item.json, case .object(let updates) = changes else {
             throw EngineError.invalidParameter("changes", "expected an object of fields")
+        }
+        // A used amount belongs to its period as a Done to its occurrence: one of the current
+        // period stays with the current period (whose due date an edit of the schedule may move:
+        // stamped again on decoding), one of a period that is over is dropped — it counts nowhere
+        // and must not hold a new amount down. A used amount given in `changes` is of the
+        // current period unless its period is given too.
+        if updates["amountUsedPeriod"] == nil {
+            fields["amountUsedPeriod"] = nil
+            if updates["amountUsed"] == nil, usedThisPeriod(of: item, now: now) == nil { fields["amountUsed"] = nil }
         }
         for (key, value) in updates {
             if ["id", "createdAt", "kind"].contains(key) {

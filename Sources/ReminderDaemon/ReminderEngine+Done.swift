@@ -48,24 +48,26 @@ extension ReminderEngine {
                 if occurrence != currentPeriod(of: item, now: now) {
                     throw EngineError.invalidParameter("amount", "a partial use counts for the current period only")
                 }
-                let before = benefit.amountUsed ?? .zero
+                // What was used of this period: a use of an earlier one is over with it.
+                let before = benefit.amountUsed(inPeriodDueOn: occurrence.dueDate) ?? .zero
                 let total = before + used
                 let full = benefit.amount(dueOn: occurrence.dueDate)  // its month's, when amounts vary
                 redeemed = full.map { min(used, max(.zero, $0 - before)) } ?? used
                 if let full, total < full {
                     benefit.amountUsed = total
+                    benefit.amountUsedPeriod = occurrence.dueDate
                     item.schedule = .benefit(benefit)
                     reason = "\(total) of \(full) used"
                 } else {
-                    benefit.amountUsed = nil
+                    (benefit.amountUsed, benefit.amountUsedPeriod) = (nil, nil)
                     item.schedule = .benefit(benefit)
                     doneOccurrence = occurrence
                 }
             } else {
                 redeemed = benefit.amount(dueOn: occurrence.dueDate).map {
-                    max(.zero, $0 - (benefit.amountUsed ?? .zero))
+                    max(.zero, $0 - (benefit.amountUsed(inPeriodDueOn: occurrence.dueDate) ?? .zero))
                 }
-                benefit.amountUsed = nil
+                (benefit.amountUsed, benefit.amountUsedPeriod) = (nil, nil)
                 item.schedule = .benefit(benefit)
                 doneOccurrence = occurrence
             }
@@ -143,6 +145,8 @@ extension ReminderEngine {
             throw EngineError.internal("\(error)")
         }
         restored.id = id
+        // A step stored before the used amount's period was recorded: counted toward the current one.
+        restored = stampingUsedPeriod(restored, now: now)
         var record = occurrences[id]?[step.due]
         record?.doneAt = nil
         do { try store.recordUndo(step, restored: restored, occurrence: record, at: now) } catch {

@@ -113,8 +113,9 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
                 metadata: ["ITEM_ID": "\(item.id)"])
         }
         try adoptZoneAtStart()
+        let stamped = try stampUsedPeriodsAtStart(loaded, now: clock())
         index = ItemIndex(
-            items: loaded, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
+            items: stamped, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
         schedule.reserveCapacity(items: loaded.count)
         let owed = try settleInterruptedDeliveries()
         try delivery.start()

@@ -139,7 +139,7 @@ extension SyncEndpoint {
         var before = merged
         switch (merged.schedule, here.schedule) {
         case (.benefit(var benefit), .benefit(let was)):
-            benefit.amountUsed = was.amountUsed
+            (benefit.amountUsed, benefit.amountUsedPeriod) = (was.amountUsed, was.amountUsedPeriod)
             before.schedule = .benefit(benefit)
         case (.rebuy(var rebuy), .rebuy(let was)):
             rebuy.lastPurchased = was.lastPurchased
@@ -152,6 +152,9 @@ extension SyncEndpoint {
     /// The item's JSON fields that differ (its id and creation aside: not something a person edits).
     static func changedFields(_ before: Item, _ after: Item) -> [String] {
         guard case .object(let a) = before.json, case .object(let b) = after.json else { return [] }
-        return Set(a.keys).union(b.keys).filter { a[$0] != b[$0] && $0 != "id" && $0 != "createdAt" }.sorted()
+        // A used amount's period goes with the amount, which names the change.
+        return Set(a.keys).union(b.keys).filter {
+            a[$0] != b[$0] && $0 != "id" && $0 != "createdAt" && $0 != "amountUsedPeriod"
+        }.sorted()
     }
 }

@@ -196,6 +196,9 @@ extension SyncEndpoint {
         // Applied over the item as it is here (its creation may be the later one).
         var here = local
         here.item = item
+        // `local` leaves out a used amount of a period that is over (`syncRecord`); so does
+        // `here`, or the merge's leaving it out would read as an edit made elsewhere.
+        (here.amountUsed, here.amountUsedPeriod) = (local.amountUsed, local.amountUsedPeriod)
         applyPulled(merged, over: here, itemId: id, conflicts: conflicts, into: &plan, context: context)
         if let moved = reading.movedDate {
             // The date of a repeating item is derived from its rules and ledger

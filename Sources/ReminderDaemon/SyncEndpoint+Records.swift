@@ -57,9 +57,18 @@ extension SyncEndpoint {
             record.alarms.lastAcknowledged = lastDone + 1
         }
         if let used = record.amountUsed {
-            record.amountUsedPeriod =
-                base?.amountUsed == used && base?.amountUsedPeriod != nil
-                ? base?.amountUsedPeriod : record.currentOccurrence(in: context)?.dueDate
+            // The item's own period (stamped by every Done and on the way in; as the server last
+            // agreed, else the current period, only for an item that has none). An amount of a
+            // period that is over is left out, as a reader of the server's copy leaves it out
+            // (VTodoReader): kept, it would differ from every copy read back, and be pushed again.
+            let current = record.currentOccurrence(in: context)?.dueDate
+            let period =
+                record.amountUsedPeriod ?? (base?.amountUsed == used ? base?.amountUsedPeriod : nil) ?? current
+            if let period, let current, period < current {
+                (record.amountUsed, record.amountUsedPeriod) = (nil, nil)
+            } else {
+                record.amountUsedPeriod = period
+            }
         }
         return record
     }

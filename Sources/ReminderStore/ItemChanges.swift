@@ -39,6 +39,15 @@ extension ReminderStore {
         }
     }
 
+    /// Writes items back as they are now read, in one transaction, without history or a sync
+    /// change: stored data brought up to date (a used amount's period stamped after an upgrade),
+    /// not a change anyone made.
+    public func rewriteItems(_ items: [Item]) throws(ReminderStoreError) {
+        try write { db in
+            for item in items { try ReminderStore.updateItem(item, db) }
+        }
+    }
+
     /// Deletes an item with all its state (occurrences, fires, deliveries and undo steps go with
     /// it), and a `removed` history line; its DELETE waits to be synced when the server has it.
     public func removeItem(id: String, title: String, reason: String, at now: Int64) throws(ReminderStoreError) {

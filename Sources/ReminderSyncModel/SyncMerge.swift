@@ -51,9 +51,9 @@ public enum SyncMerge {
         if usedUp { used = (nil, nil) }
         if case .benefit(var benefit) = item.schedule {
             benefit.amountUsed = used.amount.map { amount in benefit.largestAmount.map { min(amount, $0) } ?? amount }
+            benefit.amountUsedPeriod = benefit.amountUsed == nil ? nil : used.period
             item.schedule = .benefit(benefit)
             record.item = item
-            record.amountUsedPeriod = used.period
         }
         return (record, conflicts)
     }
@@ -79,7 +79,7 @@ public enum SyncMerge {
         let (b, l, r) = (fields(base), fields(local), fields(remote))
         var merged: [String: JSONValue] = [:]
         var conflicts: [SyncConflict] = []
-        for key in Set(l.keys).union(r.keys).union(b.keys).sorted() where key != "amountUsed" {
+        for key in Set(l.keys).union(r.keys).union(b.keys).sorted() where !usedKeys.contains(key) {
             let (bv, lv, rv) = (b[key], l[key], r[key])
             var value = rv
             if lv == rv || lv == bv {
@@ -94,11 +94,14 @@ public enum SyncMerge {
             merged[key] = value
         }
         guard let item = try? Item(json: .object(merged), context: .init(zone: zone, present: .unchecked)) else {
-            let whole = Set(l.keys).union(r.keys).sorted().filter { l[$0] != r[$0] && $0 != "amountUsed" }
+            let whole = Set(l.keys).union(r.keys).sorted().filter { l[$0] != r[$0] && !usedKeys.contains($0) }
             return (remote, whole.map { SyncConflict(field: $0, local: text(l[$0]), remote: text(r[$0])) })
         }
         return (item, conflicts)
     }
+
+    /// A benefit's used amount and its period: merged as one pair (`merge`), not field by field.
+    static let usedKeys: Set<String> = ["amountUsed", "amountUsedPeriod"]
 
     private static func fields(_ item: Item?) -> [String: JSONValue] {
         guard case .object(let fields)? = item?.json else { return [:] }

@@ -7,9 +7,6 @@ import ReminderCore
 public struct SyncRecord: Hashable, Sendable {
     public var item: Item
     public var ledger: DoneLedger
-    /// The last day of the period the benefit's `amountUsed` counts toward: a value from an
-    /// earlier period loses to any value of a later one.
-    public var amountUsedPeriod: LocalDate?
     public var alarms: AlarmState
 
     public init(
@@ -17,14 +14,34 @@ public struct SyncRecord: Hashable, Sendable {
     ) {
         self.item = item
         self.ledger = ledger
-        self.amountUsedPeriod = amountUsedPeriod
         self.alarms = alarms
+        if let amountUsedPeriod { self.amountUsedPeriod = amountUsedPeriod }
     }
 
     /// The benefit's used amount, nil for other kinds or when unset.
     public var amountUsed: Money? {
-        if case .benefit(let benefit) = item.schedule { return benefit.amountUsed }
-        return nil
+        get { benefit?.amountUsed }
+        set { benefit?.amountUsed = newValue }
+    }
+
+    /// The last day of the period the benefit's `amountUsed` counts toward (the item's own
+    /// `Benefit.amountUsedPeriod`, written as `X-REMINDERD-PERIOD-END`): a value from an earlier
+    /// period loses to any value of a later one.
+    public var amountUsedPeriod: LocalDate? {
+        get { benefit?.amountUsedPeriod }
+        set { benefit?.amountUsedPeriod = newValue }
+    }
+
+    /// The item's benefit, nil for other kinds; setting it on another kind changes nothing.
+    private var benefit: Benefit? {
+        get {
+            if case .benefit(let benefit) = item.schedule { return benefit }
+            return nil
+        }
+        set {
+            guard case .benefit = item.schedule, let newValue else { return }
+            item.schedule = .benefit(newValue)
+        }
     }
 }
 

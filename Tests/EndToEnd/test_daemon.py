@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BIN, Daemon, NotificationServer, fired_once_and_settled, local_in, plain, wait_for
+from conftest import BIN, CLOCK_SHIFT, Daemon, NotificationServer, fired_once_and_settled, local_in, plain, wait_for
 
 
 def test_ready_arrives_with_a_status_line(server, daemon):
@@ -316,6 +316,31 @@ def test_partial_use_of_a_benefit_is_recorded_and_reminders_go_on(server, daemon
     item = daemon.ctl_json("show", item_id)["item"]
     assert item["amountUsed"] == "7.50" and item["status"] != "used"
     assert daemon.ctl("done", item_id, "--amount", "7.50").stdout.startswith("Done: Uber Cash is used")
+
+
+def test_a_partial_use_ends_with_its_month(server, daemon):
+    """$5 of a $15 monthly credit used in January 2030 (a shifted clock): in February the credit is
+    whole again in `show`, `wallet` and `summary`, and a new `done --amount 5` records $5, not $10."""
+    def shift_to(*when):
+        target = datetime(*when, tzinfo=timezone.utc).timestamp()
+        daemon.env["REMINDERD_TEST_CLOCK_SHIFT"] = str(round(target - (time.time() - CLOCK_SHIFT)))
+
+    shift_to(2030, 1, 20, 12, 0)
+    daemon.start()
+    item_id = daemon.ctl_json("add", "benefit", "Ride credit", "--card", "Month Card", "--amount", "15",
+                              "--period", "monthly")["id"]
+    assert daemon.ctl_json("done", item_id, "--amount", "5")["item"]["amountUsed"] == "5"
+    daemon.stop()
+    shift_to(2030, 2, 10, 12, 0)
+    daemon.start()
+    item = daemon.ctl_json("show", item_id)["item"]
+    assert item["createdAt"].startswith("2030-01-20") and item["due"].startswith("2030-02-28")
+    assert "amountUsed" not in item
+    cards = daemon.ctl_json("wallet")["cards"]
+    assert [(c["card"], c["available"]) for c in cards] == [("Month Card", "15")]
+    assert daemon.ctl_json("summary")["summary"]["benefits"]["available"] == "15"
+    again = daemon.ctl("done", item_id, "--amount", "5")
+    assert again.stdout.strip() == "Recorded $5 of $15 Ride credit used; reminders go on for the remaining $10"
 
 
 def test_a_client_of_another_user_is_refused_and_logged(server, daemon):

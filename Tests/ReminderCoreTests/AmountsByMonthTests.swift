@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func thePopUpSaysTheMonthsAmount() throws {
-        let item = try Fixture.item(uber + #","amountUsed":"20"}"#, zone: ny)
+        let item = try Fixture.item(uber + #","amountUsed":"20","amountUsedPeriod":"2030-12-31"}"#, zone: ny)
         let rules = FireTimeRules(zone: ny, configuration: .defaults)
         let december = NotificationText(
             item: item, occurrence: rules.occurrence(dueOn: Fixture.date("2030-12-31")),

@@ -123,12 +123,15 @@ import Testing
     }
 
     @Test func partialUseShowsWhatIsLeft() throws {
-        let benefit = try text(
-            #"{"kind":"benefit","title":"Uber Cash","amount":"15","amountUsed":"7.50","period":"monthly"}"#,
-            dueOn: "2026-11-30", now: "2026-11-20T09:00:00-05:00")
+        let uber =
+            #"{"kind":"benefit","title":"Uber Cash","amount":"15","amountUsed":"7.50","amountUsedPeriod":"2026-11-30","period":"monthly"}"#
+        let benefit = try text(uber, dueOn: "2026-11-30", now: "2026-11-20T09:00:00-05:00")
         #expect(
             plain(benefit.body) == "Reward Expiring Soon · Your remaining $7.50 of $15 Uber Cash expires in 10 days")
         #expect(benefit.urgency == .low)
+        // November's use is over with November: December's pop-up says the whole credit.
+        let december = try text(uber, dueOn: "2026-12-31", now: "2026-12-20T09:00:00-05:00")
+        #expect(plain(december.body) == "Reward Expiring Soon · Your $15 Uber Cash expires in 11 days")
     }
 
     @Test func markupIsEscaped() {
