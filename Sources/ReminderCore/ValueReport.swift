@@ -218,17 +218,19 @@ public struct ValueReport: Sendable, Equatable {
         for redemption in redemptions { ledger[redemption.itemId, default: []].append(redemption) }
         for item in items {
             guard let id = item.id, kept(item.card) else { continue }
-            let value: Money?
+            // A credit's value is its period's (its month's own, when amounts vary by month).
+            let value: (LocalDate) -> Money?
             switch item.schedule {
-            case .benefit(let benefit): value = benefit.amount
-            case .coupon(let coupon): value = coupon.value
-            default: value = nil
+            case .benefit(let benefit): value = benefit.amount(dueOn:)
+            case .coupon(let coupon): value = { _ in coupon.value }
+            default: continue
             }
-            guard let value, value > .zero else { continue }
             let doneTimes = Set(done[id]?.values.map { $0 } ?? [])
             let after = max(windowStart - 1, item.createdAt ?? windowStart - 1)
             rules.forEachOccurrence(of: item, dueAfter: after, before: min(now + 1, windowEnd)) { occurrence in
-                guard done[id]?[occurrence.due] == nil else { return true }
+                guard done[id]?[occurrence.due] == nil, let value = value(occurrence.dueDate), value > .zero else {
+                    return true
+                }
                 var used = Money.zero
                 if case .benefit(let benefit) = item.schedule {
                     // Partial uses of this period: the redemptions since the previous period's

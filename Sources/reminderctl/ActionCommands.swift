@@ -21,8 +21,9 @@ struct Done: ParsableCommand {
         guard let item = try output.call(.done(id: id, amount: amount, early: early), as: ItemReply.self)?.item else {
             return
         }
-        // The currency is the daemon's word: the item's own, or the one it is configured with.
-        if let used = item.amountUsed, let total = item.amount, let currency = item.currency,
+        // The currency is the daemon's word: the item's own, or the one it is configured with;
+        // the total is this period's (a month's own amount, when amounts vary by month).
+        if let used = item.amountUsed, let total = item.amountThisPeriod ?? item.amount, let currency = item.currency,
             case .success(let usedAmount) = Money.parse(used), case .success(let totalAmount) = Money.parse(total)
         {
             print(

@@ -297,6 +297,16 @@ def test_the_units_verify_and_are_hardened(tmp_path):
     assert exposure <= 2.0, security.stdout[-400:]
 
 
+def test_a_partial_use_is_told_against_this_periods_own_amount(server, daemon):
+    """A credit whose amount differs by month (`--amount-in`) is recorded against this period's
+    amount: every month's is $35 here, so whatever month the test runs in, $5 leaves $30."""
+    daemon.start()
+    months = [arg for month in range(1, 13) for arg in ("--amount-in", f"{month}=35")]
+    item_id = daemon.ctl_json("add", "benefit", "Uber Cash", "--amount", "15", "--period", "monthly", *months)["id"]
+    partial = daemon.ctl("done", item_id, "--amount", "5")
+    assert partial.stdout.strip() == "Recorded $5 of $35 Uber Cash used; reminders go on for the remaining $30"
+
+
 def test_history_filters_by_item_and_time(server, daemon):
     daemon.start()
     first = daemon.ctl_json("add", "fee", "First", "--due", "2027-03-01")["id"]

@@ -148,6 +148,22 @@ import Testing
         #expect(report.lost.map(\.lost) == [money("6")])
     }
 
+    /// Uber Cash is $15 a month and $35 in December (`amountIn`): December's unused credit lost
+    /// $35, not the $15 of the other months.
+    @Test func aMonthWithItsOwnAmountLosesThatAmount() throws {
+        var item = try Fixture.item(
+            #"{"id":"u1","kind":"benefit","title":"Uber Cash","card":"Amex Gold","amount":"15","period":"monthly","#
+                + #""amountIn":{"12":"35"}}"#,
+            zone: ny)
+        item.createdAt = at("2029-11-20T17:00:00Z")
+        let report = ValueReport.build(
+            items: [item], redemptions: [.init(itemId: "u1", card: "Amex Gold", at: at("2029-12-05T15:00:00Z"), amount: money("5"))],
+            fees: [], done: [:], rules: rules, currency: "USD", monthCount: 6, cards: nil, now: now)
+        #expect(report.lost.map(\.due) == ["2030-02-28T23:59:00-05:00", "2030-01-31T23:59:00-05:00", "2029-12-31T23:59:00-05:00", "2029-11-30T23:59:00-05:00"])
+        #expect(report.lost.map(\.amount) == [money("15"), money("15"), money("35"), money("15")])
+        #expect(report.lost.map(\.lost) == [money("15"), money("15"), money("30"), money("15")])
+    }
+
     @Test func aCardIsNamedExactlyOrByTheStartOfItsName() {
         let names: Set = ["Amex Gold", "Amex Gold Business", "Chase Sapphire"]
         #expect(ValueReport.cards(matching: "amex gold", among: names) == ["Amex Gold"])
