@@ -12,13 +12,14 @@ import ReminderCore
 /// generations): a stale token never fires.
 struct FireSchedule {
     typealias Event = ReminderEngine.ScheduledEvent
-    typealias Entry = (handle: TimerWheel.Handle, token: UInt64)
 
     private var wheel: TimerWheel
-    /// What each wheel entry stands for, by payload token.
-    private var events = EventSlab<Event>()
-    /// The wheel entries of each item.
-    private var entries: [String: [Entry]] = [:]
+    /// What each wheel entry stands for, by payload token, with its wheel handle.
+    private var events = EventSlab()
+    /// The first of each item's events (a slot of `events`); the rest follow by `EventSlab.next`,
+    /// in the order they were installed. A chain in the slab instead of an array of entries per
+    /// item: one dictionary value an item, no allocation.
+    private var firstEvent: [String: UInt32] = [:]
     /// The earliest pending reminder (for Status and systemd's STATUS=), kept up to date as
     /// reminders are scheduled; when that one went (`earliestFireKnown` false), the next lookup
     /// searches `events` once.
@@ -36,29 +37,58 @@ struct FireSchedule {
 
     init(now: Int64) { wheel = TimerWheel(now: now) }
 
-    /// Room for `items` items, a few wheel entries each (their reminders and the moment each passes).
-    mutating func reserveCapacity(items: Int) {
-        entries.reserveCapacity(items)
-        events.reserveCapacity(items * 4)
-        wheel.reserveCapacity(items * 4)
+    /// Room for `items` items and `events` wheel entries (their reminders and the moment each passes).
+    mutating func reserveCapacity(items: Int, events count: Int) {
+        firstEvent.reserveCapacity(items)
+        events.reserveCapacity(count)
+        wheel.reserveCapacity(count)
     }
 
     /// Puts an item's planned events on the wheel, after `cancel(id)` (or at start).
     mutating func install(_ planned: [(event: Event, at: Int64)], for id: String) {
         guard !planned.isEmpty else { return }
-        entries[id] = planned.map { planned in
+        var last = firstEvent[id].map { slot in
+            var last = slot
+            while events.next(of: last) != EventSlab.none { last = events.next(of: last) }
+            return last
+        }
+        for planned in planned {
             let token = events.insert(planned.event, at: planned.at)
-            let handle = wheel.insert(deadline: planned.at, payload: token)
+            let slot = UInt32(token & 0xFFFF_FFFF)
+            events.setHandle(of: slot, to: wheel.insert(deadline: planned.at, payload: token))
+            if let last { events.setNext(of: last, to: slot) } else { firstEvent[id] = slot }
+            last = slot
             if earliestFireKnown, let at = planned.event.reminderTime { earliestFire = min(earliestFire ?? at, at) }
-            return (handle, token)
         }
     }
 
     /// Takes every wheel entry of the item off the wheel.
     mutating func cancel(_ id: String) {
-        for entry in entries.removeValue(forKey: id) ?? [] {
-            wheel.cancel(entry.handle)
-            if let event = events.remove(entry.token) { forget(event) }
+        var slot = firstEvent.removeValue(forKey: id) ?? EventSlab.none
+        while slot != EventSlab.none {
+            let next = events.next(of: slot)
+            wheel.cancel(events.handle(of: slot))
+            forget(events.reminderTime(of: slot))
+            events.remove(slot: slot)
+            slot = next
+        }
+    }
+
+    /// Takes one event out of its item's chain.
+    private mutating func unlink(_ slot: UInt32, of id: String) {
+        guard let first = firstEvent[id] else { return }
+        let next = events.next(of: slot)
+        if first == slot {
+            if next == EventSlab.none { firstEvent[id] = nil } else { firstEvent[id] = next }
+            return
+        }
+        var previous = first
+        while events.next(of: previous) != EventSlab.none {
+            if events.next(of: previous) == slot {
+                events.setNext(of: previous, to: next)
+                return
+            }
+            previous = events.next(of: previous)
         }
     }
 
@@ -69,16 +99,17 @@ struct FireSchedule {
         wheel.advance(to: now, into: &expired)
         expired.sort { $0.deadline < $1.deadline }
         for entry in expired {
-            guard let event = events.remove(entry.payload) else { continue }
-            forget(event)
-            entries[event.itemId]?.removeAll { $0.token == entry.payload }
+            guard let slot = events.slot(of: entry.payload), let (event, _) = events[slot: slot] else { continue }
+            forget(events.reminderTime(of: slot))
+            unlink(slot, of: event.itemId)
+            events.remove(slot: slot)
             body(event)
         }
     }
 
-    /// Keeps `earliestFire` true when `event` leaves the wheel.
-    private mutating func forget(_ event: Event) {
-        if let at = event.reminderTime, at == earliestFire { earliestFireKnown = false }
+    /// Keeps `earliestFire` true when a reminder at `reminderTime` leaves the wheel.
+    private mutating func forget(_ reminderTime: Int64?) {
+        if let at = reminderTime, at == earliestFire { earliestFireKnown = false }
     }
 
     /// The wheel's next deadline: a reminder, a pass or the pause's end.
@@ -96,9 +127,7 @@ struct FireSchedule {
     /// The earliest reminder among the events, searched.
     private func earliestReminder() -> Int64? {
         var earliest: Int64?
-        events.forEach(dueBy: .max - 1) { event, _ in
-            if let at = event.reminderTime { earliest = min(earliest ?? at, at) }
-        }
+        events.forEachReminderTime { at in earliest = min(earliest ?? at, at) }
         return earliest
     }
 
@@ -107,12 +136,15 @@ struct FireSchedule {
 
     /// The item's pending pop-ups: (when, occurrence, lead, late).
     func fires(of id: String) -> [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] {
-        (entries[id] ?? []).compactMap { entry in
-            guard let scheduled = events[entry.token],
-                case .fire(_, let occurrence, _, let lead, let late) = scheduled.event
-            else { return nil }
-            return (scheduled.at, occurrence, lead, late)
+        var fires: [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] = []
+        var slot = firstEvent[id] ?? EventSlab.none
+        while slot != EventSlab.none {
+            if let scheduled = events[slot: slot], case .fire(_, let occurrence, _, let lead, let late) = scheduled.event {
+                fires.append((scheduled.at, occurrence, lead, late))
+            }
+            slot = events.next(of: slot)
         }
+        return fires
     }
 
     /// Puts the end of a timed pause on the wheel (nil: none), replacing an earlier one. The wheel
@@ -126,17 +158,19 @@ struct FireSchedule {
     func checkInvariant() -> [String] {
         var broken: [String] = []
         var filed = 0
-        for (id, list) in entries {
-            for entry in list {
+        for (id, first) in firstEvent {
+            var slot = first
+            while slot != EventSlab.none, filed <= events.count {
                 filed += 1
-                guard let (event, at) = events[entry.token] else {
-                    broken.append("\(id): a wheel entry without its event (token \(entry.token))")
-                    continue
+                guard let (event, at) = events[slot: slot] else {
+                    broken.append("\(id): a wheel entry without its event (slot \(slot))")
+                    break
                 }
                 if event.itemId != id { broken.append("\(id): an event of \(event.itemId) filed under it") }
-                if wheel.deadline(of: entry.handle) != at {
+                if wheel.deadline(of: events.handle(of: slot)) != at {
                     broken.append("\(id): the event at \(at) has no wheel entry at that time")
                 }
+                slot = events.next(of: slot)
             }
         }
         if filed != events.count { broken.append("\(events.count) events but \(filed) filed under their items") }

@@ -113,7 +113,6 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         try adoptZoneAtStart()
         index = ItemIndex(
             items: loaded, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
-        schedule.reserveCapacity(items: loaded.count)
         try collectInterruptedDeliveries()
         try delivery.start()
         let lastSeen = try store.lastSeen()
@@ -122,6 +121,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         collectMissed(since: lastSeen, now: now)
         let snapshot = planning(now: now, lateSince: lastSeen ?? .min)
         let planned = order.concurrentMap { id in snapshot.events(of: id) }
+        schedule.reserveCapacity(items: planned.count, events: planned.reduce(0) { $0 + $1.count })
         for (id, events) in zip(order, planned) { schedule.install(events, for: id) }
         owed.removeAll()
         // Holds lastSeen before the late reminders just put on the wheel until the timer hands
