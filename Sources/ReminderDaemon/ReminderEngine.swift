@@ -31,7 +31,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Items, their order, occurrence records and accepted fires.
     var index = ItemIndex()
     // Read-only views of the index, for the many places that only read.
-    var items: [String: Item] { index.items }
+    var items: ItemTable { index.items }
     var order: [String] { index.order }
     var occurrences: [String: [Int64: OccurrenceRecord]] { index.occurrences }
     var fired: FiredSet { index.fired }
