@@ -71,7 +71,11 @@ public struct PackedItem: Sendable {
             writer.date(rebuy.lastPurchased)
             if let category = rebuy.category { writer.string(category) }
         }
-        bytes = writer.bytes
+        // Copied into an array of its own length: the writer's grew by doubling, up to twice that.
+        let written = writer.bytes
+        bytes = [UInt8](unsafeUninitializedCapacity: written.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: written)
+        }
     }
 
     /// The item these bytes hold.
@@ -165,7 +169,11 @@ public struct PackedItem: Sendable {
 }
 
 private struct Writer {
-    var bytes: [UInt8] = []
+    var bytes: [UInt8] = {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        return bytes
+    }()
 
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
