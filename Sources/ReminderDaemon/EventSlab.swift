@@ -6,9 +6,11 @@ import ReminderStore
 /// slots reused, which at start-up (400k events for 100k items) inserts several times faster
 /// than a dictionary, and which `Upcoming` scans as a plain array of deadlines.
 ///
-/// An event is kept packed, 48 bytes with its wheel handle and its item's next event, instead
-/// of an `Event` (88 bytes, and an array of one reminder on the heap: 150 bytes an event, ~3
-/// events an item — the daemon's largest per-item cost, measured with massif at 10k items). A
+/// An event is kept packed, 32 bytes with its wheel handle and its item's next event, instead
+/// of an `Event` (88 bytes, and an array of one reminder on the heap: 150 bytes an event, ~3.5
+/// events an item — the daemon's largest per-item cost, measured with massif at 10k items). It
+/// names its item by a number (`itemIds`), and each item's events are a chain from its first, in
+/// the order they were inserted, so the schedule needs no list of entries per item. A
 /// reminder is always one fire at the slot's own deadline, its lead one of a few strings kept
 /// once (`leads`); the rare event that is not — a late pop-up standing for reminders missed
 /// while away — is kept whole in `spilled`. `subscript` and `forEach` give back the same
@@ -29,8 +31,6 @@ struct EventSlab {
 
     /// One slot.
     private struct Packed {
-        /// Empty for a free slot.
-        var itemId: String
         var due: Int64
         /// The wheel entry that stands for it.
         var handle: TimerWheel.Handle
@@ -38,6 +38,8 @@ struct EventSlab {
         var dueDate: UInt32
         /// The item's next event (`EventSlab.none`: its last).
         var next: UInt32
+        /// The item's number.
+        var item: UInt32
         /// Its index in `leads`.
         var lead: UInt16
         var kind: Kind
@@ -53,11 +55,19 @@ struct EventSlab {
     /// The leads of the reminders, each once ("3d", "0d", "snooze", …).
     private var leads: [String] = []
     private var leadIndex: [String: UInt16] = [:]
+    /// Each item with events: its number; by number, its id ("" when free) and first event.
+    private var itemNumbers: [String: UInt32] = [:]
+    private var itemIds: [String] = []
+    private var firsts: [UInt32] = []
+    private var freeNumbers: [UInt32] = []
 
     /// How many events it holds.
     var count: Int { slots.count - free.count }
 
-    mutating func reserveCapacity(_ n: Int) {
+    mutating func reserveCapacity(items: Int, events n: Int) {
+        itemNumbers.reserveCapacity(items)
+        itemIds.reserveCapacity(items)
+        firsts.reserveCapacity(items)
         slots.reserveCapacity(n)
         generations.reserveCapacity(n)
         deadlines.reserveCapacity(n)
@@ -83,8 +93,8 @@ struct EventSlab {
     /// `event` as a slot, due at `deadline`, with no next event yet.
     private mutating func packed(_ event: Event, at deadline: Int64) -> Packed {
         var packed = Packed(
-            itemId: event.itemId, due: event.dueInstant, handle: TimerWheel.Handle.none, dueDate: 0,
-            next: EventSlab.none, lead: 0, kind: .spilled)
+            due: event.dueInstant, handle: TimerWheel.Handle.none, dueDate: 0, next: EventSlab.none,
+            item: itemNumber(event.itemId), lead: 0, kind: .spilled)
         switch event {
         case .pass(_, let occurrence):
             if LocalDate.supportedYears.contains(occurrence.dueDate.year) {
@@ -110,17 +120,17 @@ struct EventSlab {
         case .free: return nil
         case .spilled: return spilled[UInt32(slot)]
         case .pass:
-            return .pass(itemId: packed.itemId, occurrence: Occurrence(due: packed.due, dueDate: EventSlab.unpack(packed.dueDate)))
+            return .pass(itemId: itemIds[Int(packed.item)], occurrence: Occurrence(due: packed.due, dueDate: EventSlab.unpack(packed.dueDate)))
         case .fire, .lateFire:
             let lead = leads[Int(packed.lead)]
             return .fire(
-                itemId: packed.itemId, occurrence: Occurrence(due: packed.due, dueDate: EventSlab.unpack(packed.dueDate)),
+                itemId: itemIds[Int(packed.item)], occurrence: Occurrence(due: packed.due, dueDate: EventSlab.unpack(packed.dueDate)),
                 fires: [ReminderFire(at: deadlines[slot], lead: lead)], lead: lead, late: packed.kind == .lateFire)
         }
     }
 
-    /// Stores `event`, due at `deadline`, with no wheel entry yet (`setHandle`) and no next
-    /// event; returns its token.
+    /// Stores `event`, due at `deadline`, last of its item's events, with no wheel entry yet
+    /// (`setHandle`); returns its token.
     mutating func insert(_ event: Event, at deadline: Int64) -> UInt64 {
         let packed = packed(event, at: deadline)
         let slot: Int
@@ -136,6 +146,7 @@ struct EventSlab {
         }
         if packed.kind == .spilled { spilled[UInt32(slot)] = event }
         slots[slot] = packed
+        append(UInt32(slot), to: packed.item)
         return UInt64(generations[slot]) << 32 | UInt64(slot)
     }
 
@@ -152,12 +163,63 @@ struct EventSlab {
         return (event, deadlines[Int(slot)])
     }
 
-    /// A live slot's item, wheel entry and the item's next event.
-    func itemId(of slot: UInt32) -> String { slots[Int(slot)].itemId }
+    /// A live slot's wheel entry and its item's next event.
     func handle(of slot: UInt32) -> TimerWheel.Handle { slots[Int(slot)].handle }
     mutating func setHandle(of slot: UInt32, to handle: TimerWheel.Handle) { slots[Int(slot)].handle = handle }
     func next(of slot: UInt32) -> UInt32 { slots[Int(slot)].next }
-    mutating func setNext(of slot: UInt32, to next: UInt32) { slots[Int(slot)].next = next }
+
+    /// The item's first event (`EventSlab.none`: it has none).
+    func first(of id: String) -> UInt32 { itemNumbers[id].map { firsts[Int($0)] } ?? EventSlab.none }
+
+    /// Every item with events, with its first.
+    func forEachItem(_ body: (String, UInt32) -> Void) {
+        for (id, number) in itemNumbers { body(id, firsts[Int(number)]) }
+    }
+
+    /// The number of an item, given it now if it has none.
+    private mutating func itemNumber(_ id: String) -> UInt32 {
+        if let number = itemNumbers[id] { return number }
+        let number: UInt32
+        if let reused = freeNumbers.popLast() {
+            number = reused
+            itemIds[Int(number)] = id
+        } else {
+            number = UInt32(itemIds.count)
+            itemIds.append(id)
+            firsts.append(EventSlab.none)
+        }
+        itemNumbers[id] = number
+        return number
+    }
+
+    /// Puts a slot last in its item's chain.
+    private mutating func append(_ slot: UInt32, to item: UInt32) {
+        guard firsts[Int(item)] != EventSlab.none else {
+            firsts[Int(item)] = slot
+            return
+        }
+        var last = firsts[Int(item)]
+        while slots[Int(last)].next != EventSlab.none { last = slots[Int(last)].next }
+        slots[Int(last)].next = slot
+    }
+
+    /// Takes a slot out of its item's chain; the item's number is freed with its last event.
+    private mutating func unlink(_ slot: UInt32) {
+        let item = Int(slots[Int(slot)].item)
+        let next = slots[Int(slot)].next
+        if firsts[item] == slot {
+            firsts[item] = next
+        } else {
+            var previous = firsts[item]
+            while previous != EventSlab.none, slots[Int(previous)].next != slot { previous = slots[Int(previous)].next }
+            if previous != EventSlab.none { slots[Int(previous)].next = next }
+        }
+        if firsts[item] == EventSlab.none {
+            itemNumbers[itemIds[item]] = nil
+            itemIds[item] = ""
+            freeNumbers.append(UInt32(item))
+        }
+    }
 
     /// When a live slot's reminder is shown (the latest of its fires); nil for a pass.
     func reminderTime(of slot: UInt32) -> Int64? {
@@ -173,7 +235,7 @@ struct EventSlab {
         let i = Int(slot)
         guard i < slots.count, slots[i].kind != .free else { return }
         if slots[i].kind == .spilled { spilled[slot] = nil }
-        slots[i].itemId = ""
+        unlink(slot)
         slots[i].kind = .free
         slots[i].next = EventSlab.none
         generations[i] &+= 1

@@ -14,12 +14,9 @@ struct FireSchedule {
     typealias Event = ReminderEngine.ScheduledEvent
 
     private var wheel: TimerWheel
-    /// What each wheel entry stands for, by payload token, with its wheel handle.
+    /// What each wheel entry stands for, by payload token, with its wheel handle; each item's
+    /// events are a chain there (`EventSlab.first(of:)`, `next(of:)`), in the order installed.
     private var events = EventSlab()
-    /// The first of each item's events (a slot of `events`); the rest follow by `EventSlab.next`,
-    /// in the order they were installed. A chain in the slab instead of an array of entries per
-    /// item: one dictionary value an item, no allocation.
-    private var firstEvent: [String: UInt32] = [:]
     /// The earliest pending reminder (for Status and systemd's STATUS=), kept up to date as
     /// reminders are scheduled; when that one went (`earliestFireKnown` false), the next lookup
     /// searches `events` once.
@@ -39,56 +36,29 @@ struct FireSchedule {
 
     /// Room for `items` items and `events` wheel entries (their reminders and the moment each passes).
     mutating func reserveCapacity(items: Int, events count: Int) {
-        firstEvent.reserveCapacity(items)
-        events.reserveCapacity(count)
+        events.reserveCapacity(items: items, events: count)
         wheel.reserveCapacity(count)
     }
 
     /// Puts an item's planned events on the wheel, after `cancel(id)` (or at start).
     mutating func install(_ planned: [(event: Event, at: Int64)], for id: String) {
-        guard !planned.isEmpty else { return }
-        var last = firstEvent[id].map { slot in
-            var last = slot
-            while events.next(of: last) != EventSlab.none { last = events.next(of: last) }
-            return last
-        }
         for planned in planned {
+            assert(planned.event.itemId == id, "an event of \(planned.event.itemId) installed for \(id)")
             let token = events.insert(planned.event, at: planned.at)
-            let slot = UInt32(token & 0xFFFF_FFFF)
-            events.setHandle(of: slot, to: wheel.insert(deadline: planned.at, payload: token))
-            if let last { events.setNext(of: last, to: slot) } else { firstEvent[id] = slot }
-            last = slot
+            events.setHandle(of: UInt32(token & 0xFFFF_FFFF), to: wheel.insert(deadline: planned.at, payload: token))
             if earliestFireKnown, let at = planned.event.reminderTime { earliestFire = min(earliestFire ?? at, at) }
         }
     }
 
     /// Takes every wheel entry of the item off the wheel.
     mutating func cancel(_ id: String) {
-        var slot = firstEvent.removeValue(forKey: id) ?? EventSlab.none
+        var slot = events.first(of: id)
         while slot != EventSlab.none {
             let next = events.next(of: slot)
             wheel.cancel(events.handle(of: slot))
             forget(events.reminderTime(of: slot))
             events.remove(slot: slot)
             slot = next
-        }
-    }
-
-    /// Takes one event out of its item's chain.
-    private mutating func unlink(_ slot: UInt32, of id: String) {
-        guard let first = firstEvent[id] else { return }
-        let next = events.next(of: slot)
-        if first == slot {
-            if next == EventSlab.none { firstEvent[id] = nil } else { firstEvent[id] = next }
-            return
-        }
-        var previous = first
-        while events.next(of: previous) != EventSlab.none {
-            if events.next(of: previous) == slot {
-                events.setNext(of: previous, to: next)
-                return
-            }
-            previous = events.next(of: previous)
         }
     }
 
@@ -101,7 +71,6 @@ struct FireSchedule {
         for entry in expired {
             guard let slot = events.slot(of: entry.payload), let (event, _) = events[slot: slot] else { continue }
             forget(events.reminderTime(of: slot))
-            unlink(slot, of: event.itemId)
             events.remove(slot: slot)
             body(event)
         }
@@ -137,7 +106,7 @@ struct FireSchedule {
     /// The item's pending pop-ups: (when, occurrence, lead, late).
     func fires(of id: String) -> [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] {
         var fires: [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] = []
-        var slot = firstEvent[id] ?? EventSlab.none
+        var slot = events.first(of: id)
         while slot != EventSlab.none {
             if let scheduled = events[slot: slot], case .fire(_, let occurrence, _, let lead, let late) = scheduled.event {
                 fires.append((scheduled.at, occurrence, lead, late))
@@ -158,7 +127,7 @@ struct FireSchedule {
     func checkInvariant() -> [String] {
         var broken: [String] = []
         var filed = 0
-        for (id, first) in firstEvent {
+        events.forEachItem { id, first in
             var slot = first
             while slot != EventSlab.none, filed <= events.count {
                 filed += 1

@@ -109,4 +109,26 @@ import Testing
         #expect(schedule.checkInvariant() == [])
         #expect(schedule.nextDeadline() == nil)
     }
+
+    /// Each item's events are a chain in the slab: one that comes due from the middle leaves the
+    /// others in their order, and an item whose events all went is filed afresh when installed again.
+    @Test func anItemsEventsStayInOrderAsSomeComeDue() {
+        var schedule = FireSchedule(now: now)
+        schedule.install([(Parts.fire("a", at: [now + 30]), now + 30), (Parts.fire("a", at: [now + 10]), now + 10),
+                          (Parts.fire("a", at: [now + 50]), now + 50)], for: "a")
+        schedule.install([(Parts.fire("b", at: [now + 20]), now + 20)], for: "b")
+        schedule.expire(to: now + 20) { _ in }
+        #expect(schedule.fires(of: "a").map(\.at) == [now + 30, now + 50])
+        #expect(schedule.fires(of: "b").isEmpty)
+        #expect(schedule.checkInvariant() == [])
+        schedule.install([(Parts.fire("b", at: [now + 40]), now + 40)], for: "b")
+        schedule.install([(Parts.fire("c", at: [now + 60]), now + 60)], for: "c")
+        #expect(schedule.fires(of: "b").map(\.at) == [now + 40])
+        schedule.cancel("a")
+        #expect(schedule.fires(of: "a").isEmpty)
+        var came: [String] = []
+        schedule.expire(to: now + 100) { came.append($0.itemId) }
+        #expect(came == ["b", "c"])
+        #expect(schedule.checkInvariant() == [])
+    }
 }
