@@ -26,7 +26,8 @@ public struct PackedItem: Sendable {
         switch item.schedule {
         case .benefit(let benefit):
             writer.byte(0)
-            writer.flags(benefit.card != nil, benefit.amount != nil, benefit.amountUsed != nil, benefit.periodStart != nil)
+            writer.flags(
+                benefit.card != nil, benefit.amount != nil, benefit.amountUsed != nil, benefit.periodStart != nil)
             writer.byte(UInt8(Benefit.Period.allCases.firstIndex(of: benefit.period)!))
             if let card = benefit.card { writer.string(card) }
             if let amount = benefit.amount { writer.money(amount) }

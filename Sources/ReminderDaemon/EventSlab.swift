@@ -120,11 +120,14 @@ struct EventSlab {
         case .free: return nil
         case .spilled: return spilled[UInt32(slot)]
         case .pass:
-            return .pass(itemId: itemIds[Int(packed.item)], occurrence: Occurrence(due: packed.due, dueDate: EventSlab.unpack(packed.dueDate)))
+            return .pass(
+                itemId: itemIds[Int(packed.item)],
+                occurrence: Occurrence(due: packed.due, dueDate: EventSlab.unpack(packed.dueDate)))
         case .fire, .lateFire:
             let lead = leads[Int(packed.lead)]
             return .fire(
-                itemId: itemIds[Int(packed.item)], occurrence: Occurrence(due: packed.due, dueDate: EventSlab.unpack(packed.dueDate)),
+                itemId: itemIds[Int(packed.item)],
+                occurrence: Occurrence(due: packed.due, dueDate: EventSlab.unpack(packed.dueDate)),
                 fires: [ReminderFire(at: deadlines[slot], lead: lead)], lead: lead, late: packed.kind == .lateFire)
         }
     }
@@ -153,7 +156,9 @@ struct EventSlab {
     /// The slot of a token whose event is there.
     func slot(of token: UInt64) -> UInt32? {
         let slot = Int(token & 0xFFFF_FFFF)
-        guard slot < slots.count, generations[slot] == UInt32(token >> 32), slots[slot].kind != .free else { return nil }
+        guard slot < slots.count, generations[slot] == UInt32(token >> 32), slots[slot].kind != .free else {
+            return nil
+        }
         return UInt32(slot)
     }
 

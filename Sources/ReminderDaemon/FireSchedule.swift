@@ -108,7 +108,9 @@ struct FireSchedule {
         var fires: [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] = []
         var slot = events.first(of: id)
         while slot != EventSlab.none {
-            if let scheduled = events[slot: slot], case .fire(_, let occurrence, _, let lead, let late) = scheduled.event {
+            if let scheduled = events[slot: slot],
+                case .fire(_, let occurrence, _, let lead, let late) = scheduled.event
+            {
                 fires.append((scheduled.at, occurrence, lead, late))
             }
             slot = events.next(of: slot)

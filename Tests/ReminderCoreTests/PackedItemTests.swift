@@ -29,7 +29,8 @@ import Testing
         Item(
             id: "s2", title: "Gym",
             schedule: .subscription(
-                Subscription(every: CalendarDuration(90, .days), next: LocalDate(uncheckedYear: 1970, month: 1, day: 1)))),
+                Subscription(every: CalendarDuration(90, .days), next: LocalDate(uncheckedYear: 1970, month: 1, day: 1))
+            )),
         Item(
             id: "c", title: "Deal",
             schedule: .coupon(
@@ -52,7 +53,8 @@ import Testing
 
     @Test func itIsSmall() {
         let item = Item(
-            id: "b12", title: "Credit 12", schedule: .benefit(Benefit(card: "Card", amount: Money(tenThousandths: 100_000), period: .monthly)))
+            id: "b12", title: "Credit 12",
+            schedule: .benefit(Benefit(card: "Card", amount: Money(tenThousandths: 100_000), period: .monthly)))
         #expect(PackedItem(item).bytes.count <= 32)
     }
 }

@@ -90,8 +90,14 @@ import Testing
             itemId: "c", occurrence: Parts.coupon("c", dueIn: 86_400 * 400).occurrence,
             fires: [ReminderFire(at: now + 60, lead: "snooze")], lead: "3d", late: false)
         let installed: [(String, [(event: ReminderEngine.ScheduledEvent, at: Int64)])] = [
-            ("a", [(Parts.fire("a", at: [now + 20]), now + 20), (Parts.fire("a", at: [now + 30], late: true), now + 30),
-                   (Parts.pass("a"), now + 86_400)]),
+            (
+                "a",
+                [
+                    (Parts.fire("a", at: [now + 20]), now + 20),
+                    (Parts.fire("a", at: [now + 30], late: true), now + 30),
+                    (Parts.pass("a"), now + 86_400),
+                ]
+            ),
             ("b", [(late, now), (Parts.pass("b"), now + 86_400)]),
             ("c", [(otherLead, now + 60), (Parts.fire("c", at: [now + 90]), now + 90)]),
         ]
@@ -114,8 +120,11 @@ import Testing
     /// others in their order, and an item whose events all went is filed afresh when installed again.
     @Test func anItemsEventsStayInOrderAsSomeComeDue() {
         var schedule = FireSchedule(now: now)
-        schedule.install([(Parts.fire("a", at: [now + 30]), now + 30), (Parts.fire("a", at: [now + 10]), now + 10),
-                          (Parts.fire("a", at: [now + 50]), now + 50)], for: "a")
+        schedule.install(
+            [
+                (Parts.fire("a", at: [now + 30]), now + 30), (Parts.fire("a", at: [now + 10]), now + 10),
+                (Parts.fire("a", at: [now + 50]), now + 50),
+            ], for: "a")
         schedule.install([(Parts.fire("b", at: [now + 20]), now + 20)], for: "b")
         schedule.expire(to: now + 20) { _ in }
         #expect(schedule.fires(of: "a").map(\.at) == [now + 30, now + 50])
