@@ -23,6 +23,10 @@ public struct TimerWheel: Sendable {
     public struct Handle: Hashable, Sendable {
         let index: UInt32
         let generation: UInt32
+
+        /// A handle of no entry (its generation is even, as no pending entry's is), for a
+        /// caller's slot before its entry is made.
+        public static let none = Handle(index: .max, generation: 0)
     }
 
     /// An entry that `advance` found due.

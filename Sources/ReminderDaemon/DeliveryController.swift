@@ -109,7 +109,7 @@ final class DeliveryController: Sendable {
     }
 
     // What delivery reads of the core.
-    var items: [String: Item] { core.index.items }
+    var items: ItemTable { core.index.items }
     var occurrences: [String: [Int64: OccurrenceRecord]] { core.index.occurrences }
     var fired: FiredSet { core.index.fired }
     var configuration: Configuration { core.configuration }

@@ -12,13 +12,11 @@ import ReminderCore
 /// generations): a stale token never fires.
 struct FireSchedule {
     typealias Event = ReminderEngine.ScheduledEvent
-    typealias Entry = (handle: TimerWheel.Handle, token: UInt64)
 
     private var wheel: TimerWheel
-    /// What each wheel entry stands for, by payload token.
-    private var events = EventSlab<Event>()
-    /// The wheel entries of each item.
-    private var entries: [String: [Entry]] = [:]
+    /// What each wheel entry stands for, by payload token, with its wheel handle; each item's
+    /// events are a chain there (`EventSlab.first(of:)`, `next(of:)`), in the order installed.
+    private var events = EventSlab()
     /// The earliest pending reminder (for Status and systemd's STATUS=), kept up to date as
     /// reminders are scheduled; when that one went (`earliestFireKnown` false), the next lookup
     /// searches `events` once.
@@ -36,29 +34,31 @@ struct FireSchedule {
 
     init(now: Int64) { wheel = TimerWheel(now: now) }
 
-    /// Room for `items` items, a few wheel entries each (their reminders and the moment each passes).
-    mutating func reserveCapacity(items: Int) {
-        entries.reserveCapacity(items)
-        events.reserveCapacity(items * 4)
-        wheel.reserveCapacity(items * 4)
+    /// Room for `items` items and `events` wheel entries (their reminders and the moment each passes).
+    mutating func reserveCapacity(items: Int, events count: Int) {
+        events.reserveCapacity(items: items, events: count)
+        wheel.reserveCapacity(count)
     }
 
     /// Puts an item's planned events on the wheel, after `cancel(id)` (or at start).
     mutating func install(_ planned: [(event: Event, at: Int64)], for id: String) {
-        guard !planned.isEmpty else { return }
-        entries[id] = planned.map { planned in
+        for planned in planned {
+            assert(planned.event.itemId == id, "an event of \(planned.event.itemId) installed for \(id)")
             let token = events.insert(planned.event, at: planned.at)
-            let handle = wheel.insert(deadline: planned.at, payload: token)
+            events.setHandle(of: UInt32(token & 0xFFFF_FFFF), to: wheel.insert(deadline: planned.at, payload: token))
             if earliestFireKnown, let at = planned.event.reminderTime { earliestFire = min(earliestFire ?? at, at) }
-            return (handle, token)
         }
     }
 
     /// Takes every wheel entry of the item off the wheel.
     mutating func cancel(_ id: String) {
-        for entry in entries.removeValue(forKey: id) ?? [] {
-            wheel.cancel(entry.handle)
-            if let event = events.remove(entry.token) { forget(event) }
+        var slot = events.first(of: id)
+        while slot != EventSlab.none {
+            let next = events.next(of: slot)
+            wheel.cancel(events.handle(of: slot))
+            forget(events.reminderTime(of: slot))
+            events.remove(slot: slot)
+            slot = next
         }
     }
 
@@ -69,16 +69,16 @@ struct FireSchedule {
         wheel.advance(to: now, into: &expired)
         expired.sort { $0.deadline < $1.deadline }
         for entry in expired {
-            guard let event = events.remove(entry.payload) else { continue }
-            forget(event)
-            entries[event.itemId]?.removeAll { $0.token == entry.payload }
+            guard let slot = events.slot(of: entry.payload), let (event, _) = events[slot: slot] else { continue }
+            forget(events.reminderTime(of: slot))
+            events.remove(slot: slot)
             body(event)
         }
     }
 
-    /// Keeps `earliestFire` true when `event` leaves the wheel.
-    private mutating func forget(_ event: Event) {
-        if let at = event.reminderTime, at == earliestFire { earliestFireKnown = false }
+    /// Keeps `earliestFire` true when a reminder at `reminderTime` leaves the wheel.
+    private mutating func forget(_ reminderTime: Int64?) {
+        if let at = reminderTime, at == earliestFire { earliestFireKnown = false }
     }
 
     /// The wheel's next deadline: a reminder, a pass or the pause's end.
@@ -96,9 +96,7 @@ struct FireSchedule {
     /// The earliest reminder among the events, searched.
     private func earliestReminder() -> Int64? {
         var earliest: Int64?
-        events.forEach(dueBy: .max - 1) { event, _ in
-            if let at = event.reminderTime { earliest = min(earliest ?? at, at) }
-        }
+        events.forEachReminderTime { at in earliest = min(earliest ?? at, at) }
         return earliest
     }
 
@@ -107,12 +105,17 @@ struct FireSchedule {
 
     /// The item's pending pop-ups: (when, occurrence, lead, late — going out after its time).
     func fires(of id: String) -> [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] {
-        (entries[id] ?? []).compactMap { entry in
-            guard let scheduled = events[entry.token],
+        var fires: [(at: Int64, occurrence: Occurrence, lead: String, late: Bool)] = []
+        var slot = events.first(of: id)
+        while slot != EventSlab.none {
+            if let scheduled = events[slot: slot],
                 case .fire(_, let occurrence, _, let lead, let late) = scheduled.event
-            else { return nil }
-            return (scheduled.at, occurrence, lead, late?.isLate == true)
+            {
+                fires.append((scheduled.at, occurrence, lead, late?.isLate == true))
+            }
+            slot = events.next(of: slot)
         }
+        return fires
     }
 
     /// Puts the end of a timed pause on the wheel (nil: none), replacing an earlier one. The wheel
@@ -126,17 +129,19 @@ struct FireSchedule {
     func checkInvariant() -> [String] {
         var broken: [String] = []
         var filed = 0
-        for (id, list) in entries {
-            for entry in list {
+        events.forEachItem { id, first in
+            var slot = first
+            while slot != EventSlab.none, filed <= events.count {
                 filed += 1
-                guard let (event, at) = events[entry.token] else {
-                    broken.append("\(id): a wheel entry without its event (token \(entry.token))")
-                    continue
+                guard let (event, at) = events[slot: slot] else {
+                    broken.append("\(id): a wheel entry without its event (slot \(slot))")
+                    break
                 }
                 if event.itemId != id { broken.append("\(id): an event of \(event.itemId) filed under it") }
-                if wheel.deadline(of: entry.handle) != at {
+                if wheel.deadline(of: events.handle(of: slot)) != at {
                     broken.append("\(id): the event at \(at) has no wheel entry at that time")
                 }
+                slot = events.next(of: slot)
             }
         }
         if filed != events.count { broken.append("\(events.count) events but \(filed) filed under their items") }

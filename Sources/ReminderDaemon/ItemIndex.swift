@@ -10,7 +10,7 @@ import ReminderStore
 /// instant; records and accepted fires belong to items it knows (readable or quarantined), so
 /// removing an item leaves nothing of it behind.
 struct ItemIndex: Sendable {
-    private(set) var items: [String: Item] = [:]
+    private(set) var items = ItemTable()
     private(set) var order: [String] = []
     private(set) var sortedIds = SortedIds()
     /// Stored occurrence state by item, then due instant.
@@ -57,13 +57,13 @@ struct ItemIndex: Sendable {
 
     /// Replaces an item by a changed one of the same id.
     mutating func update(_ item: Item) {
-        guard let id = item.id, items[id] != nil else { return }
+        guard let id = item.id, items.contains(id) else { return }
         items[id] = item
     }
 
     /// Forgets an item, readable or not, with its records and fires.
     mutating func remove(_ id: String) {
-        if items.removeValue(forKey: id) != nil {
+        if items.remove(id) {
             if let at = order.firstIndex(of: id) { order.remove(at: at) }
             sortedIds.remove(id)
         }
@@ -129,18 +129,18 @@ struct ItemIndex: Sendable {
     /// How the invariant is broken: empty when it holds. O(items); for tests and debugging.
     func checkInvariant() -> [String] {
         var broken: [String] = []
-        if order.count != items.count || Set(order).count != order.count || !order.allSatisfy({ items[$0] != nil }) {
+        if order.count != items.count || Set(order).count != order.count || !order.allSatisfy({ items.contains($0) }) {
             broken.append("the order (\(order.count) ids) is not the items' ids (\(items.count)) once each")
         }
         if sortedIds.all != order.sorted() { broken.append("the sorted ids are not the items' ids") }
-        for id in quarantined.keys where items[id] != nil { broken.append("\(id) is both readable and unreadable") }
+        for id in quarantined.keys where items.contains(id) { broken.append("\(id) is both readable and unreadable") }
         for (id, records) in occurrences {
-            if items[id] == nil && quarantined[id] == nil { broken.append("records of \(id), which is not there") }
+            if !items.contains(id) && quarantined[id] == nil { broken.append("records of \(id), which is not there") }
             for (due, record) in records where record.itemId != id || record.due != due {
                 broken.append("a record of \(record.itemId) at \(record.due) filed under \(id) at \(due)")
             }
         }
-        for id in fired.itemIds where items[id] == nil && quarantined[id] == nil {
+        for id in fired.itemIds where !items.contains(id) && quarantined[id] == nil {
             broken.append("fires of \(id), which is not there")
         }
         return broken

@@ -23,7 +23,7 @@ struct QuerySnapshot {
     let store: ReminderStore
     let now: Int64
 
-    var items: [String: Item] { index.items }
+    var items: ItemTable { index.items }
     var order: [String] { index.order }
     var occurrences: [String: [Int64: OccurrenceRecord]] { index.occurrences }
 

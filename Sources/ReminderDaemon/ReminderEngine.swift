@@ -35,7 +35,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Items, their order, occurrence records and accepted fires.
     var index = ItemIndex()
     // Read-only views of the index, for the many places that only read.
-    var items: [String: Item] { index.items }
+    var items: ItemTable { index.items }
     var order: [String] { index.order }
     var occurrences: [String: [Int64: OccurrenceRecord]] { index.occurrences }
     var fired: FiredSet { index.fired }
@@ -116,7 +116,6 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         let stamped = try stampUsedPeriodsAtStart(loaded, now: clock())
         index = ItemIndex(
             items: stamped, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
-        schedule.reserveCapacity(items: loaded.count)
         let owed = try settleInterruptedDeliveries()
         try delivery.start()
         let lastSeen = try store.lastSeen()
@@ -126,6 +125,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         reportMissed(missed, now: now, reason: "passed while reminderd was not running")
         let snapshot = planning(now: now, lateSince: lastSeen ?? .min, owed: owed)
         let planned = order.concurrentMap { id in snapshot.events(of: id) }
+        schedule.reserveCapacity(items: planned.count, events: planned.reduce(0) { $0 + $1.count })
         for (id, events) in zip(order, planned) { schedule.install(events, for: id) }
         // Holds lastSeen before the late reminders just put on the wheel until the timer hands
         // them to the server, so a crash in between does not drop them.

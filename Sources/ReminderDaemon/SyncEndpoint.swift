@@ -80,7 +80,7 @@ final class SyncEndpoint: Sendable {
     }
 
     // What sync reads of the core.
-    var items: [String: Item] { core.index.items }
+    var items: ItemTable { core.index.items }
     var order: [String] { core.index.order }
     var occurrences: [String: [Int64: OccurrenceRecord]] { core.index.occurrences }
     var quarantined: [String: QuarantinedItem] { core.index.quarantined }

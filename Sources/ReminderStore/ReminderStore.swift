@@ -45,6 +45,10 @@ public final class ReminderStore: Sendable {
             // Another process (a backup, `sqlite3`) holding the file for a moment is waited for.
             database = try DatabaseQueue(path: path, busyTimeout: ReminderStore.lockWait) { db in
                 try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                // A page cache of 512 KiB instead of SQLite's 2 MiB: the daemon keeps what it
+                // reads in memory, so the cache only held start-up's one scan of the items — 2 MiB
+                // of its idle memory at 10k items (massif) — and the system's file cache has the pages.
+                try db.execute(sql: "PRAGMA cache_size = -512")
             }
             // Before anything writes: a file that is not ours, or is newer, stays as it is.
             try database.read { db in try ReminderStore.refuseForeignOrNewer(db) }

@@ -1,4 +1,6 @@
+import CivilTime
 import ReminderCore
+import ReminderStore
 import Testing
 
 @testable import ReminderDaemon
@@ -75,5 +77,71 @@ import Testing
         var fireTimes: [Int64] = []
         schedule.forEach(dueBy: .max - 1) { event, at in if event.reminderTime != nil { fireTimes.append(at) } }
         #expect(fireTimes == [now + 102])
+    }
+
+    /// The slab keeps events packed (one fire at the entry's own time, its lead kept once, on
+    /// time), and whole when they do not fit — late for a reason, moved out of quiet hours, several
+    /// fires, another lead; either way each comes back as it was installed.
+    @Test func everyEventComesBackAsItWasInstalled() {
+        var schedule = FireSchedule(now: now)
+        let late: ReminderEngine.ScheduledEvent = .fire(
+            itemId: "b", occurrence: Parts.coupon("b", dueIn: 86_400).occurrence,
+            fires: [ReminderFire(at: now - 7_200, lead: "2h"), ReminderFire(at: now - 3_600, lead: "1h")], lead: "1h",
+            late: .notRunning)
+        let otherLead: ReminderEngine.ScheduledEvent = .fire(
+            itemId: "c", occurrence: Parts.coupon("c", dueIn: 86_400 * 400).occurrence,
+            fires: [ReminderFire(at: now + 60, lead: "snooze")], lead: "3d", late: nil)
+        let installed: [(String, [(event: ReminderEngine.ScheduledEvent, at: Int64)])] = [
+            (
+                "a",
+                [
+                    (Parts.fire("a", at: [now + 20]), now + 20),
+                    (Parts.fire("a", at: [now + 30], late: .doNotDisturb(since: now - 600)), now + 30),
+                    (Parts.fire("a", at: [now + 40], late: .quietHours(QuietHours(start: LocalTime(hour: 22, minute: 0), end: LocalTime(hour: 8, minute: 0)))), now + 40),
+                    (Parts.pass("a"), now + 86_400),
+                ]
+            ),
+            ("b", [(late, now), (Parts.pass("b"), now + 86_400)]),
+            ("c", [(otherLead, now + 60), (Parts.fire("c", at: [now + 90]), now + 90)]),
+        ]
+        for (id, planned) in installed { schedule.install(planned, for: id) }
+        #expect(schedule.checkInvariant() == [])
+        var stored: [String] = []
+        schedule.forEach(dueBy: .max - 1) { event, at in stored.append("\(event) at \(at)") }
+        #expect(stored == installed.flatMap { $0.1.map { "\($0.event) at \($0.at)" } })
+        #expect(schedule.fires(of: "b").map(\.late) == [true])
+        #expect(schedule.fires(of: "a").map(\.late) == [false, true, false])
+        #expect(schedule.fires(of: "c").map(\.lead) == ["3d", "1h"])
+        var came: [String] = []
+        schedule.expire(to: now + 86_400) { came.append("\($0)") }
+        let byTime = installed.flatMap(\.1).sorted { $0.at < $1.at }
+        #expect(came.sorted() == byTime.map { "\($0.event)" }.sorted())
+        #expect(schedule.checkInvariant() == [])
+        #expect(schedule.nextDeadline() == nil)
+    }
+
+    /// Each item's events are a chain in the slab: one that comes due from the middle leaves the
+    /// others in their order, and an item whose events all went is filed afresh when installed again.
+    @Test func anItemsEventsStayInOrderAsSomeComeDue() {
+        var schedule = FireSchedule(now: now)
+        schedule.install(
+            [
+                (Parts.fire("a", at: [now + 30]), now + 30), (Parts.fire("a", at: [now + 10]), now + 10),
+                (Parts.fire("a", at: [now + 50]), now + 50),
+            ], for: "a")
+        schedule.install([(Parts.fire("b", at: [now + 20]), now + 20)], for: "b")
+        schedule.expire(to: now + 20) { _ in }
+        #expect(schedule.fires(of: "a").map(\.at) == [now + 30, now + 50])
+        #expect(schedule.fires(of: "b").isEmpty)
+        #expect(schedule.checkInvariant() == [])
+        schedule.install([(Parts.fire("b", at: [now + 40]), now + 40)], for: "b")
+        schedule.install([(Parts.fire("c", at: [now + 60]), now + 60)], for: "c")
+        #expect(schedule.fires(of: "b").map(\.at) == [now + 40])
+        schedule.cancel("a")
+        #expect(schedule.fires(of: "a").isEmpty)
+        var came: [String] = []
+        schedule.expire(to: now + 100) { came.append($0.itemId) }
+        #expect(came == ["b", "c"])
+        #expect(schedule.checkInvariant() == [])
     }
 }
