@@ -37,6 +37,9 @@ fi
 install -m 0644 systemd/reminderd.desktop "$applications/"
 mkdir -p "${XDG_DATA_HOME:-$HOME/.local/share}/icons/hicolor/scalable/apps"
 install -m 0644 systemd/reminderd.svg "${XDG_DATA_HOME:-$HOME/.local/share}/icons/hicolor/scalable/apps/"
+for size in 32 48 64; do  # the PNGs for servers that read no SVG (scripts/package-deb.sh says which)
+  install -D -m 0644 "systemd/reminderd-$size.png" "${XDG_DATA_HOME:-$HOME/.local/share}/icons/hicolor/${size}x${size}/apps/reminderd.png"
+done
 share="${XDG_DATA_HOME:-$HOME/.local/share}"
 mkdir -p "$share/man/man1" "$share/man/man5" "$share/bash-completion/completions" "$share/zsh/site-functions" \
   "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions"

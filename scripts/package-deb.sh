@@ -74,6 +74,12 @@ install -m 0644 systemd/reminderd.service systemd/reminderd.socket systemd/remin
   "$root/usr/lib/systemd/user/"
 install -m 0644 systemd/reminderd.desktop "$root/usr/share/applications/"
 install -m 0644 systemd/reminderd.svg "$root/usr/share/icons/hicolor/scalable/apps/"
+# PNG renditions too: mako (1.7) takes only icons under a sized directory (NxN) and skips
+# scalable/, so with the SVG alone its pop-ups had no icon. They were rendered once from the SVG:
+#   convert -background none -density 384 systemd/reminderd.svg -resize NxN -depth 8 -strip systemd/reminderd-N.png
+for size in 32 48 64; do
+  install -D -m 0644 "systemd/reminderd-$size.png" "$root/usr/share/icons/hicolor/${size}x${size}/apps/reminderd.png"
+done
 for page in man/reminderctl.1 man/reminderd.1 man/reminderd-sync.1 man/reminderd.conf.5; do
   gzip -9n < "$page" > "$root/usr/share/man/man${page##*.}/$(basename "$page").gz"
 done

@@ -145,14 +145,15 @@ class Bus:
 def installed_icon(directory):
     """XDG_DATA_DIRS for a notification server, with reminderd's icon and desktop entry in an XDG
     data directory under `directory` where the package puts them (icons/hicolor/scalable/apps,
-    applications): a pop-up then shows the icon the daemon names (app_icon and desktop-entry
-    "reminderd"), as on an installed system, not the server's missing-icon placeholder. Readable
-    by every user (GNOME Shell runs as one of its own)."""
+    icons/hicolor/NxN/apps, applications): a pop-up then shows the icon the daemon names (app_icon
+    and desktop-entry "reminderd"), as on an installed system, not the server's missing-icon
+    placeholder. Readable by every user (GNOME Shell and mako run as one of their own)."""
     share = Path(directory) / "share"
-    for folder, source in (("icons/hicolor/scalable/apps", "systemd/reminderd.svg"),
-                           ("applications", "systemd/reminderd.desktop")):
-        (share / folder).mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / source, share / folder)
+    icons = [("icons/hicolor/scalable/apps/reminderd.svg", "systemd/reminderd.svg")]
+    icons += [(f"icons/hicolor/{n}x{n}/apps/reminderd.png", f"systemd/reminderd-{n}.png") for n in (32, 48, 64)]
+    for target, source in [*icons, ("applications/reminderd.desktop", "systemd/reminderd.desktop")]:
+        (share / target).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / source, share / target)
     for path in [share, *share.rglob("*")]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     return f"{share}:/usr/local/share:/usr/share"

@@ -88,10 +88,10 @@ def xfce_pop_ups(env):
     return dict(sorted(windows, key=lambda w: w[1][1]))
 
 
-def shows_the_icon(env, x, y, width=60, height=60):
+def shows_the_icon(env, x, y, width=60, height=60, screen="x:root"):
     """Whether reminderd's icon is drawn in the screen's box at (x, y): its yellow coin, which no
-    server's missing-icon placeholder has."""
-    text = subprocess.run(["convert", "x:root", "-crop", f"{width}x{height}+{x}+{y}", "-depth", "8", "txt:-"], env=env,
+    server's missing-icon placeholder has. `screen`: the X screen, or a screenshot's file."""
+    text = subprocess.run(["convert", screen, "-crop", f"{width}x{height}+{x}+{y}", "-depth", "8", "txt:-"], env=env,
                           capture_output=True, text=True).stdout
     pixels = (tuple(int(v) for v in line.split("(")[1].split(")")[0].split(",")[:3]) for line in text.splitlines()[1:])
     return sum(1 for r, g, b in pixels if r > 200 and g > 170 and b < 90) > 20
@@ -237,7 +237,12 @@ def test_user():
 
 
 class Mako:
-    """sway (headless) and mako, both as `user`, on `bus`; makoctl lists and invokes."""
+    """sway (headless) and mako, both as `user`, on `bus`; makoctl lists and invokes.
+
+    mako runs in its stock configuration but for one option, `icon-path`, naming the private
+    hicolor theme that `installed_icon` fills: mako 1.7 looks icons up only there and in
+    /usr/share/icons/hicolor (never under XDG_DATA_DIRS), so this stands in for the package's
+    /usr/share/icons/hicolor, which a test must not write."""
 
     def __init__(self, bus, user):
         self.directory = Path(tempfile.mkdtemp(prefix="reminderd-mako-"))
@@ -249,15 +254,16 @@ class Mako:
         for path in (self.runtime, home):
             os.chown(path, user.pw_uid, user.pw_gid)
         (self.directory / "sway.conf").write_text("")  # sway only hosts mako: no bar, no keys
+        data_dirs = installed_icon(self.directory)
         self.env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_CONFIG_HOME": str(home), "XDG_RUNTIME_DIR": str(self.runtime),
                     "DBUS_SESSION_BUS_ADDRESS": bus.address, "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1",
-                    "WLR_RENDERER": "pixman"}
+                    "WLR_RENDERER": "pixman", "XDG_DATA_DIRS": data_dirs}
         self.user = user
         self.sway = self.run_as_user(["sway", "-c", str(self.directory / "sway.conf")])
         socket = wait_for(lambda: next(iter(sorted(self.runtime.glob("wayland-*[0-9]"))), None), timeout=10,
                           what="sway's Wayland socket")
         self.env["WAYLAND_DISPLAY"] = socket.name
-        self.mako = self.run_as_user(["mako"])
+        self.mako = self.run_as_user(["mako", "--icon-path", str(self.directory / "share" / "icons" / "hicolor")])
         wait_for(lambda: "mako" in server_name(self.env), timeout=10, what="mako on the bus")
 
     def run_as_user(self, command):
@@ -273,6 +279,14 @@ class Mako:
         listed = json.loads(self.ctl("list").stdout or '{"data": [[]]}')["data"][0]
         return [{"id": n["id"]["data"], "summary": n["summary"]["data"], "body": n["body"]["data"],
                  "actions": n["actions"]["data"]} for n in listed]
+
+    def shows_the_icon(self):
+        """Whether the top pop-up (mako's default place: the output's top right corner, 300 px
+        wide, the icon at its left) shows reminderd's icon."""
+        shot = self.runtime / "screen.png"
+        subprocess.run(["grim", str(shot)], env=self.env, user=self.user.pw_uid, group=self.user.pw_gid, extra_groups=[],
+                       check=True)
+        return shows_the_icon(self.env, 960, 0, 100, 100, screen=str(shot))
 
     def screenshot(self, name):
         shot = self.runtime / name
@@ -304,6 +318,7 @@ def test_mako_shows_the_named_reminder_with_fitting_buttons_and_done_and_undo_re
         shown = wait_for(mako.shown, timeout=15, what="the pop-up on mako")
         assert shown[0]["summary"] == "\u2068Sushi\u2069"
         assert shown[0]["actions"] == {"done": "Mark as used", "snooze-1h": "Snooze 1h", "snooze-1d": "Snooze 1d"}
+        wait_for(mako.shows_the_icon, timeout=5, what="reminderd's icon drawn on the pop-up")
         if SHOTS:
             mako.screenshot("popup-mako.png")
         assert mako.ctl("invoke", "-n", str(shown[0]["id"]), "done").returncode == 0
