@@ -15,6 +15,9 @@ struct ListWriter: VarlinkReplyWriter, @unchecked Sendable {
     let kind: String?
     let all: Bool
 
+    /// An item's view is ~250 bytes (a `list` of 10k is 2.5 MiB): twice that.
+    var estimatedSize: Int { (snapshot.order.count + snapshot.index.quarantined.count) * 512 }
+
     func writeParameters(into out: inout [UInt8]) {
         out += Array(#"{"items":["#.utf8)
         var first = true
@@ -33,6 +36,9 @@ struct ListWriter: VarlinkReplyWriter, @unchecked Sendable {
 struct ExportWriter: VarlinkReplyWriter {
     let index: ItemIndex
     let state: JSONValue
+
+    /// An item's §2 JSON is ~200 bytes, its records fewer: twice that, all told.
+    var estimatedSize: Int { index.order.count * 512 }
 
     func writeParameters(into out: inout [UInt8]) {
         out += Array(#"{"items":["#.utf8)

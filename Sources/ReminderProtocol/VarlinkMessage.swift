@@ -90,6 +90,13 @@ public enum VarlinkReply: Sendable, Equatable {
         }
     }
 
+    /// What `VarlinkReplyWriter.estimatedSize` says of a streamed reply; 0 for the others,
+    /// built before (their size is known once written).
+    public var estimatedSize: Int {
+        guard case .streamed(let writer) = self else { return 0 }
+        return writer.estimatedSize + 16
+    }
+
     /// Replies are equal when they put the same bytes on the wire (a streamed one is compared by
     /// writing it).
     public static func == (lhs: VarlinkReply, rhs: VarlinkReply) -> Bool {
@@ -108,6 +115,11 @@ public enum VarlinkReply: Sendable, Equatable {
 /// whole beside its bytes. It writes what it captured when the call was answered.
 public protocol VarlinkReplyWriter: Sendable {
     func writeParameters(into out: inout [UInt8])
+    /// Bytes enough for the whole reply, generously: the buffer is reserved at this size before
+    /// writing, so it does not grow by doubling — each growth copies what was written into a
+    /// buffer twice as large, the old one alive during the copy. Pages reserved but never
+    /// written are not resident, so too much costs nothing; too little, one doubling more.
+    var estimatedSize: Int { get }
 }
 
 /// A named varlink error (`io.reminderd.Reminders.NoSuchItem`) with its parameters.
