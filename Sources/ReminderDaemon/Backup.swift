@@ -29,6 +29,13 @@ struct Backup {
     /// `Export`: the items in creation order and their state, with the store's ledger (the
     /// redemptions, the undo steps and, when asked, the history).
     func export(_ index: ItemIndex, from store: ReminderStore, history: Bool) throws(EngineError) -> ExportReply {
+        ExportReply(
+            items: index.order.compactMap { index.items[$0]?.json },
+            state: try exportState(index, from: store, history: history))
+    }
+
+    /// `Export`'s `state`: the occurrence records of `index`, and the store's ledger read now.
+    func exportState(_ index: ItemIndex, from store: ReminderStore, history: Bool) throws(EngineError) -> JSONValue {
         let time = { (instant: Int64) in JSONValue.string(Timestamp.format(instant, in: self.zone)) }
         var occurrenceRows: [JSONValue] = []
         for id in index.order {
@@ -67,7 +74,7 @@ struct Backup {
                     ])
                 })
         }
-        return ExportReply(items: index.order.compactMap { index.items[$0]?.json }, state: .object(state))
+        return .object(state)
     }
 
     /// What an `Import` adds, all or none: its items checked, each with its id (the backup's, or

@@ -243,6 +243,8 @@ struct ConnectionState {
             if output.count - sent > Self.maximumPendingOutput {
                 return [.log(.warning, "dropping a client that does not read its replies")] + close()
             }
+            // A streamed reply's buffer is reserved whole first (`VarlinkReplyWriter.estimatedSize`).
+            if reply.estimatedSize > 0 { output.reserveCapacity(output.count + reply.estimatedSize) }
             reply.append(to: &output)  // serialized in place, not built apart and copied
         }
         return flush()

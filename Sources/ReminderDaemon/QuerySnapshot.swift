@@ -88,21 +88,34 @@ struct QuerySnapshot {
     }
 
     func list(kind: String?, all: Bool) throws(EngineError) -> [ItemView] {
+        try QuerySnapshot.checkKind(kind)
+        var views: [ItemView] = []
+        forEachListed(kind: kind, all: all) { views.append($0) }
+        return views
+    }
+
+    /// Refuses a `list` kind that is none.
+    static func checkKind(_ kind: String?) throws(EngineError) {
         if let kind, ItemKind(rawValue: kind) == nil {
             throw EngineError.invalidParameter(
                 "kind", "\"\(kind)\" is not a kind; use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let readable = order.compactMap { id -> ItemView? in
-            guard let item = items[id], kind == nil || item.kind.rawValue == kind else { return nil }
+    }
+
+    /// What `list` shows, one view at a time, in its order: the readable items in creation
+    /// order, then the unreadable ones. A streamed reply (`ListWriter`) writes each and lets it go.
+    func forEachListed(kind: String?, all: Bool, _ body: (ItemView) -> Void) {
+        for id in order {
+            guard let item = items[id], kind == nil || item.kind.rawValue == kind else { continue }
             let status = status(of: item)
-            if !all, item.kind == .coupon, status.status.isSettled { return nil }
-            return view(item, id: id, status: status)
+            if !all, item.kind == .coupon, status.status.isSettled { continue }
+            body(view(item, id: id, status: status))
         }
         // Unreadable items have no kind to filter by: listed whenever the kind is not, to be removed.
-        guard kind == nil else { return readable }
-        return readable
-            + index.quarantined.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(
-                QuerySnapshot.quarantinedView)
+        guard kind == nil else { return }
+        for unreadable in index.quarantined.values.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
+            body(QuerySnapshot.quarantinedView(unreadable))
+        }
     }
 
     func upcoming(days: Int) -> [UpcomingReply.Reminder] {

@@ -19,15 +19,33 @@ extension ReminderEngine {
         let now = clock()
         let request: ReminderRequest
         do throws(VarlinkError) { request = try ReminderRequest(method, parameters) } catch { return .failure(error) }
-        let reply: any ReminderReply
+        let reply: VarlinkReply
         do throws(EngineError) {
-            guard let answered = try answer(request, caller: caller, now: now) else { return nil }
-            reply = answered
+            if let writer = try streamed(request, now: now) {
+                reply = .streamed(writer)
+            } else {
+                guard let answered = try answer(request, caller: caller, now: now) else { return nil }
+                reply = .success(answered.parameters)
+            }
         } catch { return .failure(error.varlinkError) }
         if method.changesItems { sync.noteLocalChange(now: now) }
         // Queries change nothing the timer or systemd's status line depend on.
         if !method.isQuery { publish() }
-        return .success(reply.parameters)
+        return reply
+    }
+
+    /// The replies of thousands of items, `List` and `Export`, written item by item as they go
+    /// out (`StreamedReplies.swift`) from what they read now; nil for the other calls. Their
+    /// refusals are made here, before anything is written.
+    private func streamed(_ request: ReminderRequest, now: Int64) throws(EngineError) -> (any VarlinkReplyWriter)? {
+        switch request {
+        case .list(let kind, let all):
+            try QuerySnapshot.checkKind(kind)
+            return ListWriter(snapshot: queries(now: now), kind: kind, all: all)
+        case .export(let history):
+            return ExportWriter(index: index, state: try Backup(zone: zone).exportState(index, from: store, history: history))
+        default: return nil
+        }
     }
 
     /// The engine call `request` means, and its typed reply; nil when the call was parked.

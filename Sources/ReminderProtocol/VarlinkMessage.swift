@@ -41,10 +41,15 @@ public struct VarlinkCall: Sendable, Equatable {
     }
 }
 
-/// A varlink reply: parameters, or an error name with its parameters.
+/// A varlink reply: parameters, or an error name with its parameters — or, on the daemon's side,
+/// parameters written straight into the connection's buffer by a `VarlinkReplyWriter` (a `list`
+/// of 10k items is 2.5 MiB of JSON, and its tree of dictionaries several times that).
 public enum VarlinkReply: Sendable, Equatable {
     case success([String: JSONValue])
     case failure(VarlinkError)
+    /// A success whose parameters are written when the reply goes out, not built before: only
+    /// the daemon makes one; a reply read from bytes is never one.
+    case streamed(any VarlinkReplyWriter)
 
     public init(bytes: [UInt8]) throws(ReminderProtocolError) {
         let value: JSONValue
@@ -76,8 +81,45 @@ public enum VarlinkReply: Sendable, Equatable {
         case .failure(let error):
             VarlinkJSON.append(
                 .object(["error": .string(error.name), "parameters": .object(error.parameters)]), to: &out)
+        case .streamed(let writer):
+            // The bytes `.success` of the same parameters gives: its one key, then the object.
+            out += Array(#"{"parameters":"#.utf8)
+            writer.writeParameters(into: &out)
+            out.append(UInt8(ascii: "}"))
+            out.append(0)
         }
     }
+
+    /// What `VarlinkReplyWriter.estimatedSize` says of a streamed reply; 0 for the others,
+    /// built before (their size is known once written).
+    public var estimatedSize: Int {
+        guard case .streamed(let writer) = self else { return 0 }
+        return writer.estimatedSize + 16
+    }
+
+    /// Replies are equal when they put the same bytes on the wire (a streamed one is compared by
+    /// writing it).
+    public static func == (lhs: VarlinkReply, rhs: VarlinkReply) -> Bool {
+        switch (lhs, rhs) {
+        case (.success(let left), .success(let right)): return left == right
+        case (.failure(let left), .failure(let right)): return left == right
+        case (.streamed, _), (_, .streamed): return lhs.bytes == rhs.bytes
+        default: return false
+        }
+    }
+}
+
+/// Writes a reply's parameters — one JSON object, compact with sorted keys, as
+/// `JSONValue.serialize` writes them — into a connection's write buffer when the reply goes out,
+/// building each part only as it is written, so a reply of thousands of items never exists
+/// whole beside its bytes. It writes what it captured when the call was answered.
+public protocol VarlinkReplyWriter: Sendable {
+    func writeParameters(into out: inout [UInt8])
+    /// Bytes enough for the whole reply, generously: the buffer is reserved at this size before
+    /// writing, so it does not grow by doubling — each growth copies what was written into a
+    /// buffer twice as large, the old one alive during the copy. Pages reserved but never
+    /// written are not resident, so too much costs nothing; too little, one doubling more.
+    var estimatedSize: Int { get }
 }
 
 /// A named varlink error (`io.reminderd.Reminders.NoSuchItem`) with its parameters.

@@ -31,6 +31,7 @@ final class DaemonConnection {
                 throw .unreadable(method: ReminderMethod.syncWait.rawValue, error)
             }
         case .failure(let error): throw .refused(method: ReminderMethod.syncWait.rawValue, error)
+        case .streamed: preconditionFailure("a reply read from the socket is never a streamed one")
         }
     }
 }

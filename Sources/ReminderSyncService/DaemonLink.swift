@@ -57,6 +57,7 @@ public final class VarlinkDaemonLink: DaemonLink {
         switch reply {
         case .success(let parameters): return parameters
         case .failure(let error): throw .refused(method: request.method.rawValue, error)
+        case .streamed: preconditionFailure("a reply read from the socket is never a streamed one")
         }
     }
 }

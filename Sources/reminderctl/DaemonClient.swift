@@ -28,6 +28,7 @@ enum DaemonClient {
                     "\(ErrorWording.message(error))\nhint: the change is applied; check it (reminderctl list) before repeating it"
             )
         case .failure(let error): throw Refusal(message: ErrorWording.message(error))
+        case .streamed: preconditionFailure("a reply read from the socket is never a streamed one")
         }
     }
 

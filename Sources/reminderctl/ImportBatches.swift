@@ -105,6 +105,7 @@ enum ImportBatches {
                 }
                 throw Refusal(
                     message: "\(rest) were not imported: \(reason); nothing of that batch was applied")
+            case .streamed: preconditionFailure("a reply read from the socket is never a streamed one")
             }
         }
         return ids

@@ -53,6 +53,7 @@ struct SyncNow: ParsableCommand {
             throw Refusal(message: message + (hint.map { "\nhint: \($0)" } ?? ""))
         case .failure(let error):
             throw Refusal(message: ErrorWording.message(error))
+        case .streamed: preconditionFailure("a reply read from the socket is never a streamed one")
         }
     }
 }

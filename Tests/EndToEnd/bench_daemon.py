@@ -151,15 +151,16 @@ def memory_after_reads(daemon, program, rounds, stats):
     time.sleep(2)  # past start-up's one-off work
     pid = daemon.process.pid
     idle = anon_kib(pid)
+    idle_rss = status_kib(pid, "VmRSS")
     Path(f"/proc/{pid}/clear_refs").write_text("5")  # VmHWM starts again from the RSS now
     for _ in range(rounds):
         for command in (["list"], ["summary"], ["export"]):
             daemon.ctl(*command)
     time.sleep(1)
     after = anon_kib(pid)
-    # The peak RSS (file pages too) during the reads: the largest reply's tree and bytes.
+    # The peak RSS (file pages too) during the reads, and the RSS at idle it rose from.
     peak = status_kib(pid, "VmHWM")
-    return {"idle": idle, "after": after, "ratio": after / idle, "peak": peak,
+    return {"idle": idle, "after": after, "ratio": after / idle, "peak": peak, "idleRss": idle_rss,
             "free": malloc_free_kib(daemon) if stats else None}
 
 
@@ -245,7 +246,7 @@ def print_memory(figures, size, rounds):
     for name, f in figures.items():
         free = "" if f["free"] is None else f"; free in malloc's arenas {f['free'] / 1024:.1f} MiB (trimmed pages too)"
         print(f"  {name}: idle {f['idle'] / 1024:.1f} MiB, after {f['after'] / 1024:.1f} MiB, "
-              f"ratio {f['ratio']:.2f}×, peak RSS {f['peak'] / 1024:.1f} MiB{free}")
+              f"ratio {f['ratio']:.2f}×, peak RSS {f['peak'] / 1024:.1f} MiB (RSS at idle {f['idleRss'] / 1024:.1f}){free}")
 
 
 def print_table(figures, requests, idle, quick=False):

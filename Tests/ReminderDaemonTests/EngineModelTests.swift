@@ -203,6 +203,7 @@ struct ModelRun {
         case (.success, nil), (.failure, .some): return nil
         case (.success, .some(let refusal)): return "\(method) \(parameters) succeeded; the model refuses it: \(refusal)"
         case (.failure(let error), nil): return "\(method) \(parameters) refused (\(error)); the model accepts it"
+        case (.streamed, _): return "\(method) \(parameters): a streamed reply was not read back"
         }
     }
 

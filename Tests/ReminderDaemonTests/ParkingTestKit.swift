@@ -44,7 +44,7 @@ extension ReminderEngine {
             Issue.record("\(method.rawValue) was parked; call it with a ParkingCaller")
             return .failure(VarlinkError(name: "test.Parked", parameters: [:]))
         }
-        return reply
+        return reply.asRead
     }
 }
 
