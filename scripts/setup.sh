@@ -16,10 +16,11 @@ packaging=(dpkg-dev lintian debootstrap)  # scripts/package-deb.sh, and its test
 testing=(python3 python3-venv python3-dbusmock openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
   systemd xvfb dunst gsettings-desktop-schemas xfce4-notifyd mako-notifier sway grim xdotool imagemagick
   waybar libwayland-dev faketime)  # scripts/e2e-at.sh: the end-to-end tests at a chosen instant (REMINDERD_TEST_AT)
+peers=(valgrind remind calcurse)  # scripts/bench-light.sh (and its quick run in the tests) and its peers
 case "${REMINDERD_SETUP:-}" in
-  test) packages+=("${packaging[@]}" "${testing[@]}") ;;
+  test) packages+=("${packaging[@]}" "${testing[@]}" "${peers[@]}") ;;
   package) packages+=("${packaging[@]}") ;;
-  bench) packages+=("${packaging[@]}" valgrind remind calcurse) ;;  # scripts/bench-light.sh and its peers
+  bench) packages+=("${packaging[@]}" "${peers[@]}") ;;
 esac
 [ "${REMINDERD_GNOME_TEST:-}" = 1 ] && packages+=(gnome-shell gjs)
 
