@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REMINDERD_SETUP=test source scripts/setup.sh
-swift build -c release --static-swift-stdlib -Xswiftc -Osize --product reminderd >&2
-swift build -c release --static-swift-stdlib -Xswiftc -Osize --product reminderctl >&2
-swift build -c release --static-swift-stdlib -Xswiftc -Osize --product reminder-load >&2
+swift build -c release --static-swift-stdlib --product reminderd >&2
+swift build -c release --static-swift-stdlib --product reminderctl >&2
+swift build -c release --static-swift-stdlib --product reminder-load >&2
 REMINDERD_BIN="$PWD/.build/release" exec python3 Tests/EndToEnd/bench_daemon.py "$@"

@@ -6,5 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REMINDERD_SETUP=bench source scripts/setup.sh
-bash scripts/package-deb.sh >/dev/null  # at its own compression level (9), as shipped
-REMINDERD_BIN="$PWD/.build-deb/release" exec python3 Tests/EndToEnd/bench_light.py "$@"
+deb=$(bash scripts/package-deb.sh | tail -1)  # at its own compression level (9), as shipped
+# The binaries as the package installs them (stripped; reminderd-sync a link).
+rm -rf .build-deb/bench-root && dpkg-deb -x "$deb" .build-deb/bench-root
+REMINDERD_BIN="$PWD/.build-deb/bench-root/usr/bin" exec python3 Tests/EndToEnd/bench_light.py "$@"

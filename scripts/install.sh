@@ -14,8 +14,8 @@ data="${XDG_DATA_HOME:-$HOME/.local/share}/reminderd"
 # The Swift runtime linked in, as in the Debian package (scripts/package-deb.sh): the installed
 # binaries do not need /opt/swift. As there, reminderd-sync is a link to reminderd, which runs
 # reminderd-sync's command when started under that name.
-swift build -c release --static-swift-stdlib -Xswiftc -Osize --product reminderd >&2
-swift build -c release --static-swift-stdlib -Xswiftc -Osize --product reminderctl >&2
+swift build -c release --static-swift-stdlib --product reminderd >&2
+swift build -c release --static-swift-stdlib --product reminderctl >&2
 mkdir -p "$bin" "$units" "$applications"
 mkdir -p -m 0700 "$data"
 install -m 0755 .build/release/reminderd .build/release/reminderctl "$bin/"

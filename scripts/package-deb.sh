@@ -43,17 +43,17 @@ arch=$(dpkg --print-architecture)
 
 # Release binaries with libswiftCore, Foundation and Dispatch inside them; only Debian's own
 # libraries (libc, libsqlite3, libsystemd, GLib's GIO…) stay dynamic.
-# Optimized for size (-Osize): 0.8 MB less of our own code in the two binaries than -O, which
-# brings the installed package under issue 21's 32 MiB; run.sh, install.sh and bench-daemon.sh
-# build the same way, so what is measured is what ships.
+# The code off the daemon's hot paths is optimized for size (Package.swift's `sizeOptimized`),
+# and reminderctl all of it, in a scratch path of its own (-Osize for every module it links,
+# argument-parser's too: 0.3 MB, which with the rest keeps the installed package under issue
+# 21's 32 MiB; the daemon's shared modules stay at -O for its start-up).
 # In a scratch path of its own: sharing .build with scripts/run.sh's release build made each
 # rebuild all of the other's work (222 s each time).
 scratch=.build-deb
 # reminderd is reminderd-sync too, when started under that name (Sources/reminderd/main.swift):
 # the package's reminderd-sync is a link to it, so the runtime is in two binaries, not three.
-swift_build -c release --static-swift-stdlib -Xswiftc -Osize --scratch-path "$scratch" --product reminderd >&2
-swift_build -c release --static-swift-stdlib -Xswiftc -Osize --scratch-path "$scratch" --product reminderctl >&2
-binaries="$scratch/release"
+swift_build -c release --static-swift-stdlib --scratch-path "$scratch" --product reminderd >&2
+swift_build -c release --static-swift-stdlib -Xswiftc -Osize --scratch-path "$scratch-ctl" --product reminderctl >&2
 
 work="$scratch/deb"
 root="$work/reminderd_${version}_${arch}"
@@ -65,8 +65,9 @@ mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/systemd/user" "$root/usr/
   "$root/usr/share/icons/hicolor/scalable/apps" "$root/usr/share/doc/reminderd"
 
 # Stripped as dh_strip does (symbols and comments; Swift's metadata sections stay).
-for binary in reminderd reminderctl; do
-  install -m 0755 "$binaries/$binary" "$root/usr/bin/$binary"
+for built in "$scratch/release/reminderd" "$scratch-ctl/release/reminderctl"; do
+  binary=$(basename "$built")
+  install -m 0755 "$built" "$root/usr/bin/$binary"
   strip --remove-section=.comment --remove-section=.note --strip-unneeded "$root/usr/bin/$binary"
 done
 ln -s reminderd "$root/usr/bin/reminderd-sync"
@@ -87,10 +88,10 @@ for page in man/reminderctl.1 man/reminderd.1 man/reminderd-sync.1 man/reminderd
   gzip -9n < "$page" > "$root/usr/share/man/man${page##*.}/$(basename "$page").gz"
 done
 # (bash completions are sourced, not run: no "#!" line)
-"$binaries/reminderctl" --generate-completion-script bash | sed '1{/^#!/d}' \
+"$scratch-ctl/release/reminderctl" --generate-completion-script bash | sed '1{/^#!/d}' \
   > "$root/usr/share/bash-completion/completions/reminderctl"
-"$binaries/reminderctl" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_reminderctl"
-"$binaries/reminderctl" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/reminderctl.fish"
+"$scratch-ctl/release/reminderctl" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_reminderctl"
+"$scratch-ctl/release/reminderctl" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/reminderctl.fish"
 chmod 0644 "$root"/usr/share/*/completions/* "$root"/usr/share/zsh/vendor-completions/* "$root"/usr/share/fish/*/*
 install -m 0644 packaging/deb/copyright "$root/usr/share/doc/reminderd/"
 mkdir -p "$root/usr/share/lintian/overrides"

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 # As the package links them (reminderctl as a static executable needs the Swift runtime static:
 # Package.swift), and as scripts/install.sh and bench-daemon.sh build into the same .build.
-swift_build -c release --static-swift-stdlib -Xswiftc -Osize --product reminderd >&2
-swift_build -c release --static-swift-stdlib -Xswiftc -Osize --product reminderctl >&2
+swift_build -c release --static-swift-stdlib --product reminderd >&2
+swift_build -c release --static-swift-stdlib --product reminderctl >&2
 echo "reminderd starting; in another terminal: $(pwd)/.build/release/reminderctl status" >&2
 exec .build/release/reminderd "$@"
