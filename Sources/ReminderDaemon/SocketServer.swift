@@ -74,6 +74,10 @@ public final class SocketServer: Sendable {
         var loggedInputBudget = false
         /// A trim is queued (one for every large reply written before it runs).
         var trimQueued = false
+        /// `stop` began: the epoll set is closed (or about to be, by its source's cancellation),
+        /// so no connection is added to or removed from it any more — closing a connection's
+        /// descriptor takes it out of the set anyway.
+        var stopping = false
     }
 
     /// The most connections served at once, whatever the descriptor limit.
@@ -223,6 +227,7 @@ public final class SocketServer: Sendable {
     /// Adds or removes a connection's descriptor from the epoll set.
     func watch(_ connection: SocketConnection, _ on: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
+        guard !running.value.stopping else { return }
         var event = epoll_event()
         event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
         event.data.u64 = connection.id
@@ -239,6 +244,7 @@ public final class SocketServer: Sendable {
             // A suspended source must be resumed before it goes. Each source's cancellation
             // closes its descriptor; a server never started closes them here.
             resumeAccepting()
+            running.value.stopping = true
             if let acceptSource { acceptSource.cancel() } else { close(listenFD) }
             acceptSource = nil
             if let readySource { readySource.cancel() } else { close(readyFD) }

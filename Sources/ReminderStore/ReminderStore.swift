@@ -38,8 +38,9 @@ public final class ReminderStore: Sendable {
         let synchronous = queue == nil ? "FULL" : "NORMAL"
         // Created private before SQLite opens it, which gives its -wal and -shm files the
         // database file's mode. Not by umask: that is the whole process's, and another thread
-        // creating a file meanwhile would get 0600 or leave the mask changed.
-        let created = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // creating a file meanwhile would get 0600 or leave the mask changed. A symbolic link is
+        // followed, as SQLite follows it: a link to a file not made yet makes that file private.
+        let created = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         if created >= 0 { close(created) }
         do {
             // Another process (a backup, `sqlite3`) holding the file for a moment is waited for.

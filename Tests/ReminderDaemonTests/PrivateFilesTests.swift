@@ -21,6 +21,22 @@ import Testing
         return lstat(path, &info) == 0 ? info.st_mode & 0o777 : 0
     }
 
+    /// A store path that is a link to a file not made yet (a dotfiles setup): the file made is
+    /// private too.
+    @Test func aStoreMadeThroughALinkIsPrivate() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reminderd-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("elsewhere.sqlite").path
+        let link = directory.appendingPathComponent("reminderd.sqlite").path
+        #expect(symlink(target, link) == 0)
+        let store = try ReminderStore(path: link)
+        for file in [target, target + "-wal", target + "-shm"] {
+            #expect(Self.mode(file) == 0o600, "\(file) is \(String(Self.mode(file), radix: 8))")
+        }
+        withExtendedLifetime(store) {}
+    }
+
     @Test func socketsAndStoresMadeOnManyThreadsAreSolelyTheUsersAndLeaveTheMaskAlone() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reminderd-mask-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
