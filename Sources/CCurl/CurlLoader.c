@@ -30,24 +30,26 @@ static struct {
 } curl;
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+/// Why libcurl could not be loaded, empty once it was.
+static char failure[512];
 
-/// Without libcurl nothing can be synced: said once, naming the library and why it failed, and
-/// exit 1 (what a failed start of reminderd-sync exits with).
 static void unavailable(const char *what) {
-    fprintf(stderr, "reminderd-sync: cannot load %s (Debian's libcurl4), which the CalDAV client needs: %s\n",
-            library_name, what);
-    exit(1);
+    snprintf(failure, sizeof failure, "cannot load %s (Debian's libcurl4), which the CalDAV client needs: %s",
+             library_name, what ? what : "unknown error");
 }
 
 static void *symbol(void *library, const char *name) {
     void *found = dlsym(library, name);
-    if (found == NULL) unavailable(dlerror());
+    if (found == NULL && failure[0] == 0) unavailable(dlerror());
     return found;
 }
 
 static void load(void) {
     void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) unavailable(dlerror());
+    if (library == NULL) {
+        unavailable(dlerror());
+        return;
+    }
     curl.global_init = (CURLcode (*)(long))symbol(library, "curl_global_init");
     curl.easy_init = (CURL * (*)(void)) symbol(library, "curl_easy_init");
     curl.easy_reset = (void (*)(CURL *))symbol(library, "curl_easy_reset");
@@ -61,7 +63,19 @@ static void load(void) {
     curl.slist_free_all = (void (*)(struct curl_slist *))symbol(library, "curl_slist_free_all");
 }
 
-static void ensure_loaded(void) { pthread_once(&loaded, load); }
+const char *reminderd_curl_load(void) {
+    pthread_once(&loaded, load);
+    return failure[0] ? failure : NULL;
+}
+
+/// Every caller asked `reminderd_curl_load` first (CurlTransport's `load`); a call after it said
+/// no is a bug, stopped here rather than through a null function pointer.
+static void ensure_loaded(void) {
+    if (reminderd_curl_load() != NULL) {
+        fprintf(stderr, "reminderd-sync: %s\n", failure);
+        abort();
+    }
+}
 
 CURLcode reminderd_curl_global_init(long flags) {
     ensure_loaded();

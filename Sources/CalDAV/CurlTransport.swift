@@ -23,7 +23,14 @@ public final class CurlTransport: HTTPTransport {
     private let trustedCertificates: String?
     private let handle: Mutex<EasyHandle>
 
-    public init(limits: Limits = Limits(), trustedCertificates: String? = nil) {
+    /// libcurl is loaded here, the first time (Sources/CCurl/CurlLoader.c says why it is not
+    /// linked); without it nothing can be synced, and the error says why in words.
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(limits: Limits = Limits(), trustedCertificates: String? = nil) throws(Unavailable) {
+        if let failure = reminderd_curl_load() { throw Unavailable(description: String(cString: failure)) }
         Self.initialiseOnce
         self.limits = limits
         self.trustedCertificates = trustedCertificates

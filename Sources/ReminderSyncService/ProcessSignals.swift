@@ -43,10 +43,13 @@ func bootClockMilliseconds() -> Int64 {
 /// What keeps reminderd-sync from running at all.
 public enum ServiceError: Error, CustomStringConvertible {
     case system(String, Int32)
+    /// No HTTP library (libcurl): the service cannot work until it is installed.
+    case noHTTP(String)
 
     public var description: String {
         switch self {
         case .system(let call, let code): return "\(call) failed: \(errnoDescription(code))"
+        case .noHTTP(let words): return words
         }
     }
 }

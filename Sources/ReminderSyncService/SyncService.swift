@@ -33,7 +33,7 @@ public final class SyncService {
         self.journal = journal
         self.signals = try ProcessSignals()
         self.manager = ServiceManager(journal: journal)
-        self.transport = CurlTransport()
+        do { self.transport = try CurlTransport() } catch { throw .noHTTP(error.description) }
         self.schedule = SyncSchedule(now: bootClockMilliseconds())
     }
 

@@ -170,9 +170,11 @@ struct AccountSetup: ParsableCommand {
         guard let account = URL(string: settings.url) else {
             throw Refusal.usage("--url: \(settings.url) is not an address")
         }
+        let transport: CurlTransport
+        do { transport = try CurlTransport() } catch { throw Refusal(message: error.description) }
         let client = CalDAVClient(
             account: account, credentials: Credentials(username: settings.username, password: password),
-            transport: CurlTransport())
+            transport: transport)
         var stage = "discovery"
         do {
             let home = try client.discover().calendarHome

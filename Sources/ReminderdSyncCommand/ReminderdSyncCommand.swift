@@ -36,7 +36,7 @@ struct ReminderdSyncCommand: ParsableCommand {
             --check-config found an account); 1 when --once failed; 69 when --once cannot reach \
             reminderd; 75 when another reminderd-sync already syncs for the same reminderd (it holds \
             the lock file next to reminderd's socket, named with its PID in the message); 78 when the \
-            config has no usable "sync" section.
+            config has no usable "sync" section or libcurl is missing.
             """,
         version: ReminderVersion.current,
         subcommands: [AccountSetup.self])
@@ -80,6 +80,9 @@ struct ReminderdSyncCommand: ParsableCommand {
         let service: SyncService
         do {
             service = try SyncService(settings: settings, socketPath: socketPath, journal: journal)
+        } catch .noHTTP(let words) {
+            // As unusable as a config without "sync": restarting does not help until it is installed.
+            throw unusable(words, socketPath: socketPath, journal)
         } catch {
             journal.log(.error, error.description)
             throw ExitCode(1)

@@ -13,7 +13,7 @@ import Testing
         let server = try TestServer.start(.radicale)
         defer { server.stop() }
         let direct = CalDAVClient(
-            account: server.origin, credentials: ServerAccount.credentials, transport: CurlTransport())
+            account: server.origin, credentials: ServerAccount.credentials, transport: try! CurlTransport())
         let home = try direct.discover().calendarHome
         let list = try direct.makeTaskList(in: home, segment: "reminderd", displayName: "reminderd")
         _ = try direct.put(list.appendingPathComponent("a.ics"), calendarData: ServerAccount.todo("a", "x"), .create)
@@ -26,7 +26,7 @@ import Testing
             folder: try TestServer.temporaryFolder("proxy"))
         defer { proxy.stop() }
         let client = CalDAVClient(
-            account: proxy.origin, credentials: ServerAccount.credentials, transport: CurlTransport(limits: limits))
+            account: proxy.origin, credentials: ServerAccount.credentials, transport: try! CurlTransport(limits: limits))
         try body(client, proxy, list.path)
     }
 
@@ -100,7 +100,7 @@ import Testing
     @Test func aRedirectLoopDuringDiscovery() throws {
         try withProxy { client, proxy, path in
             let looping = CalDAVClient(
-                account: url(proxy, "loop", "/alice"), credentials: nil, transport: CurlTransport())
+                account: url(proxy, "loop", "/alice"), credentials: nil, transport: try! CurlTransport())
             #expect {
                 try looping.discover()
             } throws: { error in
@@ -126,7 +126,7 @@ import Testing
     @Test func anUnreachableServerIsANetworkError() throws {
         let port = try TestServer.freePort()
         let client = CalDAVClient(
-            account: URL(string: "http://127.0.0.1:\(port)/")!, credentials: nil, transport: CurlTransport())
+            account: URL(string: "http://127.0.0.1:\(port)/")!, credentials: nil, transport: try! CurlTransport())
         #expect {
             try client.discover()
         } throws: { error in

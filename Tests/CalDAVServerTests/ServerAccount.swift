@@ -12,7 +12,7 @@ struct ServerAccount {
     /// Starts `kind`, discovers from the bare server URL (the well-known redirect) and creates
     /// the task list; `body` runs, then the server is stopped whatever happened.
     static func with(
-        _ kind: ServerKind, transport: CurlTransport = CurlTransport(), _ body: (ServerAccount) throws -> Void
+        _ kind: ServerKind, transport: CurlTransport = try! CurlTransport(), _ body: (ServerAccount) throws -> Void
     )
         throws
     {

@@ -117,7 +117,7 @@ import Testing
         defer { server.stop() }
         let client = CalDAVClient(
             account: server.origin.appendingPathComponent("alice/"),
-            credentials: Credentials(username: TestServer.username, password: "wrong"), transport: CurlTransport())
+            credentials: Credentials(username: TestServer.username, password: "wrong"), transport: try! CurlTransport())
         #expect(throws: DAVError.accessDenied(request: "PROPFIND \(server.origin.absoluteString)alice/", status: 401)) {
             try client.discover()
         }

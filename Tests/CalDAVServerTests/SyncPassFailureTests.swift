@@ -67,7 +67,7 @@ import Testing
         }
         let server = try TestServer.start(kind)
         defer { server.stop() }
-        let setup = CalDAVClient(account: server.origin, credentials: ServerAccount.credentials, transport: CurlTransport())
+        let setup = CalDAVClient(account: server.origin, credentials: ServerAccount.credentials, transport: try! CurlTransport())
         let list = try setup.makeTaskList(in: try setup.discover().calendarHome, segment: "reminderd", displayName: "r")
         _ = try setup.put(list.appendingPathComponent("a.ics"), calendarData: ServerAccount.todo("a", "x"), .create)
         let daemon = FakeDaemon()
@@ -85,13 +85,13 @@ import Testing
     func aSessionFindsTheTaskListButNeverCreatesOne(kind: ServerKind) throws {
         try ServerAccount.with(kind) { account in
             let settings = Self.settings(account.server, password: .command("echo 'correct horse'"))
-            let session = try SyncSession.open(settings, transport: CurlTransport())
+            let session = try SyncSession.open(settings, transport: try! CurlTransport())
             #expect(sameResource(session.taskList, account.taskList) && session.offersSyncCollection)
             #expect(session.account == "alice@127.0.0.1")
 
             let missing = Self.settings(account.server, calendar: "elsewhere", password: .command("echo 'correct horse'"))
             #expect {
-                try SyncSession.open(missing, transport: CurlTransport())
+                try SyncSession.open(missing, transport: try! CurlTransport())
             } throws: { error in
                 let failure = error as? PassFailure
                 return failure?.kind == .waitForTrigger && failure?.words.hasPrefix("the task list \"elsewhere\" is not on the server (") == true
@@ -107,7 +107,7 @@ import Testing
             #expect(throws: PassFailure(
                 words: "127.0.0.1:\(account.server.port) answered 401 Unauthorized to PROPFIND /: check the user name "
                     + "and password (reminderctl sync setup)", kind: .waitForTrigger)) {
-                try SyncSession.open(settings, transport: CurlTransport())
+                try SyncSession.open(settings, transport: try! CurlTransport())
             }
         }
     }
@@ -118,7 +118,7 @@ import Testing
             #expect(throws: PassFailure(
                 words: "no password: sync.passwordFile /nonexistent/password: No such file or directory",
                 kind: .waitForTrigger)) {
-                try SyncSession.open(settings, transport: CurlTransport())
+                try SyncSession.open(settings, transport: try! CurlTransport())
             }
         }
     }
@@ -126,7 +126,7 @@ import Testing
 
 /// The real transport, with a test's hand on each answer.
 struct SpoilingTransport: HTTPTransport {
-    let inner = CurlTransport()
+    let inner = try! CurlTransport()
     let spoil: @Sendable (HTTPRequest, HTTPResponse) -> HTTPResponse
 
     func send(_ request: HTTPRequest, credentials: Credentials?) throws(DAVError) -> HTTPResponse {

@@ -47,7 +47,7 @@ import Testing
     @Test func aSelfSignedCertificateIsRefused() throws {
         try withTLSProxy(certificateFor: "127.0.0.1") { origin, _ in
             let client = CalDAVClient(
-                account: origin, credentials: ServerAccount.credentials, transport: CurlTransport())
+                account: origin, credentials: ServerAccount.credentials, transport: try! CurlTransport())
             let request = "PROPFIND \(origin.absoluteString).well-known/caldav"
             #expect { try client.discover() } throws: { isTLSError($0, request) }
         }
@@ -58,7 +58,7 @@ import Testing
             let account = origin.appendingPathComponent("alice/")
             let client = CalDAVClient(
                 account: account, credentials: ServerAccount.credentials,
-                transport: CurlTransport(trustedCertificates: certificate))
+                transport: try! CurlTransport(trustedCertificates: certificate))
             #expect { try client.discover() } throws: { isTLSError($0, "PROPFIND \(account.absoluteString)") }
         }
     }
@@ -67,7 +67,7 @@ import Testing
         try withTLSProxy(certificateFor: "127.0.0.1") { origin, certificate in
             let client = CalDAVClient(
                 account: origin, credentials: ServerAccount.credentials,
-                transport: CurlTransport(trustedCertificates: certificate))
+                transport: try! CurlTransport(trustedCertificates: certificate))
             let home = try client.discover().calendarHome
             #expect(home == origin.appendingPathComponent("alice/"))
         }

@@ -4,6 +4,7 @@ answers SyncWait when the test says, so the loop can be driven and watched witho
 sync (the end-to-end tests with real reminderd instances are in test_sync_e2e… files)."""
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -213,6 +214,32 @@ def test_a_config_it_cannot_use_is_reported_to_a_reachable_reminderd_before_it_e
     assert sync.process.wait(10) == 78
     words = sync.stderr().removeprefix("reminderd-sync: ").removesuffix("\n")
     assert "sync.url" in words and reminderd.reports() == [no_section, words]
+
+
+def test_without_libcurl_it_says_which_library_tells_reminderd_and_exits_78(sync, reminderd):
+    """libcurl is loaded when reminderd-sync starts, not linked (it is one executable with the
+    daemon, which never syncs over HTTP). Where it is missing — a source install, a forced
+    removal — it names the library and why, tells reminderd, and exits 78, which its unit does
+    not restart (it exited 1, and systemd restarted it every 30 s, saying nothing to reminderd).
+    The library is hidden in a mount namespace of the test's own."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("hiding libcurl takes a mount namespace: needs root and unshare")
+    library = next(line.split(" => ")[1] for line in subprocess.run(
+        ["ldconfig", "-p"], capture_output=True, text=True, check=True).stdout.splitlines()
+        if "libcurl.so.4 " in line and "x86-64" in line)
+    secret = sync.tmp / "password"
+    secret.write_text(PASSWORD + "\n")
+    secret.chmod(0o600)
+    sync.config.write_text(json.dumps({"sync": {"url": "http://127.0.0.1:9/", "username": USER,
+                                                "passwordFile": str(secret)}}))
+    sync.log = open(sync.tmp / "sync.log", "w")
+    sync.process = subprocess.Popen(
+        ["unshare", "-m", "sh", "-c", 'mount --bind /dev/null "$0" && exec "$@"', library,
+         str(BIN / "reminderd-sync"), "--config", str(sync.config)], env=sync.env, stdout=sync.log, stderr=sync.log)
+    assert sync.process.wait(10) == 78, sync.stderr()
+    words = sync.stderr().removeprefix("reminderd-sync: ").removesuffix("\n")
+    assert words.startswith("cannot load libcurl.so.4 (Debian's libcurl4), which the CalDAV client needs: "), words
+    assert reminderd.reports() == [words]
 
 
 def test_a_password_it_cannot_get_is_reported_to_reminderd_and_it_waits(sync, radicale, reminderd):

@@ -6,6 +6,9 @@
 // calling its functions directly would link libcurl again, so they are not to be called.
 #include <curl/curl.h>
 
+// Loads libcurl (once); NULL when it is there, else why not, in words. Ask before any call below.
+const char *reminderd_curl_load(void);
+
 CURLcode reminderd_curl_global_init(long flags);
 CURL *reminderd_curl_easy_init(void);
 void reminderd_curl_easy_reset(CURL *curl);
