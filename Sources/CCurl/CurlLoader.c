@@ -1,4 +1,4 @@
-// libcurl, loaded with dlopen when the CalDAV client first uses it rather than linked.
+// libcurl, loaded with dlopen when reminderd-sync makes its CalDAV client (at start), rather than linked.
 //
 // reminderd and reminderd-sync are one executable (issue 21: the Swift runtime in the package
 // twice, not three times). Linked, libcurl and the 28 libraries it pulls in (OpenSSL, GnuTLS,
