@@ -160,7 +160,7 @@ extension DeliveryController {
             let kept = events + outbox.takeInTurn()
             switch error {
             case .inhibited: outbox.keep(kept, in: .held, because: .doNotDisturb(since: now))
-            case .timedOut: outbox.keep(kept, in: .repost)
+            case .timedOut: outbox.keep(kept, in: .repost, because: .noAnswer(since: now))
             default:
                 logger.warning("a reminder shown one at a time waits: \(error)")
                 outbox.keep(kept, in: .waiting, because: .serverRefused(since: now))

@@ -130,7 +130,7 @@ extension DeliveryController {
             logger.warning(
                 "the notification server did not answer (\(reason)); the reminder may be on screen, so it is shown again only on the next server"
             )
-            outbox.keep(events, in: .repost)
+            outbox.keep(events, in: .repost, because: .noAnswer(since: now))
         case .failure(let error):
             logger.warning("reminder waits: \(error)")
             outbox.keep(events.filter { items[$0.itemId] != nil }, in: .waiting, because: .noServer(since: now))

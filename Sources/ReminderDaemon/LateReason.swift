@@ -7,19 +7,29 @@ import ReminderCore
 /// of guessing from the clock. A reminder the timer simply ran late carries none: nothing held
 /// it, so the computer slept or its clock jumped (`PopUpComposer.lateLabel`).
 enum LateReason: Sendable, Equatable {
-    /// Its time came while reminderd was not running (or a previous run stopped before its
-    /// outcome was recorded): planned at start to go out now.
+    /// Its time came while reminderd was not running: planned at start to go out now.
     case notRunning
+    /// A previous run handed it to the notification server and stopped before the server's
+    /// answer was recorded (`InterruptedRun.owed`): reminderd ran at its time, so it is not
+    /// called "not running"; it is shown once more at start.
+    case interrupted
     /// No notification server on the session bus (or none that answered) from `since`.
     case noServer(since: Int64)
     /// The notification server refused it from `since`; it was tried again, backing off.
     case serverRefused(since: Int64)
+    /// The notification server did not answer its `Notify` (it hung, the call timed out) at
+    /// `since`: it is shown again only on the next server.
+    case noAnswer(since: Int64)
     /// Held by the desktop's do-not-disturb from `since`.
     case doNotDisturb(since: Int64)
     /// Held by `reminderctl pause` from `since`.
     case paused(since: Int64)
     /// Planned out of quiet hours `window`, to their end: not held, moved.
     case quietHours(QuietHours)
+    /// Kept for `first`, then — from `last`'s `since` — for another reason, `last` (neither of
+    /// them one of these): both are named, so the pop-up never says the first lasted until it
+    /// went out, nor hides the first behind the last.
+    indirect case then(first: LateReason, last: LateReason)
 
     /// Whether it goes out later than planned (a quiet-hours move is the plan).
     var isLate: Bool {
@@ -27,11 +37,76 @@ enum LateReason: Sendable, Equatable {
         return true
     }
 
-    /// The reason a reminder kept now for `reason` carries, having carried `earlier`: the first
-    /// delay is what made it late, so it stays; a quiet-hours move gives way to a delay.
+    /// The reason a reminder kept now for `reason` carries, having carried `earlier`: the same
+    /// delay again (a refusal retried, a server still missing) keeps when it began; a different
+    /// one is named after the first (`then`), so what is said is true however the delay
+    /// changed; a quiet-hours move gives way to a delay.
     static func kept(_ reason: LateReason, after earlier: LateReason?) -> LateReason {
         guard let earlier, earlier.isLate else { return reason }
-        return earlier
+        let first: LateReason
+        let last: LateReason
+        if case .then(let earliest, let latest) = earlier {
+            (first, last) = (earliest, latest)
+        } else {
+            (first, last) = (earlier, earlier)
+        }
+        if last.kind == reason.kind { return earlier }
+        return .then(first: first, last: reason.last)
+    }
+
+    /// The reason without its history: the last of a `then`.
+    private var last: LateReason {
+        if case .then(_, let last) = self { return last }
+        return self
+    }
+
+    /// Which delay it is, whatever its time.
+    private var kind: Int {
+        switch self {
+        case .notRunning: 0
+        case .interrupted: 1
+        case .noServer: 2
+        case .serverRefused: 3
+        case .noAnswer: 4
+        case .doNotDisturb: 5
+        case .paused: 6
+        case .quietHours: 7
+        case .then: 8
+        }
+    }
+
+    /// When the delay began, for a reminder planned for `at`.
+    private func start(at: Int64) -> Int64 {
+        switch self {
+        case .noServer(let since), .serverRefused(let since), .noAnswer(let since), .doNotDisturb(let since),
+            .paused(let since):
+            since
+        case .then(let first, _): first.start(at: at)
+        case .notRunning, .interrupted, .quietHours: at
+        }
+    }
+
+    /// Held on purpose (said however short).
+    private var isHold: Bool {
+        switch self {
+        case .doNotDisturb, .paused: true
+        default: false
+        }
+    }
+
+    /// The delay as a clause of a `then` label ("no notification server from 12:06").
+    private func clause(at: Int64, time: (Int64) -> String) -> String {
+        switch self {
+        case .notRunning: "reminderd was not running at \(time(at))"
+        case .interrupted: "reminderd stopped before the notification server confirmed its \(time(at)) pop-up"
+        case .noServer(let since): "no notification server from \(time(since))"
+        case .serverRefused(let since): "the notification server refused it from \(time(since))"
+        case .noAnswer(let since): "the notification server did not answer from \(time(since))"
+        case .doNotDisturb(let since): "held by Do Not Disturb from \(time(since))"
+        case .paused(let since): "held by your pause from \(time(since))"
+        case .quietHours(let window): "moved out of quiet hours (\(window.start.hourMinute)–\(window.end.hourMinute))"
+        case .then(let first, let last): "\(first.clause(at: at, time: time)), then \(last.clause(at: at, time: time))"
+        }
     }
 
     /// The words on a pop-up for a reminder planned for `at` and shown at `now`, with times
@@ -39,16 +114,26 @@ enum LateReason: Sendable, Equatable {
     func words(at: Int64, now: Int64, lateAfter: Int64, time: (Int64) -> String) -> String? {
         switch self {
         case .notRunning: return "Late: reminderd was not running at \(time(at))"
-        case .noServer(let since):
-            return now - at > lateAfter ? "Late: no notification server from \(time(since)) until \(time(now))" : nil
-        case .serverRefused(let since):
-            return now - at > lateAfter
-                ? "Late: the notification server refused it from \(time(since)) until \(time(now))" : nil
+        case .interrupted: return "Late: \(clause(at: at, time: time))"
+        case .noServer, .serverRefused, .noAnswer:
+            return now - at > lateAfter ? "Late: \(clause(at: at, time: time)) until \(time(now))" : nil
         // Held on purpose: said however short, so a pop-up that comes when the hold ends is explained.
         case .doNotDisturb(let since): return "Held by Do Not Disturb since \(time(since))"
         case .paused(let since): return "Held by your pause since \(time(since))"
         case .quietHours(let window):
-            return "Moved out of quiet hours (\(window.start.hourMinute)–\(window.end.hourMinute))"
+            // Moved is the plan; shown well after the moved time, nothing held it: it is late too.
+            let moved = "Moved out of quiet hours (\(window.start.hourMinute)–\(window.end.hourMinute))"
+            guard now - at > lateAfter else { return moved }
+            return moved + "; late: the computer was asleep or its clock jumped at \(time(at))"
+        case .then(let first, let last):
+            // A part shorter than `lateAfter` that was no hold is not worth saying: the other is.
+            if !last.isHold && now - last.start(at: at) <= lateAfter {
+                return first.words(at: at, now: now, lateAfter: lateAfter, time: time)
+            }
+            if !first.isHold && last.start(at: at) - first.start(at: at) <= lateAfter {
+                return last.words(at: at, now: now, lateAfter: lateAfter, time: time)
+            }
+            return "Late: \(clause(at: at, time: time)) until \(time(now))"
         }
     }
 }

@@ -48,8 +48,15 @@ struct PlanningSnapshot: Sendable {
                     || owed.contains(FireKey(itemId: id, due: occurrence.due, fireAt: $0.at)))
         }.sorted { $0.at < $1.at }
         if let last = late.last {
+            // One a previous run handed to the server was due while reminderd ran: it stopped
+            // before the answer, and that is what its pop-up says.
+            let interrupted = owed.contains(FireKey(itemId: id, due: occurrence.due, fireAt: last.at))
             planned.append(
-                (.fire(itemId: id, occurrence: occurrence, fires: late, lead: last.lead, late: .notRunning), now))
+                (
+                    .fire(
+                        itemId: id, occurrence: occurrence, fires: late, lead: last.lead,
+                        late: interrupted ? .interrupted : .notRunning), now
+                ))
         }
         for fire in pending where fire.at > now {
             // A lead moved out of quiet hours to their end: its pop-up says so.

@@ -72,7 +72,7 @@ def test_a_reminder_in_flight_to_a_hung_server_when_the_daemon_is_killed_is_show
         shown = server.notifications()
         assert len(shown) == 1
         assert plain(shown[0][0]) == "Hung deal"
-        assert "\nLate: reminderd was not running at " in shown[0][1]
+        assert "\nLate: reminderd stopped before the notification server confirmed its " in shown[0][1]
         assert len(history(daemon, "fired")) == 1
     finally:
         server.stop()

@@ -134,6 +134,75 @@ import Testing
         harness.advance(to: secondsToDue - 1800)
         #expect(lastBody(harness).hasSuffix("\nMoved out of quiet hours (22:00–08:00)"), "\(lastBody(harness))")
     }
+
+    @Test func aReminderTheServerDidNotAnswerSaysSoNotThatTheComputerSlept() throws {
+        let harness = try EngineHarness()
+        _ = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)
+        harness.notifier.answer = .accept
+        harness.notifier.completeStalled(.fail(.timedOut(reason: "Timeout was reached")))  // at 12:06
+        harness.settle()
+        harness.clock.set(EngineHarness.start + 3600 + 24 * 60)  // 12:30:40: a new server
+        harness.notifier.vanish()
+        harness.settle()
+        harness.notifier.appear()
+        harness.settle()
+        #expect(harness.notifier.requests.count == 2)
+        #expect(
+            lastBody(harness).hasSuffix("\nLate: the notification server did not answer from 12:06 until 12:30"),
+            "\(lastBody(harness))")
+    }
+
+    @Test func aReminderThatWaitedForAServerThenWasPausedNamesBothNotTheFirstUntilTheEnd() throws {
+        let harness = try EngineHarness(notifier: RecordingNotifier(capabilities: nil))
+        // Due in three days, reminded Thu 11:06: not urgent, so the pause holds it.
+        _ = harness.addCoupon(expiresIn: 3 * 86_400, leads: ["48h"])
+        harness.advance(to: 86_400)  // no server: it waits from 11:06
+        harness.clock.set(EngineHarness.start + 86_400 + 1800)  // 11:36: paused, then a server comes
+        _ = harness.perform("Pause")
+        harness.notifier.appear()
+        harness.settle()
+        #expect(harness.notifier.requests.isEmpty)
+        harness.clock.set(EngineHarness.start + 86_400 + 3600)  // 12:06
+        _ = harness.perform("Resume")
+        harness.settle()
+        #expect(
+            lastBody(harness).hasSuffix(
+                "\nLate: no notification server from 11:06, then held by your pause from 11:36 until 12:06"),
+            "\(lastBody(harness))")
+    }
+
+    @Test func aReminderMovedOutOfQuietHoursAndShownHoursLaterSaysItIsLateToo() throws {
+        let quiet = QuietHours(start: LocalTime(hour: 22, minute: 0), end: LocalTime(hour: 8, minute: 0))
+        let harness = try EngineHarness(configuration: Configuration(timeZone: "UTC", quietHours: quiet))
+        // Due Thu 12:00: its 5 h reminder, 07:00, is quiet and moves to 08:00.
+        let due = LocalDateTime(
+            date: LocalDate(uncheckedYear: 2026, month: 11, day: 19), time: LocalTime(hour: 12, minute: 0))
+        let secondsToDue = ZonedDue.seconds(from: EngineHarness.start, to: due)
+        _ = harness.addCoupon(expiresIn: secondsToDue, leads: ["5h"])
+        harness.advance(to: secondsToDue - 4 * 3600 - 1)
+        #expect(harness.notifier.requests.isEmpty)
+        harness.advance(to: secondsToDue - 3600)  // the timer's first run since, at 11:00: it slept
+        #expect(
+            lastBody(harness).hasSuffix(
+                "\nMoved out of quiet hours (22:00–08:00); late: the computer was asleep or its clock jumped at 08:00"),
+            "\(lastBody(harness))")
+    }
+
+    @Test func aReminderHandedToTheServerWhenReminderdDiedSaysSoNotThatItWasNotRunning() throws {
+        let harness = try EngineHarness()
+        _ = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)  // handed over at 12:06, while reminderd ran
+        harness.clock.set(EngineHarness.start + 3660)  // killed before the answer; back a minute later
+        try harness.restart()
+        harness.advance(to: 3660)
+        #expect(
+            lastBody(harness).hasSuffix(
+                "\nLate: reminderd stopped before the notification server confirmed its 12:06 pop-up"),
+            "\(lastBody(harness))")
+    }
 }
 
 /// Seconds from a UTC instant to a UTC wall time.
