@@ -59,18 +59,18 @@ extension SocketServer {
     }
 
     private func settled(_ id: UInt64, _ slot: Int, _ durability: Durability) {
-        guard let connection = connections[id] else { return }
+        guard let connection = running.connections[id] else { return }
         run(connection.state.settled(slot, durability), on: connection)
     }
 
     private func writable(_ id: UInt64) {
-        guard let connection = connections[id] else { return }
+        guard let connection = running.connections[id] else { return }
         run(connection.state.writable(), on: connection)
     }
 
     /// A parked call was answered: its reply takes its place in the connection's replies.
     fileprivate func filled(_ id: UInt64, _ slot: Int?, _ reply: VarlinkReply) {
-        guard let connection = connections[id] else { return }
+        guard let connection = running.connections[id] else { return }
         connection.parked.removeAll { !$0.isOpen }
         guard let slot else { return }
         run(connection.state.filled(slot, with: reply), on: connection)

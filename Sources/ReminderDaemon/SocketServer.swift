@@ -32,7 +32,7 @@ import ReminderStore
 /// what a call means is `VarlinkService`'s and the handler's.
 ///
 /// Sendable, checked: what changes as it serves is in `running`, a `QueueBound` box that traps
-/// when touched off `queue`; the properties below that name its fields only forward to it.
+/// when touched off `queue`, its fields read through it (`running.connections`).
 public final class SocketServer: Sendable {
     /// Answers one call of `io.reminderd.Reminders`; runs on `queue`. Nil when it parked the call
     /// on its caller (`CallParking`), to answer it later.
@@ -54,10 +54,10 @@ public final class SocketServer: Sendable {
     private let readyFD: Int32
     /// The most connections served at once.
     let connectionLimit: Int
-    private let running: QueueBound<Running>
+    let running: QueueBound<Running>
 
     /// What changes as the server runs: read and written only on `queue`.
-    private struct Running {
+    struct Running {
         var acceptSource: DispatchSourceRead?
         var acceptPaused = false
         /// The source that says the epoll set has events.
@@ -88,51 +88,6 @@ public final class SocketServer: Sendable {
     static let reservedDescriptors = 32
     /// Unfinished requests held over all connections; past it the largest is dropped.
     static let maximumBufferedInput = 32 << 20
-
-    private var acceptSource: DispatchSourceRead? {
-        get { running.value.acceptSource }
-        set { running.value.acceptSource = newValue }
-    }
-    private var acceptPaused: Bool {
-        get { running.value.acceptPaused }
-        set { running.value.acceptPaused = newValue }
-    }
-    private var readySource: DispatchSourceRead? {
-        get { running.value.readySource }
-        set { running.value.readySource = newValue }
-    }
-    var connections: [UInt64: SocketConnection] {
-        get { running.value.connections }
-        _modify { yield &running.value.connections }
-    }
-    private var nextConnectionID: UInt64 {
-        get { running.value.nextConnectionID }
-        set { running.value.nextConnectionID = newValue }
-    }
-    private var readBuffer: [UInt8] {
-        get { running.value.readBuffer }
-        _modify { yield &running.value.readBuffer }
-    }
-    private var bufferedInput: Int {
-        get { running.value.bufferedInput }
-        set { running.value.bufferedInput = newValue }
-    }
-    private var loggedConnectionLimit: Bool {
-        get { running.value.loggedConnectionLimit }
-        set { running.value.loggedConnectionLimit = newValue }
-    }
-    private var loggedAcceptFailure: Bool {
-        get { running.value.loggedAcceptFailure }
-        set { running.value.loggedAcceptFailure = newValue }
-    }
-    private var loggedInputBudget: Bool {
-        get { running.value.loggedInputBudget }
-        set { running.value.loggedInputBudget = newValue }
-    }
-    private var trimQueued: Bool {
-        get { running.value.trimQueued }
-        set { running.value.trimQueued = newValue }
-    }
 
     /// Serves on `listenFD` (socket activation) or binds `path` (mode 0600).
     public init(
@@ -191,12 +146,12 @@ public final class SocketServer: Sendable {
             // Dispatch may still watch a descriptor until the cancellation handler runs: closed
             // there, never before, and never twice (`stop` closes only what no source holds).
             source.setCancelHandler { [listenFD] in close(listenFD) }
-            acceptSource = source
+            running.acceptSource = source
             source.activate()
             let ready = DispatchSource.makeReadSource(fileDescriptor: readyFD, queue: queue)
             ready.setEventHandler { [weak self] in self?.serveReady() }
             ready.setCancelHandler { [readyFD] in close(readyFD) }
-            readySource = ready
+            running.readySource = ready
             ready.activate()
         }
     }
@@ -207,8 +162,8 @@ public final class SocketServer: Sendable {
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         let count = epoll_wait(readyFD, &events, Int32(events.count), 0)
         for event in events.prefix(Int(max(count, 0))) {
-            guard let connection = connections[event.data.u64] else { continue }
-            run(connection.read(into: &readBuffer), on: connection)
+            guard let connection = running.connections[event.data.u64] else { continue }
+            run(connection.read(into: &running.readBuffer), on: connection)
         }
     }
 
@@ -216,10 +171,10 @@ public final class SocketServer: Sendable {
     /// back to the kernel once the call that built them has returned and the reply's tree and
     /// bytes are freed (queued behind it, a few milliseconds at most; never while idle).
     func largeOutputWritten() {
-        guard !trimQueued else { return }
-        trimQueued = true
+        guard !running.trimQueued else { return }
+        running.trimQueued = true
         queue.async { [weak self] in
-            self?.trimQueued = false
+            self?.running.trimQueued = false
             MallocTuning.trim()
         }
     }
@@ -227,7 +182,7 @@ public final class SocketServer: Sendable {
     /// Adds or removes a connection's descriptor from the epoll set.
     func watch(_ connection: SocketConnection, _ on: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard !running.value.stopping else { return }
+        guard !running.stopping else { return }
         var event = epoll_event()
         event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
         event.data.u64 = connection.id
@@ -244,18 +199,18 @@ public final class SocketServer: Sendable {
             // A suspended source must be resumed before it goes. Each source's cancellation
             // closes its descriptor; a server never started closes them here.
             resumeAccepting()
-            running.value.stopping = true
-            if let acceptSource { acceptSource.cancel() } else { close(listenFD) }
-            acceptSource = nil
-            if let readySource { readySource.cancel() } else { close(readyFD) }
-            readySource = nil
+            running.stopping = true
+            if let source = running.acceptSource { source.cancel() } else { close(listenFD) }
+            running.acceptSource = nil
+            if let source = running.readySource { source.cancel() } else { close(readyFD) }
+            running.readySource = nil
             // Registered after every waiting reply, so it runs after they were written.
             store.whenDurable(through: store.commitCount) { _ in settled.signal() }
         }
         _ = settled.wait(timeout: .now() + timeout)
         queue.sync {
-            for connection in Array(connections.values) { disconnect(connection) }
-            connections.removeAll()
+            for connection in Array(running.connections.values) { disconnect(connection) }
+            running.connections.removeAll()
             if let path { unlink(path) }
         }
     }
@@ -318,7 +273,7 @@ public final class SocketServer: Sendable {
 
     private func acceptAll() {
         while true {
-            if connections.count >= connectionLimit && !closeLongestIdle() {
+            if running.connections.count >= connectionLimit && !closeLongestIdle() {
                 // Every connection is busy: the next waits in the listen backlog until one closes.
                 pauseAccepting()
                 return
@@ -331,10 +286,10 @@ public final class SocketServer: Sendable {
                 default:
                     // EMFILE, ENFILE, ENOBUFS: the pending client stays readable, so retrying now
                     // would spin. Wait for a connection to close or a second to pass.
-                    if !loggedAcceptFailure {
-                        loggedAcceptFailure = true
+                    if !running.loggedAcceptFailure {
+                        running.loggedAcceptFailure = true
                         logger.error(
-                            "cannot accept clients: \(errnoDescription()); pausing new connections, serving the \(connections.count) open ones"
+                            "cannot accept clients: \(errnoDescription()); pausing new connections, serving the \(running.connections.count) open ones"
                         )
                     }
                     pauseAccepting()
@@ -342,8 +297,8 @@ public final class SocketServer: Sendable {
                     return
                 }
             }
-            if loggedAcceptFailure {
-                loggedAcceptFailure = false
+            if running.loggedAcceptFailure {
+                running.loggedAcceptFailure = false
                 logger.info("accepting clients again")
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -358,9 +313,9 @@ public final class SocketServer: Sendable {
                 close(fd)
                 continue
             }
-            let connection = SocketConnection(id: nextConnectionID, fd: fd)
-            nextConnectionID += 1
-            connections[connection.id] = connection
+            let connection = SocketConnection(id: running.nextConnectionID, fd: fd)
+            running.nextConnectionID += 1
+            running.connections[connection.id] = connection
             watch(connection, true)
         }
     }
@@ -369,12 +324,12 @@ public final class SocketServer: Sendable {
     /// every connection is busy.
     private func closeLongestIdle() -> Bool {
         guard
-            let idle = connections.values.filter(\.state.isIdle).min(by: { $0.state.lastActive < $1.state.lastActive })
+            let idle = running.connections.values.filter(\.state.isIdle).min(by: { $0.state.lastActive < $1.state.lastActive })
         else {
             return false
         }
-        if !loggedConnectionLimit {
-            loggedConnectionLimit = true
+        if !running.loggedConnectionLimit {
+            running.loggedConnectionLimit = true
             logger.warning(
                 "\(connectionLimit) clients connected, the most served at once (RLIMIT_NOFILE); closing the longest-idle connections to serve new ones"
             )
@@ -384,27 +339,27 @@ public final class SocketServer: Sendable {
     }
 
     private func pauseAccepting() {
-        guard !acceptPaused, let acceptSource else { return }
-        acceptPaused = true
+        guard !running.acceptPaused, let acceptSource = running.acceptSource else { return }
+        running.acceptPaused = true
         acceptSource.suspend()
     }
 
     private func resumeAccepting() {
-        guard acceptPaused, let acceptSource else { return }
-        acceptPaused = false
+        guard running.acceptPaused, let acceptSource = running.acceptSource else { return }
+        running.acceptPaused = false
         acceptSource.resume()
     }
 
     /// A connection's unfinished input changed by `delta` bytes: past the budget, the connections
     /// holding the most are dropped until it fits.
     func inputChanged(by delta: Int) {
-        bufferedInput += delta
-        if bufferedInput <= SocketServer.maximumBufferedInput / 2 { loggedInputBudget = false }
-        while bufferedInput > SocketServer.maximumBufferedInput,
-            let largest = connections.values.max(by: { $0.state.bufferedInput < $1.state.bufferedInput })
+        running.bufferedInput += delta
+        if running.bufferedInput <= SocketServer.maximumBufferedInput / 2 { running.loggedInputBudget = false }
+        while running.bufferedInput > SocketServer.maximumBufferedInput,
+            let largest = running.connections.values.max(by: { $0.state.bufferedInput < $1.state.bufferedInput })
         {
-            if !loggedInputBudget {
-                loggedInputBudget = true
+            if !running.loggedInputBudget {
+                running.loggedInputBudget = true
                 logger.warning(
                     "clients hold over \(SocketServer.maximumBufferedInput >> 20) MiB of unfinished requests; dropping those that hold the most"
                 )
@@ -415,10 +370,10 @@ public final class SocketServer: Sendable {
 
     /// `connection` closed: its input leaves the budget and its place can go to a new client.
     func closed(_ connection: SocketConnection, releasedInput: Int) {
-        connections[connection.id] = nil
-        bufferedInput -= releasedInput
+        running.connections[connection.id] = nil
+        running.bufferedInput -= releasedInput
         // Said again only after the crowd has thinned out, not after each connection it closed.
-        if connections.count <= connectionLimit / 2 { loggedConnectionLimit = false }
+        if running.connections.count <= connectionLimit / 2 { running.loggedConnectionLimit = false }
         resumeAccepting()
     }
 
