@@ -209,10 +209,9 @@ struct Setup: ParsableCommand {
         }
     }
 
-    /// Says of each card added whose terms were checked long ago what that means (`checkedNote`).
+    /// Says once, naming the cards added whose terms were checked long ago, what that means.
     func noteOldTerms(_ cards: [CardCatalog.Card]) {
-        let today = SystemClock.today()
-        for card in cards { if let note = Catalog.checkedNote(card, today: today) { print(note) } }
+        if let note = Catalog.checkedNote(cards, today: SystemClock.today()) { print(note) }
     }
 
     func writeConfig(_ document: [String: JSONValue], to path: String, exists: Bool, interactive: Bool) throws {

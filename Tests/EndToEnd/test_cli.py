@@ -349,6 +349,19 @@ def test_an_old_catalog_is_said_so_where_its_amounts_are_shown_and_added(daemon)
     assert "warning" not in added.stderr
 
 
+def test_setup_says_the_catalogs_age_once_for_all_its_cards(daemon):
+    """Issue 28: not the whole note once per card."""
+    old = today() - timedelta(days=400)
+    catalog_checked(daemon, old)
+    daemon.start()
+    result = daemon.ctl("setup", "--no-input", "--yes", "--card", "amex-gold", "--card", "chase-sapphire-reserve",
+                        "--card", "capital-one-venture-x")
+    assert result.stdout.count("issuers change credits often") == 1, result.stdout
+    assert re.search(rf"The terms of Amex Gold \(checked {old}, \d+ months ago\), Sapphire Reserve \(checked {old}, "
+                     rf"\d+ months ago\) and Venture X \(checked {old}, \d+ months ago\) were checked over 6 months ago",
+                     result.stdout), result.stdout
+
+
 def test_a_recent_catalog_is_not_warned_about(daemon):
     catalog_checked(daemon, today() - timedelta(days=30))
     result = daemon.ctl("cards", "platinum")
