@@ -9,7 +9,7 @@ from conftest import BIN
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["add", "list", "show", "edit", "remove", "done", "undo", "snooze", "upcoming", "explain", "history",
             "summary", "status", "pause", "resume", "reload", "import", "export", "plan", "cards", "wallet", "report", "setup",
-            "sync"]
+            "sync", "try"]
 
 
 def test_the_man_pages_cover_every_command_and_setting():
