@@ -167,3 +167,16 @@ def test_reminderd_sync_links_no_full_foundation_icu_or_libxml2():
     for library in ("libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so",
                     "libFoundationXML.so", "libxml2.so", "libicuuc.so", "libicudata.so"):
         assert not any(name.startswith(library) for name in linked), libraries
+
+
+def test_run_sh_makes_what_the_readme_says_it_does():
+    """After scripts/run.sh the pop-ups and the tray find the icon they name, and `reminderctl
+    sync setup` finds reminderd-sync beside reminderctl, as after scripts/install.sh."""
+    run = (ROOT / "scripts" / "run.sh").read_text()
+    install = (ROOT / "scripts" / "install.sh").read_text()
+    icons = sorted(set(re.findall(r"systemd/reminderd[-$\w]*\.(?:svg|png)", install)))
+    assert icons == ["systemd/reminderd-$size.png", "systemd/reminderd.svg"], icons
+    for icon in icons:
+        assert icon in run, f"scripts/run.sh does not install {icon}"
+    assert "icons/hicolor" in run
+    assert "ln -sfn reminderd .build/release/reminderd-sync" in run
