@@ -169,6 +169,19 @@ def test_reminderd_sync_links_no_full_foundation_icu_or_libxml2():
         assert not any(name.startswith(library) for name in linked), libraries
 
 
+def test_the_readme_reads_in_ten_minutes_and_links_only_documents_that_exist():
+    """Issue 28: at most 350 lines (`wc -l`); the rest moved to docs/, each linked from it."""
+    text = (ROOT / "README.md").read_text()
+    assert text.count("\n") <= 350, f"README.md has {text.count(chr(10))} lines; move detail to docs/"
+    links = re.findall(r"\]\(((?:docs/)[^)#]+)", text)
+    assert {"docs/USAGE.md", "docs/DURABILITY.md", "docs/BENCHMARKS.md", "docs/TESTING.md"} <= set(links), links
+    missing = [link for link in links if not (ROOT / link).exists()]
+    assert not missing, f"README.md links to documents that do not exist: {missing}"
+    for document in (ROOT / "docs").glob("*.md"):
+        for link in re.findall(r"\]\(([^)#:]+\.md)", document.read_text()):
+            assert (document.parent / link).exists(), f"{document.name} links to {link}, which does not exist"
+
+
 def test_run_sh_makes_what_the_readme_says_it_does():
     """After scripts/run.sh the pop-ups and the tray find the icon they name, and `reminderctl
     sync setup` finds reminderd-sync beside reminderctl, as after scripts/install.sh."""

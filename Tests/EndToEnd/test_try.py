@@ -5,7 +5,7 @@ they would do and changes no item."""
 import time
 from datetime import datetime, timezone
 
-from conftest import CLOCK_SHIFT, Daemon, plain, wait_for
+from conftest import CLOCK_SHIFT, ROOT, Daemon, plain, wait_for
 
 
 def daemon_at_night(bus, tmp_path):
@@ -30,6 +30,9 @@ def test_try_shows_a_sample_at_a_quiet_hour_whose_buttons_change_nothing(bus, se
         result = daemon.ctl("try")
         assert 'A sample reminder is on your screen: "Uber Cash".' in result.stdout, result.stdout
         assert "Press Mark as used, Snooze 1h, Snooze 1d" in result.stdout, result.stdout
+        # The README's sample output is what it prints.
+        readme = (ROOT / "README.md").read_text()
+        assert "$ reminderctl try\n" + result.stdout + "```" in readme, result.stdout
         (number, summary, body, line), = sample_calls(server)
         assert plain(summary) == "Uber Cash"
         assert plain(body).startswith("Reward Expiring Soon · Amex Platinum · Your $15 Uber Cash expires in 3 days")
