@@ -17,6 +17,10 @@ extension DeliveryController {
                 logger.debug("a pop-up action reminderd did not offer: \(key)", metadata: ["NOTIFICATION_ID": "\(id)"])
                 break
             }
+            if state.value.samplePopUps.contains(id) {
+                pressOnSample(action, id: id, now: now)
+                break
+            }
             if action == .undo, let itemId = outbox.takeUndoOffer(id) {
                 runButton(action.key, itemId, now: now) { () throws(EngineError) in
                     _ = try core.undo(itemId, now: now)
@@ -54,6 +58,7 @@ extension DeliveryController {
                 logger.warning("button \(key) means nothing on a reminder's own pop-up")
             }
         case .closed(let id, let reason):
+            state.value.samplePopUps.remove(id)
             guard let itemId = outbox.closed(id)?.itemId else { return }
             if reason == 2, let item = items[itemId] {
                 // An acknowledgement: other devices close the same reminder (pushed with it).

@@ -76,6 +76,8 @@ struct IndicatorComposer {
         var currency: String
         /// Whether that value is lost when it passes (a benefit or a coupon, not a renewal's price).
         var expires: Bool
+        /// A coupon: its value is what it is worth ("worth $7"), not what is left of it, as a benefit's is.
+        var isCoupon = false
     }
 
     static let snoozeHour = CalendarDuration(1, .hours)
@@ -135,12 +137,13 @@ struct IndicatorComposer {
             toolTipTitle: toolTipTitle(today: today.count), toolTipBody: toolTipBody, menu: menu)
     }
 
-    /// "Gas credit — $10.00 left, today". The title may come from a sync server: its control
-    /// characters are shown as escapes and its direction marks balanced, as in a pop-up.
+    /// "Gas credit — $10.00 left, today", "Pizza — worth $7, in 5 days". The title may come from a
+    /// sync server: its control characters are shown as escapes and its direction marks balanced,
+    /// as in a pop-up.
     func line(_ entry: Entry) -> String {
         var text = ForeignText.balancedDirection(ForeignText.visibleControls(entry.title))
-        if let value = entry.value {
-            text += " — \(value.formatted(currency: entry.currency))\(entry.expires ? " left" : "")"
+        if let value = entry.value?.formatted(currency: entry.currency) {
+            text += entry.isCoupon ? " — worth \(value)" : " — \(value)\(entry.expires ? " left" : "")"
         }
         return text + ", " + Self.when(entry.daysLeft)
     }

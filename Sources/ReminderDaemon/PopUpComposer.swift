@@ -267,7 +267,7 @@ struct PopUpComposer {
     }
 
     /// `body`, escaped for a server that reads markup.
-    private func markedUp(_ body: String) -> String {
+    func markedUp(_ body: String) -> String {
         capabilities.contains("body-markup") ? markupEscaped(body) : body
     }
 }

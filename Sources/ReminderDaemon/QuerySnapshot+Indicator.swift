@@ -42,7 +42,7 @@ extension QuerySnapshot {
                     due.due,
                     IndicatorComposer.Entry(
                         itemId: id, due: due.due, title: item.title, daysLeft: days, value: value, currency: currency,
-                        expires: expires)
+                        expires: expires, isCoupon: item.kind == .coupon)
                 ))
         }
         entries.sort { $0.due < $1.due }

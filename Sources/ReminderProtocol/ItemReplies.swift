@@ -194,3 +194,26 @@ public struct CalendarReply: ReminderReply {
         self.init(ics: try ReplyFields(.object(parameters), "reply").string("ics"))
     }
 }
+
+/// `ShowSample`: what the sample pop-up on screen says, and its buttons' labels.
+public struct SampleReply: ReminderReply {
+    public var summary: String
+    public var body: String
+    public var buttons: [String]
+
+    public init(summary: String, body: String, buttons: [String]) {
+        self.summary = summary
+        self.body = body
+        self.buttons = buttons
+    }
+
+    public var parameters: [String: JSONValue] {
+        ["summary": .string(summary), "body": .string(body), "buttons": .array(buttons.map { .string($0) })]
+    }
+
+    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
+        let fields = try ReplyFields(.object(parameters), "reply")
+        self.init(
+            summary: try fields.string("summary"), body: try fields.string("body"), buttons: try fields.strings("buttons"))
+    }
+}

@@ -123,13 +123,13 @@ def test_the_indicator_registers_lists_what_is_due_and_its_done_marks_the_item_u
         labels = [label for _, label, _ in flatten(root)]
         assert "Due today" in labels and "This week" in labels
         assert "Pizza, today" in labels
-        assert "Tacos — $7 left, in 3 days" in labels
+        assert "Tacos — worth $7, in 3 days" in labels
         assert not any(label.startswith("Far away") for label in labels)
         assert labels[-1] == "Pause 1 hour"
         assert item_property(bus, name, "Status") == "NeedsAttention"
         tooltip = item_property(bus, name, "ToolTip")
         assert tooltip[2] == "reminderd: 2 due this week, 1 today"
-        assert tooltip[3] == "Pizza, today\nTacos — $7 left, in 3 days\n$7 expiring this week"
+        assert tooltip[3] == "Pizza, today\nTacos — worth $7, in 3 days\n$7 expiring this week"
         assert item_property(bus, name, "Menu") == "/MenuBar"
 
         pizza_menu = next(node for _, label, node in flatten(root) if label == "Pizza, today")

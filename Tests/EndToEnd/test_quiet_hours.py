@@ -50,7 +50,7 @@ def coupon_output(outputs):
 
 
 @pytest.mark.parametrize("hour", [23, 22])
-def test_the_walk_through_at_night_says_why_its_test_coupon_gets_no_reminder(bus, tmp_path, hour):
+def test_the_walk_through_at_night_says_why_its_test_coupon_gets_no_reminder(bus, server, tmp_path, hour):
     daemon, shell = daemon_at(bus, tmp_path, datetime(2030, 3, 5, hour, 0, 5, tzinfo=timezone.utc))
     try:
         out = coupon_output(walk_through(shell))
@@ -68,7 +68,7 @@ def test_the_walk_through_at_night_says_why_its_test_coupon_gets_no_reminder(bus
         daemon.stop()
 
 
-def test_the_walk_through_by_day_gives_its_test_coupon_a_reminder_and_no_note(bus, tmp_path):
+def test_the_walk_through_by_day_gives_its_test_coupon_a_reminder_and_no_note(bus, server, tmp_path):
     daemon, shell = daemon_at(bus, tmp_path, datetime(2030, 3, 5, 12, 0, 5, tzinfo=timezone.utc))
     try:
         out = coupon_output(walk_through(shell))

@@ -8,14 +8,15 @@ import Testing
 /// which action each menu id stands for.
 @Suite struct IndicatorComposerTests {
     func entry(
-        _ id: String, _ title: String, days: Int64, value: Int64? = nil, currency: String = "USD", expires: Bool = true
+        _ id: String, _ title: String, days: Int64, value: Int64? = nil, currency: String = "USD", expires: Bool = true,
+        coupon: Bool = false
     )
         -> IndicatorComposer.Entry
     {
         IndicatorComposer.Entry(
             itemId: id, due: 1_795_000_000 + days * 86_400, title: title, daysLeft: days,
             value: value.map { Money(tenThousandths: $0 * 10_000) },
-            currency: currency, expires: expires)
+            currency: currency, expires: expires, isCoupon: coupon)
     }
 
     func compose(_ entries: [IndicatorComposer.Entry], wallet: Int64 = 0, paused: Bool = false) -> IndicatorView {
@@ -86,14 +87,14 @@ import Testing
 
     @Test func theToolTipSaysWhatIsDueAndTheValueExpiring() {
         let view = compose([
-            entry("a", "Gas credit", days: 0, value: 10), entry("c", "Coupon", days: 5, value: 7),
+            entry("a", "Gas credit", days: 0, value: 10), entry("c", "Coupon", days: 5, value: 7, coupon: true),
             entry("b", "Netflix", days: 3, value: 15, expires: false),
             entry("e", "Euro deal", days: 2, value: 9, currency: "EUR"),
         ])
         #expect(view.toolTipTitle == "reminderd: 4 due this week, 1 today")
         // The renewal's price and the other currency's value are not counted as expiring.
         #expect(view.toolTipBody.hasSuffix("\n$17 expiring this week"))
-        #expect(view.toolTipBody.hasPrefix("Gas credit — $10 left, today\nCoupon — $7 left, in 5 days\n"))
+        #expect(view.toolTipBody.hasPrefix("Gas credit — $10 left, today\nCoupon — worth $7, in 5 days\n"))
         #expect(compose([], paused: true).toolTipTitle == "reminderd: nothing due this week (paused)")
         #expect(compose([]).toolTipBody == "")
     }
