@@ -145,8 +145,9 @@ struct PopUpComposer {
     static let mostNamedInGroup = 5
 
     /// After Done from a button: a short confirmation ("Marked $15 Uber Cash as used") with an
-    /// Undo button, for about ten seconds.
-    func undoOffer(for item: Item, id itemId: String) -> NotificationRequest {
+    /// Undo button, for about ten seconds; without `button` (a Done in the middle of a walk,
+    /// `DeliveryController.offerUndo`) or on a server without buttons, the command that undoes it.
+    func undoOffer(for item: Item, id itemId: String, button: Bool = true) -> NotificationRequest {
         let currency = item.currency ?? configuration.currency
         var body: String
         switch item.schedule {
@@ -158,7 +159,7 @@ struct PopUpComposer {
         case .subscription, .fee: body = "Marked \(item.title) as paid"
         }
         var actions: [(key: String, label: String)] = []
-        if capabilities.contains("actions") {
+        if button && capabilities.contains("actions") {
             actions.append((PopUpAction.undo.key, "Undo"))
         } else {
             body += "\nreminderctl undo \(itemId)"
