@@ -244,11 +244,14 @@ public struct ValueReport: Sendable, Equatable {
                         used = used + redemption.amount
                     }
                 }
-                guard used < value else { return true }
+                var left = value - used
+                if case .benefit(let benefit) = item.schedule {
+                    left = benefit.amountLeft(inPeriodDueOn: occurrence.dueDate, done: false, used: used) ?? .zero
+                }
+                guard left > .zero else { return true }
                 let loss = Loss(
                     item: id, title: item.title, kind: item.kind.rawValue, currency: item.currency ?? currency,
-                    card: item.card, due: Timestamp.format(occurrence.due, in: zone), amount: value,
-                    lost: value - used)
+                    card: item.card, due: Timestamp.format(occurrence.due, in: zone), amount: value, lost: left)
                 lost.append((occurrence.due, loss))
                 let at = index(occurrence.dueDate)
                 if loss.currency == currency { months[at].lost = months[at].lost + loss.lost }

@@ -71,6 +71,10 @@ struct QuerySnapshot {
                 .string($0.description)
             }
             fields["amountUsedPeriod"] = nil
+            // What is left of it, by the rule every reader of "left this period" asks.
+            fields["amountLeft"] = due.flatMap {
+                benefit.amountLeft(inPeriodDueOn: $0.dueDate, done: status == .used)
+            }.map { .string($0.description) }
         }
         let next = schedule.fires(of: id).map(\.at).min()
         fields["nextReminder"] = next.map { .string(Timestamp.format($0, in: zone)) } ?? .null

@@ -12,13 +12,15 @@ import Testing
 @Suite struct WalletAndShowTests {
     func item(_ fields: [String: JSONValue]) -> ItemView { ItemView(fields: fields) }
 
-    func benefit(_ id: String, _ card: String, _ amount: String, status: String, days: Int64, used: String? = nil)
-        -> ItemView
-    {
+    /// A benefit as the daemon lists it: `left` is its `amountLeft` (the whole amount by default).
+    func benefit(
+        _ id: String, _ card: String, _ amount: String, status: String, days: Int64, used: String? = nil,
+        left: String? = nil
+    ) -> ItemView {
         var fields: [String: JSONValue] = [
             "id": .string(id), "kind": .string("benefit"), "title": .string("Credit \(id)"), "card": .string(card),
             "amount": .string(amount), "period": .string("monthly"), "status": .string(status),
-            "daysLeft": .integer(days), "currency": .string("USD"),
+            "daysLeft": .integer(days), "currency": .string("USD"), "amountLeft": .string(left ?? amount),
         ]
         if let used { fields["amountUsed"] = .string(used) }
         return ItemView(fields: fields)
@@ -28,8 +30,8 @@ import Testing
         let items = [
             benefit("a1", "Big Card", "300", status: "available", days: 30),
             benefit("b1", "Urgent Card", "15", status: "expiring", days: 2),
-            benefit("b2", "Urgent Card", "10", status: "used", days: 2),
-            benefit("c1", "Small Card", "20", status: "available", days: 30, used: "5"),
+            benefit("b2", "Urgent Card", "10", status: "used", days: 2, left: "0"),
+            benefit("c1", "Small Card", "20", status: "available", days: 30, used: "5", left: "15"),
         ]
         let stack = WalletCard.stack(items: items, feeReturns: [])
         #expect(stack.map(\.name) == ["Urgent Card", "Big Card", "Small Card"])
