@@ -186,10 +186,16 @@ struct QuerySnapshot {
                 // passed it over (CONTRACT §3, "Missed and late reminders").
                 reason = "dropped: its time had passed when the item or the settings changed"
             }
-            let rule =
-                lead.isElapsedTime
-                ? "due − \(lead) of elapsed time"
-                : "\(configuration.reminderTime) on the due date − \(lead.days) day(s)"
+            let rule: String
+            if lead.isElapsedTime {
+                rule = "\(lead) before the due time (elapsed time)"
+            } else {
+                let days = lead.days
+                rule =
+                    days == 0
+                    ? "\(configuration.reminderTime) on the due date"
+                    : "\(configuration.reminderTime), \(days) day\(days == 1 ? "" : "s") before the due date"
+            }
             var quiet = "not affected"
             if moved?.adjustment == .quietHoursEnd { quiet = "moved to the end of quiet hours" }
             if moved?.adjustment == .quietHoursStart { quiet = "moved to a minute before quiet hours" }
