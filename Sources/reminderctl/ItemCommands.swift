@@ -70,6 +70,7 @@ struct Add: ParsableCommand {
             guard let title else { throw Refusal.usage("add: give a TITLE (or --template for a subscription)") }
             fields["title"] = .string(title)
         }
+        if kind == "rebuy" { try ItemOptions.rebuyInterval(&fields) }
         fields["kind"] = .string(kind)
         for date in dates { Output.note(date.echo, json: output.json) }
         guard let reply = try output.call(.add(item: .object(fields)), as: AddReply.self) else { return }

@@ -60,3 +60,16 @@ def test_a_bad_config_on_reload_names_its_path_once(noon):
     assert refused.returncode == 1
     assert refused.stderr.count(str(noon.config_path)) == 1, refused.stderr
     assert "x: unknown field" in refused.stderr
+
+
+def test_a_rebuy_takes_its_interval_in_the_words_a_subscription_does(noon):
+    coffee = noon.ctl_json("add", "rebuy", "Coffee", "--every", "2w", "--last-purchased", "today")
+    assert coffee["item"]["everyDays"] == 14
+    refused = noon.ctl("add", "rebuy", "Tea", "--last-purchased", "today", check=False)
+    assert refused.returncode != 0 and "--every-days 30, or --every 2w" in refused.stderr, refused.stderr
+    refused_date = noon.ctl("add", "rebuy", "Tea", "--every", "2w", check=False)
+    assert refused_date.returncode != 0 and "--last-purchased today" in refused_date.stderr, refused_date.stderr
+    assert "everyDays" not in refused.stderr + refused_date.stderr
+    assert "lastPurchased" not in refused.stderr + refused_date.stderr
+    refused = noon.ctl("add", "rebuy", "Tea", "--every", "1mo", "--last-purchased", "today", check=False)
+    assert refused.returncode != 0 and "days or weeks" in refused.stderr, refused.stderr
