@@ -28,13 +28,20 @@ struct QuerySnapshot {
     var occurrences: [String: [Int64: OccurrenceRecord]] { index.occurrences }
 
     /// available, expiring (7 days or less), used (this occurrence done), expired (a coupon that
-    /// passed), overdue (a rebuy past its date).
+    /// passed), overdue (a rebuy past its date); with the occurrence due (a past one for an
+    /// overdue rebuy and a coupon past its expiry).
     func status(of item: Item) -> (status: ItemStatus, due: Occurrence?) {
         guard let id = item.id else { return (.available, nil) }
         guard let first = rules.firstOccurrence(of: item, dueAfter: now, where: { _ in true }) else {
             if case .rebuy(let rebuy) = item.schedule { return (.overdue, rules.occurrence(dueOn: rebuy.runsOut)) }
             let done = occurrences[id]?.values.contains { $0.doneAt != nil } ?? false
-            return (done ? .used : .expired, nil)
+            // A coupon past its expiry keeps it as its due date, used or expired: `list --all`
+            // and `show` say when.
+            guard case .coupon(let coupon) = item.schedule else { return (done ? .used : .expired, nil) }
+            switch coupon.expires {
+            case .date(let date): return (done ? .used : .expired, rules.occurrence(dueOn: date))
+            case .dateTime(let dateTime): return (done ? .used : .expired, rules.occurrence(dueAt: dateTime))
+            }
         }
         if occurrences[id]?[first.due]?.doneAt != nil { return (.used, first) }
         return (NotificationText.daysLeft(first, now: now, zone: zone) <= 7 ? .expiring : .available, first)

@@ -325,7 +325,8 @@ def test_partial_use_of_a_benefit_is_recorded_and_reminders_go_on(server, daemon
     assert partial.stdout.strip() == "Recorded $7.50 of $15 Uber Cash used; reminders go on for the remaining $7.50"
     item = daemon.ctl_json("show", item_id)["item"]
     assert item["amountUsed"] == "7.50" and item["status"] != "used"
-    assert daemon.ctl("done", item_id, "--amount", "7.50").stdout.startswith("Done: Uber Cash is used")
+    assert daemon.ctl("done", item_id, "--amount", "7.50").stdout.startswith(
+            "Recorded $7.50, all that was left of $15: Uber Cash is used")
 
 
 def test_a_partial_use_ends_with_its_month(server, daemon):

@@ -66,15 +66,20 @@ import Testing
             item([
                 "id": .string("ufhq"), "kind": .string("benefit"), "title": .string("Uber Cash"),
                 "card": .string("Amex Platinum"), "amount": .string("15"), "amountUsed": .string("5"),
-                "status": .string("available"), "nextReminder": .null,
+                "amountLeft": .string("10"), "currency": .string("USD"), "status": .string("available"),
+                "due": .string("2026-11-30T23:59:00+00:00"), "daysLeft": .integer(-2), "nextReminder": .null,
                 "createdAt": .string("2026-11-01T10:00:00+00:00"),
             ]))
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines[0] == "Uber Cash  (ufhq, benefit)")
         #expect(lines[1].hasPrefix("  Card") && lines[1].hasSuffix("Amex Platinum"))
-        #expect(lines.contains { $0.contains("Used so far") && $0.hasSuffix("5") })
+        #expect(lines.contains { $0.contains("Used so far") && $0.hasSuffix("$5") })
+        #expect(lines.contains { $0.contains("Left this period") && $0.hasSuffix("$10") })
+        #expect(lines.contains { $0.contains("Amount") && $0.hasSuffix("$15") })
+        #expect(lines.contains { $0.contains("Due") && $0.hasSuffix("Mon 2026-11-30 23:59 (2 days ago)") })
+        #expect(!text.contains("Days left"))
         #expect(lines.contains { $0.contains("Added") && $0.hasSuffix("Sun 2026-11-01 10:00") })
-        #expect(lines.contains { $0.contains("Next reminder") && $0.hasSuffix("none pending") })
+        #expect(lines.contains { $0.contains("Next reminder") && $0.hasSuffix("no reminder pending") })
         #expect(!text.contains("amountUsed") && !text.contains("createdAt"))
     }
 
