@@ -19,9 +19,7 @@ extension QuerySnapshot {
             var expires = true
             switch item.schedule {
             case .benefit(let benefit):
-                if let amount = due.map({ benefit.amount(dueOn: $0.dueDate) }) ?? benefit.amount {
-                    let left = max(
-                        .zero, amount - (due.flatMap { benefit.amountUsed(inPeriodDueOn: $0.dueDate) } ?? .zero))
+                if let due, let left = benefit.amountLeft(inPeriodDueOn: due.dueDate, done: false) {
                     value = left
                     if currency == configuration.currency { walletLeft = walletLeft + left }
                 }

@@ -17,7 +17,8 @@ public struct ItemView: Sendable, Equatable {
     public init(json: JSONValue?, path: String) throws(ReminderProtocolError) {
         let reader = try ReplyFields(json, path)
         for key in ["id", "kind", "title", "status"] { _ = try reader.string(key) }
-        for key in ["card", "amount", "value", "amountUsed", "period", "currency", "due", "nextReminder"] {
+        let optional = ["card", "amount", "value", "amountUsed", "amountLeft", "period", "currency", "due", "nextReminder"]
+        for key in optional {
             _ = try reader.optionalString(key)
         }
         _ = try reader.optionalInteger("daysLeft")
@@ -36,6 +37,8 @@ public struct ItemView: Sendable, Equatable {
     /// A coupon's value (the others have an amount).
     public var value: String? { text("value") }
     public var amountUsed: String? { text("amountUsed") }
+    /// What is left of a benefit's current period (`Benefit.amountLeft`): nothing once it is done.
+    public var amountLeft: String? { text("amountLeft") }
     /// A benefit's current period's amount when its amount varies by month (`amountIn`).
     public var amountThisPeriod: String? { text("amountThisPeriod") }
     public var period: String? { text("period") }

@@ -201,7 +201,7 @@ def test_tables_align_wide_titles_and_fit_the_terminal(daemon):
 
     assert all(width(line) <= 100 for line in lines), lines
     assert any("…" in line for line in lines)
-    status_columns = {width(line[: re.search(r" (available|expiring) ", line).start()]) for line in lines[1:]}
+    status_columns = {width(line[: re.search(r" (available|expiring|renews) ", line).start()]) for line in lines[1:]}
     assert len(status_columns) == 1, lines
     assert any(line.split()[2].startswith("寿司") for line in lines)
 
