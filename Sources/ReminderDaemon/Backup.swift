@@ -96,7 +96,7 @@ struct Backup {
                     .invalidValue(
                         field: "items[\(number)].id",
                         reason:
-                            "\"\(id)\" is already in use\(replace || quarantined[id] != nil ? "" : " (to restore a backup over the items it has, import with replace)")"
+                            "\"\(id)\" is already in use\(replace || quarantined[id] != nil ? "" : " (to restore a backup over the items it has: reminderctl import --replace FILE, or replace: true)")"
                     ))
             }
             if let id = item.id, index.items[id] != nil { replacing.append(id) }

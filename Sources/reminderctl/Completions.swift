@@ -21,8 +21,17 @@ enum Completions {
         return list.items
     }
 
+    /// What names an item: its id and its title (the daemon takes either), those that start
+    /// with what is typed, case and accents aside for titles.
     @Sendable static func itemIds(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        items().map(\.id).filter { $0.hasPrefix(prefix) }
+        itemNames(items(), prefix: prefix)
+    }
+
+    static func itemNames(_ items: [ItemView], prefix: String) -> [String] {
+        let folded = NameFolding.fold(prefix)
+        let ids = items.map(\.id).filter { $0.hasPrefix(prefix) }
+        let titles = Set(items.map(\.title).filter { NameFolding.fold($0).hasPrefix(folded) })
+        return ids + titles.sorted()
     }
 
     @Sendable static func cardNames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {

@@ -41,7 +41,11 @@ struct Add: ParsableCommand {
     )
     var anniversary: String?
     @Option(help: "Card: a credit id not to track (repeatable).") var skip: [String] = []
-    @Flag(help: "Add a coupon even though its expiry date is past.") var force = false
+    @Flag(help: "Add it even though it is tracked already, or (a coupon) its expiry date is past.") var force = false
+    @Flag(
+        name: .customLong("new-card"),
+        help: "The --card is a new card, though its name is a few letters from one tracked already.")
+    var newCard = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -72,7 +76,8 @@ struct Add: ParsableCommand {
         }
         fields["kind"] = .string(kind)
         for date in dates { Output.note(date.echo, json: output.json) }
-        guard let reply = try output.call(.add(item: .object(fields)), as: AddReply.self) else { return }
+        let request = ReminderRequest.add(item: .object(fields), force: force, newCard: newCard)
+        guard let reply = try output.call(request, as: AddReply.self) else { return }
         let next = Output.when(reply.item.nextReminder)
         print(
             "Added \(reply.id): \(shown(reply.item.title)) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
@@ -165,7 +170,8 @@ struct Add: ParsableCommand {
                     + "Set the date with: reminderctl edit ID --period-start YYYY-MM-DD")
         }
         if let note = Catalog.checkedNote(card, today: today) { print(note) }
-        print("Ids: \(ids.joined(separator: " "))")
+        // By title, each with its id: a name to act on (`reminderctl done "uber cash"`) beside the id.
+        for (id, added) in zip(ids, items) { print("  \(id)  \(shown(Output.string(added["title"])))") }
     }
 }
 
@@ -175,7 +181,10 @@ struct Edit: ParsableCommand {
         abstract: "Change an item's fields; its reminders are rescheduled at once.",
         discussion: "Example: reminderctl edit ufhq --amount 17.99 --lead 3d,0d   (an empty value clears a field)")
 
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @Option(help: "New title.") var title: String?
     @OptionGroup var item: ItemOptions
     @Flag(help: "Set a coupon's expiry even though the date is past.") var force = false
@@ -204,7 +213,10 @@ struct Remove: ParsableCommand {
         commandName: "remove",
         abstract: "Delete an item (or every item of a card) and cancel its reminders.",
         discussion: "Examples: reminderctl remove ufhq   ·   reminderctl remove --card \"Amex Platinum\" --yes")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String?
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String?
     @Option(
         help: "Remove the card's credits and fee (this card name), after a confirmation.",
         completion: .custom(Completions.cardNames))
@@ -216,7 +228,7 @@ struct Remove: ParsableCommand {
         if let card { return try removeCard(card) }
         guard let id else { throw Refusal.usage("remove: give an item id, or --card NAME") }
         guard let reply = try output.call(.remove(id: id), as: RemoveReply.self) else { return }
-        print("Removed \(reply.id)")
+        print(Remove.removed(reply))
     }
 
     /// Removes the card's own items — its credits and its annual fee. Subscriptions or coupons
@@ -265,6 +277,13 @@ struct Remove: ParsableCommand {
                 "Kept \(kept.count) paid with it: \(kept.map { "\(shown($0.title)) (\($0.id))" }.joined(separator: ", ")); remove one with: reminderctl remove ID"
             )
         }
+    }
+
+    /// "Removed Uber Cash (benefit, Amex Platinum), k4s8" — what went, not only its id.
+    static func removed(_ reply: RemoveReply) -> String {
+        guard let item = reply.item else { return "Removed \(shown(reply.id))" }
+        let what = [item.kind, item.card ?? ""].filter { !$0.isEmpty }.map(shown).joined(separator: ", ")
+        return "Removed \(shown(item.title)) (\(what)), \(shown(reply.id))"
     }
 
     static func line(_ item: ItemView) -> String {
@@ -324,7 +343,10 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "One item in full.", discussion: "Example: reminderctl show ufhq   ·   reminderctl show ufhq --json")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
