@@ -37,7 +37,8 @@ public enum NameFolding {
     /// substitutions, and two neighbours swapped), for "did you mean …?". Names are short
     /// (≤ 100 characters), so the quadratic table is small.
     public static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var before = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
@@ -68,9 +69,10 @@ public enum NameFolding {
     /// The lower-case accented letters of Latin-1 Supplement and Latin Extended-A, by base.
     private static let bases: [Unicode.Scalar: String] = {
         let groups: [(String, String)] = [
-            ("a", "àáâãäåāăą"), ("c", "çćĉċč"), ("d", "ďđð"), ("e", "èéêëēĕėęě"), ("g", "ĝğġģ"), ("h", "ĥħ"),
-            ("i", "ìíîïĩīĭįı"), ("j", "ĵ"), ("k", "ķĸ"), ("l", "ĺļľŀł"), ("n", "ñńņňŉŋ"), ("o", "òóôõöøōŏő"),
-            ("r", "ŕŗř"), ("s", "śŝşšſ"), ("t", "ţťŧ"), ("u", "ùúûüũūŭůűų"), ("w", "ŵ"), ("y", "ýÿŷ"),
+            ("a", "àáâãäåāăą"), ("c", "çćĉċč"), ("d", "ďđð"), ("e", "èéêëēĕėęě"), ("g", "ĝğġģ"),
+            ("h", "ĥħ"), ("i", "ìíîïĩīĭįı"), ("j", "ĵ"), ("k", "ķĸ"), ("l", "ĺļľŀł"), ("n", "ñńņňŉŋ"),
+            ("o", "òóôõöøōŏő"), ("r", "ŕŗř"), ("s", "śŝşšſ"), ("t", "ţťŧ"), ("u", "ùúûüũūŭůűų"),
+            ("w", "ŵ"), ("y", "ýÿŷ"),
             ("z", "źżž"), ("ss", "ß"), ("ae", "æ"), ("oe", "œ"), ("th", "þ"), ("ij", "ĳ"),
         ]
         var table: [Unicode.Scalar: String] = [:]

@@ -23,7 +23,8 @@ enum ConfigCheck {
             let offset = TextPosition.key([key], in: bytes)
             guard settings.contains(key) else {
                 let near = settings.filter { NameFolding.isNear(key.lowercased(), $0.lowercased()) }
-                let hint = near.isEmpty ? "the settings are \(settings.joined(separator: ", "))" : "did you mean \(near[0])?"
+                let hint =
+                    near.isEmpty ? "the settings are \(settings.joined(separator: ", "))" : "did you mean \(near[0])?"
                 found.append((offset, "\"\(key)\" is not a setting; \(hint)"))
                 continue
             }

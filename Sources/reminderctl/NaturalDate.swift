@@ -65,7 +65,8 @@ enum NaturalDate {
                 .malformed(
                     "\"\(input)\" is not a date; use YYYY-MM-DD, 31.12.2026 (day first), dec 31, today or +3d"))
         }
-        let first = numbers[0]!, second = numbers[1]!
+        let first = numbers[0]!
+        let second = numbers[1]!
         let (day, month): (Int, Int)
         if dotted || (first > 12 && second <= 12) {
             (day, month) = (first, second)

@@ -86,7 +86,8 @@ import Testing
 
     @Test func anIdComesFirstThenATitleOrTheUniqueStartOfOne() throws {
         let index = index([
-            Parts.coupon("ab12", title: "Crème brûlée", dueIn: 60).item, Parts.coupon("cd34", title: "Coffee", dueIn: 60).item,
+            Parts.coupon("ab12", title: "Crème brûlée", dueIn: 60).item,
+            Parts.coupon("cd34", title: "Coffee", dueIn: 60).item,
             Parts.coupon("cf56", title: "Coffee filters", dueIn: 60).item,
         ])
         #expect(try index.resolve("ab12") == "ab12")
@@ -98,20 +99,30 @@ import Testing
         do {
             _ = try index.resolve("cof")
         } catch {
-            guard case .ambiguousName(let name, let matches) = error else { Issue.record("\(error)"); return }
+            guard case .ambiguousName(let name, let matches) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(name == "cof" && matches == ["cd34", "cf56"])
         }
         do {
             _ = try index.resolve("tea")
         } catch {
-            guard case .noSuchItem("tea") = error else { Issue.record("\(error)"); return }
+            guard case .noSuchItem("tea") = error else {
+                Issue.record("\(error)")
+                return
+            }
         }
     }
 
     @Test func aDuplicateIsOneOfTheSameKindTitleAndCardOrACardsSecondFee() throws {
         var index = index([
-            benefit("u1", "Uber Cash", card: "Amex Platinum"), benefit("r1", "Resy dining credit", card: "Amex Platinum"),
-            Item(id: "f1", title: "Amex Platinum annual fee", schedule: .fee(Fee(card: "Amex Platinum", amount: nil, due: LocalDate(uncheckedYear: 2027, month: 3, day: 15)))),
+            benefit("u1", "Uber Cash", card: "Amex Platinum"),
+            benefit("r1", "Resy dining credit", card: "Amex Platinum"),
+            Item(
+                id: "f1", title: "Amex Platinum annual fee",
+                schedule: .fee(
+                    Fee(card: "Amex Platinum", amount: nil, due: LocalDate(uncheckedYear: 2027, month: 3, day: 15)))),
             Parts.coupon("c1", title: "BOGO", dueIn: 60).item,
         ])
         func refused(_ item: Item) -> [String]? {
@@ -124,7 +135,10 @@ import Testing
         #expect(refused(benefit("x", "Resy", card: "Amex Platinum")) == ["r1"])
         #expect(refused(benefit("x", "Uber Cash", card: "Amex Gold")) == nil)
         #expect(refused(benefit("x", "Uber", card: nil)) == nil)
-        let fee = Item(id: "x", title: "Platinum fee", schedule: .fee(Fee(card: "amex platinum", amount: nil, due: LocalDate(uncheckedYear: 2027, month: 3, day: 1))))
+        let fee = Item(
+            id: "x", title: "Platinum fee",
+            schedule: .fee(
+                Fee(card: "amex platinum", amount: nil, due: LocalDate(uncheckedYear: 2027, month: 3, day: 1))))
         #expect(refused(fee) == ["f1"])
         #expect(refused(Parts.coupon("x", title: "bogo", dueIn: 90).item) == ["c1"])
         #expect(refused(Parts.coupon("x", title: "BOGO 2", dueIn: 90).item) == nil)
@@ -141,10 +155,15 @@ import Testing
             _ = try index.spellingCard(of: benefit("x", "DoorDash", card: "Sapphire Reserv"))
             Issue.record("a typo was taken as a new card")
         } catch {
-            guard case .nearCard("Sapphire Reserv", let known) = error else { Issue.record("\(error)"); return }
+            guard case .nearCard("Sapphire Reserv", let known) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(known == ["Sapphire Reserve"])
         }
-        #expect(try index.spellingCard(of: benefit("x", "DoorDash", card: "sapphire  reserve")).cardName == "Sapphire Reserve")
+        #expect(
+            try index.spellingCard(of: benefit("x", "DoorDash", card: "sapphire  reserve")).cardName
+                == "Sapphire Reserve")
         #expect(try index.spellingCard(of: benefit("x", "DoorDash", card: "Venture X")).cardName == "Venture X")
     }
 }

@@ -69,7 +69,8 @@ import Testing
     ])
 
     @Test func anAmbiguousNameListsEachCandidateWithCardAndDue() {
-        let error = VarlinkError(name: names.ambiguousName, parameters: ["name": .string("uber"), "candidates": candidates])
+        let error = VarlinkError(
+            name: names.ambiguousName, parameters: ["name": .string("uber"), "candidates": candidates])
         #expect(
             ErrorWording.message(error) == """
                 "uber" names 2 items; nothing was changed. Say which, by its id or more of its title:
@@ -81,15 +82,19 @@ import Testing
     @Test func aDuplicateSaysWhatExistsAndHowToAddAnyway() {
         let error = VarlinkError(
             name: names.duplicate,
-            parameters: ["reason": .string("benefit \"Uber Cash\" on Amex Platinum is tracked already"), "existing": candidates])
+            parameters: [
+                "reason": .string("benefit \"Uber Cash\" on Amex Platinum is tracked already"), "existing": candidates,
+            ])
         let message = ErrorWording.message(error)
-        #expect(message.hasPrefix("benefit \"Uber Cash\" on Amex Platinum is tracked already; nothing was added:\n  k4s8"))
+        #expect(
+            message.hasPrefix("benefit \"Uber Cash\" on Amex Platinum is tracked already; nothing was added:\n  k4s8"))
         #expect(message.hasSuffix("\nTo add it anyway: the same command with --force"))
     }
 
     @Test func aCardTypoAsksDidYouMean() {
         let error = VarlinkError(
-            name: names.nearCard, parameters: ["card": .string("Sapphire Reserv"), "known": .array([.string("Sapphire Reserve")])])
+            name: names.nearCard,
+            parameters: ["card": .string("Sapphire Reserv"), "known": .array([.string("Sapphire Reserve")])])
         #expect(
             ErrorWording.message(error)
                 == "no item is on a card \"Sapphire Reserv\" yet; did you mean \"Sapphire Reserve\"? Nothing was added. "
@@ -100,6 +105,8 @@ import Testing
         let commands = ["add", "list", "show", "snooze", "summary", "status"]
         #expect(unknownCommand("lsit", among: commands) == "no command \"lsit\"; did you mean list?")
         #expect(unknownCommand("ad", among: commands) == "no command \"ad\"; did you mean add?")
-        #expect(unknownCommand("frobnicate", among: commands) == "no command \"frobnicate\"; see the commands with: reminderctl --help")
+        #expect(
+            unknownCommand("frobnicate", among: commands)
+                == "no command \"frobnicate\"; see the commands with: reminderctl --help")
     }
 }
