@@ -148,7 +148,7 @@ struct ItemIndex: Sendable {
         var exact: [String] = []
         var starting: [String] = []
         for id in order {
-            guard let title = items[id]?.title else { continue }
+            guard let title = items.title(of: id) else { continue }
             let folded = NameFolding.fold(title)
             if folded == wanted {
                 exact.append(id)
