@@ -49,14 +49,17 @@ enum NaturalDate {
                 "\"\(input)\" is not a date; use YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next friday or dec 5"))
     }
 
-    /// `31.12.2026` and `31.12.` (dots: always day first, as everywhere dots are written), and
-    /// `31/12/2026` or `12/31/2026` where the day is the part over 12; `12/05` reads two ways
+    /// `31.12.2026` and `31.12.` (dots: always day first, as everywhere dots are written),
+    /// `31/12/2026` or `12/31/2026` where the day is the part over 12, and `2026/12/31` (a year
+    /// first is followed by the month everywhere); `12/05` reads two ways
     /// and is refused. Never a date other than the one typed: a day or month out of range is
     /// refused, naming what was typed.
     static func numeric(_ text: String, today: LocalDate, input: String) -> Result<LocalDate, DateParseError> {
         let dotted = text.contains(".")
         var parts = text.split(separator: dotted ? "." : "/", omittingEmptySubsequences: false).map(String.init)
         if dotted, parts.last == "" { parts.removeLast() }  // 31.12.
+        let yearFirst = parts.count == 3 && parts[0].count == 4 && parts.allSatisfy { Int($0) != nil }
+        if yearFirst { parts = [parts[2], parts[1], parts[0]] }  // 2026/12/05: year, month, day
         let numbers = parts.map { Int($0) }
         guard (2...3).contains(parts.count), numbers.allSatisfy({ $0 != nil }), parts.allSatisfy({ !$0.isEmpty }),
             parts.count == 2 || parts[2].count == 4
@@ -68,7 +71,7 @@ enum NaturalDate {
         let first = numbers[0]!
         let second = numbers[1]!
         let (day, month): (Int, Int)
-        if dotted || (first > 12 && second <= 12) {
+        if dotted || yearFirst || (first > 12 && second <= 12) {
             (day, month) = (first, second)
         } else if second > 12 && first <= 12 {
             (day, month) = (second, first)

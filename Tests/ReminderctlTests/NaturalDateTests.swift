@@ -57,6 +57,9 @@ import Testing
         #expect(resolved("5.1") == "2027-01-05")  // past this year: the next one
         #expect(resolved("31/12/2026") == "2026-12-31")
         #expect(resolved("12/31/2026") == "2026-12-31")
+        #expect(resolved("2026/12/31") == "2026-12-31")
+        #expect(resolved("2026.12.05") == "2026-12-05")
+        #expect(resolved("2026/12/05") == "2026-12-05")
         #expect(resolved("31.13.2026") == "refused: \"31.13.2026\": there is no month 13 (day first: DD.MM.YYYY)")
         #expect(resolved("30.02.2027").hasPrefix("refused: \"30.02.2027\": February 2027 has 28 days"))
         #expect(resolved("1.2.26").hasPrefix("refused: \"1.2.26\" is not a date"))
