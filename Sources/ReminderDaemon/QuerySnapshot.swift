@@ -259,10 +259,12 @@ struct QuerySnapshot {
             }
             sinceInstant = instant
         }
-        // A removed item's history is still there under its exact id.
+        // A removed item's history is still there under its exact id: what names no item is taken as one.
         var itemId = item
-        if let item, items[item] != nil || !index.sortedIds.starting(with: item).isEmpty {
-            itemId = try index.resolve(item)
+        if let item {
+            do { itemId = try index.resolve(item, quarantinedToo: true) } catch {
+                guard case .noSuchItem = error else { throw error }
+            }
         }
         let entries: [HistoryRecord]
         do { entries = try store.history(limit: limit, since: sinceInstant, itemId: itemId) } catch {

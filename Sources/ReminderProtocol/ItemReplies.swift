@@ -110,13 +110,26 @@ public struct ListReply: ReminderReply {
 /// `Remove`: the full id of the item removed.
 public struct RemoveReply: ReminderReply {
     public var id: String
+    /// The item as it was, so the client can say what went; nil for one whose stored data was
+    /// unreadable (or from a daemon older than this field).
+    public var item: ItemView?
 
-    public init(id: String) { self.id = id }
+    public init(id: String, item: ItemView? = nil) {
+        self.id = id
+        self.item = item
+    }
 
-    public var parameters: [String: JSONValue] { ["id": .string(id)] }
+    public var parameters: [String: JSONValue] {
+        var parameters: [String: JSONValue] = ["id": .string(id)]
+        if let item { parameters["item"] = item.json }
+        return parameters
+    }
 
     public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        self.init(id: try ReplyFields(.object(parameters), "reply").string("id"))
+        let id = try ReplyFields(.object(parameters), "reply").string("id")
+        var item: ItemView?
+        if let json = parameters["item"], json != .null { item = try ItemView(json: json, path: "item") }
+        self.init(id: id, item: item)
     }
 }
 

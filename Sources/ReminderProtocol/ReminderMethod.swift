@@ -77,7 +77,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
     /// The parameters the method takes (the interface description's); any other is refused.
     public var parameterNames: Set<String> {
         switch self {
-        case .add: return ["item"]
+        case .add: return ["item", "force", "newCard"]
         case .list: return ["kind", "all"]
         case .get, .remove, .undo, .explain: return ["id"]
         case .edit: return ["id", "changes"]

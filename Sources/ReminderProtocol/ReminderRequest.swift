@@ -5,7 +5,9 @@ import ReminderJSON
 /// parameter in its type with its default. Whether an id exists or a duration parses is the
 /// engine's to say; here only the shape of the call is checked, with errors naming the parameter.
 public enum ReminderRequest: Sendable, Equatable {
-    case add(item: JSONValue)
+    /// `force`: add it though one of the same kind, title and card exists; `newCard`: though its
+    /// card name is a few letters from a card tracked already (a typo, most likely).
+    case add(item: JSONValue, force: Bool = false, newCard: Bool = false)
     case list(kind: String?, all: Bool)
     case get(id: String)
     case edit(id: String, changes: JSONValue)
@@ -53,7 +55,10 @@ public enum ReminderRequest: Sendable, Equatable {
         }
         var p = Parameters(parameters)
         switch method {
-        case .add: self = .add(item: try p.object("item"))
+        case .add:
+            self = .add(
+                item: try p.object("item"), force: try p.optionalBool("force") ?? false,
+                newCard: try p.optionalBool("newCard") ?? false)
         case .list: self = .list(kind: try p.optionalString("kind"), all: try p.optionalBool("all") ?? false)
         case .get: self = .get(id: try p.string("id"))
         case .edit: self = .edit(id: try p.string("id"), changes: try p.object("changes"))
@@ -115,7 +120,10 @@ public enum ReminderRequest: Sendable, Equatable {
     public var parameters: [String: JSONValue] {
         var fields: [String: JSONValue] = [:]
         switch self {
-        case .add(let item): fields["item"] = item
+        case .add(let item, let force, let newCard):
+            fields["item"] = item
+            if force { fields["force"] = .bool(true) }
+            if newCard { fields["newCard"] = .bool(true) }
         case .list(let kind, let all): (fields["kind"], fields["all"]) = (kind.map { .string($0) }, .bool(all))
         case .get(let id), .remove(let id), .undo(let id), .explain(let id): fields["id"] = .string(id)
         case .edit(let id, let changes): (fields["id"], fields["changes"]) = (.string(id), changes)

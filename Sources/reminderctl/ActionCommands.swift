@@ -12,7 +12,10 @@ struct Done: ParsableCommand {
             When the current occurrence is done already, nothing changes; --early acknowledges the
             next one ahead of time. Each Done can be undone, newest first, with reminderctl undo.
             """)
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @Option(help: "For a benefit: the part used, as a decimal.") var amount: String?
     @Flag(help: "When the current occurrence is done already, mark the next one done early.") var early = false
     @OptionGroup var output: OutputOptions
@@ -32,7 +35,10 @@ struct Undo: ParsableCommand {
         commandName: "undo",
         abstract: "Restore an item as it was before its latest Done; again for each earlier one.",
         discussion: "Example: reminderctl undo ufhq")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -48,7 +54,10 @@ struct Snooze: ParsableCommand {
         commandName: "snooze",
         abstract: "Remind again after a while (quiet hours applied, never past the due time).",
         discussion: "Example: reminderctl snooze ufhq 1h")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @Argument(help: "How long: 30m, 1h, 1d, 1w.", completion: .list(Completions.durations)) var duration: String
     @OptionGroup var output: OutputOptions
 

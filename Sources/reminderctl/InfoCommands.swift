@@ -32,7 +32,10 @@ struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Why each fire time of an item is what it is.", discussion: "Example: reminderctl explain ufhq")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -72,12 +75,22 @@ struct History: ParsableCommand {
         abstract: "What happened: fired, reshown, done, undone, snoozed, dismissed, missed, held.",
         discussion: "Examples: reminderctl history --limit 20   ·   reminderctl history --since 2026-11-01 --item k4s8")
     @Option(help: "How many entries (default 50).") var limit: Int = 50
-    @Option(help: "Only entries since this date or time (2026-11-01, 2026-11-01T09:00, RFC 3339).") var since: String?
-    @Option(help: "Only this item (id or unique prefix).", completion: .custom(Completions.itemIds)) var item: String?
+    @Option(help: "Only entries since this date (as for add --next: today, mon, dec 5…) or time (RFC 3339).")
+    var since: String?
+    @Option(
+        help: "Only this item (id, title, or the unique start of either).", completion: .custom(Completions.itemIds))
+    var item: String?
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         guard (1...100_000).contains(limit) else { throw Refusal.usage("--limit must be between 1 and 100000") }
+        // A natural date (today, yesterday, mon) is resolved here as every other date option's.
+        var since = self.since
+        if let typed = since,
+            let resolved = try ResolvedDate.resolve(typed, option: "--since", today: try DaemonClient.today())
+        {
+            since = resolved.date.description
+        }
         guard
             let entries = try output.call(.history(limit: limit, since: since, item: item), as: HistoryReply.self)?
                 .entries

@@ -83,7 +83,7 @@ def test_errors_are_in_words_never_internal_names(daemon):
     assert ambiguous.returncode == 1
     assert ambiguous.stderr == 'reminderctl: "3" matches 3 items (32u9, 3uqn, 3ztp); type more characters of the id\n'
     missing = daemon.ctl("done", "nope", check=False)
-    assert missing.returncode == 1 and 'no item has the id "nope"' in missing.stderr
+    assert missing.returncode == 1 and 'no item has the id or title "nope"' in missing.stderr
     nothing = daemon.ctl("undo", "3ztp", check=False)
     assert nothing.returncode == 1 and "nothing to undo for 3ztp" in nothing.stderr
     for result in (ambiguous, missing, nothing):
@@ -266,7 +266,7 @@ def test_completion_offers_kinds_ids_cards_templates_and_durations(daemon):
     assert "netflix" in complete(daemon, "reminderctl add subscription --template net")[0]
     daemon.start()
     item = daemon.ctl_json("add", "subscription", "Gym", "--amount", "30", "--every", "1mo", "--next", "+5d", "--card", "Amex Gold")["id"]
-    assert complete(daemon, "reminderctl done ")[0] == [item]
+    assert complete(daemon, "reminderctl done ")[0] == [item, "Gym"]  # ids, then titles
     assert complete(daemon, f"reminderctl snooze {item} ")[0][:2] == ["15m", "30m"]
     assert "Gold" in complete(daemon, "reminderctl remove --card Amex")[0]  # card names from the daemon
 
