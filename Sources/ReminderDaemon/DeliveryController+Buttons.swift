@@ -195,7 +195,7 @@ extension DeliveryController {
         if let occurrence = core.index.currentOccurrence(of: item, rules: core.rules, now: now) {
             let text = NotificationText(
                 item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
-            body = "\(text.summary)\n\(text.body)"
+            body = text.body  // names the item, as the reminder's body does
         } else {
             body = item.title
         }
