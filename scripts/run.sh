@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-# As the package links them (reminderctl as a static executable needs the Swift runtime static:
-# Package.swift), and as scripts/install.sh and bench-daemon.sh build into the same .build.
+# With the Swift runtime linked in as the package does, and as scripts/bench-daemon.sh builds into
+# the same .build (reminderctl here is not the package's static executable: scripts/setup.sh).
 swift_build -c release --static-swift-stdlib --product reminderd >&2
 swift_build -c release --static-swift-stdlib --product reminderctl >&2
 # reminderd-sync is reminderd started under that name (as the package and install.sh make it), so
