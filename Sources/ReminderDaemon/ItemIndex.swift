@@ -19,6 +19,9 @@ struct ItemIndex: Sendable {
     private(set) var fired = FiredSet()
     /// Stored items that cannot be read, by id: listed and removable, nothing else.
     private(set) var quarantined: [String: QuarantinedItem] = [:]
+    /// The items added, changed or removed, or whose records changed, since `takeChanges` (nil:
+    /// all of them, as after loading): what the panel indicator works out again (`IndicatorCache`).
+    private var changed: Set<String>?
 
     /// What the store holds at start.
     init(
@@ -52,6 +55,7 @@ struct ItemIndex: Sendable {
         for item in added {
             items[item.id!] = item
             order.append(item.id!)
+            changed?.insert(item.id!)
         }
     }
 
@@ -59,6 +63,7 @@ struct ItemIndex: Sendable {
     mutating func update(_ item: Item) {
         guard let id = item.id, items.contains(id) else { return }
         items[id] = item
+        changed?.insert(id)
     }
 
     /// Forgets an item, readable or not, with its records and fires.
@@ -70,11 +75,13 @@ struct ItemIndex: Sendable {
         quarantined[id] = nil
         occurrences[id] = nil
         fired.removeAll(of: id)
+        changed?.insert(id)
     }
 
     /// Stores an occurrence's record in memory (after the store has it).
     mutating func record(_ record: OccurrenceRecord) {
         occurrences[record.itemId, default: [:]][record.due] = record
+        changed?.insert(record.itemId)
     }
 
     /// Moves what is kept of an item's occurrences (records and fires) to other due instants,
@@ -91,6 +98,13 @@ struct ItemIndex: Sendable {
             occurrences[id] = moved
         }
         fired.move(id, map)
+        changed?.insert(id)
+    }
+
+    /// The items changed since the last call (nil: all), and starts counting afresh.
+    mutating func takeChanges() -> Set<String>? {
+        defer { changed = [] }
+        return changed
     }
 
     /// The occurrence's record, if it has one.
