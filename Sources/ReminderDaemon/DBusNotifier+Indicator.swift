@@ -129,10 +129,11 @@ extension DBusNotifier: IndicatorExporter {
     func indicatorCall(_ interface: String, _ method: String, _ parameters: OpaquePointer, _ invocation: OpaquePointer)
     {
         let signature = String(cString: g_variant_get_type_string(parameters))
-        guard let expected = DBusNotifier.indicatorSignatures[method], expected == signature else {
+        let expected = DBusNotifier.indicatorSignatures[method]
+        guard expected == signature else {
             return g_dbus_method_invocation_return_dbus_error(
                 invocation, "org.freedesktop.DBus.Error.InvalidArgs",
-                "\(interface).\(method) takes \(DBusNotifier.indicatorSignatures[method] ?? "no such method"), not \(signature)")
+                "\(interface).\(method) takes \(expected ?? "no such method"), not \(signature)")
         }
         func reply(_ values: [OpaquePointer?]) {
             var values = values

@@ -65,8 +65,8 @@ struct IndicatorComposer {
                     children.append(
                         offer(snooze.action.key, snooze.label, .snooze(itemId: entry.itemId, due: entry.due, duration)))
                 case .snoozeToLastMinute:
-                    children.append(
-                        offer(snooze.action.key, snooze.label, .snoozeToLastMinute(itemId: entry.itemId, due: entry.due)))
+                    let action = IndicatorAction.snoozeToLastMinute(itemId: entry.itemId, due: entry.due)
+                    children.append(offer(snooze.action.key, snooze.label, action))
                 case .done, .undo, .oneAtATime, .snoozeAll:
                     break  // not a snooze of one reminder
                 }

@@ -4,12 +4,13 @@ import ReminderCore
 /// One item's part in the panel indicator, worked out from the item, its records and now; it
 /// holds until the item changes or `validUntil`, when now alone changes it (`IndicatorCache`).
 struct IndicatorPart: Sendable, Equatable {
-    /// The occurrence it shows while due within a week: nil when settled or nothing is due.
+    /// The occurrence it shows once due within a week: nil when settled or nothing is due.
     var due: Occurrence?
     /// Its value left this period toward the wallet's total (a benefit in the configured
     /// currency), in ten-thousandths.
     var walletLeft: Int64
-    /// When its occurrence passes or comes within a week; `Int64.max`: never by time alone.
+    /// When its occurrence passes (when it comes within a week is the cache's, by its day);
+    /// `Int64.max`: never by time alone.
     var validUntil: Int64
 }
 
@@ -30,17 +31,13 @@ extension QuerySnapshot {
             return IndicatorPart(due: nil, walletLeft: 0, validUntil: follows ? passes : .max)
         }
         var walletLeft: Int64 = 0
-        if case .benefit(let benefit) = item.schedule, (item.currency ?? configuration.currency) == configuration.currency,
+        if case .benefit(let benefit) = item.schedule,
+            (item.currency ?? configuration.currency) == configuration.currency,
             let amount = benefit.amount(dueOn: due.dueDate)
         {
             walletLeft = max(.zero, amount - (benefit.amountUsed(inPeriodDueOn: due.dueDate) ?? .zero)).tenThousandths
         }
-        guard NotificationText.daysLeft(due, now: now, zone: zone) > 7 else {
-            return IndicatorPart(due: due, walletLeft: walletLeft, validUntil: passes)
-        }
-        // The first instant of the local day seven days before its due day.
-        let weekBefore = zone.resolve(localSeconds: (due.dueDate.dayNumber - 7) * 86_400).instant
-        return IndicatorPart(due: due, walletLeft: walletLeft, validUntil: min(passes, max(weekBefore, now + 1)))
+        return IndicatorPart(due: due, walletLeft: walletLeft, validUntil: passes)
     }
 
     /// The entry of item `id` for its occurrence `due`, nil unless that is due within a week.

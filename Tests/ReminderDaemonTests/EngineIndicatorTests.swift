@@ -134,9 +134,11 @@ import Testing
         let id = harness.addCoupon(expiresIn: 2 * 3600, leads: [])
         harness.notifier.watcher(present: true)
         harness.settle()
-        harness.emit(.indicatorClicked(.snooze(itemId: id, due: EngineHarness.start + 2 * 3600, CalendarDuration(1, .days))))
+        let due = EngineHarness.start + 2 * 3600
+        harness.emit(.indicatorClicked(.snooze(itemId: id, due: due, CalendarDuration(1, .days))))
         #expect(!harness.history(id).contains("snoozed"))
-        #expect(harness.notifier.requests.contains { $0.summary == "Not snoozed" && $0.body.contains("before it is due") })
+        #expect(
+            harness.notifier.requests.contains { $0.summary == "Not snoozed" && $0.body.contains("before it is due") })
     }
 
     /// A click on an entry the menu no longer holds is refused in words, and changes nothing.
@@ -145,7 +147,8 @@ import Testing
         harness.notifier.watcher(present: true)
         harness.settle()
         harness.emit(.indicatorClicked(.withdrawn("“Mark as used” for Alpha")))
-        #expect(harness.notifier.requests.contains { $0.body.hasPrefix("“Mark as used” for Alpha is no longer in the menu") })
+        #expect(
+            harness.notifier.requests.contains { $0.body.hasPrefix("“Mark as used” for Alpha is no longer in the menu") })
     }
 
     /// Issue 27 case 7: every publish with a panel present worked out every item's status (947 ms
@@ -174,5 +177,17 @@ import Testing
         harness.advance(to: 8 * 86_400)
         #expect(harness.notifier.views.last == fresh())
         #expect(worked() - before < 2 + 40)
+        // Benefits counted in the wallet, one used, and months passing: still a full walk's view.
+        let gas = add(harness, ["kind": .string("benefit"), "title": .string("Gas"), "amount": .string("10"),
+                                "period": .string("monthly")])
+        _ = add(harness, ["kind": .string("benefit"), "title": .string("Dining"), "amount": .string("25.5"),
+                          "period": .string("quarterly")])
+        #expect(harness.notifier.views.last?.menu.contains { $0.label == "Wallet: $35.50 left" } == true)
+        _ = harness.perform("Done", ["id": .string(gas)])
+        #expect(harness.notifier.views.last == fresh())
+        for days in [20, 45, 75, 130] {
+            harness.advance(to: Int64(days) * 86_400)
+            #expect(harness.notifier.views.last == fresh(), "\(days) days on")
+        }
     }
 }
