@@ -215,7 +215,7 @@ while time.monotonic() < deadline:
                 gone = {"call": described, "error": str(error)}
                 break
             name, reconnects = new_name, reconnects + 1
-            seen.clear()  # a new connection's menu: its ids start again
+            seen.clear()  # what it knows of the menu is fetched again, from the new name
     calls += 1
     log = (log + [described])[-5:]
     if calls % 25 == 0 and not alive():

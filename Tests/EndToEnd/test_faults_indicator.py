@@ -115,6 +115,9 @@ def test_random_calls_never_stop_reminderd_nor_change_an_item_not_clicked(bus, t
         assert report["gone"] is None, f"{replay}: reminderd stopped after {report['gone']}; before it {report['last']}"
         assert daemon.process.poll() is None, f"{replay}: reminderd exited after {report['last']}"
         assert report["calls"] > 50, f"{replay}: only {report['calls']} calls"
+        # Each time its connection closed, GLib said why: a message it could not read, nothing else.
+        undecodable = (daemon.tmp / "daemon.log").read_text().count("Error decoding D-Bus message")
+        assert report["reconnects"] <= undecodable, f"{replay}: connection lost {report['reconnects']} times"
         print(f"{report['calls']} calls, {report['errors']} answered with an error, {report['reconnects']} times "
               "reminderd's connection closed on a message GLib could not read, and it came back")
         after = item_events(daemon)
