@@ -108,6 +108,8 @@ let package = Package(
                 // Sync: items as CalDAV resources and the 3-way merge (reminderd owns all sync state).
                 "ReminderSyncModel", "ICalendar",
                 .product(name: "Logging", package: "swift-log"),
+                // The panel indicator's parts by when time alone changes them (IndicatorCache).
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         // reminderd, and reminderd-sync when started under that name (Sources/reminderd/main.swift):

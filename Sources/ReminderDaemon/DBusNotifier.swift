@@ -74,8 +74,8 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
     /// the StatusNotifierWatcher's name; whether a watcher is there, behind a Mutex.
     let indicatorEnabled: Bool
     var indicatorView: IndicatorView?
-    /// The view of the layout last given to a host: its clicks name ids of that layout.
-    var indicatorServed: IndicatorView?
+    /// The menu entries' ids, stable while an entry is shown, whichever host fetched when.
+    var indicatorIds = IndicatorMenuIds()
     var indicatorRevision: UInt32 = 0
     var indicatorObjects: [guint] = []
     var watcherWatchID: guint = 0

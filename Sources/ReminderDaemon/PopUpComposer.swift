@@ -182,12 +182,17 @@ struct PopUpComposer {
     /// (quiet hours applied), shortest first, two at most beside Done; when none fits but the
     /// due time is more than two minutes away, one to be reminded a minute before it.
     func snoozeActions(due: Int64) -> [(key: String, label: String)] {
+        snoozeOffers(due: due).map { ($0.action.key, $0.label) }
+    }
+
+    /// `snoozeActions` as buttons with their labels (the panel indicator's menu offers the same).
+    func snoozeOffers(due: Int64) -> [(action: PopUpAction, label: String)] {
         let fitting = configuration.snoozeOptions.sorted { $0.nominalSeconds < $1.nominalSeconds }.filter {
             PopUpComposer.snoozeEnd($0, from: now, due: due, configuration: configuration, rules: rules)?.shortened
                 == false
         }
-        if !fitting.isEmpty { return fitting.prefix(2).map { (PopUpAction.snooze($0).key, "Snooze \($0)") } }
-        return due - 60 > now + 60 ? [(PopUpAction.snoozeToLastMinute.key, "Remind 1 min before")] : []
+        if !fitting.isEmpty { return fitting.prefix(2).map { (PopUpAction.snooze($0), "Snooze \($0)") } }
+        return due - 60 > now + 60 ? [(PopUpAction.snoozeToLastMinute, "Remind 1 min before")] : []
     }
 
     /// When a snooze of `duration` from `now` would fire (clamped to the last minute before the
