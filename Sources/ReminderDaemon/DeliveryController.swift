@@ -145,9 +145,12 @@ final class DeliveryController: Sendable {
 
     /// Whether a reminder is still worth showing: its item exists, its occurrence is neither
     /// done nor past — except an overdue rebuy's, whose occurrence is past by definition — and
-    /// no other device acknowledged the item since the reminder's time.
+    /// no other device acknowledged the item since the reminder's time. Nor one of an occurrence
+    /// the item no longer has: an Undo or an edit took it away (a rebuy's cycle rolled back).
     func stillDue(_ event: ScheduledEvent, now: Int64) -> Bool {
-        guard case .fire(let itemId, let occurrence, _, let lead, _) = event, items[itemId] != nil else { return false }
+        guard case .fire(let itemId, let occurrence, _, let lead, _) = event, let item = items[itemId],
+            rules.firstOccurrence(of: item, dueAfter: occurrence.due - 1, where: { _ in true })?.due == occurrence.due
+        else { return false }
         if let acknowledged = acknowledgedElsewhere[itemId], FireOutbox.covers(event, itemId, acknowledged) {
             return false
         }
@@ -252,6 +255,14 @@ final class DeliveryController: Sendable {
 
     /// The zone changed and the stored occurrences moved with it: so do the reminders it holds.
     func moveOccurrences(_ move: (Int64) -> Int64) { outbox.moveOccurrences(move) }
+
+    /// Moves one item's reminders in the outbox after an edit moved its occurrences (`moves`, as
+    /// the store's): one waiting for a server must meet its occurrence's Done where it went.
+    func moveOccurrences(of itemId: String, _ moves: [(from: Int64, to: Int64)]) {
+        guard !moves.isEmpty else { return }
+        let map = Dictionary(moves.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first })
+        outbox.moveOccurrences(of: itemId) { map[$0] ?? $0 }
+    }
 
     /// Shows a pop-up that is no reminder (the missed ones' summary, a sync conflict) — or keeps
     /// it, as plain text, until a server is known: at start it is composed before the server has

@@ -159,6 +159,9 @@ struct QuerySnapshot {
             return []
         }
         var steps: [ExplainReply.Step] = []
+        let snooze = occurrences[id]?[occurrence.due]?.snoozedUntil.map {
+            rules.snoozeEnd(stored: $0, due: occurrence.due)
+        }
         for lead in item.lead ?? configuration.leadTimes {
             let base = rules.baseFireTime(of: occurrence, lead: lead)
             let moved = rules.quietHours.flatMap {
@@ -175,6 +178,9 @@ struct QuerySnapshot {
                 due: occurrence.due, ReminderFire(at: final!.fireAt, lead: final!.lead.description))
             {
                 reason = "already shown"
+            } else if let snooze, final!.fireAt <= snooze {
+                // Lead reminders before a snooze's end are skipped (`PlanningSnapshot.events`).
+                reason = "skipped: snoozed until \(Timestamp.format(snooze, in: zone))"
             } else if final!.fireAt <= now, !delivery.hasReminder(of: id, firedBy: final!.fireAt),
                 !schedule.fires(of: id).contains(where: \.late)
             {
@@ -217,9 +223,10 @@ struct QuerySnapshot {
     /// When the current occurrence's reminders are snoozed to, or nil.
     func snoozedUntil(_ id: String) -> Int64? {
         guard let item = items[id], let occurrence = index.currentOccurrence(of: item, rules: rules, now: now),
-            let until = occurrences[id]?[occurrence.due]?.snoozedUntil, until > now
+            let stored = occurrences[id]?[occurrence.due]?.snoozedUntil
         else { return nil }
-        return until
+        let until = rules.snoozeEnd(stored: stored, due: occurrence.due)
+        return until > now ? until : nil
     }
 
     /// The items as iCalendar for the next `days` days, their alarms where this daemon — in its
