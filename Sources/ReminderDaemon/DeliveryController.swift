@@ -56,6 +56,11 @@ final class DeliveryController: Sendable {
         /// Per item, the newest acknowledgement another device made (a dismiss, snooze or Done
         /// there, from `SyncPulled`): a reminder that fired by then is not shown here (`stillDue`).
         var acknowledgedElsewhere: [String: Int64] = [:]
+        /// The reminders gone through one at a time as last stored (`persistTurn`).
+        var storedTurn: String?
+        /// The server id the reminder shown in turn had when the previous run stopped: the first
+        /// shown in turn after a start replaces it, so it is not on screen twice.
+        var turnShownBefore: UInt32?
     }
 
     /// The engine, which owns this controller. Held weakly: an answer of the notifier or of the
@@ -107,6 +112,14 @@ final class DeliveryController: Sendable {
         get { state.value.acknowledgedElsewhere }
         _modify { yield &state.value.acknowledgedElsewhere }
     }
+    var storedTurn: String? {
+        get { state.value.storedTurn }
+        _modify { yield &state.value.storedTurn }
+    }
+    var turnShownBefore: UInt32? {
+        get { state.value.turnShownBefore }
+        _modify { yield &state.value.turnShownBefore }
+    }
 
     // What delivery reads of the core.
     var items: ItemTable { core.index.items }
@@ -122,6 +135,7 @@ final class DeliveryController: Sendable {
     func start() throws(ReminderStoreError) {
         pausedUntil = DeliveryController.pause(stored: try store.savedPause())
         armPauseEnd()
+        try restoreTurn(now: clock())
     }
 
     /// Listens to the notifier: buttons, closes, servers and do-not-disturb, handled on the queue.

@@ -205,6 +205,24 @@ struct FireOutbox {
         turn = id.map { .onScreen(id: $0) }
     }
 
+    /// The reminders being gone through one at a time, in order: the one shown in turn (in flight
+    /// or on screen) first, then those still to come (`DeliveryController.persistTurn`).
+    var turnQueue: [Event] {
+        var queue: [Event] = []
+        switch turn {
+        case .inFlight(let ticket): queue += inFlight[ticket] ?? []
+        case .onScreen(let id): if let popUp = onScreen[id] { queue.append(popUp.event) }
+        case nil: break
+        }
+        return queue + inTurn
+    }
+
+    /// The server id of the reminder on screen in turn, if one is.
+    var turnOnScreen: UInt32? {
+        if case .onScreen(let id) = turn, onScreen[id] != nil { return id }
+        return nil
+    }
+
     /// Takes every reminder still to be gone through (the server went away, or refused one).
     mutating func takeInTurn() -> [Event] {
         defer { inTurn.removeAll() }

@@ -127,7 +127,13 @@ struct QuerySnapshot {
             }
         }
         rows.sort { ($0.at, $0.id) < ($1.at, $1.id) }
-        return rows.map { row in
+        // Those being gone through one at a time come first, now, in their order: each as soon
+        // as the one before is acted on.
+        var inTurn: [(at: Int64, id: String, occurrence: Occurrence, lead: String, late: Bool)] = []
+        for case .fire(let id, let occurrence, _, let lead, _) in delivery.outbox.turnQueue {
+            inTurn.append((now, id, occurrence, lead, false))
+        }
+        return (inTurn + rows).map { row in
             // Which card and how much, so two "Uber Cash" rows of two cards can be told apart.
             var itemFields: [String: JSONValue] = [:]
             if case .object(let fields)? = items[row.id]?.json { itemFields = fields }

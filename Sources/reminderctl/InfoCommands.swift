@@ -226,13 +226,17 @@ struct Status: ParsableCommand {
             }
             ?? "none on the session bus (reminders wait for one)"
         let next = Output.when(status.nextReminder)
-        let lines = [
+        var lines = [
             ("Version", status.version), ("Uptime", "\(status.uptimeSeconds) s"),
             ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "none pending" : next),
             ("Notification server", serverText),
             ("Paused", Status.paused(status)),
             ("Time zone", shown(status.timeZone)), ("Store", shown(status.store)),
         ]
+        if status.inTurn > 0 {
+            let count = "\(status.inTurn) reminder\(status.inTurn == 1 ? "" : "s")"
+            lines.insert(("One at a time", "\(count) of a grouped pop-up, shown in turn"), at: 4)
+        }
         for (label, value) in lines { print("\(label + ":")".padding(21) + value) }
         if let sync = SyncWording.current()?.statusLine { print("Sync:".padding(21) + sync) }
     }
