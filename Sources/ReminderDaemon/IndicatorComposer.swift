@@ -129,7 +129,7 @@ struct IndicatorComposer {
         menu.append(
             paused
                 ? IndicatorMenuItem(id: newId(), label: "Resume reminders", action: .resume)
-                : IndicatorMenuItem(id: newId(), label: "Pause 1 hour", action: .pause(Self.pauseHour)))
+                : IndicatorMenuItem(id: newId(), label: "Pause all pop-ups 1 hour", action: .pause(Self.pauseHour)))
         return IndicatorView(
             status: !today.isEmpty ? "NeedsAttention" : week.isEmpty ? "Passive" : "Active",
             toolTipTitle: toolTipTitle(today: today.count), toolTipBody: toolTipBody, menu: menu)
@@ -167,7 +167,7 @@ struct IndicatorComposer {
             title += ": \(entries.count) due this week"
             if today > 0 { title += ", \(today) today" }
         }
-        return paused ? title + " (paused)" : title
+        return paused ? title + " (paused: pop-ups held)" : title
     }
 
     /// One line per item due this week, then the value that expires with them (in `currency`);

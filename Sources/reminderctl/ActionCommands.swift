@@ -78,6 +78,7 @@ struct Pause: ParsableCommand {
     func run() throws {
         guard let reply = try output.call(.pause(duration: duration), as: PauseReply.self) else { return }
         print(reply.until.map { "Paused until \(Output.when($0))" } ?? "Paused until you run: reminderctl resume")
+        print("Every pop-up is held, due-today ones too; they come as one digest when the pause ends.")
     }
 }
 

@@ -245,7 +245,9 @@ struct Status: ParsableCommand {
     /// do-not-disturb (the daemon holds them and sends one digest when it ends).
     static func paused(_ status: StatusReply) -> String {
         if let paused = status.paused {
-            return paused == "until resumed" ? "until you run: reminderctl resume" : Output.when(paused)
+            let until = paused == "until resumed" ? "until you run: reminderctl resume" : Output.when(paused)
+            let held = status.held == 0 ? "none yet" : "\(status.held) so far"
+            return "\(until); every pop-up is held (\(held)), shown as one digest when the pause ends"
         }
         let held = status.held
         guard held > 0 else { return "no" }

@@ -50,7 +50,7 @@ import Testing
             outline(view) == [
                 "Due today", "Gas credit — $10 left, today > Done | Snooze 1 hour | Snooze 1 day", "---",
                 "This week", "Netflix — $15, in 3 days > Done | Snooze 1 hour | Snooze 1 day", "---",
-                "Wallet: $135 left", "---", "Pause 1 hour",
+                "Wallet: $135 left", "---", "Pause all pop-ups 1 hour",
             ])
         #expect(view.menu[0].enabled == false)
         #expect(
@@ -94,7 +94,7 @@ import Testing
         // The renewal's price and the other currency's value are not counted as expiring.
         #expect(view.toolTipBody.hasSuffix("\n$17 expiring this week"))
         #expect(view.toolTipBody.hasPrefix("Gas credit — $10 left, today\nCoupon — $7 left, in 5 days\n"))
-        #expect(compose([], paused: true).toolTipTitle == "reminderd: nothing due this week (paused)")
+        #expect(compose([], paused: true).toolTipTitle == "reminderd: nothing due this week (paused: pop-ups held)")
         #expect(compose([]).toolTipBody == "")
     }
 
