@@ -69,7 +69,7 @@ struct Snooze: ParsableCommand {
 struct Pause: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
-        abstract: "Hold pop-ups (do not disturb); held ones come as one digest on resume.",
+        abstract: "Hold every pop-up, due-today ones too (do not disturb); held ones come as one digest on resume.",
         discussion: "Examples: reminderctl pause 2h   ·   reminderctl pause (until resume)")
     @Argument(help: "How long, e.g. 2h; until `resume` when omitted.", completion: .list(Completions.durations))
     var duration: String?
