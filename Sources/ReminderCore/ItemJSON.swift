@@ -127,10 +127,27 @@ extension Item {
             let category = try Item.shortText(&fields, "category")
             schedule = .rebuy(Rebuy(everyDays: Int(everyDays), lastPurchased: last, category: category))
         }
+        try Item.refuseOtherKindsWorth(fields, kind: kind)
         try fields.rejectUnknown()
         self.init(
             id: id, title: title, notes: notes, lead: lead, createdAt: createdAt, currency: currency, schedule: schedule
         )
+    }
+
+    /// A coupon's worth is its `value`, every other kind's its `amount`: the other word is not
+    /// an unknown field but a mix-up, and the refusal names the right one (and its option).
+    static func refuseOtherKindsWorth(_ fields: FieldReader, kind: ItemKind) throws(ReminderCoreError) {
+        let present = { (key: String) in fields.fields[key].map { $0 != .null } ?? false }
+        if kind == .coupon, present("amount") {
+            throw .invalidValue(
+                field: fields.fieldPath("amount"),
+                reason: "a coupon has a value, not an amount: give value (reminderctl: --value)")
+        }
+        if kind != .coupon, present("value") {
+            throw .invalidValue(
+                field: fields.fieldPath("value"),
+                reason: "only a coupon has a value; a \(kind.rawValue) has an amount (reminderctl: --amount)")
+        }
     }
 
     /// The item in its §2 JSON form, with only the fields that are set.

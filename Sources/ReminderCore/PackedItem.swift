@@ -160,6 +160,15 @@ public struct PackedItem: Sendable {
         }
     }
 
+    /// The item's title, read without decoding the rest (finding an item by name reads every one).
+    public var title: String {
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(buffer: buffer)
+            _ = reader.byte()
+            return reader.string()
+        }
+    }
+
     /// The item's id, read without decoding the rest.
     public var id: String? {
         bytes.withUnsafeBufferPointer { buffer in

@@ -95,8 +95,11 @@ struct Backup {
                 throw EngineError.invalidItem(
                     .invalidValue(
                         field: "items[\(number)].id",
-                        reason:
-                            "\"\(id)\" is already in use\(replace || quarantined[id] != nil ? "" : " (to restore a backup over the items it has, import with replace)")"
+                        reason: "\"\(id)\" is already in use"
+                            + (replace || quarantined[id] != nil
+                                ? ""
+                                : " (to restore a backup over the items it has: reminderctl import --replace FILE, "
+                                    + "or replace: true)")
                     ))
             }
             if let id = item.id, index.items[id] != nil { replacing.append(id) }

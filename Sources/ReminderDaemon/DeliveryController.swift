@@ -61,6 +61,8 @@ final class DeliveryController: Sendable {
         /// The server id the reminder shown in turn had when the previous run stopped: the first
         /// shown in turn after a start replaces it, so it is not on screen twice.
         var turnShownBefore: UInt32?
+        /// The server ids of the sample pop-ups on screen (`reminderctl try`): their buttons change nothing.
+        var samplePopUps: Set<UInt32> = []
     }
 
     /// The engine, which owns this controller. Held weakly: an answer of the notifier or of the

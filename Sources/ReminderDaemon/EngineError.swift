@@ -15,6 +15,13 @@ enum EngineError: Error, CustomStringConvertible {
     case noSuchItem(String)
     /// More than one item's id starts with this prefix (`AmbiguousId`): the prefix, the ids.
     case ambiguousId(String, matches: [String])
+    /// More than one item's title is or starts with this name (`AmbiguousName`): the name, the
+    /// ids (the edge adds each one's title, card and due date).
+    case ambiguousName(String, matches: [String])
+    /// What is added is tracked already (`Duplicate`): why, and the ids of the items that track it.
+    case duplicate(String, matches: [String])
+    /// No item has this card, but some have cards spelt nearly so (`NearCard`): the card, those names.
+    case nearCard(String, known: [String])
     /// The item has no Done left to undo (`NothingToUndo`).
     case nothingToUndo(String)
     /// Sync cannot do what was asked (`SyncFailed`), in words.

@@ -19,6 +19,11 @@ struct ItemIndex: Sendable {
     private(set) var fired = FiredSet()
     /// Stored items that cannot be read, by id: listed and removable, nothing else.
     private(set) var quarantined: [String: QuarantinedItem] = [:]
+    /// The items' kind-card-title keys and cards, for refusing a duplicate without a scan.
+    private(set) var names = NameKeys()
+    /// The items added, changed or removed, or whose records changed, since `takeChanges` (nil:
+    /// all of them, as after loading): what the panel indicator works out again (`IndicatorCache`).
+    private var changed: Set<String>?
 
     /// What the store holds at start.
     init(
@@ -32,6 +37,7 @@ struct ItemIndex: Sendable {
             guard let id = item.id else { continue }
             items[id] = item
             order.append(id)
+            names.insert(item, id: id)
         }
         sortedIds = SortedIds(order)
         for record in records { occurrences[record.itemId, default: [:]][record.due] = record }
@@ -52,17 +58,23 @@ struct ItemIndex: Sendable {
         for item in added {
             items[item.id!] = item
             order.append(item.id!)
+            names.insert(item, id: item.id!)
+            changed?.insert(item.id!)
         }
     }
 
     /// Replaces an item by a changed one of the same id.
     mutating func update(_ item: Item) {
-        guard let id = item.id, items.contains(id) else { return }
+        guard let id = item.id, let old = items[id] else { return }
+        names.remove(old, id: id)
         items[id] = item
+        names.insert(item, id: id)
+        changed?.insert(id)
     }
 
     /// Forgets an item, readable or not, with its records and fires.
     mutating func remove(_ id: String) {
+        if let old = items[id] { names.remove(old, id: id) }
         if items.remove(id) {
             if let at = order.firstIndex(of: id) { order.remove(at: at) }
             sortedIds.remove(id)
@@ -70,11 +82,13 @@ struct ItemIndex: Sendable {
         quarantined[id] = nil
         occurrences[id] = nil
         fired.removeAll(of: id)
+        changed?.insert(id)
     }
 
     /// Stores an occurrence's record in memory (after the store has it).
     mutating func record(_ record: OccurrenceRecord) {
         occurrences[record.itemId, default: [:]][record.due] = record
+        changed?.insert(record.itemId)
     }
 
     /// Moves what is kept of an item's occurrences (records and fires) to other due instants,
@@ -91,6 +105,13 @@ struct ItemIndex: Sendable {
             occurrences[id] = moved
         }
         fired.move(id, map)
+        changed?.insert(id)
+    }
+
+    /// The items changed since the last call (nil: all), and starts counting afresh.
+    mutating func takeChanges() -> Set<String>? {
+        defer { changed = [] }
+        return changed
     }
 
     /// The occurrence's record, if it has one.
@@ -110,8 +131,11 @@ struct ItemIndex: Sendable {
         return rules.firstOccurrence(of: item, dueAfter: now) { occurrences[id]?[$0.due]?.doneAt == nil }
     }
 
-    /// An id or unique id prefix. An item set aside as unreadable is found by its full id, for
-    /// the commands that can act on it (`quarantinedToo`: Get, Remove); the others refuse.
+    /// An id, a unique id prefix, or an item's title or unique start of it (case and accents
+    /// aside: `NameFolding`), in that order, so an id typed in full always wins. An item set
+    /// aside as unreadable is found by its full id, for the commands that can act on it
+    /// (`quarantinedToo`: Get, Remove); the others refuse. Several titles that fit refuse with
+    /// their ids (`ambiguousName`), several ids that start so with theirs (`ambiguousId`).
     func resolve(_ text: String, quarantinedToo: Bool = false) throws(EngineError) -> String {
         if items[text] != nil { return text }
         if quarantined[text] != nil {
@@ -122,8 +146,31 @@ struct ItemIndex: Sendable {
         }
         let matches = text.isEmpty ? [] : sortedIds.starting(with: text)
         if matches.count == 1 { return matches[0] }
+        let named = text.isEmpty ? [] : titled(text)
+        if named.count == 1 { return named[0] }
+        if !named.isEmpty { throw EngineError.ambiguousName(text, matches: named) }
         if matches.isEmpty || text.isEmpty { throw EngineError.noSuchItem(text) }
         throw EngineError.ambiguousId(text, matches: matches)
+    }
+
+    /// The items whose title is `name` (folded), in creation order; when none is, those whose
+    /// title starts with it. O(items), only for a text that is no id: a few milliseconds at
+    /// 10k items, once per command.
+    func titled(_ name: String) -> [String] {
+        let wanted = NameFolding.fold(name)
+        guard !wanted.isEmpty else { return [] }
+        var exact: [String] = []
+        var starting: [String] = []
+        for id in order {
+            guard let title = items.title(of: id) else { continue }
+            let folded = NameFolding.fold(title)
+            if folded == wanted {
+                exact.append(id)
+            } else if folded.hasPrefix(wanted) {
+                starting.append(id)
+            }
+        }
+        return exact.isEmpty ? starting : exact
     }
 
     /// How the invariant is broken: empty when it holds. O(items); for tests and debugging.
@@ -133,6 +180,9 @@ struct ItemIndex: Sendable {
             broken.append("the order (\(order.count) ids) is not the items' ids (\(items.count)) once each")
         }
         if sortedIds.all != order.sorted() { broken.append("the sorted ids are not the items' ids") }
+        var rebuilt = NameKeys()
+        for id in order { if let item = items[id] { rebuilt.insert(item, id: id) } }
+        if rebuilt != names { broken.append("the name keys are not the items' kinds, cards and titles") }
         for id in quarantined.keys where items.contains(id) { broken.append("\(id) is both readable and unreadable") }
         for (id, records) in occurrences {
             if !items.contains(id) && quarantined[id] == nil { broken.append("records of \(id), which is not there") }

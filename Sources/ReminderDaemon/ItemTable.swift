@@ -17,6 +17,9 @@ struct ItemTable: Sendable {
 
     func contains(_ id: String) -> Bool { packed[id] != nil }
 
+    /// An item's title without decoding the rest of it.
+    func title(of id: String) -> String? { packed[id]?.title }
+
     /// Every id, in no order.
     var ids: Dictionary<String, PackedItem>.Keys { packed.keys }
 

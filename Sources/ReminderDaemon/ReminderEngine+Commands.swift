@@ -7,7 +7,9 @@ import ReminderStore
 extension ReminderEngine {
     // MARK: - Changing items
 
-    func add(_ json: JSONValue, now: Int64) throws(EngineError) -> AddReply {
+    func add(_ json: JSONValue, force: Bool = false, newCard: Bool = false, now: Int64) throws(EngineError)
+        -> AddReply
+    {
         if json.hasField("id") {
             throw EngineError.invalidItem(.invalidValue(field: "id", reason: "assigned by the daemon"))
         }
@@ -15,6 +17,8 @@ extension ReminderEngine {
             throw EngineError.invalidItem(.invalidValue(field: "createdAt", reason: "set by the daemon"))
         }
         var item = try decodeItem(json, path: "", defaultCreatedAt: now)
+        if !newCard { item = try index.spellingCard(of: item) }
+        if !force { try index.refuseDuplicate(of: item) }
         item.id = newID()
         item.createdAt = now
         try insert([item], now: now)
@@ -103,12 +107,13 @@ extension ReminderEngine {
     func remove(_ id: String, now: Int64) throws(EngineError) -> RemoveReply {
         if let unreadable = quarantined[id] { return try removeQuarantined(unreadable, now: now) }
         guard let item = items[id] else { return RemoveReply(id: id) }
+        let removed = queries(now: now).view(id)
         do { try store.removeItem(id: id, title: item.title, reason: "", at: now) } catch {
             throw EngineError.store(error)
         }
         dropFromMemory(id)
         reschedule(id, now: now)
-        return RemoveReply(id: id)
+        return RemoveReply(id: id, item: removed)
     }
 
     /// Deletes an unreadable item, stored first, with a history line.

@@ -27,7 +27,7 @@ extension ReminderEngine {
                 guard let answered = try answer(request, caller: caller, now: now) else { return nil }
                 reply = .success(answered.parameters)
             }
-        } catch { return .failure(error.varlinkError) }
+        } catch { return .failure(varlinkError(error, now: now)) }
         if method.changesItems { sync.noteLocalChange(now: now) }
         // Queries change nothing the timer or systemd's status line depend on.
         if !method.isQuery { publish() }
@@ -53,7 +53,7 @@ extension ReminderEngine {
         -> (any ReminderReply)?
     {
         switch request {
-        case .add(let item): return try add(item, now: now)
+        case .add(let item, let force, let newCard): return try add(item, force: force, newCard: newCard, now: now)
         case .list(let kind, let all): return ListReply(items: try queries(now: now).list(kind: kind, all: all))
         case .get(let id): return ItemReply(item: queries(now: now).view(try index.resolve(id, quarantinedToo: true)))
         case .edit(let id, let changes): return try edit(index.resolve(id), changes: changes, now: now)
@@ -95,6 +95,9 @@ extension ReminderEngine {
             return try Backup(zone: zone).export(index, from: store, history: history)
         case .calendar(let days): return CalendarReply(ics: try queries(now: now).calendar(days: days))
         case .report(let months, let card): return try queries(now: now).report(months: months, card: card)
+        case .showSample:
+            try delivery.showSample(caller: caller, now: now)
+            return nil
         case .syncBegin(let collection, let account):
             return try sync.begin(collection: collection, account: account, caller: caller, now: now)
         case .syncPulled(let resources, let removed, let token):
@@ -111,6 +114,34 @@ extension ReminderEngine {
         case .syncNow:
             try sync.syncNow(caller: caller, now: now)
             return nil
+        }
+    }
+}
+
+extension ReminderEngine {
+    /// `error` as the client receives it; an ambiguous name lists each candidate's title, kind,
+    /// card and due date, so that a person can tell them apart without another command.
+    func varlinkError(_ error: EngineError, now: Int64) -> VarlinkError {
+        func described(_ ids: [String]) -> JSONValue {
+            let snapshot = queries(now: now)
+            return .array(
+                ids.map { id in
+                    let view = snapshot.view(id)
+                    var fields: [String: JSONValue] = [:]
+                    for key in ["id", "title", "kind", "card", "due"] { fields[key] = view.fields[key] }
+                    return .object(fields)
+                })
+        }
+        switch error {
+        case .ambiguousName(let name, let matches):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.ambiguousName,
+                parameters: ["name": .string(name), "candidates": described(matches)])
+        case .duplicate(let reason, let matches):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.duplicate,
+                parameters: ["reason": .string(reason), "existing": described(matches)])
+        default: return error.varlinkError
         }
     }
 }
@@ -134,6 +165,22 @@ extension EngineError {
             return VarlinkError(
                 name: ReminderInterface.ErrorName.ambiguousId,
                 parameters: ["prefix": .string(prefix), "matches": .array(matches.map { .string($0) })])
+        case .ambiguousName(let name, let matches):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.ambiguousName,
+                parameters: [
+                    "name": .string(name), "candidates": .array(matches.map { .object(["id": .string($0)]) }),
+                ])
+        case .duplicate(let reason, let matches):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.duplicate,
+                parameters: [
+                    "reason": .string(reason), "existing": .array(matches.map { .object(["id": .string($0)]) }),
+                ])
+        case .nearCard(let card, let known):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.nearCard,
+                parameters: ["card": .string(card), "known": .array(known.map { .string($0) })])
         case .nothingToUndo(let id):
             return VarlinkError(name: ReminderInterface.ErrorName.nothingToUndo, parameters: ["id": .string(id)])
         case .syncFailed(let reason):

@@ -34,8 +34,19 @@ struct JSONReader {
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// What is wrong and where: the byte, and the line and column an editor shows.
     func failure(_ what: String) -> JSONSyntaxError {
-        JSONSyntaxError(reason: "\(what) at byte \(at)")
+        var line = 1
+        var column = 1
+        for byte in bytes.prefix(at) {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return JSONSyntaxError(reason: "\(what) at byte \(at) (line \(line), column \(column))")
     }
 
     mutating func skipWhitespace() {

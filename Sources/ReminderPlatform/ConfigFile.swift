@@ -17,14 +17,19 @@ public enum ConfigFile {
         access(defaultPath(), F_OK) == 0 ? defaultPath() : nil
     }
 
-    /// Reads and validates the config; a message naming the file, the key path and the reason
-    /// on failure. A missing default file means the defaults; a missing `--config` file is an error.
+    /// Reads and validates the config; on failure a message with a line for each mistake, naming
+    /// the file, the line and column, the key and the reason (`ConfigCheck`). A missing default
+    /// file means the defaults; a missing `--config` file is an error.
     public static func load(explicitPath: String?) -> Result<Configuration, ConfigFileError> {
         let path = explicitPath ?? defaultPath()
         if explicitPath == nil, access(path, F_OK) != 0 { return .success(.defaults) }
         do {
             let bytes = try FileReader.read(path)
             let document = try JSONValue.parse(bytes, source: path)
+            let problems = ConfigCheck.problems(document, bytes: bytes, path: path, zones: .shared)
+            if !problems.isEmpty {
+                return .failure(ConfigFileError(path: path, message: problems.joined(separator: "\n")))
+            }
             return .success(try Configuration(json: document))
         } catch let error as ReminderPlatformError {
             return .failure(ConfigFileError(path: path, message: error.description))

@@ -39,6 +39,27 @@ public final class ZoneDatabase: Sendable {
         return rules
     }
 
+    /// Every zone and link name the database lists (`tzdata.zi`'s Z and L lines, else
+    /// `zone1970.tab`), for suggesting the one meant; empty when neither can be read.
+    public func names() -> [String] {
+        if let text = try? FileReader.read("\(directory)/tzdata.zi") {
+            return String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { line in
+                let words = line.split(separator: " ")
+                switch words.first {
+                case "Z" where words.count > 1: return String(words[1])
+                case "L" where words.count > 2: return String(words[2])
+                default: return nil
+                }
+            }
+        }
+        guard let text = try? FileReader.read("\(directory)/zone1970.tab") else { return [] }
+        return String(decoding: text, as: UTF8.self).split(separator: "\n").compactMap { line in
+            guard !line.hasPrefix("#") else { return nil }
+            let columns = line.split(separator: "\t")
+            return columns.count > 2 ? String(columns[2]) : nil
+        }
+    }
+
     /// The configured zone, or the system's when `name` is nil.
     public func zone(configured name: String?) throws(ReminderPlatformError) -> TimeZoneRules {
         if let name { return try zone(named: name) }

@@ -12,19 +12,23 @@ public enum ReminderInterface {
         # docs/CONTRACT.md.
         interface io.reminderd.Reminders
 
-        # Adds an item; the daemon assigns its id and createdAt.
-        method Add(item: object) -> (id: string, item: object)
+        # Adds an item; the daemon assigns its id and createdAt. One of the same kind and title on
+        # the same card as an item tracked already is refused (Duplicate) unless force is true; a
+        # card named a few letters from one tracked already (NearCard) unless newCard is true.
+        method Add(item: object, force: ?bool, newCard: ?bool) -> (id: string, item: object)
 
         # Items with their status: available, expiring, used, expired or overdue.
         method List(kind: ?string, all: ?bool) -> (items: []object)
 
-        # One item, by id or unique id prefix.
+        # One item, by id or unique id prefix, or by its title or the unique start of one (case
+        # and accents aside); the same for every id parameter below.
         method Get(id: string) -> (item: object)
 
         # Changes the given fields of an item; reminders are rescheduled at once.
         method Edit(id: string, changes: object) -> (item: object)
 
-        method Remove(id: string) -> (id: string)
+        # Deletes an item; item is what it was (null for one whose stored data was unreadable).
+        method Remove(id: string) -> (id: string, item: ?object)
 
         # Marks the current occurrence done (used, rebought, acknowledged). When it is done
         # already, NotApplicable and nothing changes; early: true acknowledges the next one.
@@ -75,6 +79,11 @@ public enum ReminderInterface {
         # subscriptions' cost, and what expired unused; card keeps one card (its name or start).
         method Report(months: ?int, card: ?string) -> (report: object)
 
+        # Shows a sample reminder's pop-up now, whatever the hour, quiet hours or pause, as
+        # notify-send would; its buttons say what they would do and change nothing. NotApplicable
+        # when no notification server is on the session bus.
+        method ShowSample() -> (summary: string, body: string, buttons: []string)
+
         # The methods below are reminderd-sync's, the process that syncs the items with a CalDAV
         # task list (not for people; see docs/SYNC.md).
 
@@ -116,6 +125,12 @@ public enum ReminderInterface {
         error InvalidConfig (field: string, reason: string)
         error NoSuchItem (id: string)
         error AmbiguousId (prefix: string, matches: []string)
+        # More than one item's title is or starts with name: each one's id, title, kind, card, due.
+        error AmbiguousName (name: string, candidates: []object)
+        # The item is tracked already: why, and the items that track it (id, title, kind, card, due).
+        error Duplicate (reason: string, existing: []object)
+        # No tracked item has this card, but some are on cards spelt nearly so: their names.
+        error NearCard (card: string, known: []string)
         error NothingToUndo (id: string)
         error NotApplicable (id: string, reason: string)
         error Internal (reason: string)
@@ -132,6 +147,9 @@ public enum ReminderInterface {
         public static let invalidConfig = "io.reminderd.Reminders.InvalidConfig"
         public static let noSuchItem = "io.reminderd.Reminders.NoSuchItem"
         public static let ambiguousId = "io.reminderd.Reminders.AmbiguousId"
+        public static let ambiguousName = "io.reminderd.Reminders.AmbiguousName"
+        public static let duplicate = "io.reminderd.Reminders.Duplicate"
+        public static let nearCard = "io.reminderd.Reminders.NearCard"
         public static let nothingToUndo = "io.reminderd.Reminders.NothingToUndo"
         public static let notApplicable = "io.reminderd.Reminders.NotApplicable"
         public static let `internal` = "io.reminderd.Reminders.Internal"

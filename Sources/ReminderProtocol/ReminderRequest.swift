@@ -5,7 +5,9 @@ import ReminderJSON
 /// parameter in its type with its default. Whether an id exists or a duration parses is the
 /// engine's to say; here only the shape of the call is checked, with errors naming the parameter.
 public enum ReminderRequest: Sendable, Equatable {
-    case add(item: JSONValue)
+    /// `force`: add it though one of the same kind, title and card exists; `newCard`: though its
+    /// card name is a few letters from a card tracked already (a typo, most likely).
+    case add(item: JSONValue, force: Bool = false, newCard: Bool = false)
     case list(kind: String?, all: Bool)
     case get(id: String)
     case edit(id: String, changes: JSONValue)
@@ -26,6 +28,8 @@ public enum ReminderRequest: Sendable, Equatable {
     case calendar(days: Int)
     /// `months` (1–120) ending with the current one; `card`, a card's name or the start of it.
     case report(months: Int, card: String?)
+    /// A sample reminder's pop-up now, whatever the hour (`reminderctl try`).
+    case showSample
     case syncBegin(collection: String, account: String)
     /// Remote resources new or changed (`SyncResource`, with bodies) and removed (hrefs) since
     /// the stored token; `token` is stored once they are applied (nil: keep the stored one).
@@ -51,7 +55,10 @@ public enum ReminderRequest: Sendable, Equatable {
         }
         var p = Parameters(parameters)
         switch method {
-        case .add: self = .add(item: try p.object("item"))
+        case .add:
+            self = .add(
+                item: try p.object("item"), force: try p.optionalBool("force") ?? false,
+                newCard: try p.optionalBool("newCard") ?? false)
         case .list: self = .list(kind: try p.optionalString("kind"), all: try p.optionalBool("all") ?? false)
         case .get: self = .get(id: try p.string("id"))
         case .edit: self = .edit(id: try p.string("id"), changes: try p.object("changes"))
@@ -79,6 +86,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .export: self = .export(history: try p.optionalBool("history") ?? false)
         case .calendar: self = .calendar(days: try p.optionalInt("days") ?? 365)
         case .report: self = .report(months: try p.optionalInt("months") ?? 12, card: try p.optionalString("card"))
+        case .showSample: self = .showSample
         case .syncBegin: self = .syncBegin(collection: try p.string("collection"), account: try p.string("account"))
         case .syncPulled:
             var resources: [SyncResource] = []
@@ -112,7 +120,10 @@ public enum ReminderRequest: Sendable, Equatable {
     public var parameters: [String: JSONValue] {
         var fields: [String: JSONValue] = [:]
         switch self {
-        case .add(let item): fields["item"] = item
+        case .add(let item, let force, let newCard):
+            fields["item"] = item
+            if force { fields["force"] = .bool(true) }
+            if newCard { fields["newCard"] = .bool(true) }
         case .list(let kind, let all): (fields["kind"], fields["all"]) = (kind.map { .string($0) }, .bool(all))
         case .get(let id), .remove(let id), .undo(let id), .explain(let id): fields["id"] = .string(id)
         case .edit(let id, let changes): (fields["id"], fields["changes"]) = (.string(id), changes)
@@ -123,7 +134,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .history(let limit, let since, let item):
             fields["limit"] = .integer(Int64(limit))
             (fields["since"], fields["item"]) = (since.map { .string($0) }, item.map { .string($0) })
-        case .summary, .status, .resume, .reload, .syncStatus, .syncWait, .syncNow: break
+        case .summary, .status, .resume, .reload, .showSample, .syncStatus, .syncWait, .syncNow: break
         case .pause(let duration): fields["duration"] = duration.map { .string($0) }
         case .importItems(let items, let state, let replace):
             (fields["items"], fields["state"], fields["replace"]) = (.array(items), state, .bool(replace))
@@ -167,6 +178,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .export: return .export
         case .calendar: return .calendar
         case .report: return .report
+        case .showSample: return .showSample
         case .syncBegin: return .syncBegin
         case .syncPulled: return .syncPulled
         case .syncPending: return .syncPending

@@ -12,26 +12,21 @@ struct Done: ParsableCommand {
             When the current occurrence is done already, nothing changes; --early acknowledges the
             next one ahead of time. Each Done can be undone, newest first, with reminderctl undo.
             """)
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @Option(help: "For a benefit: the part used, as a decimal.") var amount: String?
     @Flag(help: "When the current occurrence is done already, mark the next one done early.") var early = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        // The item as it was, to say what a Done of a partly used benefit recorded.
+        let before = output.json || early ? nil : try? DaemonClient.call(.get(id: id), as: ItemReply.self).item
         guard let item = try output.call(.done(id: id, amount: amount, early: early), as: ItemReply.self)?.item else {
             return
         }
-        // The currency is the daemon's word: the item's own, or the one it is configured with;
-        // the total is this period's (a month's own amount, when amounts vary by month).
-        if let used = item.amountUsed, let total = item.amountThisPeriod ?? item.amount, let currency = item.currency,
-            case .success(let usedAmount) = Money.parse(used), case .success(let totalAmount) = Money.parse(total)
-        {
-            print(
-                "Recorded \(usedAmount.formatted(currency: currency)) of \(totalAmount.formatted(currency: currency)) \(shown(item.title)) used; reminders go on for the remaining \((totalAmount - usedAmount).formatted(currency: currency))"
-            )
-            return
-        }
-        print(DoneWording.done(item, early: early))
+        print(DoneWording.recorded(before: before, after: item, asked: amount) ?? DoneWording.done(item, early: early))
     }
 }
 
@@ -40,12 +35,17 @@ struct Undo: ParsableCommand {
         commandName: "undo",
         abstract: "Restore an item as it was before its latest Done; again for each earlier one.",
         discussion: "Example: reminderctl undo ufhq")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        // The item as it was, to say what the Undo restored (a partial use taken back).
+        let before = output.json ? nil : try? DaemonClient.call(.get(id: id), as: ItemReply.self).item
         guard let item = try output.call(.undo(id: id), as: ItemReply.self)?.item else { return }
-        print(DoneWording.undone(item))
+        print(DoneWording.undone(item, before: before))
     }
 }
 
@@ -54,7 +54,10 @@ struct Snooze: ParsableCommand {
         commandName: "snooze",
         abstract: "Remind again after a while (quiet hours applied, never past the due time).",
         discussion: "Example: reminderctl snooze ufhq 1h")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @Argument(help: "How long: 30m, 1h, 1d, 1w.", completion: .list(Completions.durations)) var duration: String
     @OptionGroup var output: OutputOptions
 
@@ -89,8 +92,10 @@ struct Resume: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        // Asked first, so that a resume with nothing paused says so rather than "Resumed".
+        let paused = output.json ? nil : try DaemonClient.call(.status, as: StatusReply.self).paused
         guard try output.call(.resume) != nil else { return }
-        print("Resumed")
+        print(paused == nil ? "Nothing is paused: reminders are shown as they come" : "Resumed")
     }
 }
 

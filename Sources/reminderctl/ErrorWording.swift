@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderJSON
 import ReminderProtocol
 
 /// The daemon's varlink errors in words: the error names (`AmbiguousId`, `NoSuchItem`) are the
@@ -16,18 +17,33 @@ enum ErrorWording {
             let matches = error.parameters["matches"]?.elements.map { shown(Output.string($0)) } ?? []
             let listed = matches.prefix(8).joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
             return "\"\(text("prefix"))\" matches \(matches.count) items (\(listed)); type more characters of the id"
+        case names.ambiguousName:
+            return ambiguousName(text("name"), candidates: error.parameters["candidates"]?.elements ?? [])
+        case names.duplicate:
+            return "\(text("reason")); nothing was added:\n"
+                + itemLines(error.parameters["existing"]?.elements ?? []).joined(separator: "\n")
+                + "\nTo add it anyway: the same command with --force"
+        case names.nearCard:
+            let known = error.parameters["known"]?.elements.map { "\"\(shown(Output.string($0)))\"" } ?? []
+            return "no item is on a card \"\(text("card"))\" yet; did you mean \(known.joined(separator: " or "))? "
+                + "Nothing was added. If it is a new card: the same command with --new-card"
         case names.noSuchItem:
             if text("id").isEmpty { return "no item id given; see the ids with: reminderctl list" }
-            return "no item has the id \"\(text("id"))\"; see the ids with: reminderctl list --all"
+            return "no item has the id or title \"\(text("id"))\"; see them with: reminderctl list --all"
         case names.nothingToUndo:
             return "nothing to undo for \(text("id")): it has no Done left to undo"
         case names.notApplicable:
             return "\(text("id")): \(HumanTime.inText(text("reason")))"
         case names.invalidConfig:
             // The daemon names the file as the field, and its reason names the file again.
-            let (field, reason) = (text("field"), HumanTime.inText(text("reason")))
-            let what = reason.hasPrefix("\(field): ") || field.isEmpty ? reason : "\(field): \(reason)"
-            return "\(what) (the config in use is kept)"
+            // A line a mistake (`ConfigCheck`), each shown on its own so the newlines stay lines.
+            let field = text("field")
+            let lines = Output.string(error.parameters["reason"]).split(separator: "\n").map {
+                shown(HumanTime.inText(String($0)))
+            }
+            let first = lines.first ?? ""
+            let what = first.hasPrefix(field) || field.isEmpty ? lines : ["\(field): \(first)"] + lines.dropFirst()
+            return "\(what.joined(separator: "\n")) (the config in use is kept)"
         case names.syncFailed:
             return "sync failed: \(text("reason").isEmpty ? "no reason given" : text("reason"))"
         case names.internal where text("reason").isEmpty:
@@ -41,6 +57,31 @@ enum ErrorWording {
             if !text("reason").isEmpty { return shown(error.description) }
             return words(of: error)
         }
+    }
+
+    /// "uber" names 2 items; nothing was changed. Say which, by its id or more of its title:
+    ///   k4s8  Uber Cash  benefit  Amex Platinum  due 2026-11-30
+    static func ambiguousName(_ name: String, candidates: [JSONValue]) -> String {
+        let head =
+            "\"\(shown(name))\" names \(candidates.count) items; nothing was changed. "
+            + "Say which, by its id or more of its title:"
+        return ([head] + itemLines(candidates)).joined(separator: "\n")
+    }
+
+    /// "  k4s8  Uber Cash  benefit  Amex Platinum  due 2026-11-30", a line an item (12 at most).
+    static func itemLines(_ items: [JSONValue]) -> [String] {
+        var lines: [String] = []
+        for candidate in items.prefix(12) {
+            guard case .object(let fields) = candidate else { continue }
+            let due = Output.string(fields["due"])
+            let parts = [
+                Output.string(fields["id"]), Output.string(fields["title"]), Output.string(fields["kind"]),
+                Output.string(fields["card"]), due.isEmpty ? "" : "due \(Output.day(due))",
+            ]
+            lines.append("  " + parts.filter { !$0.isEmpty }.map(shown).joined(separator: "  "))
+        }
+        if items.count > 12 { lines.append("  and \(items.count - 12) more: reminderctl list") }
+        return lines
     }
 
     /// An unknown error without a reason: its name split into words, with its parameters.

@@ -32,7 +32,10 @@ struct Explain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Why each fire time of an item is what it is.", discussion: "Example: reminderctl explain ufhq")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -72,12 +75,22 @@ struct History: ParsableCommand {
         abstract: "What happened: fired, reshown, done, undone, snoozed, dismissed, missed, held.",
         discussion: "Examples: reminderctl history --limit 20   ·   reminderctl history --since 2026-11-01 --item k4s8")
     @Option(help: "How many entries (default 50).") var limit: Int = 50
-    @Option(help: "Only entries since this date or time (2026-11-01, 2026-11-01T09:00, RFC 3339).") var since: String?
-    @Option(help: "Only this item (id or unique prefix).", completion: .custom(Completions.itemIds)) var item: String?
+    @Option(help: "Only entries since this date (as for add --next: today, mon, dec 5…) or time (RFC 3339).")
+    var since: String?
+    @Option(
+        help: "Only this item (id, title, or the unique start of either).", completion: .custom(Completions.itemIds))
+    var item: String?
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         guard (1...100_000).contains(limit) else { throw Refusal.usage("--limit must be between 1 and 100000") }
+        // A natural date (today, yesterday, mon) is resolved here as every other date option's.
+        var since = self.since
+        if let typed = since,
+            let resolved = try ResolvedDate.resolve(typed, option: "--since", today: try DaemonClient.today())
+        {
+            since = resolved.date.description
+        }
         guard
             let entries = try output.call(.history(limit: limit, since: since, item: item), as: HistoryReply.self)?
                 .entries
@@ -131,15 +144,23 @@ struct SummaryView {
         return " (+ " + totals.keys.sorted().map { money(totals[$0], $0) }.joined(separator: " + ") + ")"
     }
 
-    /// "‼ today", "! in 2 days", "• in 5 days", "  in 12 days", coloured by urgency.
+    /// "‼ 13 days overdue", "‼ today", "! in 2 days", "• in 5 days", "  in 12 days", coloured by
+    /// urgency: what `list` shows overdue is overdue here too, not "today".
     func urgency(_ days: Int64) -> String {
-        let words = days <= 0 ? "today" : days == 1 ? "tomorrow" : "in \(days) days"
+        let words = days < 0 ? "\(-days) day\(days == -1 ? "" : "s") overdue" : Output.days(days)
         switch days {
         case ...0: return Colour.paint("‼ \(words)", "1;31", colour)
         case 1...3: return Colour.paint("! \(words)", "31", colour)
         case 4...7: return Colour.paint("• \(words)", "38;5;208", colour)
         default: return "  \(words)"
         }
+    }
+
+    /// The kind's word a Done's history reason starts with ("paid, for the occurrence due …",
+    /// "rebought on …", "used"): "paid", "rebought", "used".
+    static func verb(_ reason: String) -> String {
+        for word in ["paid", "rebought"] where reason.hasPrefix(word) { return word }
+        return "used"
     }
 
     func render() -> String {
@@ -156,11 +177,12 @@ struct SummaryView {
             table.add(["  " + urgency(entry.daysLeft ?? 0), shown(entry.title) + card, entry.kind, value])
         }
         out += table.render()
-        if expiring.count > 5 { out += "  and \(expiring.count - 5) more\n" }
+        if expiring.count > 5 { out += "  and \(expiring.count - 5) more: reminderctl list\n" }
         if !summary.usedRecently.isEmpty {
             out +=
-                "Used recently  "
-                + summary.usedRecently.map { "\(shown($0.title)) (\(Output.when($0.at)))" }.joined(separator: ", ") + "\n"
+                "Done recently  "
+                + summary.usedRecently.map { "\(shown($0.title)) \(SummaryView.verb($0.reason)) \(Output.when($0.at))" }
+                .joined(separator: ", ") + "\n"
         }
         let renewing = summary.renewingThisWeek
         out += "Subscriptions  \(money(summary.monthlyTotal))\(others(summary.monthlyOther)) a month"
@@ -228,7 +250,7 @@ struct Status: ParsableCommand {
         let next = Output.when(status.nextReminder)
         var lines = [
             ("Version", status.version), ("Uptime", "\(status.uptimeSeconds) s"),
-            ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "none pending" : next),
+            ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "no reminder pending" : next),
             ("Notification server", serverText),
             ("Paused", Status.paused(status)),
             ("Time zone", shown(status.timeZone)), ("Store", shown(status.store)),
@@ -245,7 +267,7 @@ struct Status: ParsableCommand {
     /// do-not-disturb (the daemon holds them and sends one digest when it ends).
     static func paused(_ status: StatusReply) -> String {
         if let paused = status.paused {
-            let until = paused == "until resumed" ? "until you run: reminderctl resume" : Output.when(paused)
+            let until = paused == "until resumed" ? "until you run: reminderctl resume" : "until \(Output.when(paused))"
             let held = status.held == 0 ? "none yet" : "\(status.held) so far"
             return "\(until); every pop-up is held (\(held)), shown as one digest when the pause ends"
         }

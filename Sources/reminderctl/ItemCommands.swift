@@ -41,7 +41,11 @@ struct Add: ParsableCommand {
     )
     var anniversary: String?
     @Option(help: "Card: a credit id not to track (repeatable).") var skip: [String] = []
-    @Flag(help: "Add a coupon even though its expiry date is past.") var force = false
+    @Flag(help: "Add it even though it is tracked already, or (a coupon) its expiry date is past.") var force = false
+    @Flag(
+        name: .customLong("new-card"),
+        help: "The --card is a new card, though its name is a few letters from one tracked already.")
+    var newCard = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -70,13 +74,12 @@ struct Add: ParsableCommand {
             guard let title else { throw Refusal.usage("add: give a TITLE (or --template for a subscription)") }
             fields["title"] = .string(title)
         }
+        if kind == "rebuy" { try ItemOptions.rebuyInterval(&fields) }
         fields["kind"] = .string(kind)
         for date in dates { Output.note(date.echo, json: output.json) }
-        guard let reply = try output.call(.add(item: .object(fields)), as: AddReply.self) else { return }
-        let next = Output.when(reply.item.nextReminder)
-        print(
-            "Added \(reply.id): \(shown(reply.item.title)) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
-        )
+        let request = ReminderRequest.add(item: .object(fields), force: force, newCard: newCard)
+        guard let reply = try output.call(request, as: AddReply.self) else { return }
+        print("Added \(reply.id): \(shown(reply.item.title)) (\(kind)), \(Output.nextReminder(reply.item))")
         Add.sayStoredDue(typed: fields["due"] ?? fields["next"], stored: reply.item.due)
         if reply.item.nextReminder == nil { Add.sayWhenNoReminder(reply.id) }
     }
@@ -165,7 +168,8 @@ struct Add: ParsableCommand {
                     + "Set the date with: reminderctl edit ID --period-start YYYY-MM-DD")
         }
         if let note = Catalog.checkedNote(card, today: today) { print(note) }
-        print("Ids: \(ids.joined(separator: " "))")
+        // By title, each with its id: a name to act on (`reminderctl done "uber cash"`) beside the id.
+        for (id, added) in zip(ids, items) { print("  \(id)  \(shown(Output.string(added["title"])))") }
     }
 }
 
@@ -175,7 +179,10 @@ struct Edit: ParsableCommand {
         abstract: "Change an item's fields; its reminders are rescheduled at once.",
         discussion: "Example: reminderctl edit ufhq --amount 17.99 --lead 3d,0d   (an empty value clears a field)")
 
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @Option(help: "New title.") var title: String?
     @OptionGroup var item: ItemOptions
     @Flag(help: "Set a coupon's expiry even though the date is past.") var force = false
@@ -193,8 +200,7 @@ struct Edit: ParsableCommand {
         guard
             let edited = try output.call(.edit(id: id, changes: .object(changes)), as: ItemReply.self)?.item
         else { return }
-        let next = Output.when(edited.nextReminder)
-        print("Changed \(edited.id): \(shown(edited.title)), next reminder \(next.isEmpty ? "none pending" : next)")
+        print("Changed \(edited.id): \(shown(edited.title)), \(Output.nextReminder(edited))")
         if edited.nextReminder == nil { Add.sayWhenNoReminder(edited.id) }
     }
 }
@@ -204,7 +210,10 @@ struct Remove: ParsableCommand {
         commandName: "remove",
         abstract: "Delete an item (or every item of a card) and cancel its reminders.",
         discussion: "Examples: reminderctl remove ufhq   ·   reminderctl remove --card \"Amex Platinum\" --yes")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String?
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String?
     @Option(
         help: "Remove the card's credits and fee (this card name), after a confirmation.",
         completion: .custom(Completions.cardNames))
@@ -216,7 +225,7 @@ struct Remove: ParsableCommand {
         if let card { return try removeCard(card) }
         guard let id else { throw Refusal.usage("remove: give an item id, or --card NAME") }
         guard let reply = try output.call(.remove(id: id), as: RemoveReply.self) else { return }
-        print("Removed \(reply.id)")
+        print(Remove.removed(reply))
     }
 
     /// Removes the card's own items — its credits and its annual fee. Subscriptions or coupons
@@ -267,6 +276,13 @@ struct Remove: ParsableCommand {
         }
     }
 
+    /// "Removed Uber Cash (benefit, Amex Platinum), k4s8" — what went, not only its id.
+    static func removed(_ reply: RemoveReply) -> String {
+        guard let item = reply.item else { return "Removed \(shown(reply.id))" }
+        let what = [item.kind, item.card ?? ""].filter { !$0.isEmpty }.map(shown).joined(separator: ", ")
+        return "Removed \(shown(item.title)) (\(what)), \(shown(reply.id))"
+    }
+
     static func line(_ item: ItemView) -> String {
         "  \(item.id)  \(item.kind)  \(shown(item.title))"
     }
@@ -275,7 +291,7 @@ struct Remove: ParsableCommand {
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Items with card, amount, status, days left and next reminder.",
+        abstract: "Items, what is due first at the top: card, amount, status, due date, next reminder.",
         discussion: "Examples: reminderctl list --kind benefit   ·   reminderctl list --card \"Amex Platinum\"")
     @Option(help: ArgumentHelp("Only this kind.", valueName: "kind"), completion: .list(Completions.kinds))
     var kind: String?
@@ -293,20 +309,20 @@ struct List: ParsableCommand {
         }
         if output.json { return print(Output.json(.object(["items": .array(items.map(\.json))]))) }
         if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
-        print(List.table(items), terminator: "")
+        print(List.table(List.dueFirst(items)), terminator: "")
     }
 
     /// The human form. Nine columns on a 100-column terminal: the dates without their weekday,
     /// the title and the card cut to fit.
     static func table(_ items: [ItemView], maxWidth: Int? = TextTable.terminalWidth()) -> String {
         var table = TextTable(
-            headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "DAYS", "NEXT REMINDER"],
+            headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "WHEN", "NEXT REMINDER"],
             flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([
-                shown(item.id), item.kind, shown(item.title), shown(item.card ?? ""), Output.amount(item), item.status,
-                Output.day(item.due),
-                item.daysLeft.map(String.init) ?? "", Output.compact(item.nextReminder),
+                shown(item.id), item.kind, shown(item.title), shown(item.card ?? ""), Output.amount(item),
+                shown(Output.status(item)), Output.day(item.due), item.daysLeft.map(Output.days) ?? "",
+                Output.compact(item.nextReminder),
             ])
         }
         return table.render(maxWidth: maxWidth)
@@ -324,81 +340,15 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "One item in full.", discussion: "Example: reminderctl show ufhq   ·   reminderctl show ufhq --json")
-    @Argument(help: "Item id or unique prefix.", completion: .custom(Completions.itemIds)) var id: String
+    @Argument(
+        help: "Item id, title, or the unique start of either (case and accents aside).",
+        completion: .custom(Completions.itemIds))
+    var id: String
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         guard let reply = try output.call(.get(id: id), as: ItemReply.self) else { return }
         print(ItemCard.render(reply.item), terminator: "")
-    }
-}
-
-struct Import: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Add the items of a JSON file or restore a backup, all or none.",
-        discussion: """
-            Examples:
-              reminderctl import items.json            a JSON array of items
-              reminderctl import backup.json           a backup from reminderctl export: the items
-                                                       with their Done, snoozes and fee return
-              reminderctl import --replace backup.json restore over the items it has already
-            A backup's state is restored in the same transaction as its items.
-            A file over 1 MiB (the daemon's limit for one request) goes in batches, each all or
-            none, after every item is checked. If the daemon refuses a batch, the items before it
-            stay imported and are listed; nothing of that batch or after it is added.
-            """)
-    @Argument(help: "A backup (reminderctl export) or a JSON array of items.", completion: .file(extensions: ["json"]))
-    var file: String
-    @Flag(help: "Restore over items of the same ids (their state is replaced by the file's).") var replace = false
-    @OptionGroup var output: OutputOptions
-
-    func run() throws {
-        let (items, state) = try ItemsFile.parts(readJSON(file), path: file)
-        let ids = try ImportBatches.run(items, state: state, replace: replace, file: file)
-        if output.json { return print(Output.json(.object(["ids": .array(ids.map { .string($0) })]))) }
-        print(
-            "Imported \(ids.count) item\(ids.count == 1 ? "" : "s")\(ids.isEmpty ? "" : ": " + ids.joined(separator: " "))"
-        )
-    }
-}
-
-struct Export: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "export",
-        abstract: "Print a backup of every item and its state as JSON (the import format), or iCalendar.",
-        discussion: """
-            Examples:
-              reminderctl export > backup.json             items, Done and snoozes, fee return, undo
-              reminderctl export --history > backup.json   and the history
-              reminderctl export --items-only > items.json a plain JSON array of the items
-              reminderctl export --ics --days 365 > reminders.ics
-            reminderctl import backup.json restores a backup exactly (into an empty daemon, or
-            with --replace over the same items).
-            With --ics: a repeating item is one event with a recurrence rule (RRULE) and one
-            alarm per lead time; where, in the next --days days, reminderd would remind at other
-            times (quiet hours, a DST gap, a reminder before the item was added), that occurrence
-            gets its own alarms at exactly the times reminderd (and `plan`) computes. A coupon
-            or a rebuy item is one event. Done is not taken into account, as with `plan`. The
-            running reminderd writes it, in its own time zone and with its own settings.
-            """)
-    @Flag(help: "Write RFC 5545 iCalendar instead of JSON.") var ics = false
-    @Option(help: "With --ics: how many days ahead (default 365).") var days: Int = 365
-    @Flag(help: "Include the history in the backup.") var history = false
-    @Flag(name: .customLong("items-only"), help: "Only the items, as a JSON array (no Done state).") var itemsOnly =
-        false
-    @OptionGroup var output: OutputOptions
-
-    func run() throws {
-        if ics {
-            guard (1...3660).contains(days) else { throw Refusal.usage("--days must be between 1 and 3660") }
-            // The daemon writes it: its zone, reminder time, lead times and quiet hours decide the alarms.
-            let calendar = try DaemonClient.call(.calendar(days: days), as: CalendarReply.self)
-            return TerminalOutput.data(calendar.ics)
-        }
-        let backup = try DaemonClient.call(.export(history: history), as: ExportReply.self)
-        if itemsOnly { return print(Output.json(.array(backup.items))) }
-        print(Output.json(.object(["items": .array(backup.items), "state": backup.state])))
     }
 }
 

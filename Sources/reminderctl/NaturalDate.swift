@@ -2,9 +2,9 @@ import CivilTime
 import ReminderCore
 
 /// Dates as people type them — `today`, `tomorrow`, `+3d`, `+2w`, `fri`, `next friday`,
-/// `dec 5`, `5 december 2027` — resolved against today in the configured zone. A form that
-/// reads two ways (`12/05`: December 5 or 12 May) is refused with the reason rather than
-/// guessed. `YYYY-MM-DD` (and `YYYY-MM-DDTHH:MM` where a time is allowed) pass through.
+/// `dec 5`, `5 december 2027`, `31.12.2026` — resolved against today in the configured zone. A
+/// form that reads two ways (`12/05`: December 5 or 12 May) is refused with the reason rather
+/// than guessed. `YYYY-MM-DD` (and `YYYY-MM-DDTHH:MM` where a time is allowed) pass through.
 enum NaturalDate {
     /// The resolved text for an item field: the date, or the input unchanged when it carries a
     /// time; `nil` when `text` is a plain date already (nothing to echo back).
@@ -30,10 +30,7 @@ enum NaturalDate {
         }
         if text.hasPrefix("+") { return offset(String(text.dropFirst()), today: today) }
         if text.contains("/") || (text.contains(".") && text.first?.isNumber == true) {
-            return .failure(
-                .malformed(
-                    "\"\(input)\" is ambiguous: 12/05 is December 5 in the US and 12 May elsewhere; write 2026-12-05 or dec 5"
-                ))
+            return numeric(text, today: today, input: input)
         }
         var words = text.split(separator: " ").map(String.init)
         var strictlyAfter = false
@@ -50,6 +47,46 @@ enum NaturalDate {
         return .failure(
             .malformed(
                 "\"\(input)\" is not a date; use YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next friday or dec 5"))
+    }
+
+    /// `31.12.2026` and `31.12.` (dots: always day first, as everywhere dots are written),
+    /// `31/12/2026` or `12/31/2026` where the day is the part over 12, and `2026/12/31` (a year
+    /// first is followed by the month everywhere); `12/05` reads two ways
+    /// and is refused. Never a date other than the one typed: a day or month out of range is
+    /// refused, naming what was typed.
+    static func numeric(_ text: String, today: LocalDate, input: String) -> Result<LocalDate, DateParseError> {
+        let dotted = text.contains(".")
+        var parts = text.split(separator: dotted ? "." : "/", omittingEmptySubsequences: false).map(String.init)
+        if dotted, parts.last == "" { parts.removeLast() }  // 31.12.
+        let yearFirst = parts.count == 3 && parts[0].count == 4 && parts.allSatisfy { Int($0) != nil }
+        if yearFirst { parts = [parts[2], parts[1], parts[0]] }  // 2026/12/05: year, month, day
+        let numbers = parts.map { Int($0) }
+        guard (2...3).contains(parts.count), numbers.allSatisfy({ $0 != nil }), parts.allSatisfy({ !$0.isEmpty }),
+            parts.count == 2 || parts[2].count == 4
+        else {
+            return .failure(
+                .malformed(
+                    "\"\(input)\" is not a date; use YYYY-MM-DD, 31.12.2026 (day first), dec 31, today or +3d"))
+        }
+        let first = numbers[0]!
+        let second = numbers[1]!
+        let (day, month): (Int, Int)
+        if dotted || yearFirst || (first > 12 && second <= 12) {
+            (day, month) = (first, second)
+        } else if second > 12 && first <= 12 {
+            (day, month) = (second, first)
+        } else {
+            return .failure(
+                .malformed(
+                    "\"\(input)\" is ambiguous: 12/05 is December 5 in the US and 12 May elsewhere; "
+                        + "write 2026-12-05, 5.12.2026 (day first) or dec 5"))
+        }
+        guard (1...12).contains(month) else {
+            return .failure(.malformed("\"\(input)\": there is no month \(month) (day first: DD.MM.YYYY)"))
+        }
+        let words = [String(day), LocalDate.monthNames[month - 1].lowercased()] + (parts.count == 3 ? [parts[2]] : [])
+        return monthDay(words, today: today, input: input)
+            ?? .failure(.malformed("\"\(input)\" is not a date; use YYYY-MM-DD or 31.12.2026 (day first)"))
     }
 
     /// `3d`, `2w`, `1mo`, `1y` after today.

@@ -16,7 +16,7 @@ struct Reminderctl: ParsableCommand {
         subcommands: [
             Add.self, List.self, Show.self, Edit.self, Remove.self, Done.self, Undo.self, Snooze.self, Upcoming.self,
             Explain.self, History.self, Summary.self, Report.self, Status.self, Pause.self, Resume.self, Reload.self,
-            Import.self, Export.self, Plan.self, Cards.self, Wallet.self, Setup.self, Sync.self,
+            Import.self, Export.self, Plan.self, Cards.self, Wallet.self, Setup.self, Sync.self, TryIt.self,
         ]
     )
 
@@ -27,6 +27,7 @@ struct Reminderctl: ParsableCommand {
             // Test-only; refused here, so that no command reads an unshifted clock instead.
             if case .failure(let error) = TestClock.environment { throw Refusal.usage("\(error)") }
             try refuseNegativeValues(Array(CommandLine.arguments.dropFirst()))
+            try refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()
         } catch let refusal as Refusal {
@@ -54,6 +55,29 @@ func refuseNegativeValues(_ arguments: [String]) throws {
         throw Refusal.usage(
             "\"\(argument)\": durations, amounts and counts cannot be negative; give e.g. \(argument.dropFirst())")
     }
+}
+
+/// `reminderctl lsit` or `reminderctl ad coupon`: argument-parser would blame the last word it
+/// could not place ("coupon"), or print the whole help. The first word is the command: one that
+/// is none is refused naming it, with the nearest commands.
+func refuseUnknownCommand(_ arguments: [String]) throws {
+    guard let word = arguments.first, !word.hasPrefix("-") else { return }
+    let commands = Reminderctl.configuration.subcommands.map { $0._commandName } + ["help"]
+    guard !commands.contains(word) else { return }
+    throw Refusal.usage(unknownCommand(word, among: commands))
+}
+
+/// "no command \"lsit\"; did you mean list?" — the commands a typo away, or that start with
+/// what was typed; else where to see them all.
+func unknownCommand(_ word: String, among commands: [String]) -> String {
+    let typed = word.lowercased()
+    let near = commands.filter { NameFolding.isNear(typed, $0) || (typed.count >= 2 && $0.hasPrefix(typed)) }
+        .sorted { NameFolding.distance(typed, $0) < NameFolding.distance(typed, $1) }
+    let hint =
+        near.isEmpty
+        ? "see the commands with: reminderctl --help"
+        : "did you mean \(near.prefix(3).joined(separator: " or "))?"
+    return "no command \"\(shown(word))\"; \(hint)"
 }
 
 /// A command's refusal: one line for the user and the exit code that goes with it.

@@ -49,6 +49,7 @@ import Testing
         let packed = PackedItem(item)
         #expect(packed.item == item)
         #expect(packed.id == item.id)
+        #expect(packed.title == item.title)
     }
 
     /// A field added to `Item` or to a kind's schedule without its place in `PackedItem` would be

@@ -259,7 +259,7 @@ import Testing
         do {
             let engine = try engine(clock: clock)
             id = add(engine, fee)
-            keep = add(engine, fee.merging(["title": .string("Other fee")]) { $1 })
+            keep = add(engine, fee.merging(["title": .string("Other fee"), "card": .string("Other card")]) { $1 })
         }
         try StoreFaults.corruptItemJSON(
             id: id, with: "{\"kind\": \"fee\", \"title\": \"Card fee\"", storeAt: storePath)

@@ -137,7 +137,7 @@ import Testing
         let harness = try EngineHarness()
         _ = harness.addUber()
         harness.clock.set(EngineHarness.start + 60)
-        _ = harness.addUber()
+        _ = harness.add(["kind": "benefit", "title": "Resy credit", "card": "Amex Platinum", "period": "monthly"])
         begin(harness)
         var status = try #require(reply(harness.engine, "SyncStatus", SyncStatusReply.self))
         #expect(status.account == "alice@dav.example" && status.collection == FakeTaskList.collection)

@@ -46,8 +46,24 @@ import Testing
 
     @Test func ambiguousAndUnknownFormsAreRefusedWithTheReason() {
         #expect(resolved("12/05").contains("ambiguous: 12/05 is December 5 in the US and 12 May elsewhere"))
-        #expect(resolved("05.12.").contains("ambiguous"))
         #expect(resolved("someday").contains("is not a date; use YYYY-MM-DD, today, tomorrow, +3d"))
+    }
+
+    /// Dots are day first wherever they are written; slashes only when the day is over 12. A day
+    /// or month that does not exist is refused naming what was typed, never read as another date.
+    @Test func dayFirstDatesAreReadAsTypedOrRefusedNamingThem() {
+        #expect(resolved("31.12.2026") == "2026-12-31")
+        #expect(resolved("05.12.") == "2026-12-05")
+        #expect(resolved("5.1") == "2027-01-05")  // past this year: the next one
+        #expect(resolved("31/12/2026") == "2026-12-31")
+        #expect(resolved("12/31/2026") == "2026-12-31")
+        #expect(resolved("2026/12/31") == "2026-12-31")
+        #expect(resolved("2026.12.05") == "2026-12-05")
+        #expect(resolved("2026/12/05") == "2026-12-05")
+        #expect(resolved("31.13.2026") == "refused: \"31.13.2026\": there is no month 13 (day first: DD.MM.YYYY)")
+        #expect(resolved("30.02.2027").hasPrefix("refused: \"30.02.2027\": February 2027 has 28 days"))
+        #expect(resolved("1.2.26").hasPrefix("refused: \"1.2.26\" is not a date"))
+        #expect(resolved("12/05/2026").contains("\"12/05/2026\" is ambiguous"))
     }
 
     @Test func isoDatesAndDateTimesPassThroughUnchanged() {
