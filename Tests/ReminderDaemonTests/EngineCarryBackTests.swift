@@ -106,6 +106,30 @@ import Testing
         #expect(view(harness, id)["status"] == .string("used"))
     }
 
+    /// Found by the model test at 400 steps: an overdue rebuy's reminder waited for a server, was
+    /// rebought and the rebuy undone (planning its one reminder again), then the server came: the
+    /// waiting one went out, and the planned one a minute later too.
+    @Test func anOverdueRebuyRemindsOnceWhenItsWaitingReminderGoesOutAfterAnUndo() throws {
+        let harness = try EngineHarness()
+        harness.notifier.vanish()
+        harness.settle()
+        let id = add(
+            harness,
+            [
+                "kind": .string("rebuy"), "title": .string("Coffee"), "everyDays": .integer(7),
+                "lastPurchased": .string("2026-11-01"),
+            ])
+        harness.advance(to: 60)
+        #expect(harness.status("waiting") == .integer(1))
+        _ = ok(harness, "Done", ["id": .string(id)])
+        _ = ok(harness, "Undo", ["id": .string(id)])
+        harness.notifier.appear()
+        harness.settle()
+        harness.advance(to: 180)
+        let reminders = harness.notifier.requests.filter { request in request.actions.contains { $0.key == "done" } }
+        #expect(reminders.count == 1)
+    }
+
     @Test func aSnoozeCarriedPastTheDueTimeByAnEditStillReminds() throws {
         let harness = try EngineHarness()
         let s = add(
