@@ -1,6 +1,7 @@
 import ReminderCatalog
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 
 /// What the shell completion scripts offer (ArgumentParser's `---completion` entry point calls
@@ -24,14 +25,27 @@ enum Completions {
     /// What names an item: its id and its title (the daemon takes either), those that start
     /// with what is typed, case and accents aside for titles.
     @Sendable static func itemIds(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-        itemNames(items(), prefix: prefix)
+        itemNames(items(), prefix: prefix, bash: environmentVariable("SAP_SHELL") == "bash")
     }
 
-    static func itemNames(_ items: [ItemView], prefix: String) -> [String] {
-        let folded = NameFolding.fold(prefix)
-        let ids = items.map(\.id).filter { $0.hasPrefix(prefix) }
-        let titles = Set(items.map(\.title).filter { NameFolding.fold($0).hasPrefix(folded) })
-        return ids + titles.sorted()
+    /// For bash, a title is escaped twice: once as the word it is on the command line
+    /// (`Uber\ Cash`), once more for the expansion `compgen -W` puts each offered word through.
+    /// zsh and fish quote what they insert themselves.
+    static func itemNames(_ items: [ItemView], prefix: String, bash: Bool) -> [String] {
+        let typed = bash ? String(prefix.filter { $0 != "\\" }) : prefix
+        let folded = NameFolding.fold(typed)
+        let ids = items.map(\.id).filter { $0.hasPrefix(typed) }
+        // A title with a control or direction character is not offered: the shell would show it raw.
+        let titles = Set(items.map(\.title).filter { NameFolding.fold($0).hasPrefix(folded) && shown($0) == $0 })
+            .sorted()
+        return ids + (bash ? titles.map(bashWord) : titles)
+    }
+
+    /// `McDonald's BOGO` as `compgen -W` must be given it to offer `McDonald\'s\ BOGO`.
+    static func bashWord(_ title: String) -> String {
+        let special = " '\"\\$`&|;<>()*?[]{}!#~\t"
+        let word = title.map { special.contains($0) ? "\\\($0)" : String($0) }.joined()
+        return word.map { "\\'\"$`".contains($0) ? "\\\($0)" : String($0) }.joined()
     }
 
     @Sendable static func cardNames(_ words: [String], _ index: Int, _ prefix: String) -> [String] {

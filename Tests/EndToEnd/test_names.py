@@ -213,3 +213,23 @@ def test_a_config_error_gives_line_column_and_suggestion_for_every_mistake(daemo
     daemon.config_path.write_text('{\n  "timeZone": "UTC",\n  "currency" "EUR"\n}\n')
     syntax = daemon.ctl("reload", check=False)
     assert syntax.returncode == 1 and "(line 3, column 14)" in syntax.stderr, syntax.stderr
+
+
+def test_bash_completion_offers_titles_as_words_the_shell_reads_back(daemon):
+    daemon.start()
+    item = daemon.ctl_json("add", "coupon", "McDonald's BOGO", "--expires", "+5d")["id"]
+    daemon.ctl("add", "coupon", "Gym", "--expires", "+5d")
+    script = subprocess.run([str(BIN / "reminderctl"), "--generate-completion-script", "bash"],
+                            capture_output=True, text=True, check=True).stdout
+    line = "reminderctl done Mc"
+    words = line.split(" ")
+    program = (f"source /dev/stdin <<'EOF'\n{script}\nEOF\n"
+               f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)}); COMP_CWORD={len(words) - 1}; "
+               f"COMP_LINE={shlex.quote(line)}; COMP_POINT={len(line)}; _reminderctl reminderctl Mc done; "
+               "for w in \"${COMPREPLY[@]}\"; do eval \"set -- $w\"; printf '%s|%s\\n' \"$w\" \"$*\"; done")
+    env = dict(daemon.env, PATH=f"{BIN}:{daemon.env['PATH']}")
+    offered = subprocess.run(["bash", "-c", program], env=env, capture_output=True, text=True, timeout=10)
+    # offered as the escaped word, which the shell reads back as the whole title
+    assert offered.stdout == "McDonald\\'s\\ BOGO|McDonald's BOGO\n", offered
+    assert daemon.ctl("done", "McDonald's BOGO").returncode == 0
+    assert daemon.ctl_json("show", item)["item"]["status"] == "used"
