@@ -143,7 +143,7 @@ def test_a_card_a_typo_away_from_one_tracked_asks_did_you_mean_and_adds_nothing(
             "Sapphire Reserv"]
     result = daemon.ctl(*typo, check=False)
     assert result.returncode == 1
-    assert 'did you mean "Sapphire Reserve"? Nothing was added.' in result.stderr
+    assert 'did you mean "Sapphire Reserve"? Nothing was stored.' in result.stderr
     assert "--new-card" in result.stderr
     assert len(daemon.ctl_json("list")["items"]) == 1
     # the card's name in another case is the same card, spelt as it is spelt already
@@ -154,6 +154,13 @@ def test_a_card_a_typo_away_from_one_tracked_asks_did_you_mean_and_adds_nothing(
     assert lower["item"]["card"] == "Sapphire Reserve"
     daemon.ctl(*typo, "--new-card")
     assert {i.get("card") for i in daemon.ctl_json("list")["items"]} == {"Sapphire Reserve", "Sapphire Reserv", None}
+    # edit: a card changed to a typo of another item's is refused too; fixing its own typo is not
+    spotify = [i["id"] for i in daemon.ctl_json("list")["items"] if i["title"] == "Spotify"][0]
+    netflix = [i["id"] for i in daemon.ctl_json("list")["items"] if i["title"] == "Netflix"][0]
+    edit = daemon.ctl("edit", netflix, "--card", "Sapphire Reserv.", check=False)
+    assert edit.returncode == 1 and "did you mean" in edit.stderr
+    assert daemon.ctl_json("edit", spotify, "--card", "Sapphire Reserve")["item"]["card"] == "Sapphire Reserve"
+    daemon.ctl("edit", netflix, "--card", "Sapphire Reserv.", "--new-card")
 
 
 # 6. Errors that point at the mistake
