@@ -94,12 +94,13 @@ def test_the_same_item_or_a_credit_the_catalog_tracks_is_refused_without_force(d
 
 def readme_commands():
     """Every `reminderctl` line of the README's shell blocks, top to bottom: continuation lines
-    joined, an optional part in brackets (`[--json]`) left out."""
+    joined, an optional part in brackets (`[--json]`) left out. `reminderctl sync …` is not run
+    here: it needs a CalDAV server and a keyring (test_sync_setup.py runs it against Radicale)."""
     commands = []
     for block in re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(), re.S):
         for line in block.replace("\\\n", " ").splitlines():
             line = line.strip()
-            if line.startswith("reminderctl "):
+            if line.startswith("reminderctl ") and not line.startswith("reminderctl sync "):
                 commands.append(re.sub(r"\s\[[^\]]*\]", "", line))
     return commands
 
