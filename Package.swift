@@ -108,6 +108,8 @@ let package = Package(
                 // Sync: items as CalDAV resources and the 3-way merge (reminderd owns all sync state).
                 "ReminderSyncModel", "ICalendar",
                 .product(name: "Logging", package: "swift-log"),
+                // The panel indicator's parts by when time alone changes them (IndicatorCache).
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         // reminderd, and reminderd-sync when started under that name (Sources/reminderd/main.swift):
@@ -140,16 +142,13 @@ let package = Package(
                 "SyncSetupOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Released as a static, non-PIE executable (issue 21: `status` within 3× of `remind -n`).
-            // Dynamically linked, each run paid ld.so relocating libstdc++ (1.7 M instructions,
-            // only there for the Swift runtime), 40 k relative relocations of its own (a PIE)
-            // and mapping five libraries: 12.1 M instructions and 4× remind's CPU, 9.6 M and
-            // 2.3× without. reminderctl calls nothing of glibc's that loads modules at run time
-            // (no user or host lookups, no iconv); lintian's statically-linked-binary is
-            // overridden in the package for it. Release only: the unit tests link this target too
-            // (a release build of them would be linked statically and fail; scripts/test.sh builds debug).
-            swiftSettings: sizeOptimized,
-            linkerSettings: [.unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release))]
+            // Packaged as a static, non-PIE executable (issue 21: `status` within 3× of `remind -n`),
+            // which scripts/package-deb.sh asks for on its command line (`static_reminderctl` in
+            // scripts/setup.sh), not this manifest: linked statically only with the Swift runtime
+            // static too (--static-swift-stdlib), else FoundationEssentials' C shims are missing
+            // (`undefined reference to '_stringshims_strtod_clocale'`), and a plain
+            // `swift build -c release` must build every product (issue 27).
+            swiftSettings: sizeOptimized
         ),
         // glibc's mallinfo2 for the benchmark's memory figures, mallopt and malloc_trim for the
         // daemon (malloc.h is not in the Glibc module).

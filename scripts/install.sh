@@ -14,11 +14,12 @@ data="${XDG_DATA_HOME:-$HOME/.local/share}/reminderd"
 # The Swift runtime linked in, as in the Debian package (scripts/package-deb.sh): the installed
 # binaries do not need /opt/swift. As there, reminderd-sync is a link to reminderd, which runs
 # reminderd-sync's command when started under that name.
-swift build -c release --static-swift-stdlib --product reminderd >&2
-swift build -c release --static-swift-stdlib --product reminderctl >&2
+# reminderctl a static executable as there, in a scratch path of its own (scripts/setup.sh says why).
+swift_build -c release --static-swift-stdlib --product reminderd >&2
+swift_build "${static_reminderctl[@]}" --scratch-path .build-ctl >&2
 mkdir -p "$bin" "$units" "$applications"
 mkdir -p -m 0700 "$data"
-install -m 0755 .build/release/reminderd .build/release/reminderctl "$bin/"
+install -m 0755 .build/release/reminderd .build-ctl/release/reminderctl "$bin/"
 ln -sfn reminderd "$bin/reminderd-sync"
 # The units name the packaged /usr/bin/reminderd(-sync); this install runs the ones in ~/.local/bin.
 sed "s|^ExecStart=/usr/bin/reminderd|ExecStart=$bin/reminderd|" systemd/reminderd.service > "$units/reminderd.service"
@@ -45,9 +46,9 @@ mkdir -p "$share/man/man1" "$share/man/man5" "$share/bash-completion/completions
   "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions"
 install -m 0644 man/reminderctl.1 man/reminderd.1 man/reminderd-sync.1 "$share/man/man1/"
 install -m 0644 man/reminderd.conf.5 "$share/man/man5/"
-.build/release/reminderctl --generate-completion-script bash > "$share/bash-completion/completions/reminderctl"
-.build/release/reminderctl --generate-completion-script zsh > "$share/zsh/site-functions/_reminderctl"
-.build/release/reminderctl --generate-completion-script fish > "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions/reminderctl.fish"
+.build-ctl/release/reminderctl --generate-completion-script bash > "$share/bash-completion/completions/reminderctl"
+.build-ctl/release/reminderctl --generate-completion-script zsh > "$share/zsh/site-functions/_reminderctl"
+.build-ctl/release/reminderctl --generate-completion-script fish > "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions/reminderctl.fish"
 # The card catalog is built into reminderctl; the copy earlier versions installed beside the store goes.
 rm -rf "$HOME/.local/share/reminderd/catalog"
 echo "Installed reminderd, reminderctl and reminderd-sync in $bin, the user units in $units, man pages and"

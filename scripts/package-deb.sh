@@ -13,7 +13,7 @@
 # have said, and what was done about it:
 #   W: bash-completion-with-hashbang — the generated bash completion's "#!" line is dropped.
 #   E: statically-linked-binary usr/bin/reminderctl — overridden: reminderctl is a static executable
-#      on purpose (issue 21; Package.swift says why), and calls nothing of glibc's that loads
+#      on purpose (issue 21; scripts/setup.sh says why), and calls nothing of glibc's that loads
 #      modules at run time.
 # With -I --pedantic it adds only informational tags: hardening-no-bindnow (the binaries are
 # linked without -z now), hardening-no-fortify-functions (Swift calls no fortifiable libc
@@ -53,7 +53,7 @@ scratch=.build-deb
 # reminderd is reminderd-sync too, when started under that name (Sources/reminderd/main.swift):
 # the package's reminderd-sync is a link to it, so the runtime is in two binaries, not three.
 swift_build -c release --static-swift-stdlib --scratch-path "$scratch" --product reminderd >&2
-swift_build -c release --static-swift-stdlib -Xswiftc -Osize --scratch-path "$scratch-ctl" --product reminderctl >&2
+swift_build "${static_reminderctl[@]}" -Xswiftc -Osize --scratch-path "$scratch-ctl" >&2
 
 work="$scratch/deb"
 root="$work/reminderd_${version}_${arch}"
@@ -103,7 +103,7 @@ chmod 0644 "$root/usr/share/doc/reminderd/changelog.gz"
 # that has the symbols they use (dpkg-shlibdeps wants a debian/control to name the package).
 mkdir -p "$work/debian"
 printf 'Source: reminderd\n\nPackage: reminderd\nArchitecture: any\n' > "$work/debian/control"
-# Only the binaries that load libraries: reminderctl is a static executable (Package.swift says
+# Only the binaries that load libraries: reminderctl is a static executable (scripts/setup.sh says
 # why), which dpkg-shlibdeps can only warn about; reminderd-sync is a link to reminderd.
 dynamic=()
 for binary in "$root"/usr/bin/*; do

@@ -22,8 +22,8 @@ public final class CalDAVClient: Sendable {
     func send(_ request: HTTPRequest, followRedirects: Bool = false) throws(DAVError) -> (HTTPResponse, URL) {
         var current = request
         var chain = [request.url.absoluteString]
+        try requireAccountOrigin(request.url, request: request.summary)
         while true {
-            try requireAccountOrigin(current.url, request: current.summary)
             let response = try transport.send(current, credentials: credentials)
             guard followRedirects, [301, 302, 303, 307, 308].contains(response.status) else {
                 return (response, current.url)
@@ -36,6 +36,8 @@ public final class CalDAVClient: Sendable {
             if current.url.scheme == "https" && next.scheme != "https" {
                 throw .redirectRefused(request: current.summary, location: next.absoluteString, reason: "https to http")
             }
+            // Named by the request that redirected, not by its target.
+            try requireAccountOrigin(next, request: current.summary)
             let seen = chain.contains(next.absoluteString)
             chain.append(next.absoluteString)
             if seen || chain.count > Self.redirectLimit + 1 {
@@ -46,7 +48,8 @@ public final class CalDAVClient: Sendable {
     }
 
     /// The password is sent to the configured server only; a redirect or an href pointing
-    /// elsewhere is refused with the address to configure instead.
+    /// elsewhere is refused with the address to configure instead. `request` is the one that
+    /// redirected there, or the one to `url` itself.
     private func requireAccountOrigin(_ url: URL, request: String) throws(DAVError) {
         guard url.scheme == account.scheme, url.host == account.host, effectivePort(url) == effectivePort(account)
         else {

@@ -42,13 +42,26 @@ public final class CurlTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest, credentials: Credentials?) throws(DAVError) -> HTTPResponse {
         try handle.withLock { (easy: inout EasyHandle) throws(DAVError) -> HTTPResponse in
-            try perform(request, credentials: credentials, on: easy.pointer)
+            var (response, offered) = try perform(
+                request, credentials: credentials, schemes: easy.schemes, on: easy.pointer)
+            // Basic was sent and refused by a server that asks for Digest: asked again, as it asks.
+            if response.status == 401, easy.schemes == AuthScheme.basic, offered & AuthScheme.digest != 0 {
+                (response, offered) = try perform(
+                    request, credentials: credentials, schemes: AuthScheme.negotiated, on: easy.pointer)
+            }
+            if offered & AuthScheme.digest != 0 {
+                easy.schemes = AuthScheme.negotiated
+            } else if offered & AuthScheme.basic != 0 {
+                easy.schemes = AuthScheme.basic
+            }
+            return response
         }
     }
 
-    private func perform(_ request: HTTPRequest, credentials: Credentials?, on curl: UnsafeMutableRawPointer)
-        throws(DAVError) -> HTTPResponse
-    {
+    /// The answer, and the schemes the server's 401 challenge offered (0 when it sent none).
+    private func perform(
+        _ request: HTTPRequest, credentials: Credentials?, schemes: Int, on curl: UnsafeMutableRawPointer
+    ) throws(DAVError) -> (HTTPResponse, offered: Int) {
         reminderd_curl_easy_reset(curl)
         let collector = ResponseCollector(limit: limits.maximumBodyBytes)
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -76,7 +89,7 @@ public final class CurlTransport: HTTPTransport {
             reminderd_curl_set_string(curl, CURLOPT_USERAGENT, "reminderd-sync/\(ReminderVersion.current)")
             reminderd_curl_set_pointer(curl, CURLOPT_HTTPHEADER, headerList)
             if let credentials {
-                reminderd_curl_set_long(curl, CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC, a macro Swift cannot see
+                reminderd_curl_set_long(curl, CURLOPT_HTTPAUTH, schemes)
                 reminderd_curl_set_string(curl, CURLOPT_USERNAME, credentials.username)
                 reminderd_curl_set_string(curl, CURLOPT_PASSWORD, credentials.password)
             }
@@ -105,7 +118,9 @@ public final class CurlTransport: HTTPTransport {
         }
         var status = 0
         reminderd_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: collector.headers, body: collector.body)
+        var offered = 0
+        reminderd_curl_get_long(curl, CURLINFO_HTTPAUTH_AVAIL, &offered)
+        return (HTTPResponse(status: status, headers: collector.headers, body: collector.body), offered)
     }
 
     private func transferError(_ code: CURLcode, detail: String, request: String, overflowed: Bool) -> DAVError {
@@ -123,10 +138,12 @@ public final class CurlTransport: HTTPTransport {
     }
 }
 
-/// The one libcurl easy handle, kept for its connection cache. Only touched inside the
-/// transport's mutex.
+/// The one libcurl easy handle, kept for its connection cache, and the authentication its server
+/// asked for. Only touched inside the transport's mutex.
 private struct EasyHandle: ~Copyable {
     let pointer: UnsafeMutableRawPointer
+    /// CURLOPT_HTTPAUTH for the next request: Basic until the server has asked for Digest.
+    var schemes = AuthScheme.basic
 
     init() {
         guard let pointer = reminderd_curl_easy_init() else { fatalError("curl_easy_init failed: out of memory") }
@@ -134,6 +151,23 @@ private struct EasyHandle: ~Copyable {
     }
 
     deinit { reminderd_curl_easy_cleanup(pointer) }
+}
+
+/// The password is sent as the server asks: Basic (Radicale, Nextcloud) or Digest (sabre/dav as
+/// Baïkal runs it by default, which offers nothing else). Allowed only Basic, libcurl sends it with
+/// the first request; allowed both, it sends the first without a password and answers the
+/// server's challenge with the stronger scheme it names — a round trip more, and nothing at all
+/// to a server or proxy that answers a request without a password otherwise than with a
+/// challenge. So Basic goes first, as before; a 401 whose challenge offers Digest is asked again
+/// with both allowed, and so is every later request to that server (Digest needs a fresh
+/// challenge after each `curl_easy_reset` anyway). Not CURLAUTH_ANY's others: NTLM's hashes are
+/// weak, and Negotiate would present the user's Kerberos ticket instead of the configured account.
+/// Whether the password may go over plain http at all is `SyncSettings.plainHTTPRefusal`'s to
+/// say, before any request. (CURLAUTH_* are casts Swift cannot import.)
+private enum AuthScheme {
+    static let basic = 1 << 0  // CURLAUTH_BASIC
+    static let digest = 1 << 1  // CURLAUTH_DIGEST
+    static let negotiated = basic | digest
 }
 
 /// Gathers one answer's header lines and body as libcurl's callbacks hand them over, on the

@@ -5,7 +5,7 @@ public struct HTTPRequest: Sendable {
     public var method: String
     public var url: URL
     /// Header names as they go on the wire; the transport adds none but `User-Agent` and the
-    /// basic-auth `Authorization`.
+    /// `Authorization` the server's authentication scheme needs.
     public var headers: [String: String]
     public var body: [UInt8]
 
@@ -36,7 +36,7 @@ public struct HTTPResponse: Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// The user name and password sent with basic authentication.
+/// The user name and password, sent with Basic or Digest authentication as the server asks.
 public struct Credentials: Sendable, Equatable {
     public let username: String
     public let password: String

@@ -14,4 +14,22 @@ public enum ItemStatus: String, Sendable, Hashable, CaseIterable {
 
     /// Used or expired: nothing left to act on.
     public var isSettled: Bool { self == .used || self == .expired }
+
+    /// The status in the words of `kind`, as `list`, `show`, `summary` and `wallet` print it (the
+    /// raw value stays the wire's): a subscription renews and is paid, a fee is due and paid, a
+    /// rebuy runs out and is rebought or overdue, a coupon or a benefit is available and used or
+    /// expired — the words of the pop-up's buttons and of `done`.
+    public func words(for kind: ItemKind) -> String {
+        switch (self, kind) {
+        case (.used, .subscription), (.used, .fee): return "paid"
+        case (.used, .rebuy): return "rebought"
+        case (.available, .subscription): return "renews"
+        case (.expiring, .subscription): return "renews soon"
+        case (.available, .fee): return "due"
+        case (.expiring, .fee): return "due soon"
+        case (.available, .rebuy): return "in stock"
+        case (.expiring, .rebuy): return "runs out soon"
+        default: return rawValue
+        }
+    }
 }

@@ -38,7 +38,7 @@ public struct NotificationText: Hashable, Sendable {
     }
 
     /// `today`/`tomorrow`/`in N days` count calendar days; a due moment with its own time of day
-    /// (a coupon expiring at 14:00) reads `in Xh Ym` when under 24 hours away.
+    /// (a coupon expiring at 14:00) reads `in X h Y min` when under 24 hours away.
     public static func relative(_ occurrence: Occurrence, hasTimeOfDay: Bool, now: Int64, zone: TimeZoneRules)
         -> Relative
     {
@@ -83,7 +83,10 @@ public struct NotificationText: Hashable, Sendable {
             case .today: return timeToday ? "\(verb) today at \(dueTime)" : "\(verb) today"
             case .tomorrow: return "\(verb) tomorrow"
             case .inDays(let n): return "\(verb) in \(n) days"
-            case .inHours(let h, let m): return h == 0 ? "\(verb) in \(m)m" : "\(verb) in \(h)h \(m)m"
+            case .inHours(let h, let m):
+                // "in 2 h", "in 2 h 30 min", "in 45 min": no "0m" beside whole hours.
+                let parts = (h > 0 ? ["\(h) h"] : []) + (m > 0 || h == 0 ? ["\(m) min"] : [])
+                return "\(verb) in \(parts.joined(separator: " "))"
             }
         }
         let heading: String

@@ -3,8 +3,9 @@
 #endif
 
 /// Whether an account's password crosses the network in clear. reminderd-sync sends it with
-/// Basic auth on every request, so an `http://` address on another machine gives it to anyone on
-/// the path; that is refused unless `allowPlainHttp` says the user knows. Loopback hosts stay
+/// Basic auth to a server that asks for Basic — and over http anyone on the path can pose as one —
+/// so an `http://` address on another machine gives it to anyone on the path, Digest server or
+/// not; that is refused unless `allowPlainHttp` says the user knows. Loopback hosts stay
 /// allowed: nothing leaves the machine (a local Radicale, the tests' servers).
 extension SyncSettings {
     /// The host the password goes to in clear over http, nil when it does not (https, loopback).

@@ -25,7 +25,7 @@ public struct SyncSettings: Hashable, Sendable {
     /// events; `nil` when none is wanted.
     public let mirror: String?
     /// `allowPlainHttp`: the user accepted that an `http://` address on a host that is not
-    /// loopback carries the password in clear (Basic auth on every request). Without it
+    /// loopback carries the password in clear (with Basic auth, which a server or a man in the middle may ask for). Without it
     /// `reminderctl sync setup` and `reminderd-sync` refuse such an address (`plainHTTPRefusal`).
     public let allowPlainHTTP: Bool
 

@@ -9,7 +9,8 @@ import CivilTime
 /// A redemption counts in the month of its Done (the day `done` was run or a Done came from
 /// another device), in the configured zone: that is the one date every redemption has (a partial
 /// use is not tied to an occurrence), and the card year's return is counted by the same dates.
-/// Value lost counts in the month its period or coupon was due.
+/// A coupon used counts its value the same way, and a subscription's renewal marked paid counts
+/// in the month it was paid. Value lost counts in the month its period or coupon was due.
 public struct ValueReport: Sendable, Equatable {
     /// What one card redeemed in one month.
     public struct CardAmount: Sendable, Equatable {
@@ -212,6 +213,17 @@ public struct ValueReport: Sendable, Equatable {
             }.sorted { ($1.amount, $0.card) < ($0.amount, $1.card) }
         }
 
+        // A coupon used counts its value as redeemed in the month of its Done (it is on no card).
+        for item in items where wanted == nil {
+            guard let id = item.id, case .coupon(let coupon) = item.schedule, let value = coupon.value,
+                (item.currency ?? currency) == currency
+            else { continue }
+            for doneAt in (done[id] ?? [:]).values where doneAt >= windowStart && doneAt < windowEnd {
+                let at = index(zone.localDateTime(at: doneAt).date)
+                months[at].redeemed = months[at].redeemed + value
+            }
+        }
+
         // Lost: periods and coupons due in the window, by now, while the item existed, not done.
         var lost: [(due: Int64, loss: Loss)] = []
         var ledger: [String: [Redeemed]] = [:]
@@ -244,11 +256,14 @@ public struct ValueReport: Sendable, Equatable {
                         used = used + redemption.amount
                     }
                 }
-                guard used < value else { return true }
+                var left = value - used
+                if case .benefit(let benefit) = item.schedule {
+                    left = benefit.amountLeft(inPeriodDueOn: occurrence.dueDate, done: false, used: used) ?? .zero
+                }
+                guard left > .zero else { return true }
                 let loss = Loss(
                     item: id, title: item.title, kind: item.kind.rawValue, currency: item.currency ?? currency,
-                    card: item.card, due: Timestamp.format(occurrence.due, in: zone), amount: value,
-                    lost: value - used)
+                    card: item.card, due: Timestamp.format(occurrence.due, in: zone), amount: value, lost: left)
                 lost.append((occurrence.due, loss))
                 let at = index(occurrence.dueDate)
                 if loss.currency == currency { months[at].lost = months[at].lost + loss.lost }
@@ -278,8 +293,15 @@ public struct ValueReport: Sendable, Equatable {
                     card: subscription.card, amount: amount, monthly: perMonth))
             guard itemCurrency == currency else { continue }
             monthly = monthly + perMonth
+            // A renewal marked paid counts in the month it was paid; one not paid, in its due month.
+            let paid = done[id] ?? [:]
+            for paidAt in paid.values where paidAt >= windowStart && paidAt < windowEnd {
+                let at = index(zone.localDateTime(at: paidAt).date)
+                months[at].subscriptions = months[at].subscriptions + amount
+            }
             let after = max(windowStart - 1, item.createdAt ?? windowStart - 1)
             rules.forEachOccurrence(of: item, dueAfter: after, before: windowEnd) { renewal in
+                guard paid[renewal.due] == nil else { return true }
                 let at = index(renewal.dueDate)
                 months[at].subscriptions = months[at].subscriptions + amount
                 return true

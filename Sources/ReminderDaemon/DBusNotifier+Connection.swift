@@ -3,11 +3,15 @@ internal import CNotify
 /// The session-bus connection: our own, watched for the server's name and for the signals we
 /// act on, and opened again when the bus comes back. All on the GLib thread.
 extension DBusNotifier {
-    /// Opens our own connection to the session bus and starts listening on it.
+    /// Opens our own connection to the session bus and starts listening on it. A bus that is not
+    /// there — no address (no `DBUS_SESSION_BUS_ADDRESS`, no `$XDG_RUNTIME_DIR/bus`, no X11 to
+    /// autolaunch one), or nothing answering at it — is a state reminderd works in (reminders
+    /// wait, the CLI works): it is said once, at info, until a connection succeeds, not as an
+    /// error at every retry.
     func connect() -> Bool {
         var error: UnsafeMutablePointer<GError>?
         guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            logger.error("no D-Bus session bus: \(GLibError.take(error))")
+            busAway("no D-Bus session bus (\(GLibError.take(error)))")
             return false
         }
         defer { g_free(address) }
@@ -15,10 +19,10 @@ extension DBusNotifier {
             G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                 | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            logger.error(
-                "cannot connect to the D-Bus session bus at \(String(cString: address)): \(GLibError.take(error))")
+            busAway("no D-Bus session bus answering at \(String(cString: address)) (\(GLibError.take(error)))")
             return false
         }
+        busAbsenceSaid = false
         self.connection = connection
         reconnectDelay = 1
         g_dbus_connection_set_exit_on_close(connection, 0)
@@ -30,34 +34,47 @@ extension DBusNotifier {
         closedHandler = reminderd_signal_connect(
             UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), me)
         subscriptions = [
-            subscribe(connection, DBusNotifier.interface, "ActionInvoked") { _, _, _, _, _, parameters, data in
-                DBusNotifier.from(data).actionInvoked(parameters)
+            subscribe(connection, DBusNotifier.interface, "ActionInvoked") { _, sender, _, _, _, parameters, data in
+                DBusNotifier.from(data).actionInvoked(sender: sender, parameters)
             },
-            subscribe(connection, DBusNotifier.interface, "NotificationClosed") { _, _, _, _, _, parameters, data in
-                DBusNotifier.from(data).notificationClosed(parameters)
+            subscribe(connection, DBusNotifier.interface, "NotificationClosed") {
+                _, sender, _, _, _, parameters, data in
+                DBusNotifier.from(data).notificationClosed(sender: sender, parameters)
             },
             // Do-not-disturb may change: the server's `Inhibited` property, dunst's `paused`.
             subscribe(connection, "org.freedesktop.DBus.Properties", "PropertiesChanged") {
-                _, _, _, _, _, parameters, data in
-                DBusNotifier.from(data).serverPropertiesChanged(parameters)
+                _, sender, _, _, _, parameters, data in
+                let me = DBusNotifier.from(data)
+                guard let parameters = me.fromServer(.propertiesChanged, sender: sender, parameters) else { return }
+                me.serverPropertiesChanged(parameters)
             },
         ]
         // Watching asks only whether the name has an owner; it never starts a server.
         watchID = g_bus_watch_name_on_connection(
             connection, DBusNotifier.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
-            { _, _, _, data in DBusNotifier.from(data).serverAppeared() },
+            { _, _, owner, data in DBusNotifier.from(data).serverAppeared(owner: owner.map { String(cString: $0) } ?? "") },
             { _, _, data in DBusNotifier.from(data).serverVanished() }, me, nil)
         if indicatorEnabled { exportIndicator(connection) }
         return true
     }
 
-    /// Subscribes to `member` of `interface` on the notification server's object.
+    /// Subscribes to `member` of `interface` on the notification server's object, sent by the
+    /// server: the bus delivers only the name owner's for this rule, but GDBus (before 2.80)
+    /// hands a signal another rule brought to every subscription whose rule names a well-known
+    /// sender, so the handlers check the sender too (`fromServer`).
     private func subscribe(
         _ connection: OpaquePointer, _ interface: String, _ member: String, _ callback: GDBusSignalCallback
     ) -> guint {
         g_dbus_connection_signal_subscribe(
-            connection, nil, interface, member, DBusNotifier.objectPath, nil, G_DBUS_SIGNAL_FLAGS_NONE, callback,
+            connection, DBusNotifier.busName, interface, member, DBusNotifier.objectPath, nil, G_DBUS_SIGNAL_FLAGS_NONE, callback,
             Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// Says once, until a connection succeeds, that the bus is away and why.
+    private func busAway(_ reason: String) {
+        guard !busAbsenceSaid else { return }
+        busAbsenceSaid = true
+        logger.info("\(reason): pop-ups wait until a session bus is there; trying again, less and less often")
     }
 
     func disconnect() {

@@ -66,9 +66,9 @@ extension DBusNotifier {
         }
     }
 
-    /// `PropertiesChanged(s interface, a{sv} changed, as invalidated)` from the server's object.
-    func serverPropertiesChanged(_ parameters: OpaquePointer?) {
-        guard let parameters else { return }
+    /// `PropertiesChanged(s interface, a{sv} changed, as invalidated)` from the server's object,
+    /// checked to be the server's and of that type (`fromServer`).
+    func serverPropertiesChanged(_ parameters: OpaquePointer) {
         let interface = DBusNotifier.child(parameters, 0, DBusNotifier.string)
         var changed: [String: Bool] = [:]
         DBusNotifier.child(parameters, 1) { dictionary in

@@ -83,8 +83,11 @@ extension DBusNotifier: IndicatorExporter {
         events?(.indicatorHostChanged)
     }
 
-    /// Keeps `view` and signals the host what differs from the view before.
+    /// Keeps `view`, its entries numbered (`IndicatorMenuIds`), and signals the hosts what differs
+    /// from the view before.
     func updateIndicator(_ view: IndicatorView) {
+        var view = view
+        view.menu = indicatorIds.assign(view.menu)
         let old = indicatorView
         indicatorView = view
         guard old != view, let connection, !indicatorObjects.isEmpty else { return }
@@ -112,10 +115,26 @@ extension DBusNotifier: IndicatorExporter {
         }
     }
 
-    /// A method of the item or its menu, called by the host.
+    /// The signature of each method's arguments: a call with others is refused (GDBus checks
+    /// them against the introspection data as well; this does not rely on it).
+    static let indicatorSignatures = [
+        "GetLayout": "(iias)", "GetGroupProperties": "(aias)", "GetProperty": "(is)", "Event": "(isvu)",
+        "EventGroup": "(a(isvu))", "AboutToShow": "(i)", "AboutToShowGroup": "(ai)", "ContextMenu": "(ii)",
+        "Activate": "(ii)", "SecondaryActivate": "(ii)", "Scroll": "(is)",
+    ]
+
+    /// A method of the item or its menu, called by any program on the bus (a host, or not): its
+    /// arguments are checked — their signature, then each id against the menu — and a bad one
+    /// answered with a D-Bus error, never acted on.
     func indicatorCall(_ interface: String, _ method: String, _ parameters: OpaquePointer, _ invocation: OpaquePointer)
     {
-        let view = indicatorView ?? IndicatorComposer(entries: [], walletLeft: .zero, currency: "", paused: false).view
+        let signature = String(cString: g_variant_get_type_string(parameters))
+        let expected = DBusNotifier.indicatorSignatures[method]
+        guard expected == signature else {
+            return g_dbus_method_invocation_return_dbus_error(
+                invocation, "org.freedesktop.DBus.Error.InvalidArgs",
+                "\(interface).\(method) takes \(expected ?? "no such method"), not \(signature)")
+        }
         func reply(_ values: [OpaquePointer?]) {
             var values = values
             g_dbus_method_invocation_return_value(
@@ -123,16 +142,19 @@ extension DBusNotifier: IndicatorExporter {
                 values.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) })
         }
         func int32(_ index: gsize) -> Int32 { DBusNotifier.child(parameters, index, g_variant_get_int32) }
+        func idList(_ list: OpaquePointer) -> [Int32] {
+            (0..<g_variant_n_children(list)).map { DBusNotifier.child(list, $0, g_variant_get_int32) }
+        }
+        let ids = indicatorIds
         switch (interface, method) {
         case (DBusNotifier.menuInterface, "GetLayout"):
-            guard let parent = view.item(int32(0)) else { return unknownId(invocation, int32(0)) }
-            indicatorServed = view
+            guard let parent = ids.live[int32(0)] else { return unknownId(invocation, int32(0)) }
             reply([g_variant_new_uint32(indicatorRevision), IndicatorVariants.layout(parent, depth: int32(1))])
         case (DBusNotifier.menuInterface, "GetGroupProperties"):
-            let ids = DBusNotifier.child(parameters, 0) { list in
-                (0..<g_variant_n_children(list)).map { DBusNotifier.child(list, $0, g_variant_get_int32) }
-            }
-            let items = ids.isEmpty ? IndicatorVariants.all(view.menu) : ids.compactMap(view.item)
+            // Ids the menu does not hold are left out, as dbusmenu says; none asked: every entry.
+            let asked = DBusNotifier.child(parameters, 0, idList)
+            let items =
+                asked.isEmpty ? IndicatorVariants.all(ids.live[0]?.children ?? []) : asked.compactMap { ids.live[$0] }
             let array = DBusNotifier.builder("a(ia{sv})")
             for item in items {
                 var pair = [g_variant_new_int32(item.id), IndicatorVariants.properties(item)]
@@ -142,7 +164,7 @@ extension DBusNotifier: IndicatorExporter {
             reply([g_variant_builder_end(array)])
             g_variant_builder_unref(array)
         case (DBusNotifier.menuInterface, "GetProperty"):
-            guard let item = view.item(int32(0)) else { return unknownId(invocation, int32(0)) }
+            guard let item = ids.live[int32(0)] else { return unknownId(invocation, int32(0)) }
             let name = DBusNotifier.child(parameters, 1, DBusNotifier.string)
             let properties = IndicatorVariants.properties(item)
             guard let value = g_variant_lookup_value(properties, name, nil) else {
@@ -154,23 +176,29 @@ extension DBusNotifier: IndicatorExporter {
             reply([g_variant_new_variant(value)])
             g_variant_unref(value)
         case (DBusNotifier.menuInterface, "Event"):
-            menuEvent(view, id: int32(0), DBusNotifier.child(parameters, 1, DBusNotifier.string))
+            guard menuEvent(id: int32(0), DBusNotifier.child(parameters, 1, DBusNotifier.string)) else {
+                return unknownId(invocation, int32(0))
+            }
             reply([])
         case (DBusNotifier.menuInterface, "EventGroup"):
-            DBusNotifier.child(parameters, 0) { events in
-                for index in 0..<g_variant_n_children(events) {
-                    DBusNotifier.child(events, index) { event in
-                        menuEvent(
-                            view, id: DBusNotifier.child(event, 0, g_variant_get_int32),
-                            DBusNotifier.child(event, 1, DBusNotifier.string))
+            var errors: [Int32] = []
+            let group = DBusNotifier.child(parameters, 0) { list in
+                (0..<g_variant_n_children(list)).map { index in
+                    DBusNotifier.child(list, index) {
+                        (DBusNotifier.child($0, 0, g_variant_get_int32), DBusNotifier.child($0, 1, DBusNotifier.string))
                     }
                 }
             }
-            reply([DBusNotifier.emptyArray("ai")])
+            for (id, event) in group where !menuEvent(id: id, event) { errors.append(id) }
+            // dbusmenu: an error only when every event named an unknown id.
+            if !group.isEmpty && errors.count == group.count { return unknownId(invocation, errors[0]) }
+            reply([IndicatorVariants.int32Array(errors)])
         case (DBusNotifier.menuInterface, "AboutToShow"):
+            guard ids.live[int32(0)] != nil else { return unknownId(invocation, int32(0)) }
             reply([g_variant_new_boolean(0)])
         case (DBusNotifier.menuInterface, "AboutToShowGroup"):
-            reply([DBusNotifier.emptyArray("ai"), DBusNotifier.emptyArray("ai")])
+            let unknown = DBusNotifier.child(parameters, 0, idList).filter { ids.live[$0] == nil }
+            reply([DBusNotifier.emptyArray("ai"), IndicatorVariants.int32Array(unknown)])
         default:
             // The item's Activate, SecondaryActivate, ContextMenu and Scroll: the menu is all it offers
             // (ItemIsMenu), so a click is left to the host, which shows the menu.
@@ -183,12 +211,14 @@ extension DBusNotifier: IndicatorExporter {
             invocation, "com.canonical.dbusmenu.Error.UnknownId", "no menu item \(id) (the menu changed)")
     }
 
-    /// A host's event on menu item `id`: a click runs its action on the engine's queue. Ids are
-    /// positions in a layout, which an item due sooner shifts: a click is read in the layout the
-    /// host last fetched (it fetches again on `LayoutUpdated`), so a Done lands on the item shown.
-    private func menuEvent(_ view: IndicatorView, id: Int32, _ event: String) {
-        guard event == "clicked", let action = (indicatorServed ?? view).action(for: id) else { return }
-        events?(.indicatorClicked(action))
+    /// A host's event on menu entry `id`; false when no entry ever had that id. A click runs the
+    /// entry's action on the engine's queue while the menu holds it; on an entry it no longer
+    /// holds, it is refused in words there (`IndicatorAction.withdrawn`). Other events (hovered,
+    /// opened, closed) change nothing.
+    private func menuEvent(id: Int32, _ event: String) -> Bool {
+        let click = indicatorIds.click(id)
+        if event == "clicked", let action = click.action { events?(.indicatorClicked(action)) }
+        return click.known
     }
 
     /// A property of the item, read by the host (and by `GetAll`).
@@ -231,12 +261,13 @@ extension DBusNotifier: IndicatorExporter {
 
 /// The menu as dbusmenu's values.
 enum IndicatorVariants {
-    /// An item and, `depth` levels down (-1: all), its children: `(ia{sv}av)`.
+    /// An item and, `depth` levels down (any negative depth: all), its children: `(ia{sv}av)`.
     static func layout(_ item: IndicatorMenuItem, depth: Int32) -> OpaquePointer? {
         let children = DBusNotifier.builder("av")
         if depth != 0 {
             for child in item.children {
-                g_variant_builder_add_value(children, g_variant_new_variant(layout(child, depth: depth - 1)))
+                g_variant_builder_add_value(
+                    children, g_variant_new_variant(layout(child, depth: depth < 0 ? -1 : depth - 1)))
             }
         }
         var fields = [g_variant_new_int32(item.id), properties(item), g_variant_builder_end(children)]
@@ -262,124 +293,16 @@ enum IndicatorVariants {
         return g_variant_builder_end(dictionary)
     }
 
+    /// An `ai`.
+    static func int32Array(_ values: [Int32]) -> OpaquePointer? {
+        let array = DBusNotifier.builder("ai")
+        defer { g_variant_builder_unref(array) }
+        for value in values { g_variant_builder_add_value(array, g_variant_new_int32(value)) }
+        return g_variant_builder_end(array)
+    }
+
     /// Every item below the root, depth first.
     static func all(_ items: [IndicatorMenuItem]) -> [IndicatorMenuItem] {
         items.flatMap { [$0] + all($0.children) }
     }
-}
-
-/// The interfaces' descriptions and the table of handlers GLib calls for them, made once.
-enum IndicatorInterfaces {
-    static let xml = """
-        <node>
-          <interface name="org.kde.StatusNotifierItem">
-            <property name="Category" type="s" access="read"/>
-            <property name="Id" type="s" access="read"/>
-            <property name="Title" type="s" access="read"/>
-            <property name="Status" type="s" access="read"/>
-            <property name="WindowId" type="i" access="read"/>
-            <property name="IconThemePath" type="s" access="read"/>
-            <property name="IconName" type="s" access="read"/>
-            <property name="IconPixmap" type="a(iiay)" access="read"/>
-            <property name="OverlayIconName" type="s" access="read"/>
-            <property name="OverlayIconPixmap" type="a(iiay)" access="read"/>
-            <property name="AttentionIconName" type="s" access="read"/>
-            <property name="AttentionIconPixmap" type="a(iiay)" access="read"/>
-            <property name="AttentionMovieName" type="s" access="read"/>
-            <property name="ToolTip" type="(sa(iiay)ss)" access="read"/>
-            <property name="ItemIsMenu" type="b" access="read"/>
-            <property name="Menu" type="o" access="read"/>
-            <method name="ContextMenu"><arg name="x" type="i" direction="in"/><arg name="y" type="i" direction="in"/></method>
-            <method name="Activate"><arg name="x" type="i" direction="in"/><arg name="y" type="i" direction="in"/></method>
-            <method name="SecondaryActivate"><arg name="x" type="i" direction="in"/><arg name="y" type="i" direction="in"/></method>
-            <method name="Scroll"><arg name="delta" type="i" direction="in"/><arg name="orientation" type="s" direction="in"/></method>
-            <signal name="NewTitle"/>
-            <signal name="NewIcon"/>
-            <signal name="NewAttentionIcon"/>
-            <signal name="NewOverlayIcon"/>
-            <signal name="NewToolTip"/>
-            <signal name="NewStatus"><arg name="status" type="s"/></signal>
-          </interface>
-          <interface name="com.canonical.dbusmenu">
-            <property name="Version" type="u" access="read"/>
-            <property name="TextDirection" type="s" access="read"/>
-            <property name="Status" type="s" access="read"/>
-            <property name="IconThemePath" type="as" access="read"/>
-            <method name="GetLayout">
-              <arg type="i" name="parentId" direction="in"/>
-              <arg type="i" name="recursionDepth" direction="in"/>
-              <arg type="as" name="propertyNames" direction="in"/>
-              <arg type="u" name="revision" direction="out"/>
-              <arg type="(ia{sv}av)" name="layout" direction="out"/>
-            </method>
-            <method name="GetGroupProperties">
-              <arg type="ai" name="ids" direction="in"/>
-              <arg type="as" name="propertyNames" direction="in"/>
-              <arg type="a(ia{sv})" name="properties" direction="out"/>
-            </method>
-            <method name="GetProperty">
-              <arg type="i" name="id" direction="in"/>
-              <arg type="s" name="name" direction="in"/>
-              <arg type="v" name="value" direction="out"/>
-            </method>
-            <method name="Event">
-              <arg type="i" name="id" direction="in"/>
-              <arg type="s" name="eventId" direction="in"/>
-              <arg type="v" name="data" direction="in"/>
-              <arg type="u" name="timestamp" direction="in"/>
-            </method>
-            <method name="EventGroup">
-              <arg type="a(isvu)" name="events" direction="in"/>
-              <arg type="ai" name="idErrors" direction="out"/>
-            </method>
-            <method name="AboutToShow">
-              <arg type="i" name="id" direction="in"/>
-              <arg type="b" name="needUpdate" direction="out"/>
-            </method>
-            <method name="AboutToShowGroup">
-              <arg type="ai" name="ids" direction="in"/>
-              <arg type="ai" name="updatesNeeded" direction="out"/>
-              <arg type="ai" name="idErrors" direction="out"/>
-            </method>
-            <signal name="ItemsPropertiesUpdated">
-              <arg type="a(ia{sv})" name="updatedProps"/>
-              <arg type="a(ias)" name="removedProps"/>
-            </signal>
-            <signal name="LayoutUpdated">
-              <arg type="u" name="revision"/>
-              <arg type="i" name="parent"/>
-            </signal>
-            <signal name="ItemActivationRequested">
-              <arg type="i" name="id"/>
-              <arg type="u" name="timestamp"/>
-            </signal>
-          </interface>
-        </node>
-        """
-
-    // nonisolated(unsafe): both are made once, never changed after, and only read (by GLib).
-    nonisolated(unsafe) static let node: UnsafeMutablePointer<GDBusNodeInfo> = {
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(xml, &error) else {
-            fatalError("the indicator's introspection XML does not parse: \(GLibError.take(error))")
-        }
-        return node
-    }()
-
-    nonisolated(unsafe) static let vtable: UnsafeMutablePointer<GDBusInterfaceVTable> = {
-        let table = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-        table.initialize(to: GDBusInterfaceVTable())
-        table.pointee.method_call = { _, _, _, interface, method, parameters, invocation, data in
-            DBusNotifier.from(data).indicatorCall(
-                String(cString: interface!), String(cString: method!), parameters!, invocation!)
-        }
-        table.pointee.get_property = { _, _, _, interface, name, _, data in
-            let name = String(cString: name!)
-            let menu = String(cString: interface!) == DBusNotifier.menuInterface
-            // The menu's Status and IconThemePath differ from the item's of the same names.
-            let key = menu && (name == "Status" || name == "IconThemePath") ? name + "@menu" : name
-            return DBusNotifier.from(data).indicatorProperty(key)
-        }
-        return table
-    }()
 }

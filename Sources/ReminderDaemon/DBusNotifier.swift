@@ -21,13 +21,13 @@ import Synchronization
 /// capabilities and do-not-disturb are known, so no pop-up goes out without the buttons it
 /// supports or into a do-not-disturb not yet read.
 ///
-/// The parts: this file (the `Notifier` calls, the server's arrival and its signals),
+/// The parts: this file (the `Notifier` calls, the server's arrival), `+Signals` (its signals),
 /// `+Connection` (the bus connection and its reconnection), `+Calls` (method calls and the
 /// GLib plumbing), `+DoNotDisturb` (keeping `DoNotDisturb` up to date), `+Indicator` (the panel
 /// indicator, exported on the same connection).
 // @unchecked Sendable: `connection`, `sharedConnection`, `gnomeSettings`, `shown`, `events`,
 // `doNotDisturbState`, the watch, subscription and closed-handler ids, `generation` and
-// `reconnectDelay`, and the indicator's view, revision, objects and watch are touched only on the
+// `reconnectDelay`, `busAbsenceSaid`, the server's owner and ignored signals, and the indicator's view, revision, objects and watch are touched only on the
 // GLib thread; `info`, `watcherPresent` and `started` only behind their Mutexes.
 public final class DBusNotifier: Notifier, @unchecked Sendable {
     static let busName = "org.freedesktop.Notifications"
@@ -52,6 +52,12 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
     var subscriptions: [guint] = []
     var closedHandler: gulong = 0
     var reconnectDelay: guint = 1
+    /// Whether the bus's absence was logged since the last connection (`connect`).
+    var busAbsenceSaid = false
+    /// The unique name that owns `busName` now: only its signals are taken (`+Signals`).
+    var serverOwner: String?
+    /// Signals ignored as not the server's or not as documented (`+Signals`).
+    var ignoredSignals = 0
     /// Ids of our pop-ups on screen: the server's signals reach every client, so others' are
     /// ignored.
     var shown: Set<UInt32> = []
@@ -68,8 +74,8 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
     /// the StatusNotifierWatcher's name; whether a watcher is there, behind a Mutex.
     let indicatorEnabled: Bool
     var indicatorView: IndicatorView?
-    /// The view of the layout last given to a host: its clicks name ids of that layout.
-    var indicatorServed: IndicatorView?
+    /// The menu entries' ids, stable while an entry is shown, whichever host fetched when.
+    var indicatorIds = IndicatorMenuIds()
     var indicatorRevision: UInt32 = 0
     var indicatorObjects: [guint] = []
     var watcherWatchID: guint = 0
@@ -98,6 +104,7 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
             watchGnomeSettings()
             if !connect() { scheduleReconnect() }
             g_main_loop_run(loop)
+            reportIgnoredSignals()
             disconnect()
             g_main_context_pop_thread_default(context)
             finished.signal()
@@ -171,10 +178,11 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
 
     // MARK: - On the GLib thread: the server
 
-    /// A server took the name: it counts as there once it said what it can do and whether it is
+    /// A server (`owner`, its unique name) took the name: it counts as there once it said what it can do and whether it is
     /// in do-not-disturb.
-    func serverAppeared() {
+    func serverAppeared(owner: String) {
         generation += 1
+        serverOwner = owner
         let asked = generation
         call("GetCapabilities", nil, returning: "(as)") { [self] result in
             var capabilities: [String] = []
@@ -203,25 +211,11 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
 
     func serverVanished() {
         generation += 1
+        serverOwner = nil
         info.withLock { $0 = nil }
         shown.removeAll()
         doNotDisturbState.serverVanished()
         events?(.serverVanished)
-    }
-
-    func actionInvoked(_ parameters: OpaquePointer?) {
-        guard let parameters else { return }
-        let id = DBusNotifier.child(parameters, 0, g_variant_get_uint32)
-        guard shown.contains(id) else { return }
-        events?(.actionInvoked(id: id, action: DBusNotifier.child(parameters, 1, DBusNotifier.string)))
-    }
-
-    func notificationClosed(_ parameters: OpaquePointer?) {
-        guard let parameters else { return }
-        let id = DBusNotifier.child(parameters, 0, g_variant_get_uint32)
-        guard shown.remove(id) != nil else { return }
-        let reason = DBusNotifier.child(parameters, 1, g_variant_get_uint32)
-        events?(.closed(id: id, reason: Int32(truncatingIfNeeded: reason)))
     }
 }
 

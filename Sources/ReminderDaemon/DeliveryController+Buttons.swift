@@ -17,9 +17,14 @@ extension DeliveryController {
                 logger.debug("a pop-up action reminderd did not offer: \(key)", metadata: ["NOTIFICATION_ID": "\(id)"])
                 break
             }
+            if state.value.samplePopUps.contains(id) {
+                pressOnSample(action, id: id, now: now)
+                break
+            }
             if action == .undo, let itemId = outbox.takeUndoOffer(id) {
                 runButton(action.key, itemId, now: now) { () throws(EngineError) in
                     _ = try core.undo(itemId, now: now)
+                    showUndone(itemId, now: now)
                 }
                 notifier.close(id: id)
                 break
@@ -32,6 +37,8 @@ extension DeliveryController {
             let itemId = popUp.itemId
             switch action {
             case .done:
+                // Pressed on a reminder gone through one at a time with more to come (`walkGoesOn`).
+                let walkGoesOn = outbox.turn == .onScreen(id: id) && !outbox.inTurn.isEmpty
                 let done = press(action, on: popUp, now: now) { () throws(EngineError) in
                     _ = try core.markDone(itemId, amount: nil, early: false, now: now)
                 }
@@ -39,7 +46,9 @@ extension DeliveryController {
                     // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
                     store.whenDurable(through: store.commitCount) { [weak self] durability in
                         guard let self else { return }
-                        self.withEngine { self.confirmDone(itemId, durability, now: now) }
+                        self.withEngine {
+                            self.confirmDone(itemId, durability, undoButton: !walkGoesOn, now: now)
+                        }
                     }
                 }
             case .snoozeToLastMinute:
@@ -54,6 +63,7 @@ extension DeliveryController {
                 logger.warning("button \(key) means nothing on a reminder's own pop-up")
             }
         case .closed(let id, let reason):
+            state.value.samplePopUps.remove(id)
             guard let itemId = outbox.closed(id)?.itemId else { return }
             if reason == 2, let item = items[itemId] {
                 // An acknowledgement: other devices close the same reminder (pushed with it).
@@ -140,10 +150,13 @@ extension DeliveryController {
         notifier.show(composer(for: notifier.serverInfo(), now: clock()).notice(request)) { _ in }
     }
 
-    /// After Done from a button, once its flush settled: the confirmation with Undo, or word that
-    /// the Done is saved but not confirmed on disk (a power cut may lose it).
-    func confirmDone(_ itemId: String, _ durability: Durability, now: Int64) {
-        guard case .notConfirmed(let reason) = durability else { return offerUndo(itemId, now: now) }
+    /// After Done from a button, once its flush settled: the confirmation (with Undo unless
+    /// `undoButton` is false, see `offerUndo`), or word that the Done is saved but not confirmed
+    /// on disk (a power cut may lose it).
+    func confirmDone(_ itemId: String, _ durability: Durability, undoButton: Bool = true, now: Int64) {
+        guard case .notConfirmed(let reason) = durability else {
+            return offerUndo(itemId, undoButton: undoButton, now: now)
+        }
         logger.error(
             "a Done from a button is saved but not confirmed on disk: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
         showRefusal(
@@ -152,13 +165,44 @@ extension DeliveryController {
     }
 
     /// After Done from a button: the confirmation with an Undo button (`PopUpComposer.undoOffer`).
-    func offerUndo(_ itemId: String, now: Int64) {
+    ///
+    /// Except in the middle of a walk ("One at a time" with more to come): there the confirmation
+    /// says what was done and how to undo it in words (`reminderctl undo`), with no button. The
+    /// next reminder of the walk is on screen beside it by then, and a server that lists every
+    /// pop-up's actions in one menu — stock dunst's context menu, newest first — would put
+    /// "Undo" where the person, going on to the next reminder, expects its "Mark as used": Enter
+    /// undid the Done just made. Holding the next reminder back until the confirmation is gone
+    /// would leave "Undo" alone in that place, the same trap, and ten seconds slower; closing the
+    /// confirmation as the next comes would give no word at all. A button-less pop-up adds nothing
+    /// to the menu and still tells the person it counted. The walk's last Done, with nothing to
+    /// come, gets its Undo button as any Done does.
+    func offerUndo(_ itemId: String, undoButton: Bool = true, now: Int64) {
         guard let item = items[itemId] else { return }
-        let request = composer(for: notifier.serverInfo(), now: now).undoOffer(for: item, id: itemId)
+        let request = composer(for: notifier.serverInfo(), now: now).undoOffer(
+            for: item, id: itemId, button: undoButton)
         notifier.show(request) { [weak self] result in
-            guard let self, case .success(let id) = result else { return }
+            guard let self, undoButton, case .success(let id) = result else { return }
             self.onQueue { self.outbox.offerUndo(id, for: itemId) }
         }
+    }
+
+    /// After Undo from a confirmation's button: a pop-up that shows what was restored — the
+    /// reminder of the item's current occurrence, as its pop-up says it, under "Undone" — so the
+    /// person sees that it counted, and what is due again.
+    func showUndone(_ itemId: String, now: Int64) {
+        guard let item = items[itemId] else { return }
+        let body: String
+        if let occurrence = core.index.currentOccurrence(of: item, rules: core.rules, now: now) {
+            let text = NotificationText(
+                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+            body = text.body  // names the item, as the reminder's body does
+        } else {
+            body = item.title
+        }
+        let request = NotificationRequest(
+            summary: "Undone", body: body, urgency: .normal, category: "x-reminderd.undone",
+            timeoutMilliseconds: 10_000)
+        notifier.show(composer(for: notifier.serverInfo(), now: now).notice(request)) { _ in }
     }
 
     /// When a snooze of `duration` from `now` would fire (`PopUpComposer.snoozeEnd`).

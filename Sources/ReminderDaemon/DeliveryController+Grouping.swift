@@ -22,7 +22,8 @@ extension DeliveryController {
                     }
                 }
                 self.delivered(
-                    self.outbox.answered(ticket), item: itemsById, replaced: 0, grouped: true, result: result)
+                    self.outbox.answered(ticket), item: itemsById, replaced: 0, grouped: true, sent: now,
+                    result: result)
             }
         }
     }
@@ -131,15 +132,15 @@ extension DeliveryController {
             let ticket = outbox.sendInTurn(event)
             notifier.show(request) { [weak self] result in
                 guard let self else { return }
-                self.onQueue { self.answeredInTurn(ticket, result) }
+                self.onQueue { self.answeredInTurn(ticket, sent: now, result) }
             }
             return
         }
     }
 
-    /// The server's answer to a reminder shown in turn: on screen, or — not shown — kept with
-    /// those still to come as `delivered` keeps a reminder the server did not take.
-    private func answeredInTurn(_ ticket: UInt64, _ result: Result<UInt32, NotifierError>) {
+    /// The server's answer to a reminder shown in turn (sent at `sent`): on screen, or — not
+    /// shown — kept with those still to come as `delivered` keeps a reminder the server did not take.
+    private func answeredInTurn(_ ticket: UInt64, sent: Int64, _ result: Result<UInt32, NotifierError>) {
         let now = clock()
         let events = outbox.answered(ticket)
         switch result {
@@ -160,7 +161,7 @@ extension DeliveryController {
             let kept = events + outbox.takeInTurn()
             switch error {
             case .inhibited: outbox.keep(kept, in: .held, because: .doNotDisturb(since: now))
-            case .timedOut: outbox.keep(kept, in: .repost, because: .noAnswer(since: now))
+            case .timedOut: outbox.keep(kept, in: .repost, because: .noAnswer(since: sent))
             default:
                 logger.warning("a reminder shown one at a time waits: \(error)")
                 outbox.keep(kept, in: .waiting, because: .serverRefused(since: now))

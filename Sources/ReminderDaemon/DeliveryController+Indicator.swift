@@ -11,10 +11,29 @@ extension DeliveryController {
                 _ = try core.markDone(itemId, amount: nil, early: false, now: now)
             }
         case .snooze(let itemId, let due, let duration):
-            let stale = staleness(.snooze(duration), itemId: itemId, due: due, now: now)
+            // Offered while it fit (`IndicatorComposer`); a click after it stopped fitting is
+            // refused, not shortened without a word.
+            let fits =
+                PopUpComposer.snoozeEnd(duration, from: now, due: due, configuration: configuration, rules: rules)?
+                .shortened == false
+            let stale =
+                staleness(.snooze(duration), itemId: itemId, due: due, now: now)
+                ?? (fits ? nil : "a snooze of \(duration) would not end before it is due")
             indicatorCommand("Not snoozed", itemId, stale) { () throws(EngineError) in
                 _ = try core.snooze(itemId, duration, now: now)
             }
+        case .snoozeToLastMinute(let itemId, let due):
+            let stale =
+                staleness(.snoozeToLastMinute, itemId: itemId, due: due, now: now)
+                ?? (due - 60 > now + 60 ? nil : "it is due within two minutes")
+            indicatorCommand("Not snoozed", itemId, stale) { () throws(EngineError) in
+                _ = try core.snooze(itemId, until: due - 60, label: nil, now: now)
+            }
+        case .withdrawn(let entry):
+            logger.warning("indicator menu refused a click on an entry it no longer shows: \(entry)")
+            showRefusal(
+                "Nothing done: the menu changed",
+                "\(entry) is no longer in the menu (the item changed since the menu was shown); nothing was changed")
         case .pause(let duration):
             do { try pause(until: now + duration.nominalSeconds) } catch {
                 logger.error("the indicator's pause failed: \(error)")

@@ -117,7 +117,7 @@ extension DeliveryController {
                 case .failure(.inhibited):
                     self.outbox.keep(digest, in: .held, because: .doNotDisturb(since: self.clock()))
                 case .failure(.timedOut):
-                    self.outbox.keep(digest, in: .repost, because: .noAnswer(since: self.clock()))
+                    self.outbox.keep(digest, in: .repost, because: .noAnswer(since: now))
                 case .failure(.refused):
                     self.outbox.keep(digest, in: .waiting, because: .serverRefused(since: self.clock()))
                     self.scheduleRetry(now: self.clock())

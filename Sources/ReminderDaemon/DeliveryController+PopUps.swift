@@ -59,7 +59,7 @@ extension DeliveryController {
             self.onQueue {
                 self.delivered(
                     self.outbox.answered(ticket), item: [itemId: item], replaced: replaces, grouped: false,
-                    result: result)
+                    sent: composer.now, result: result)
             }
         }
     }
@@ -71,9 +71,10 @@ extension DeliveryController {
         return fires.allSatisfy { shown.contains(due: due, $0) }
     }
 
-    /// The server's answer to one pop-up (`grouped`: one pop-up for all `events`).
+    /// The server's answer to one pop-up (`grouped`: one pop-up for all `events`) sent at `sent`:
+    /// a server that never answered is dated from then, not from when its silence was noticed.
     func delivered(
-        _ events: [ScheduledEvent], item: [String: Item], replaced: UInt32, grouped: Bool,
+        _ events: [ScheduledEvent], item: [String: Item], replaced: UInt32, grouped: Bool, sent: Int64,
         result: Result<UInt32, NotifierError>
     ) {
         let now = clock()
@@ -130,7 +131,7 @@ extension DeliveryController {
             logger.warning(
                 "the notification server did not answer (\(reason)); the reminder may be on screen, so it is shown again only on the next server"
             )
-            outbox.keep(events, in: .repost, because: .noAnswer(since: now))
+            outbox.keep(events, in: .repost, because: .noAnswer(since: sent))
         case .failure(let error):
             logger.warning("reminder waits: \(error)")
             outbox.keep(events.filter { items[$0.itemId] != nil }, in: .waiting, because: .noServer(since: now))

@@ -56,6 +56,8 @@ final class DeliveryController: Sendable {
         /// Per item, the newest acknowledgement another device made (a dismiss, snooze or Done
         /// there, from `SyncPulled`): a reminder that fired by then is not shown here (`stillDue`).
         var acknowledgedElsewhere: [String: Int64] = [:]
+        /// The server ids of the sample pop-ups on screen (`reminderctl try`): their buttons change nothing.
+        var samplePopUps: Set<UInt32> = []
     }
 
     /// The engine, which owns this controller. Held weakly: an answer of the notifier or of the

@@ -1,65 +1,6 @@
 import CivilTime
 import ReminderCore
 
-/// What a click in the panel indicator's menu does: the same commands as a pop-up's buttons. An
-/// item's action names the occurrence its entry showed (`due`), so a click in a menu the host
-/// fetched before a Done elsewhere or the due time passing is refused, as a stale pop-up's
-/// button is, instead of landing on the next occurrence.
-public enum IndicatorAction: Sendable, Equatable {
-    case done(itemId: String, due: Int64)
-    case snooze(itemId: String, due: Int64, CalendarDuration)
-    case pause(CalendarDuration)
-    case resume
-}
-
-/// One entry of the indicator's menu (a com.canonical.dbusmenu item): a label with an action,
-/// a submenu, or a separator. `id` is its dbusmenu id, unique within one `IndicatorView`.
-struct IndicatorMenuItem: Sendable, Equatable {
-    var id: Int32
-    var label: String
-    var enabled = true
-    var isSeparator = false
-    var action: IndicatorAction?
-    var children: [IndicatorMenuItem] = []
-}
-
-/// Everything the panel indicator shows, as plain values: the exporter (`DBusNotifier+Indicator`)
-/// only turns it into D-Bus replies, and emits a signal only for the parts that changed.
-struct IndicatorView: Sendable, Equatable {
-    /// The StatusNotifierItem's `Status`: "NeedsAttention" when something is due today, "Active"
-    /// when something is due this week, else "Passive" (a host may then hide the icon).
-    var status: String
-    var toolTipTitle: String
-    var toolTipBody: String
-    /// The menu's top level (dbusmenu id 0 is its root and holds these).
-    var menu: [IndicatorMenuItem]
-
-    /// The action of the menu entry with dbusmenu id `id`, if it has one.
-    func action(for id: Int32) -> IndicatorAction? {
-        func find(_ items: [IndicatorMenuItem]) -> IndicatorAction? {
-            for item in items {
-                if item.id == id { return item.action }
-                if let found = find(item.children) { return found }
-            }
-            return nil
-        }
-        return find(menu)
-    }
-
-    /// The entry with dbusmenu id `id` (0: a root holding the top level).
-    func item(_ id: Int32) -> IndicatorMenuItem? {
-        if id == 0 { return IndicatorMenuItem(id: 0, label: "", children: menu) }
-        func find(_ items: [IndicatorMenuItem]) -> IndicatorMenuItem? {
-            for item in items {
-                if item.id == id { return item }
-                if let found = find(item.children) { return found }
-            }
-            return nil
-        }
-        return find(menu)
-    }
-}
-
 /// What the panel indicator shows, from plain values (as `PopUpComposer` is for pop-ups): the
 /// items due within a week, the wallet's total left and whether reminders are paused.
 struct IndicatorComposer {
@@ -76,10 +17,22 @@ struct IndicatorComposer {
         var currency: String
         /// Whether that value is lost when it passes (a benefit or a coupon, not a renewal's price).
         var expires: Bool
+        /// The card it belongs to (a benefit's, a subscription's or a fee's), named in its line.
+        var card: String?
+        /// The pop-up's word for its Done ("Mark as used", "Mark as paid", "Rebought").
+        var doneLabel: String
+        /// The snoozes its pop-up would offer now (`PopUpComposer.snoozeOffers`), in its words.
+        var snoozes: [Snooze]
+        /// A coupon: its value is what it is worth ("worth $7"), not what is left of it, as a benefit's is.
+        var isCoupon = false
     }
 
-    static let snoozeHour = CalendarDuration(1, .hours)
-    static let snoozeDay = CalendarDuration(1, .days)
+    /// A snooze the menu offers: the pop-up's button and its label.
+    struct Snooze: Sendable, Equatable {
+        var action: PopUpAction
+        var label: String
+    }
+
     static let pauseHour = CalendarDuration(1, .hours)
 
     /// Due within a week, soonest first.
@@ -93,54 +46,68 @@ struct IndicatorComposer {
     var view: IndicatorView {
         let today = entries.filter { $0.daysLeft <= 0 }
         let week = entries.filter { $0.daysLeft > 0 }
-        var nextId: Int32 = 0
-        func newId() -> Int32 {
-            nextId += 1
-            return nextId
+        var separators = 0
+        func header(_ key: String, _ text: String) -> IndicatorMenuItem {
+            IndicatorMenuItem(key: key, label: text, enabled: false)
         }
-        func header(_ text: String) -> IndicatorMenuItem { IndicatorMenuItem(id: newId(), label: text, enabled: false) }
-        func separator() -> IndicatorMenuItem { IndicatorMenuItem(id: newId(), label: "", isSeparator: true) }
+        func separator() -> IndicatorMenuItem {
+            separators += 1
+            return IndicatorMenuItem(key: "separator-\(separators)", label: "", isSeparator: true)
+        }
+        // What the item's pop-up offers, in its words: its Done, then the snoozes that fit.
         func submenu(_ entry: Entry) -> IndicatorMenuItem {
-            let id = newId()
-            return IndicatorMenuItem(
-                id: id, label: Self.menuLabel(line(entry)),
-                children: [
-                    IndicatorMenuItem(id: newId(), label: "Done", action: .done(itemId: entry.itemId, due: entry.due)),
-                    IndicatorMenuItem(
-                        id: newId(), label: "Snooze 1 hour", action: .snooze(itemId: entry.itemId, due: entry.due, Self.snoozeHour)),
-                    IndicatorMenuItem(
-                        id: newId(), label: "Snooze 1 day", action: .snooze(itemId: entry.itemId, due: entry.due, Self.snoozeDay)),
-                ])
+            let key = "item:\(entry.itemId)@\(entry.due)"
+            func offer(_ name: String, _ label: String, _ action: IndicatorAction) -> IndicatorMenuItem {
+                IndicatorMenuItem(key: "\(key):\(name)", label: label, action: action, about: entry.title)
+            }
+            var children = [offer("done", entry.doneLabel, .done(itemId: entry.itemId, due: entry.due))]
+            for snooze in entry.snoozes {
+                switch snooze.action {
+                case .snooze(let duration):
+                    children.append(
+                        offer(snooze.action.key, snooze.label, .snooze(itemId: entry.itemId, due: entry.due, duration)))
+                case .snoozeToLastMinute:
+                    let action = IndicatorAction.snoozeToLastMinute(itemId: entry.itemId, due: entry.due)
+                    children.append(offer(snooze.action.key, snooze.label, action))
+                case .done, .undo, .oneAtATime, .snoozeAll:
+                    break  // not a snooze of one reminder
+                }
+            }
+            return IndicatorMenuItem(key: key, label: Self.menuLabel(line(entry)), children: children)
         }
         var menu: [IndicatorMenuItem] = []
         if !today.isEmpty {
-            menu.append(header("Due today"))
+            menu.append(header("today", "Due today"))
             menu += today.map(submenu)
         }
         if !week.isEmpty {
             if !menu.isEmpty { menu.append(separator()) }
-            menu.append(header("This week"))
+            menu.append(header("week", "This week"))
             menu += week.map(submenu)
         }
-        if entries.isEmpty { menu.append(header("Nothing due this week")) }
+        if entries.isEmpty { menu.append(header("nothing", "Nothing due this week")) }
         menu.append(separator())
-        menu.append(header("Wallet: \(walletLeft.formatted(currency: currency)) left"))
+        menu.append(header("wallet", "Wallet: \(walletLeft.formatted(currency: currency)) left"))
         menu.append(separator())
         menu.append(
             paused
-                ? IndicatorMenuItem(id: newId(), label: "Resume reminders", action: .resume)
-                : IndicatorMenuItem(id: newId(), label: "Pause 1 hour", action: .pause(Self.pauseHour)))
+                ? IndicatorMenuItem(key: "resume", label: "Resume reminders", action: .resume)
+                : IndicatorMenuItem(key: "pause", label: "Pause 1 hour", action: .pause(Self.pauseHour)))
         return IndicatorView(
             status: !today.isEmpty ? "NeedsAttention" : week.isEmpty ? "Passive" : "Active",
             toolTipTitle: toolTipTitle(today: today.count), toolTipBody: toolTipBody, menu: menu)
     }
 
-    /// "Gas credit — $10.00 left, today". The title may come from a sync server: its control
-    /// characters are shown as escapes and its direction marks balanced, as in a pop-up.
+    /// "Gas credit on Amex Gold — $10.00 left, today", "Pizza — worth $7, in 5 days". The title and card may come from a sync
+    /// server: their control characters are shown as escapes and direction marks balanced, as in
+    /// a pop-up.
     func line(_ entry: Entry) -> String {
-        var text = ForeignText.balancedDirection(ForeignText.visibleControls(entry.title))
+        func visible(_ text: String) -> String { ForeignText.balancedDirection(ForeignText.visibleControls(text)) }
+        var text = visible(entry.title)
+        if let card = entry.card, card != entry.title { text += " on \(visible(card))" }
         if let value = entry.value {
-            text += " — \(value.formatted(currency: entry.currency))\(entry.expires ? " left" : "")"
+            let value = value.formatted(currency: entry.currency)
+            text += entry.isCoupon ? " — worth \(value)" : " — \(value)\(entry.expires ? " left" : "")"
         }
         return text + ", " + Self.when(entry.daysLeft)
     }

@@ -21,6 +21,9 @@ struct ItemIndex: Sendable {
     private(set) var quarantined: [String: QuarantinedItem] = [:]
     /// The items' kind-card-title keys and cards, for refusing a duplicate without a scan.
     private(set) var names = NameKeys()
+    /// The items added, changed or removed, or whose records changed, since `takeChanges` (nil:
+    /// all of them, as after loading): what the panel indicator works out again (`IndicatorCache`).
+    private var changed: Set<String>?
 
     /// What the store holds at start.
     init(
@@ -56,6 +59,7 @@ struct ItemIndex: Sendable {
             items[item.id!] = item
             order.append(item.id!)
             names.insert(item, id: item.id!)
+            changed?.insert(item.id!)
         }
     }
 
@@ -65,6 +69,7 @@ struct ItemIndex: Sendable {
         names.remove(old, id: id)
         items[id] = item
         names.insert(item, id: id)
+        changed?.insert(id)
     }
 
     /// Forgets an item, readable or not, with its records and fires.
@@ -77,11 +82,13 @@ struct ItemIndex: Sendable {
         quarantined[id] = nil
         occurrences[id] = nil
         fired.removeAll(of: id)
+        changed?.insert(id)
     }
 
     /// Stores an occurrence's record in memory (after the store has it).
     mutating func record(_ record: OccurrenceRecord) {
         occurrences[record.itemId, default: [:]][record.due] = record
+        changed?.insert(record.itemId)
     }
 
     /// Moves what is kept of an item's occurrences (records and fires) to other due instants,
@@ -98,6 +105,13 @@ struct ItemIndex: Sendable {
             occurrences[id] = moved
         }
         fired.move(id, map)
+        changed?.insert(id)
+    }
+
+    /// The items changed since the last call (nil: all), and starts counting afresh.
+    mutating func takeChanges() -> Set<String>? {
+        defer { changed = [] }
+        return changed
     }
 
     /// The occurrence's record, if it has one.

@@ -2,7 +2,7 @@ internal import CMallocInfo
 
 /// How the daemon asks glibc's malloc to keep its memory near the idle figure after large
 /// replies (`reminderctl list`, `export` of thousands of items are megabytes of JSON): measured
-/// with `scripts/bench-daemon.sh --memory` (README, Benchmark).
+/// with `scripts/bench-daemon.sh --memory` (docs/BENCHMARKS.md).
 public enum MallocTuning {
     /// Called first thing in `reminderd`, before any thread starts: one arena for every thread
     /// (`reminderd_malloc_single_arena` says why). The daemon serves on one queue, so the

@@ -145,8 +145,9 @@ struct PopUpComposer {
     static let mostNamedInGroup = 5
 
     /// After Done from a button: a short confirmation ("Marked $15 Uber Cash as used") with an
-    /// Undo button, for about ten seconds.
-    func undoOffer(for item: Item, id itemId: String) -> NotificationRequest {
+    /// Undo button, for about ten seconds; without `button` (a Done in the middle of a walk,
+    /// `DeliveryController.offerUndo`) or on a server without buttons, the command that undoes it.
+    func undoOffer(for item: Item, id itemId: String, button: Bool = true) -> NotificationRequest {
         let currency = item.currency ?? configuration.currency
         var body: String
         switch item.schedule {
@@ -158,7 +159,7 @@ struct PopUpComposer {
         case .subscription, .fee: body = "Marked \(item.title) as paid"
         }
         var actions: [(key: String, label: String)] = []
-        if capabilities.contains("actions") {
+        if button && capabilities.contains("actions") {
             actions.append((PopUpAction.undo.key, "Undo"))
         } else {
             body += "\nreminderctl undo \(itemId)"
@@ -181,12 +182,17 @@ struct PopUpComposer {
     /// (quiet hours applied), shortest first, two at most beside Done; when none fits but the
     /// due time is more than two minutes away, one to be reminded a minute before it.
     func snoozeActions(due: Int64) -> [(key: String, label: String)] {
+        snoozeOffers(due: due).map { ($0.action.key, $0.label) }
+    }
+
+    /// `snoozeActions` as buttons with their labels (the panel indicator's menu offers the same).
+    func snoozeOffers(due: Int64) -> [(action: PopUpAction, label: String)] {
         let fitting = configuration.snoozeOptions.sorted { $0.nominalSeconds < $1.nominalSeconds }.filter {
             PopUpComposer.snoozeEnd($0, from: now, due: due, configuration: configuration, rules: rules)?.shortened
                 == false
         }
-        if !fitting.isEmpty { return fitting.prefix(2).map { (PopUpAction.snooze($0).key, "Snooze \($0)") } }
-        return due - 60 > now + 60 ? [(PopUpAction.snoozeToLastMinute.key, "Remind 1 min before")] : []
+        if !fitting.isEmpty { return fitting.prefix(2).map { (PopUpAction.snooze($0), "Snooze \($0)") } }
+        return due - 60 > now + 60 ? [(PopUpAction.snoozeToLastMinute, "Remind 1 min before")] : []
     }
 
     /// When a snooze of `duration` from `now` would fire (clamped to the last minute before the
@@ -267,7 +273,7 @@ struct PopUpComposer {
     }
 
     /// `body`, escaped for a server that reads markup.
-    private func markedUp(_ body: String) -> String {
+    func markedUp(_ body: String) -> String {
         capabilities.contains("body-markup") ? markupEscaped(body) : body
     }
 }

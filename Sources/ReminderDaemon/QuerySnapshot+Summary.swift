@@ -31,10 +31,7 @@ extension QuerySnapshot {
             switch item.schedule {
             case .benefit(let benefit):
                 entry.card = benefit.card
-                // The current period's amount: its month's when the credit's amount varies by month.
-                if let amount = due.map({ benefit.amount(dueOn: $0.dueDate) }) ?? benefit.amount, active {
-                    let left = max(
-                        .zero, amount - (due.flatMap { benefit.amountUsed(inPeriodDueOn: $0.dueDate) } ?? .zero))
+                if let due, let left = benefit.amountLeft(inPeriodDueOn: due.dueDate, done: !active), active {
                     available[currency, default: .zero] = available[currency, default: .zero] + left
                     entry.value = left.description
                     if let card = benefit.card { benefitCards.insert(card) }

@@ -28,13 +28,20 @@ struct QuerySnapshot {
     var occurrences: [String: [Int64: OccurrenceRecord]] { index.occurrences }
 
     /// available, expiring (7 days or less), used (this occurrence done), expired (a coupon that
-    /// passed), overdue (a rebuy past its date).
+    /// passed), overdue (a rebuy past its date); with the occurrence due (a past one for an
+    /// overdue rebuy and a coupon past its expiry).
     func status(of item: Item) -> (status: ItemStatus, due: Occurrence?) {
         guard let id = item.id else { return (.available, nil) }
         guard let first = rules.firstOccurrence(of: item, dueAfter: now, where: { _ in true }) else {
             if case .rebuy(let rebuy) = item.schedule { return (.overdue, rules.occurrence(dueOn: rebuy.runsOut)) }
             let done = occurrences[id]?.values.contains { $0.doneAt != nil } ?? false
-            return (done ? .used : .expired, nil)
+            // A coupon past its expiry keeps it as its due date, used or expired: `list --all`
+            // and `show` say when.
+            guard case .coupon(let coupon) = item.schedule else { return (done ? .used : .expired, nil) }
+            switch coupon.expires {
+            case .date(let date): return (done ? .used : .expired, rules.occurrence(dueOn: date))
+            case .dateTime(let dateTime): return (done ? .used : .expired, rules.occurrence(dueAt: dateTime))
+            }
         }
         if occurrences[id]?[first.due]?.doneAt != nil { return (.used, first) }
         return (NotificationText.daysLeft(first, now: now, zone: zone) <= 7 ? .expiring : .available, first)
@@ -71,6 +78,10 @@ struct QuerySnapshot {
                 .string($0.description)
             }
             fields["amountUsedPeriod"] = nil
+            // What is left of it, by the rule every reader of "left this period" asks.
+            fields["amountLeft"] = due.flatMap {
+                benefit.amountLeft(inPeriodDueOn: $0.dueDate, done: status == .used)
+            }.map { .string($0.description) }
         }
         let next = schedule.fires(of: id).map(\.at).min()
         fields["nextReminder"] = next.map { .string(Timestamp.format($0, in: zone)) } ?? .null
@@ -182,10 +193,16 @@ struct QuerySnapshot {
                 // passed it over (CONTRACT §3, "Missed and late reminders").
                 reason = "dropped: its time had passed when the item or the settings changed"
             }
-            let rule =
-                lead.isElapsedTime
-                ? "due − \(lead) of elapsed time"
-                : "\(configuration.reminderTime) on the due date − \(lead.days) day(s)"
+            let rule: String
+            if lead.isElapsedTime {
+                rule = "\(lead) before the due time (elapsed time)"
+            } else {
+                let days = lead.days
+                rule =
+                    days == 0
+                    ? "\(configuration.reminderTime) on the due date"
+                    : "\(configuration.reminderTime), \(days) day\(days == 1 ? "" : "s") before the due date"
+            }
             var quiet = "not affected"
             if moved?.adjustment == .quietHoursEnd { quiet = "moved to the end of quiet hours" }
             if moved?.adjustment == .quietHoursStart { quiet = "moved to a minute before quiet hours" }

@@ -57,7 +57,8 @@ extension ReminderEngine {
                     benefit.amountUsed = total
                     benefit.amountUsedPeriod = occurrence.dueDate
                     item.schedule = .benefit(benefit)
-                    reason = "\(total) of \(full) used"
+                    let currency = item.currency ?? configuration.currency
+                    reason = "\(total.formatted(currency: currency)) of \(full.formatted(currency: currency)) used"
                 } else {
                     (benefit.amountUsed, benefit.amountUsedPeriod) = (nil, nil)
                     item.schedule = .benefit(benefit)

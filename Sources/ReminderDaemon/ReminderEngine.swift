@@ -34,6 +34,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
 
     /// Items, their order, occurrence records and accepted fires.
     var index = ItemIndex()
+    /// The panel indicator's parts while a panel is present (`publishIndicator`).
+    var indicatorCache: IndicatorCache?
     // Read-only views of the index, for the many places that only read.
     var items: ItemTable { index.items }
     var order: [String] { index.order }
@@ -219,13 +221,34 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     }
 
     /// Hands the indicator's content to the exporter when a StatusNotifierWatcher is on the bus;
-    /// returns the next local midnight then (its "today" and "this week" move on), nil otherwise —
-    /// no host, no work and no wake-up. With `"indicator": false` at start the exporter watches
-    /// for no watcher, so a reload's change of the key counts from the next start.
+    /// returns when it next changes by time alone then (the next local midnight moves its
+    /// "today" and "this week" on; an item's occurrence passes; an offered snooze stops
+    /// fitting), nil otherwise — no host, no work and no wake-up. Its parts are kept while the
+    /// host is (`IndicatorCache`): only the items changed since the last publish are worked out
+    /// again. With `"indicator": false` at start the exporter watches for no watcher, so a
+    /// reload's change of the key counts from the next start.
     func publishIndicator(now: Int64) -> Int64? {
-        guard let exporter = notifier as? IndicatorExporter, exporter.indicatorHostPresent else { return nil }
-        exporter.showIndicator(queries(now: now).indicator().view)
-        return IndicatorComposer.nextMidnight(after: now, zone: zone)
+        let changed = index.takeChanges()
+        guard let exporter = notifier as? IndicatorExporter, exporter.indicatorHostPresent else {
+            indicatorCache = nil
+            return nil
+        }
+        let snapshot = queries(now: now)
+        let context = IndicatorCache.Context(zone: zone.identifier, configuration: configuration)
+        if var cache = indicatorCache, cache.context == context, let changed {
+            indicatorCache = nil  // held once, so the update changes it in place
+            cache.update(changed: changed, snapshot)
+            indicatorCache = cache
+        } else {
+            indicatorCache = IndicatorCache(context: context, snapshot)
+        }
+        guard let cache = indicatorCache else { return nil }
+        let composer = snapshot.indicator(cache)
+        exporter.showIndicator(composer.view)
+        return [
+            IndicatorComposer.nextMidnight(after: now, zone: zone), snapshot.indicatorOffersChange(composer.entries),
+            cache.nextExpiry,
+        ].compactMap { $0 }.min()
     }
 
     /// The earliest pending reminder (not the pass events).

@@ -17,7 +17,8 @@ public struct ItemView: Sendable, Equatable {
     public init(json: JSONValue?, path: String) throws(ReminderProtocolError) {
         let reader = try ReplyFields(json, path)
         for key in ["id", "kind", "title", "status"] { _ = try reader.string(key) }
-        for key in ["card", "amount", "value", "amountUsed", "period", "currency", "due", "nextReminder"] {
+        let optional = ["card", "amount", "value", "amountUsed", "amountLeft", "period", "currency", "due", "nextReminder"]
+        for key in optional {
             _ = try reader.optionalString(key)
         }
         _ = try reader.optionalInteger("daysLeft")
@@ -36,6 +37,8 @@ public struct ItemView: Sendable, Equatable {
     /// A coupon's value (the others have an amount).
     public var value: String? { text("value") }
     public var amountUsed: String? { text("amountUsed") }
+    /// What is left of a benefit's current period (`Benefit.amountLeft`): nothing once it is done.
+    public var amountLeft: String? { text("amountLeft") }
     /// A benefit's current period's amount when its amount varies by month (`amountIn`).
     public var amountThisPeriod: String? { text("amountThisPeriod") }
     public var period: String? { text("period") }
@@ -205,5 +208,28 @@ public struct CalendarReply: ReminderReply {
 
     public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
         self.init(ics: try ReplyFields(.object(parameters), "reply").string("ics"))
+    }
+}
+
+/// `ShowSample`: what the sample pop-up on screen says, and its buttons' labels.
+public struct SampleReply: ReminderReply {
+    public var summary: String
+    public var body: String
+    public var buttons: [String]
+
+    public init(summary: String, body: String, buttons: [String]) {
+        self.summary = summary
+        self.body = body
+        self.buttons = buttons
+    }
+
+    public var parameters: [String: JSONValue] {
+        ["summary": .string(summary), "body": .string(body), "buttons": .array(buttons.map { .string($0) })]
+    }
+
+    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
+        let fields = try ReplyFields(.object(parameters), "reply")
+        self.init(
+            summary: try fields.string("summary"), body: try fields.string("body"), buttons: try fields.strings("buttons"))
     }
 }

@@ -80,6 +80,11 @@ public enum ReminderInterface {
         # subscriptions' cost, and what expired unused; card keeps one card (its name or start).
         method Report(months: ?int, card: ?string) -> (report: object)
 
+        # Shows a sample reminder's pop-up now, whatever the hour, quiet hours or pause, as
+        # notify-send would; its buttons say what they would do and change nothing. NotApplicable
+        # when no notification server is on the session bus.
+        method ShowSample() -> (summary: string, body: string, buttons: []string)
+
         # The methods below are reminderd-sync's, the process that syncs the items with a CalDAV
         # task list (not for people; see docs/SYNC.md).
 

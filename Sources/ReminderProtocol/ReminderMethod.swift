@@ -26,6 +26,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
     case export = "Export"
     case calendar = "Calendar"
     case report = "Report"
+    case showSample = "ShowSample"
     // For reminderd-sync, the process that syncs with a CalDAV server (docs/SYNC.md).
     case syncBegin = "SyncBegin"
     case syncPulled = "SyncPulled"
@@ -50,8 +51,8 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
     /// The method only reads: it changes nothing the timer or systemd's status line depend on.
     public var isQuery: Bool {
         switch self {
-        case .list, .get, .upcoming, .explain, .history, .summary, .status, .export, .calendar, .report, .syncPending,
-            .syncStatus, .syncWait, .syncNow:
+        case .list, .get, .upcoming, .explain, .history, .summary, .status, .export, .calendar, .report, .showSample,
+            .syncPending, .syncStatus, .syncWait, .syncNow:
             return true
         case .add, .edit, .remove, .done, .undo, .snooze, .pause, .resume, .reload, .importItems, .syncBegin,
             .syncPulled, .syncPushed, .syncReport:
@@ -66,8 +67,8 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         switch self {
         case .add, .edit, .remove, .done, .undo, .snooze, .importItems:
             return true
-        case .list, .get, .upcoming, .explain, .history, .summary, .report, .status, .pause, .resume, .reload, .export,
-            .calendar, .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus, .syncWait,
+        case .list, .get, .upcoming, .explain, .history, .summary, .report, .showSample, .status, .pause, .resume,
+            .reload, .export, .calendar, .syncBegin, .syncPulled, .syncPending, .syncPushed, .syncReport, .syncStatus, .syncWait,
             .syncNow:
             return false
         }
@@ -84,7 +85,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         case .snooze: return ["id", "duration"]
         case .upcoming, .calendar: return ["days"]
         case .history: return ["limit", "since", "item"]
-        case .summary, .status, .resume, .reload, .syncStatus, .syncWait, .syncNow: return []
+        case .summary, .status, .resume, .reload, .showSample, .syncStatus, .syncWait, .syncNow: return []
         case .pause: return ["duration"]
         case .importItems: return ["items", "state", "replace"]
         case .export: return ["history"]

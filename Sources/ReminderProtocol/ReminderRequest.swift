@@ -29,6 +29,8 @@ public enum ReminderRequest: Sendable, Equatable {
     case calendar(days: Int)
     /// `months` (1–120) ending with the current one; `card`, a card's name or the start of it.
     case report(months: Int, card: String?)
+    /// A sample reminder's pop-up now, whatever the hour (`reminderctl try`).
+    case showSample
     case syncBegin(collection: String, account: String)
     /// Remote resources new or changed (`SyncResource`, with bodies) and removed (hrefs) since
     /// the stored token; `token` is stored once they are applied (nil: keep the stored one).
@@ -87,6 +89,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .export: self = .export(history: try p.optionalBool("history") ?? false)
         case .calendar: self = .calendar(days: try p.optionalInt("days") ?? 365)
         case .report: self = .report(months: try p.optionalInt("months") ?? 12, card: try p.optionalString("card"))
+        case .showSample: self = .showSample
         case .syncBegin: self = .syncBegin(collection: try p.string("collection"), account: try p.string("account"))
         case .syncPulled:
             var resources: [SyncResource] = []
@@ -136,7 +139,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .history(let limit, let since, let item):
             fields["limit"] = .integer(Int64(limit))
             (fields["since"], fields["item"]) = (since.map { .string($0) }, item.map { .string($0) })
-        case .summary, .status, .resume, .reload, .syncStatus, .syncWait, .syncNow: break
+        case .summary, .status, .resume, .reload, .showSample, .syncStatus, .syncWait, .syncNow: break
         case .pause(let duration): fields["duration"] = duration.map { .string($0) }
         case .importItems(let items, let state, let replace):
             (fields["items"], fields["state"], fields["replace"]) = (.array(items), state, .bool(replace))
@@ -180,6 +183,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .export: return .export
         case .calendar: return .calendar
         case .report: return .report
+        case .showSample: return .showSample
         case .syncBegin: return .syncBegin
         case .syncPulled: return .syncPulled
         case .syncPending: return .syncPending

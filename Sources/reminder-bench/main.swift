@@ -221,7 +221,7 @@ table.append([
 table.append([
     "cancel \(cancelCount / 1000)k in random order, per op", "at 10k \(ns(cancelSmallRandom))",
     "at \(million / 1000)k \(ns(cancelLargeRandom))",
-    "\(million / 1000)k/10k \(ratio(cancelLargeRandom / cancelSmallRandom))", "(memory latency, see README)",
+    "\(million / 1000)k/10k \(ratio(cancelLargeRandom / cancelSmallRandom))", "(memory latency, see docs/BENCHMARKS.md)",
 ])
 table.append([
     "", "", "DispatchSourceTimer.cancel \(ns(dispatchCancel))",

@@ -21,20 +21,12 @@ struct Done: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        // The item as it was, to say what a Done of a partly used benefit recorded.
+        let before = output.json || early ? nil : try? DaemonClient.call(.get(id: id), as: ItemReply.self).item
         guard let item = try output.call(.done(id: id, amount: amount, early: early), as: ItemReply.self)?.item else {
             return
         }
-        // The currency is the daemon's word: the item's own, or the one it is configured with;
-        // the total is this period's (a month's own amount, when amounts vary by month).
-        if let used = item.amountUsed, let total = item.amountThisPeriod ?? item.amount, let currency = item.currency,
-            case .success(let usedAmount) = Money.parse(used), case .success(let totalAmount) = Money.parse(total)
-        {
-            print(
-                "Recorded \(usedAmount.formatted(currency: currency)) of \(totalAmount.formatted(currency: currency)) \(shown(item.title)) used; reminders go on for the remaining \((totalAmount - usedAmount).formatted(currency: currency))"
-            )
-            return
-        }
-        print(DoneWording.done(item, early: early))
+        print(DoneWording.recorded(before: before, after: item, asked: amount) ?? DoneWording.done(item, early: early))
     }
 }
 
@@ -50,8 +42,10 @@ struct Undo: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        // The item as it was, to say what the Undo restored (a partial use taken back).
+        let before = output.json ? nil : try? DaemonClient.call(.get(id: id), as: ItemReply.self).item
         guard let item = try output.call(.undo(id: id), as: ItemReply.self)?.item else { return }
-        print(DoneWording.undone(item))
+        print(DoneWording.undone(item, before: before))
     }
 }
 
@@ -97,8 +91,10 @@ struct Resume: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        // Asked first, so that a resume with nothing paused says so rather than "Resumed".
+        let paused = output.json ? nil : try DaemonClient.call(.status, as: StatusReply.self).paused
         guard try output.call(.resume) != nil else { return }
-        print("Resumed")
+        print(paused == nil ? "Nothing is paused: reminders are shown as they come" : "Resumed")
     }
 }
 

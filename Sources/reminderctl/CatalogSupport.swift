@@ -155,6 +155,23 @@ extension Catalog {
             """
     }
 
+    /// The same for several cards added by one command (`setup`): said once, naming each old
+    /// card with its date, rather than the whole note once per card.
+    static func checkedNote(_ cards: [CardCatalog.Card], today: LocalDate) -> String? {
+        let old = cards.filter { card in card.oldestChecked.map { isOld($0, today: today) } ?? false }
+        guard old.count > 1 else { return old.first.flatMap { checkedNote($0, today: today) } }
+        let named = old.map { card in
+            let date = card.oldestChecked!
+            return "\(card.name) (checked \(date), \(months(from: date, to: today)) months ago)"
+        }
+        let list = named.dropLast().joined(separator: ", ") + " and " + named.last!
+        return """
+            The terms of \(list) were checked over \(staleAfterMonths) months ago: issuers change credits often, so \
+            compare their amounts with the issuers' before relying on them; correct an item with reminderctl edit ID, \
+            or a card in \(userPath) (same format, by id).
+            """
+    }
+
     /// The line under the `cards` table: each row's CHECKED date is when its terms were checked,
     /// and how many are older than `staleAfterMonths`, with what that means and what to do.
     static func listingNote(_ cards: [CardCatalog.Card], today: LocalDate) -> String {

@@ -144,15 +144,23 @@ struct SummaryView {
         return " (+ " + totals.keys.sorted().map { money(totals[$0], $0) }.joined(separator: " + ") + ")"
     }
 
-    /// "‼ today", "! in 2 days", "• in 5 days", "  in 12 days", coloured by urgency.
+    /// "‼ 13 days overdue", "‼ today", "! in 2 days", "• in 5 days", "  in 12 days", coloured by
+    /// urgency: what `list` shows overdue is overdue here too, not "today".
     func urgency(_ days: Int64) -> String {
-        let words = days <= 0 ? "today" : days == 1 ? "tomorrow" : "in \(days) days"
+        let words = days < 0 ? "\(-days) day\(days == -1 ? "" : "s") overdue" : Output.days(days)
         switch days {
         case ...0: return Colour.paint("‼ \(words)", "1;31", colour)
         case 1...3: return Colour.paint("! \(words)", "31", colour)
         case 4...7: return Colour.paint("• \(words)", "38;5;208", colour)
         default: return "  \(words)"
         }
+    }
+
+    /// The kind's word a Done's history reason starts with ("paid, for the occurrence due …",
+    /// "rebought on …", "used"): "paid", "rebought", "used".
+    static func verb(_ reason: String) -> String {
+        for word in ["paid", "rebought"] where reason.hasPrefix(word) { return word }
+        return "used"
     }
 
     func render() -> String {
@@ -169,11 +177,12 @@ struct SummaryView {
             table.add(["  " + urgency(entry.daysLeft ?? 0), shown(entry.title) + card, entry.kind, value])
         }
         out += table.render()
-        if expiring.count > 5 { out += "  and \(expiring.count - 5) more\n" }
+        if expiring.count > 5 { out += "  and \(expiring.count - 5) more: reminderctl list\n" }
         if !summary.usedRecently.isEmpty {
             out +=
-                "Used recently  "
-                + summary.usedRecently.map { "\(shown($0.title)) (\(Output.when($0.at)))" }.joined(separator: ", ") + "\n"
+                "Done recently  "
+                + summary.usedRecently.map { "\(shown($0.title)) \(SummaryView.verb($0.reason)) \(Output.when($0.at))" }
+                .joined(separator: ", ") + "\n"
         }
         let renewing = summary.renewingThisWeek
         out += "Subscriptions  \(money(summary.monthlyTotal))\(others(summary.monthlyOther)) a month"
@@ -241,7 +250,7 @@ struct Status: ParsableCommand {
         let next = Output.when(status.nextReminder)
         let lines = [
             ("Version", status.version), ("Uptime", "\(status.uptimeSeconds) s"),
-            ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "none pending" : next),
+            ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "no reminder pending" : next),
             ("Notification server", serverText),
             ("Paused", Status.paused(status)),
             ("Time zone", shown(status.timeZone)), ("Store", shown(status.store)),
@@ -254,7 +263,7 @@ struct Status: ParsableCommand {
     /// do-not-disturb (the daemon holds them and sends one digest when it ends).
     static func paused(_ status: StatusReply) -> String {
         if let paused = status.paused {
-            return paused == "until resumed" ? "until you run: reminderctl resume" : Output.when(paused)
+            return paused == "until resumed" ? "until you run: reminderctl resume" : "until \(Output.when(paused))"
         }
         let held = status.held
         guard held > 0 else { return "no" }

@@ -10,10 +10,10 @@ enum ItemCard {
     /// (JSON key, label), in the order shown.
     static let fields: [(key: String, label: String)] = [
         ("card", "Card"), ("amount", "Amount"), ("amountIn", "Amount by month"), ("amountThisPeriod", "This period"),
-        ("amountUsed", "Used so far"), ("value", "Value"),
+        ("amountUsed", "Used so far"), ("amountLeft", "Left this period"), ("value", "Value"),
         ("period", "Period"), ("periodStart", "Periods from"), ("every", "Renews every"),
         ("everyDays", "Every (days)"), ("status", "Status"),
-        ("due", "Due"), ("daysLeft", "Days left"), ("next", "Next renewal"), ("expires", "Expires"),
+        ("due", "Due"), ("next", "Next renewal"), ("expires", "Expires"),
         ("lastPurchased", "Last bought"), ("code", "Code"), ("category", "Category"), ("currency", "Currency"),
         ("nextReminder", "Next reminder"), ("lead", "Lead times"), ("notes", "Notes"), ("createdAt", "Added"),
     ]
@@ -25,31 +25,47 @@ enum ItemCard {
         let values = item.fields
         var out = "\(shown(item.title))  (\(shown(item.id)), \(shown(item.kind)))\n"
         var rows: [(String, String)] = []
-        var known: Set<String> = ["title", "id", "kind"]
+        // The days left are said beside the due date ("in 3 days", "13 days ago").
+        var known: Set<String> = ["title", "id", "kind", "daysLeft"]
         for (key, label) in fields {
             known.insert(key)
             guard let value = values[key], value != .null else { continue }
-            let text = key == "amountIn" ? ItemCard.byMonth(value) : Output.string(value)
+            var text = Output.string(value)
+            switch key {
+            case "amountIn": text = ItemCard.byMonth(value, currency: item.currency)
+            case _ where ItemCard.money.contains(key): text = Output.amount(text, currency: item.currency)
+            case "status": text = Output.status(item)
+            case "due": text = Output.when(text) + (item.daysLeft.map { " (\(Output.days($0)))" } ?? "")
+            case "nextReminder", "createdAt": text = Output.when(text)
+            default: break
+            }
             if text.isEmpty { continue }
-            rows.append((label, shown(["due", "nextReminder", "createdAt"].contains(key) ? Output.when(text) : text)))
+            rows.append((label, shown(text)))
         }
         // Fields this version does not know yet: shown too, their keys spelled as words.
         for key in values.keys.sorted() where !known.contains(key) && values[key] != .null {
             rows.append((shown(words(key)), shown(Output.string(values[key]))))
         }
         // An item set aside as unreadable has no reminders to speak of.
-        if item.nextReminder == nil, item.status != "unreadable" { rows.append(("Next reminder", "none pending")) }
+        if item.nextReminder == nil, item.status != "unreadable" {
+            rows.append(("Next reminder", "no reminder pending"))
+        }
         let width = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
         for (label, text) in rows { out += "  \(label.padding(width))  \(text)\n" }
         return out
     }
 
-    /// `{"12": "35"}` → "Dec 35", months in order.
-    static func byMonth(_ value: JSONValue) -> String {
+    /// The fields that are money, shown with their currency ("$15").
+    static let money: Set<String> = ["amount", "amountThisPeriod", "amountUsed", "amountLeft", "value"]
+
+    /// `{"12": "35"}` → "Dec $35", months in order.
+    static func byMonth(_ value: JSONValue, currency: String? = nil) -> String {
         guard case .object(let months) = value else { return Output.string(value) }
         return months.compactMap { key, amount -> (Int, String)? in
             guard let month = Int(key), (1...12).contains(month) else { return nil }
-            return (month, Output.string(amount))
+            let text = Output.string(amount)
+            let money = Output.amount(text, currency: currency)
+            return (month, money.isEmpty ? text : money)
         }.sorted { $0.0 < $1.0 }.map { "\(LocalDate.monthNames[$0.0 - 1].prefix(3)) \($0.1)" }.joined(separator: ", ")
     }
 

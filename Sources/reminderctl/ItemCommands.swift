@@ -74,14 +74,12 @@ struct Add: ParsableCommand {
             guard let title else { throw Refusal.usage("add: give a TITLE (or --template for a subscription)") }
             fields["title"] = .string(title)
         }
+        if kind == "rebuy" { try ItemOptions.rebuyInterval(&fields) }
         fields["kind"] = .string(kind)
         for date in dates { Output.note(date.echo, json: output.json) }
         let request = ReminderRequest.add(item: .object(fields), force: force, newCard: newCard)
         guard let reply = try output.call(request, as: AddReply.self) else { return }
-        let next = Output.when(reply.item.nextReminder)
-        print(
-            "Added \(reply.id): \(shown(reply.item.title)) (\(kind)), next reminder \(next.isEmpty ? "none pending" : next)"
-        )
+        print("Added \(reply.id): \(shown(reply.item.title)) (\(kind)), \(Output.nextReminder(reply.item))")
         Add.sayStoredDue(typed: fields["due"] ?? fields["next"], stored: reply.item.due)
         if reply.item.nextReminder == nil { Add.sayWhenNoReminder(reply.id) }
     }
@@ -207,8 +205,7 @@ struct Edit: ParsableCommand {
             let edited = try output.call(
                 .edit(id: id, changes: .object(changes), newCard: newCard), as: ItemReply.self)?.item
         else { return }
-        let next = Output.when(edited.nextReminder)
-        print("Changed \(edited.id): \(shown(edited.title)), next reminder \(next.isEmpty ? "none pending" : next)")
+        print("Changed \(edited.id): \(shown(edited.title)), \(Output.nextReminder(edited))")
         if edited.nextReminder == nil { Add.sayWhenNoReminder(edited.id) }
     }
 }
@@ -299,7 +296,7 @@ struct Remove: ParsableCommand {
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Items with card, amount, status, days left and next reminder.",
+        abstract: "Items, what is due first at the top: card, amount, status, due date, next reminder.",
         discussion: "Examples: reminderctl list --kind benefit   ·   reminderctl list --card \"Amex Platinum\"")
     @Option(help: ArgumentHelp("Only this kind.", valueName: "kind"), completion: .list(Completions.kinds))
     var kind: String?
@@ -317,20 +314,20 @@ struct List: ParsableCommand {
         }
         if output.json { return print(Output.json(.object(["items": .array(items.map(\.json))]))) }
         if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
-        print(List.table(items), terminator: "")
+        print(List.table(List.dueFirst(items)), terminator: "")
     }
 
     /// The human form. Nine columns on a 100-column terminal: the dates without their weekday,
     /// the title and the card cut to fit.
     static func table(_ items: [ItemView], maxWidth: Int? = TextTable.terminalWidth()) -> String {
         var table = TextTable(
-            headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "DAYS", "NEXT REMINDER"],
+            headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "WHEN", "NEXT REMINDER"],
             flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([
-                shown(item.id), item.kind, shown(item.title), shown(item.card ?? ""), Output.amount(item), item.status,
-                Output.day(item.due),
-                item.daysLeft.map(String.init) ?? "", Output.compact(item.nextReminder),
+                shown(item.id), item.kind, shown(item.title), shown(item.card ?? ""), Output.amount(item),
+                shown(Output.status(item)), Output.day(item.due), item.daysLeft.map(Output.days) ?? "",
+                Output.compact(item.nextReminder),
             ])
         }
         return table.render(maxWidth: maxWidth)

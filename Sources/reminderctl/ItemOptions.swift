@@ -100,6 +100,30 @@ extension ItemOptions {
     }
 }
 
+extension ItemOptions {
+    /// A rebuy's interval said as a subscription's is (`--every 2w`, `--every 30d`) becomes its
+    /// `everyDays` (14, 30); a rebuy without an interval or a last purchase is refused in the
+    /// options' words, not the fields' ("everyDays: missing").
+    static func rebuyInterval(_ fields: inout [String: JSONValue]) throws {
+        if fields["lastPurchased"] == nil {
+            throw Refusal.usage("add rebuy: say when you last bought it: --last-purchased today (or a date)")
+        }
+        guard case .string(let every)? = fields["every"] else {
+            if fields["everyDays"] == nil {
+                throw Refusal.usage("add rebuy: say how often you rebuy it: --every-days 30, or --every 2w")
+            }
+            return
+        }
+        guard fields["everyDays"] == nil else { throw Refusal.usage("give --every or --every-days, not both") }
+        let unit = every.last.map { $0 == "w" ? 7 : $0 == "d" ? 1 : 0 } ?? 0
+        guard unit > 0, let count = Int(every.dropLast()), (1...365).contains(count * unit) else {
+            throw Refusal.usage("--every \"\(every)\": a rebuy's interval is days or weeks, 1 to 365 days (30d, 2w)")
+        }
+        fields["every"] = nil
+        fields["everyDays"] = .integer(Int64(count * unit))
+    }
+}
+
 extension Substring {
     func trimmingCharacters() -> String {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())

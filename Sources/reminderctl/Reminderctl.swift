@@ -16,7 +16,7 @@ struct Reminderctl: ParsableCommand {
         subcommands: [
             Add.self, List.self, Show.self, Edit.self, Remove.self, Done.self, Undo.self, Snooze.self, Upcoming.self,
             Explain.self, History.self, Summary.self, Report.self, Status.self, Pause.self, Resume.self, Reload.self,
-            Import.self, Export.self, Plan.self, Cards.self, Wallet.self, Setup.self, Sync.self,
+            Import.self, Export.self, Plan.self, Cards.self, Wallet.self, Setup.self, Sync.self, TryIt.self,
         ]
     )
 

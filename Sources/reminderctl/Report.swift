@@ -102,24 +102,38 @@ struct ReportView {
         let on = report.cardFilter.map { " on " + $0.map(shown).joined(separator: ", ") } ?? ""
         var out = "Redeemed\(on) by month, \(span) (amounts in \(report.currency))\n"
 
-        var rows: [[String]] = report.months.map {
-            [ReportView.name($0.month), money($0.redeemed), money($0.lost), money($0.subscriptions)]
-        }
-        let total = report.months.reduce((Money.zero, Money.zero, Money.zero)) {
-            ($0.0 + $1.redeemed, $0.1 + $1.lost, $0.2 + $1.subscriptions)
-        }
-        rows.append(["Total", money(total.0), money(total.1), money(total.2)])
-        let aligned = ReportView.rightAligned([["MONTH", "REDEEMED", "LOST", "SUBSCRIPTIONS"]] + rows, columns: 1...3)
-        let headers = aligned[0]
-        rows = Array(aligned.dropFirst())
-        let room = room(beside: aligned)
         let most = report.months.map(\.redeemed).max() ?? .zero
-        var table = TextTable(headers: headers + [""])
-        for (index, row) in rows.enumerated() {
-            let amount = index < report.months.count ? report.months[index].redeemed : .zero
-            table.add(row + [bar(amount, of: most, room: room)])
+        let runs = ReportView.runs(report.months)
+        var room = 10
+        if runs.count == 1, runs[0].empty {
+            // Not one figure in the whole span: one line says so, not a table of $0 rows.
+            out += "\(span): nothing redeemed or lost\n"
+        } else {
+            // A run of months with nothing in them is one row, its span in the month column.
+            var rows: [[String]] = runs.map { run in
+                let (month, last) = (run.months[0], run.months[run.months.count - 1])
+                let name =
+                    run.months.count == 1
+                    ? ReportView.name(month.month)
+                    : "\(ReportView.name(month.month)) \(unicode ? "–" : "-") \(ReportView.name(last.month))"
+                return [name, money(month.redeemed), money(month.lost), money(month.subscriptions)]
+            }
+            let total = report.months.reduce((Money.zero, Money.zero, Money.zero)) {
+                ($0.0 + $1.redeemed, $0.1 + $1.lost, $0.2 + $1.subscriptions)
+            }
+            rows.append(["Total", money(total.0), money(total.1), money(total.2)])
+            let aligned = ReportView.rightAligned(
+                [["MONTH", "REDEEMED", "LOST", "SUBSCRIPTIONS"]] + rows, columns: 1...3)
+            let headers = aligned[0]
+            rows = Array(aligned.dropFirst())
+            room = self.room(beside: aligned)
+            var table = TextTable(headers: headers + [""])
+            for (index, row) in rows.enumerated() {
+                let amount = index < runs.count ? runs[index].months[0].redeemed : .zero
+                table.add(row + [bar(amount, of: most, room: room)])
+            }
+            out += table.render(maxWidth: nil)
         }
-        out += table.render(maxWidth: nil)
 
         if report.cards.isEmpty {
             out += "\nNo cards yet. Add one with: reminderctl add card ID --fee-due DATE (ids: reminderctl cards)\n"
@@ -155,6 +169,21 @@ struct ReportView {
             out += losses.render(maxWidth: width)
         }
         return out
+    }
+
+    /// The months in order, each alone unless it and its neighbours have nothing in them
+    /// (nothing redeemed, lost or renewed): then they are one run, shown as one row.
+    static func runs(_ months: [ValueReport.Month]) -> [(months: [ValueReport.Month], empty: Bool)] {
+        var runs: [(months: [ValueReport.Month], empty: Bool)] = []
+        for month in months {
+            let empty = month.redeemed == .zero && month.lost == .zero && month.subscriptions == .zero
+            if empty, let last = runs.last, last.empty {
+                runs[runs.count - 1].months.append(month)
+            } else {
+                runs.append(([month], empty))
+            }
+        }
+        return runs
     }
 
     /// A card's block: its total, a bar for each month it redeemed something (`most` filling

@@ -42,6 +42,11 @@ struct Setup: ParsableCommand {
 
     func run() throws {
         let interactive = !noInput && isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        // A setting given as a flag is the answer: on a terminal too, setup sets just what was given
+        // (`setup --quiet-hours none`), as without one, and asks nothing but to replace the file.
+        let givenFlags =
+            reminderTime != nil || leadTimes != nil || quietHours != nil || !card.isEmpty || !feeDue.isEmpty
+            || !anniversary.isEmpty
         let path = config ?? ConfigFile.defaultPath()
         let existing = try readConfigDocument(path)
         let exists = existing != nil
@@ -59,7 +64,7 @@ struct Setup: ParsableCommand {
         var cards = try card.map { try Catalog.card($0, in: catalog) }
         var dueDates = try Setup.cardDates(feeDue, option: "--fee-due")
         var anniversaries = try Setup.cardDates(anniversary, option: "--anniversary")
-        if interactive {
+        if interactive && !givenFlags {
             print("reminderd setup — press Enter to keep the value in brackets.")
             settings.reminderTime = ask("Reminder time", settings.reminderTime) { LocalTime.parse($0).map { _ in () } }
             settings.leadTimes = ask("Lead times", settings.leadTimes) { Setup.leads($0).map { _ in () } }
@@ -209,10 +214,9 @@ struct Setup: ParsableCommand {
         }
     }
 
-    /// Says of each card added whose terms were checked long ago what that means (`checkedNote`).
+    /// Says once, naming the cards added whose terms were checked long ago, what that means.
     func noteOldTerms(_ cards: [CardCatalog.Card]) {
-        let today = SystemClock.today()
-        for card in cards { if let note = Catalog.checkedNote(card, today: today) { print(note) } }
+        if let note = Catalog.checkedNote(cards, today: SystemClock.today()) { print(note) }
     }
 
     func writeConfig(_ document: [String: JSONValue], to path: String, exists: Bool, interactive: Bool) throws {

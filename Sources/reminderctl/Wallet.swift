@@ -72,14 +72,14 @@ struct WalletCard {
             if item.kind == "fee" {
                 card.fee = item
             } else if let text = item.amountThisPeriod ?? item.amount, case .success(let amount) = Money.parse(text) {
-                let used =
-                    item.status == "used" ? amount : item.amountUsed.flatMap { Money.parse($0).value } ?? .zero
-                let gone = item.status == "used" || item.status == "expired"
-                card.usedThisPeriod = card.usedThisPeriod + used
+                // What is left is the daemon's figure (`Benefit.amountLeft`, as summary and the
+                // menu count it); what is used is the rest of the period's amount.
+                let left = item.amountLeft.flatMap { Money.parse($0).value } ?? amount
+                card.usedThisPeriod = card.usedThisPeriod + (amount - left)
                 card.credits.append(
                     Credit(
-                        id: item.id, title: item.title, left: gone ? .zero : max(.zero, amount - used), amount: amount,
-                        period: item.period ?? "", status: item.status, daysLeft: item.daysLeft))
+                        id: item.id, title: item.title, left: left, amount: amount, period: item.period ?? "",
+                        status: item.status, daysLeft: item.daysLeft))
             }
             cards[name] = card
         }

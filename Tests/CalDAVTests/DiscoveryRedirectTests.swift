@@ -46,6 +46,22 @@ import Testing
         #expect(transport.sent.count == 1)
     }
 
+    /// The refusal names the request that redirected and where to, not the target twice.
+    @Test func aRefusedRedirectNamesTheURLThatRedirected() {
+        let (client, _) = client(
+            [
+                .init(status: 301, headers: ["Location": "/dav/"]),
+                .init(status: 302, headers: ["Location": "https://caldav.example.net/dav/"]),
+            ], account: "https://example.org/")
+        let refusal = DAVError.redirectRefused(
+            request: "PROPFIND https://example.org/dav/", location: "https://caldav.example.net/dav/",
+            reason: "another server than sync.url's; set sync.url to it if it is yours")
+        #expect(throws: refusal) { try client.discover() }
+        #expect(
+            refusal.description == "PROPFIND https://example.org/dav/: not following the redirect to "
+                + "https://caldav.example.net/dav/: another server than sync.url's; set sync.url to it if it is yours")
+    }
+
     @Test func httpsToHttpIsRefused() {
         let (client, _) = client(
             [.init(status: 301, headers: ["Location": "http://example.org/"])], account: "https://example.org/")

@@ -8,12 +8,15 @@
   watchdog);
 - anonymous memory (RssAnon) with 10k items, idle after start-up and after 30 rounds of
   `reminderctl list`, `summary` and `export`, with the ratio, the peak RSS (VmHWM) and what
-  malloc holds free (glibc's malloc_stats, read through gdb when it is installed).
+  malloc holds free (glibc's malloc_stats, read through gdb when it is installed);
+- a snooze's round trip (median of 7) and the daemon's CPU over them with 100k items, without
+  a panel and then with one (a StatusNotifierWatcher, sni_watcher.py, that the panel indicator
+  registers with), in the same run on the same store.
 
     bash scripts/bench-daemon.sh [--quick]      (builds release binaries, then runs this)
 
 --quick (what the test command runs) uses 200 requests per client, 10k items at most, 10 s
-idle and 10 rounds of reads over 2k items, and prints the same table. --memory runs only the
+idle, 10 rounds of reads over 2k items and the snoozes over 10k, and prints the same table. --memory runs only the
 memory figures; --compare DIR measures them also for DIR/reminderd (an older build) in the same
 run, on the same store.
 """
@@ -22,13 +25,14 @@ import json
 import os
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from conftest import BIN, Bus, Daemon, NotificationServer
+from conftest import BIN, SYSTEM_PYTHON, Bus, Daemon, NotificationServer, wait_for
 
 TARGET_P99_RATIO = 10
 TARGET_READY_SECONDS = 1.0
@@ -179,6 +183,52 @@ def memory(tmp, bus, size, rounds, programs, stats=True):
     return figures
 
 
+def cpu_seconds(pid):
+    """The process's user and system CPU time so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def snoozes(daemon, ids):
+    """A Snooze round trip's median in ms over `ids` (one each), the daemon's CPU seconds over
+    them and its RssAnon after."""
+    before, took = cpu_seconds(daemon.process.pid), []
+    for item in ids:
+        start = time.perf_counter()
+        call(daemon.socket_path, "Snooze", id=item, duration="1h")
+        took.append(time.perf_counter() - start)
+    return {"medianMs": statistics.median(took) * 1000, "cpu": cpu_seconds(daemon.process.pid) - before,
+            "rssAnon": anon_kib(daemon.process.pid)}
+
+
+def panel(tmp, bus, size):
+    """`snoozes` on `size` items without a panel, then with a StatusNotifierWatcher on the bus."""
+    (tmp / "panel").mkdir()
+    daemon = Daemon(tmp / "panel", bus, {"timeZone": "America/New_York"})
+    watcher = None
+    try:
+        daemon.start()
+        items = seed_items(size)
+        ids = []
+        for start in range(0, len(items), 2000):
+            ids += call(daemon.socket_path, "Import", items=items[start:start + 2000])["ids"]
+        figures = {"items": size, "none": snoozes(daemon, ids[:7])}
+        log = tmp / "panel" / "watcher.log"
+        log.write_text("")
+        watcher = subprocess.Popen([SYSTEM_PYTHON, str(Path(__file__).parent / "sni_watcher.py"), str(log)],
+                                   env={"DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": "/usr/bin:/bin"},
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(lambda: '"service"' in log.read_text(), timeout=60, what="the indicator's registration")
+        call(daemon.socket_path, "Status")  # after the indicator's first composition, queued before it
+        figures["panel"] = snoozes(daemon, ids[7:14])
+        return figures
+    finally:
+        if watcher:
+            watcher.terminate()
+            watcher.wait(5)
+        daemon.stop()
+
+
 def load(path, clients, requests, echo):
     result = subprocess.run([str(BIN / "reminder-load"), "run", str(path), str(clients), str(requests)]
                             + (["--echo"] if echo else []), capture_output=True, text=True, timeout=600)
@@ -216,6 +266,7 @@ def run(quick=False, memory_only=False, compare=None):
     figures = {"ready": {}}
     try:
         figures["memory"] = memory(tmp, bus, *memory_settings(quick), programs, stats=not quick)
+        figures["panel"] = panel(tmp, bus, sizes[-1])
         daemon.start()
         import_items(daemon, seed_items(100))
         figures["echo"] = load(tmp / "echo.sock", 64, requests, echo=True)
@@ -263,6 +314,11 @@ def print_table(figures, requests, idle, quick=False):
     print("Start-up to READY=1:")
     for size, (ready, rss) in figures["ready"].items():
         print(f"  {size:>7} items: {ready * 1000:6.0f} ms (target ≤ {TARGET_READY_SECONDS * 1000:.0f} ms), RSS {rss / 1024:.0f} MiB")
+    p = figures["panel"]
+    print(f"Snooze, {p['items'] // 1000}k items, median of 7 round trips: "
+          f"{p['none']['medianMs']:.1f} ms without a panel ({p['none']['cpu']:.2f} s daemon CPU, RssAnon "
+          f"{p['none']['rssAnon'] / 1024:.1f} MiB), {p['panel']['medianMs']:.1f} ms with one ({p['panel']['cpu']:.2f} s, "
+          f"{p['panel']['rssAnon'] / 1024:.1f} MiB)")
     print(f"Idle: {figures['idle']} context switches of all daemon threads over {idle} s with 10k items scheduled (goal 0)")
     print_memory(figures["memory"], *memory_settings(quick))
 

@@ -117,14 +117,14 @@ def test_an_amount_by_month_is_the_periods_amount_in_list_wallet_and_done(server
         listed = daemon.ctl("list", "--kind", "benefit").stdout
         assert any("Ride credit" in line and "$25" in line for line in listed.splitlines())
         shown = daemon.ctl("show", own["id"]).stdout
-        assert "Jun 20, Dec 25" in shown
+        assert "Jun $20, Dec $25" in shown
         wallet = daemon.ctl("wallet", "--json").stdout
         test_card = next(c for c in json.loads(wallet)["cards"] if c["card"] == "Test Card")
         assert test_card["available"] == "25"
         # A partial use above the base amount is a partial use of December's $25, not a full one.
         partial = daemon.ctl_json("done", own["id"], "--amount", "15")
         assert partial["item"]["amountUsed"] == "15" and partial["item"]["status"] != "used"
-        assert any(u["reason"] == "15 of 25 used" for u in daemon.ctl_json("summary")["summary"]["usedRecently"])
+        assert any(u["reason"] == "$15 of $25 used" for u in daemon.ctl_json("summary")["summary"]["usedRecently"])
         # Done on December's Uber Cash redeems $35 toward the card's fee.
         daemon.ctl("done", uber["id"])
         cards = daemon.ctl_json("summary")["summary"]["cards"]

@@ -91,6 +91,26 @@ def test_setup_without_a_terminal_takes_flags_and_keeps_other_keys(server, daemo
     assert "€0 (+ $127) available across 2 cards this period" in summary  # catalog credits are in USD
 
 
+def test_setup_on_a_terminal_with_a_setting_given_sets_just_that(server, daemon):
+    """`setup --quiet-hours none` on a terminal asks nothing (issue 28): it sets quiet hours and
+    keeps the rest, as it does without a terminal."""
+    pexpect = pytest.importorskip("pexpect")
+    daemon.write_config({"timeZone": "UTC", "reminderTime": "07:30"})
+    daemon.start()
+    child = pexpect.spawn(str(BIN / "reminderctl"), ["setup", "--quiet-hours", "none"], env=daemon.env,
+                          encoding="utf-8", timeout=15)
+    # The file exists: the one question is whether to replace it.
+    index = child.expect_exact(["Update ", "Reminder time", pexpect.EOF])
+    assert index == 0, child.before
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert "Reminder time" not in child.before and "Search for a card" not in child.before, child.before
+    config = json.loads(daemon.config_path.read_text())
+    assert config["quietHours"] is None and config["reminderTime"] == "07:30" and config["timeZone"] == "UTC"
+
+
 def test_setup_on_a_terminal_asks_with_defaults_and_picks_two_cards(server, daemon):
     pexpect = pytest.importorskip("pexpect")
     daemon.config_path.unlink()

@@ -201,7 +201,7 @@ def test_tables_align_wide_titles_and_fit_the_terminal(daemon):
 
     assert all(width(line) <= 100 for line in lines), lines
     assert any("…" in line for line in lines)
-    status_columns = {width(line[: re.search(r" (available|expiring) ", line).start()]) for line in lines[1:]}
+    status_columns = {width(line[: re.search(r" (available|expiring|renews) ", line).start()]) for line in lines[1:]}
     assert len(status_columns) == 1, lines
     assert any(line.split()[2].startswith("寿司") for line in lines)
 
@@ -349,6 +349,19 @@ def test_an_old_catalog_is_said_so_where_its_amounts_are_shown_and_added(daemon)
     assert "warning" not in added.stderr
 
 
+def test_setup_says_the_catalogs_age_once_for_all_its_cards(daemon):
+    """Issue 28: not the whole note once per card."""
+    old = today() - timedelta(days=400)
+    catalog_checked(daemon, old)
+    daemon.start()
+    result = daemon.ctl("setup", "--no-input", "--yes", "--card", "amex-gold", "--card", "chase-sapphire-reserve",
+                        "--card", "capital-one-venture-x")
+    assert result.stdout.count("issuers change credits often") == 1, result.stdout
+    assert re.search(rf"The terms of Amex Gold \(checked {old}, \d+ months ago\), Sapphire Reserve \(checked {old}, "
+                     rf"\d+ months ago\) and Venture X \(checked {old}, \d+ months ago\) were checked over 6 months ago",
+                     result.stdout), result.stdout
+
+
 def test_a_recent_catalog_is_not_warned_about(daemon):
     catalog_checked(daemon, today() - timedelta(days=30))
     result = daemon.ctl("cards", "platinum")
@@ -359,7 +372,7 @@ def test_a_recent_catalog_is_not_warned_about(daemon):
 
 # 18. The README
 
-def test_the_readme_walk_through_runs_as_written(daemon):
+def test_the_readme_walk_through_runs_as_written(server, daemon):
     readme = (ROOT / "README.md").read_text()
     section = readme.split("## A walk-through", 1)[1]
     block = section.split("```sh\n", 1)[1].split("```", 1)[0]
@@ -371,6 +384,9 @@ def test_the_readme_walk_through_runs_as_written(daemon):
         result = subprocess.run(["bash", "-c", line], env=env, capture_output=True, text=True, timeout=30)
         assert result.returncode == 0, f"{line}: {result.stderr}"
     assert len(daemon.ctl_json("list")["items"]) >= 15
+    # Its `reminderctl try` showed the sample pop-up, which added nothing.
+    assert any(summary == "\u2068Uber Cash\u2069" and "A sample" in body for summary, body, _ in server.notifications())
+    assert not [i for i in daemon.ctl_json("list")["items"] if i["title"] == "Uber Cash" and not i.get("card")]
 
 
 def test_setup_takes_a_natural_fee_date_too(daemon, tmp_path):

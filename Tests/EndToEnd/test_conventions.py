@@ -9,7 +9,7 @@ from conftest import BIN
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ["add", "list", "show", "edit", "remove", "done", "undo", "snooze", "upcoming", "explain", "history",
             "summary", "status", "pause", "resume", "reload", "import", "export", "plan", "cards", "wallet", "report", "setup",
-            "sync"]
+            "sync", "try"]
 
 
 def test_the_man_pages_cover_every_command_and_setting():
@@ -167,3 +167,29 @@ def test_reminderd_sync_links_no_full_foundation_icu_or_libxml2():
     for library in ("libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so",
                     "libFoundationXML.so", "libxml2.so", "libicuuc.so", "libicudata.so"):
         assert not any(name.startswith(library) for name in linked), libraries
+
+
+def test_the_readme_reads_in_ten_minutes_and_links_only_documents_that_exist():
+    """Issue 28: at most 350 lines (`wc -l`); the rest moved to docs/, each linked from it."""
+    text = (ROOT / "README.md").read_text()
+    assert text.count("\n") <= 350, f"README.md has {text.count(chr(10))} lines; move detail to docs/"
+    links = re.findall(r"\]\(((?:docs/)[^)#]+)", text)
+    assert {"docs/USAGE.md", "docs/DURABILITY.md", "docs/BENCHMARKS.md", "docs/TESTING.md"} <= set(links), links
+    missing = [link for link in links if not (ROOT / link).exists()]
+    assert not missing, f"README.md links to documents that do not exist: {missing}"
+    for document in (ROOT / "docs").glob("*.md"):
+        for link in re.findall(r"\]\(([^)#:]+\.md)", document.read_text()):
+            assert (document.parent / link).exists(), f"{document.name} links to {link}, which does not exist"
+
+
+def test_run_sh_makes_what_the_readme_says_it_does():
+    """After scripts/run.sh the pop-ups and the tray find the icon they name, and `reminderctl
+    sync setup` finds reminderd-sync beside reminderctl, as after scripts/install.sh."""
+    run = (ROOT / "scripts" / "run.sh").read_text()
+    install = (ROOT / "scripts" / "install.sh").read_text()
+    icons = sorted(set(re.findall(r"systemd/reminderd[-$\w]*\.(?:svg|png)", install)))
+    assert icons == ["systemd/reminderd-$size.png", "systemd/reminderd.svg"], icons
+    for icon in icons:
+        assert icon in run, f"scripts/run.sh does not install {icon}"
+    assert "icons/hicolor" in run
+    assert "ln -sfn reminderd .build/release/reminderd-sync" in run

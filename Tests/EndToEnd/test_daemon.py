@@ -31,7 +31,7 @@ def test_an_item_due_within_seconds_pops_up_once_with_text_urgency_and_actions(s
     assert len(server.notifications()) == 1
     summary, body, line = shown[0]
     assert summary == "\u2068Pizza <2 for 1>\u2069"  # the item's name, isolated
-    assert plain(body).startswith("Coupon Expiring · Pizza &lt;2 for 1&gt; expires in 1m")  # body-markup: escaped
+    assert plain(body).startswith("Coupon Expiring · Pizza &lt;2 for 1&gt; expires in 1 min")  # body-markup: escaped
     assert "code P2" in plain(body)
     assert line.rstrip().endswith(" 0")  # expire timeout 0: it stays until acted on
     assert '"urgency": 2' in line
@@ -325,7 +325,8 @@ def test_partial_use_of_a_benefit_is_recorded_and_reminders_go_on(server, daemon
     assert partial.stdout.strip() == "Recorded $7.50 of $15 Uber Cash used; reminders go on for the remaining $7.50"
     item = daemon.ctl_json("show", item_id)["item"]
     assert item["amountUsed"] == "7.50" and item["status"] != "used"
-    assert daemon.ctl("done", item_id, "--amount", "7.50").stdout.startswith("Done: Uber Cash is used")
+    assert daemon.ctl("done", item_id, "--amount", "7.50").stdout.startswith(
+            "Recorded $7.50, all that was left of $15: Uber Cash is used")
 
 
 def test_a_partial_use_ends_with_its_month(server, daemon):
@@ -395,9 +396,9 @@ def test_a_server_without_buttons_or_markup_gets_the_command_in_plain_text(bus, 
         daemon.start()
         item_id = daemon.ctl_json("add", "coupon", "Fish & Chips <2>", "--expires", local_in(64), "--lead", "1m")["id"]
         summary, body, line = wait_for(bare.notifications, timeout=15, what="the pop-up")[0]
-        assert plain(body).startswith("Coupon Expiring · Fish & Chips <2> expires in 1m")  # no markup: not escaped
+        assert plain(body).startswith("Coupon Expiring · Fish & Chips <2> expires in 1 min")  # no markup: not escaped
         log = bare.log.read_text()  # the body's second line is on the log's next line
-        assert f"expires in 1m\nreminderctl done {item_id}" in log
+        assert f"expires in 1 min\nreminderctl done {item_id}" in log
         assert '" [] {' in log and '"resident"' not in log  # no buttons, no persistence
     finally:
         bare.stop()

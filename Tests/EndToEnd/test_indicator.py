@@ -123,17 +123,19 @@ def test_the_indicator_registers_lists_what_is_due_and_its_done_marks_the_item_u
         labels = [label for _, label, _ in flatten(root)]
         assert "Due today" in labels and "This week" in labels
         assert "Pizza, today" in labels
-        assert "Tacos — $7 left, in 3 days" in labels
+        assert "Tacos — worth $7, in 3 days" in labels
         assert not any(label.startswith("Far away") for label in labels)
         assert labels[-1] == "Pause 1 hour"
         assert item_property(bus, name, "Status") == "NeedsAttention"
         tooltip = item_property(bus, name, "ToolTip")
         assert tooltip[2] == "reminderd: 2 due this week, 1 today"
-        assert tooltip[3] == "Pizza, today\nTacos — $7 left, in 3 days\n$7 expiring this week"
+        assert tooltip[3] == "Pizza, today\nTacos — worth $7, in 3 days\n$7 expiring this week"
         assert item_property(bus, name, "Menu") == "/MenuBar"
 
         pizza_menu = next(node for _, label, node in flatten(root) if label == "Pizza, today")
-        done = next(child[0] for child in pizza_menu[2] if child[1]["label"] == "Done")
+        # The pop-up's words and offers: a coupon due at 20:00 is snoozed an hour, not a day.
+        assert [child[1]["label"] for child in pizza_menu[2]] == ["Mark as used", "Snooze 1h"]
+        done = next(child[0] for child in pizza_menu[2] if child[1]["label"] == "Mark as used")
         call(bus, name, "/MenuBar", "com.canonical.dbusmenu", "Event", "(isvu)", done, "clicked",
              {"variant": ["i", 0]}, 0)
         wait_for(lambda: next(i for i in daemon.ctl_json("list", "--all")["items"] if i["id"] == pizza)["status"]
@@ -161,13 +163,62 @@ def test_a_click_means_the_entry_of_the_menu_the_host_was_given_even_after_the_m
         name = watcher.registrations()[0]["sender"]
         _, root = layout(bus, name)
         pizza_menu = next(node for _, label, node in flatten(root) if label == "Pizza, today")
-        done = next(child[0] for child in pizza_menu[2] if child[1]["label"] == "Done")
+        done = next(child[0] for child in pizza_menu[2] if child[1]["label"] == "Mark as used")
         # Apple, due sooner today, comes first in the menu now: Pizza's ids move down.
         apple = daemon.ctl_json("add", "coupon", "Apple", "--expires", "2030-03-10T18:00:00")["id"]
         call(bus, name, "/MenuBar", "com.canonical.dbusmenu", "Event", "(isvu)", done, "clicked",
              {"variant": ["i", 0]}, 0)
         wait_for(lambda: daemon.ctl_json("show", pizza)["item"]["status"] == "used", what="Pizza used")
         assert daemon.ctl_json("show", apple)["item"]["status"] != "used"
+    finally:
+        daemon.stop()
+
+
+def click(bus, name, entry):
+    call(bus, name, "/MenuBar", "com.canonical.dbusmenu", "Event", "(isvu)", entry, "clicked", {"variant": ["i", 0]}, 0)
+
+
+def test_two_hosts_each_click_what_they_saw(bus, tmp_path, watcher):
+    """Issue 27 case 3: host 1 fetches the menu; an item due sooner is added; a second host (a
+    second tray, a bar on another output: another connection) fetches the new layout; host 1's
+    click on Alpha's first entry marked the other item used. Each `layout` call is its own
+    connection, as two hosts are."""
+    daemon = shifted_daemon(tmp_path, bus).start()
+    try:
+        alpha = daemon.ctl_json("add", "coupon", "Alpha", "--expires", "2030-03-10T20:00:00")["id"]
+        wait_for(watcher.registrations, what="RegisterStatusNotifierItem")
+        name = watcher.registrations()[0]["sender"]
+        _, root = layout(bus, name)  # host 1
+        alpha_done = next(node for _, label, node in flatten(root) if label.startswith("Alpha"))[2][0][0]
+        beta = daemon.ctl_json("add", "coupon", "Beta", "--expires", "2030-03-10T18:00:00")["id"]
+        wait_for(lambda: any(label.startswith("Beta") for _, label, _ in flatten(layout(bus, name)[1])),
+                 what="host 2's layout with Beta")  # host 2
+        click(bus, name, alpha_done)  # host 1, in the layout it fetched
+        wait_for(lambda: daemon.ctl_json("show", alpha)["item"]["status"] == "used", what="Alpha used")
+        assert daemon.ctl_json("show", beta)["item"]["status"] != "used"
+    finally:
+        daemon.stop()
+
+
+def test_a_click_on_an_entry_the_item_no_longer_has_is_refused_in_words(bus, tmp_path, watcher, server):
+    """Alpha marked used from the command line while a host still shows its menu: the host's
+    click on Alpha's old entry changes nothing — Alpha's next state, nor another item — and a
+    pop-up says why."""
+    daemon = shifted_daemon(tmp_path, bus).start()
+    try:
+        alpha = daemon.ctl_json("add", "coupon", "Alpha", "--expires", "2030-03-11T20:00:00")["id"]
+        other = daemon.ctl_json("add", "coupon", "Other", "--expires", "2030-03-10T20:00:00")["id"]
+        wait_for(watcher.registrations, what="RegisterStatusNotifierItem")
+        name = watcher.registrations()[0]["sender"]
+        _, root = layout(bus, name)
+        alpha_done = next(node for _, label, node in flatten(root) if label.startswith("Alpha"))[2][0][0]
+        daemon.ctl_json("done", alpha)
+        click(bus, name, alpha_done)
+        wait_for(lambda: any(summary == "Nothing done: the menu changed" and "for Alpha" in body
+                             for summary, body, _ in server.notifications()), what="the refusal pop-up")
+        history = [entry["event"] for entry in daemon.ctl_json("history", "--item", alpha)["entries"]]
+        assert history.count("done") == 1
+        assert daemon.ctl_json("show", other)["item"]["status"] != "used"
     finally:
         daemon.stop()
 
@@ -338,7 +389,7 @@ def test_waybar_shows_the_indicator_asking_for_attention_and_its_menus_done_mark
                 break
         assert menu_open(), "waybar's menu did not open on three clicks"
         desktop.point(f"move {icon - 45} 54", f"move {icon - 40} 55")
-        wait_for(lambda: desktop.row(110)[icon - 330] == WHITE, timeout=10, what="Pizza's submenu")
+        wait_for(lambda: desktop.row(75)[icon - 330] == WHITE, timeout=10, what="Pizza's submenu")
         time.sleep(0.3)  # GTK's highlight of the row settles
         if SHOTS:
             desktop.screenshot(os.path.join(SHOTS, "indicator-waybar.png"), "800,0 480x200")

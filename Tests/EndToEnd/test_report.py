@@ -74,3 +74,31 @@ def test_report_prints_each_months_redeemed_value_and_what_expired_unused(bus, t
         assert daemon.ctl("report", "--months", "0", check=False).returncode == 2
     finally:
         daemon.stop()
+
+
+def test_a_used_coupon_and_a_paid_renewal_count_in_the_month_they_were_done(bus, tmp_path):
+    """A new user's report is one line, not twelve $0 rows; then a coupon used and a renewal paid
+    (early, due next month) in March count in March (issue 28, item 5)."""
+    daemon = Daemon(tmp_path, bus)  # UTC, no quiet hours
+    shift_to(daemon, datetime(2030, 3, 5, 12, tzinfo=timezone.utc))
+    daemon.start()
+    try:
+        empty = daemon.ctl("report").stdout
+        assert empty.startswith("Redeemed by month, Apr 2029 – Mar 2030 (amounts in USD)\n"
+                                "Apr 2029 – Mar 2030: nothing redeemed or lost\n"), empty
+        assert "MONTH" not in empty and "$0" not in empty
+        pizza = daemon.ctl_json("add", "coupon", "Pizza", "--value", "8", "--expires", "2030-04-10")["id"]
+        netflix = daemon.ctl_json(
+            "add", "subscription", "Netflix", "--amount", "9", "--every", "1mo", "--next", "2030-04-02")["id"]
+        daemon.ctl("done", pizza)
+        daemon.ctl("done", netflix)
+        months = daemon.ctl_json("report", "--months", "2")["report"]["months"]
+        assert [(m["month"], m["redeemed"], m["subscriptions"]) for m in months] == [
+            ("2030-02", "0", "0"), ("2030-03", "8", "9")]
+        shown = daemon.ctl("report", "--months", "3").stdout
+        assert re.search(r"^Jan 2030 – Feb 2030 +\$0 +\$0 +\$0$", shown, re.M), shown
+        assert re.search(r"^Mar 2030 +\$8 +\$0 +\$9 +█+$", shown, re.M), shown
+        daemon.ctl("undo", pizza)
+        assert daemon.ctl_json("report", "--months", "1")["report"]["months"][0]["redeemed"] == "0"
+    finally:
+        daemon.stop()

@@ -62,10 +62,12 @@ def test_explain_shows_how_each_fire_time_was_derived(server, bus, tmp_path):
         steps = {s["lead"]: s for s in daemon.ctl_json("explain", item)["steps"]}
         assert steps["7d"]["computed"] == "2027-03-08T02:30:00-05:00" and steps["7d"]["fireAt"] == "2027-03-08T08:00:00-05:00"
         assert steps["7d"]["quietHours"] == "moved to the end of quiet hours"
+        assert steps["7d"]["rule"] == "02:30, 7 days before the due date"
+        assert steps["1d"]["rule"] == "02:30, 1 day before the due date"
         # 2027-03-14 is the spring-forward day: 02:30 does not exist and reads as 03:30 EDT.
         assert steps["1d"]["dstGap"] is True and steps["1d"]["computed"] == "2027-03-14T03:30:00-04:00"
         assert steps["1d"]["fireAt"] == "2027-03-14T08:00:00-04:00"
-        assert steps["2h"]["rule"] == "due − 2h of elapsed time" and steps["2h"]["fireAt"] == "2027-03-15T21:59:00-04:00"
+        assert steps["2h"]["rule"] == "2h before the due time (elapsed time)" and steps["2h"]["fireAt"] == "2027-03-15T21:59:00-04:00"
         text = daemon.ctl("explain", item).stdout
         assert text.startswith("Due Mon 2027-03-15 23:59")
         assert "LEAD" in text.splitlines()[1] and "moved to the end of quiet hours" in text

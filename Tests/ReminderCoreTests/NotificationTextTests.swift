@@ -110,11 +110,15 @@ import Testing
         let coupon = try text(
             #"{"kind":"coupon","title":"Pizza","expires":"2026-11-21T14:30"}"#, dueOn: "2026-11-21T14:30",
             now: "2026-11-21T09:00:00-05:00")
-        #expect(plain(coupon.body) == "Coupon Expiring · Pizza expires in 5h 30m")
+        #expect(plain(coupon.body) == "Coupon Expiring · Pizza expires in 5 h 30 min")
+        let whole = try text(
+            #"{"kind":"coupon","title":"Pizza","expires":"2026-11-21T14:30"}"#, dueOn: "2026-11-21T14:30",
+            now: "2026-11-21T12:30:00-05:00")
+        #expect(plain(whole.body) == "Coupon Expiring · Pizza expires in 2 h")
         let soon = try text(
             #"{"kind":"coupon","title":"Pizza","expires":"2026-11-21T14:30"}"#, dueOn: "2026-11-21T14:30",
             now: "2026-11-21T14:10:00-05:00")
-        #expect(plain(soon.body) == "Coupon Expiring · Pizza expires in 20m")
+        #expect(plain(soon.body) == "Coupon Expiring · Pizza expires in 20 min")
         let gone = try text(
             #"{"kind":"coupon","title":"Pizza","expires":"2026-11-21T14:30"}"#, dueOn: "2026-11-21T14:30",
             now: "2026-11-21T15:00:00-05:00")

@@ -164,6 +164,36 @@ import Testing
         #expect(report.lost.map(\.lost) == [money("15"), money("15"), money("30"), money("15")])
     }
 
+    /// A coupon used on March 5 (before it expires in April) redeemed its $8 that month; the
+    /// coupon that expired in February unused is still lost there. On a card's report it is not:
+    /// a coupon is on no card.
+    @Test func aUsedCouponCountsItsValueRedeemedInTheMonthItWasUsed() throws {
+        var coupon = try Fixture.item(
+            #"{"id":"c2","kind":"coupon","title":"Cinema","value":"8","expires":"2030-04-20"}"#, zone: ny)
+        coupon.createdAt = at("2030-01-10T17:00:00Z")
+        var done = self.done
+        done["c2"] = [due("2030-04-20"): at("2030-03-05T15:00:00Z")]
+        func build(_ cards: [String]?) throws -> ValueReport {
+            ValueReport.build(
+                items: try items() + [coupon], redemptions: redemptions, fees: [], done: done, rules: rules,
+                currency: "USD", monthCount: 3, cards: cards, now: now)
+        }
+        #expect(try build(nil).months.map(\.redeemed) == ["14", "0", "32"].map(money))
+        #expect(try build(nil).months.map(\.lost) == ["6", "25", "0"].map(money))
+        #expect(try build(["Amex Gold"]).months.map(\.redeemed) == ["14", "0", "24"].map(money))
+    }
+
+    /// Netflix's February renewal paid on January 30 counts in January; April's, paid early on
+    /// March 12, in March beside March's own (not paid yet, counted in its due month).
+    @Test func aRenewalMarkedPaidCountsInTheMonthItWasPaid() throws {
+        var done = self.done
+        done["s1"] = [due("2030-02-15"): at("2030-01-30T15:00:00Z"), due("2030-04-15"): at("2030-03-12T15:00:00Z")]
+        let report = ValueReport.build(
+            items: try items(), redemptions: redemptions, fees: [], done: done, rules: rules, currency: "USD",
+            monthCount: 3, cards: nil, now: now)
+        #expect(report.months.map(\.subscriptions) == ["35.98", "0", "35.98"].map(money))
+    }
+
     @Test func aCardIsNamedExactlyOrByTheStartOfItsName() {
         let names: Set = ["Amex Gold", "Amex Gold Business", "Chase Sapphire"]
         #expect(ValueReport.cards(matching: "amex gold", among: names) == ["Amex Gold"])

@@ -79,6 +79,39 @@ import Testing
         }
     }
 
+    /// Issue 27, defect 9: going through a group one at a time, a Done's confirmation must not
+    /// put an Undo beside the next reminder (dunst's menu listed it first; Enter undid the Done).
+    /// In the middle of the walk it says what was done and how to undo it, with no button; the
+    /// last Done, with nothing to come, offers Undo, and that Undo shows what it restored.
+    @Test func aWalkPutsNoUndoBesideTheNextReminderAndTheLastUndoShowsWhatItRestored() throws {
+        let harness = try EngineHarness()
+        let ids = ["A", "B", "C", "D"].map { harness.addCoupon(expiresIn: 3 * 86_400, leads: ["2d"], title: $0) }
+        harness.advance(to: 86_400)
+        harness.notifier.press("one-at-a-time", on: try last(harness).id)
+        harness.settle()
+        for (step, id) in ids.enumerated() {
+            let current = try #require(ownPopUps(harness).last)
+            #expect(current.request.summary == "\u{2068}\(["A", "B", "C", "D"][step])\u{2069}")
+            harness.notifier.press("done", on: current.id)
+            harness.settle()
+            let confirmation = try #require(harness.notifier.requests.last { $0.category == "x-reminderd.done" })
+            if step < 3 {
+                #expect(confirmation.actions.isEmpty, "no Undo beside the next reminder")
+                #expect(confirmation.body.contains("reminderctl undo \(id)"))
+            } else {
+                #expect(confirmation.actions.map(\.key) == ["undo"])
+            }
+        }
+        #expect(ids.allSatisfy { harness.history($0).last == "done" })
+        harness.notifier.press("undo", on: try last(harness).id)
+        harness.settle()
+        let undone = try last(harness).request
+        #expect(undone.summary == "Undone")
+        #expect(undone.body.hasPrefix("Coupon Expiring · \u{2068}D\u{2069} expires in 2 days"), "\(undone.body)")
+        #expect(harness.history(ids[3]).last == "undone")
+        #expect(ids.dropLast().allSatisfy { harness.history($0).last == "done" })
+    }
+
     @Test func theNextComesWhenTheOneShownIsDismissedSnoozedOrDoneElsewhere() throws {
         let harness = try EngineHarness()
         let ids = ["A", "B", "C", "D"].map { harness.addCoupon(expiresIn: 3 * 86_400, leads: ["2d"], title: $0) }

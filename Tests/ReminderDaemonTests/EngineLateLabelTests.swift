@@ -154,6 +154,27 @@ import Testing
             "\(lastBody(harness))")
     }
 
+    /// Dated from when the reminder was sent, not from when the silence ended: a server that
+    /// never answered and went away 75 s later was silent from 12:06, not "from 12:07 until 12:07".
+    @Test func aServerThatNeverAnsweredIsDatedFromWhenTheReminderWasSent() throws {
+        let harness = try EngineHarness()
+        _ = dueInTwoHours(harness)
+        harness.notifier.answer = .stall
+        harness.advance(to: 3600)  // sent at 12:06:40
+        harness.clock.set(EngineHarness.start + 3600 + 75)  // 12:07:55: the server goes, the call fails
+        harness.notifier.answer = .accept
+        harness.notifier.completeStalled(.fail(.timedOut(reason: "the name lost its owner")))
+        harness.settle()
+        harness.clock.set(EngineHarness.start + 3600 + 24 * 60)  // 12:30:40: a working server
+        harness.notifier.vanish()
+        harness.settle()
+        harness.notifier.appear()
+        harness.settle()
+        #expect(
+            lastBody(harness).hasSuffix("\nLate: the notification server did not answer from 12:06 until 12:30"),
+            "\(lastBody(harness))")
+    }
+
     @Test func aReminderThatWaitedForAServerThenWasPausedNamesBothNotTheFirstUntilTheEnd() throws {
         let harness = try EngineHarness(notifier: RecordingNotifier(capabilities: nil))
         // Due in three days, reminded Thu 11:06: not urgent, so the pause holds it.

@@ -67,7 +67,7 @@ import Testing
             return
         }
         #expect(item["amountUsed"] == .string("5"), "$5 of February, not $10")
-        #expect(harness.reasons(id, "done").last == "5 of 15 used")
+        #expect(harness.reasons(id, "done").last == "$5 of $15 used")
     }
 
     @Test func theReportCountsAPartialUseInItsMonthAndTheNextMonthWhole() throws {

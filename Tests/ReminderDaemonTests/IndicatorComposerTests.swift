@@ -7,15 +7,22 @@ import Testing
 /// The panel indicator's content alone, from plain values: its status, tooltip and menu, and
 /// which action each menu id stands for.
 @Suite struct IndicatorComposerTests {
+    static let hourAndDay = [
+        IndicatorComposer.Snooze(action: .snooze(CalendarDuration(1, .hours)), label: "Snooze 1h"),
+        IndicatorComposer.Snooze(action: .snooze(CalendarDuration(1, .days)), label: "Snooze 1d"),
+    ]
+
     func entry(
-        _ id: String, _ title: String, days: Int64, value: Int64? = nil, currency: String = "USD", expires: Bool = true
+        _ id: String, _ title: String, days: Int64, value: Int64? = nil, currency: String = "USD", expires: Bool = true,
+        card: String? = nil, doneLabel: String = "Mark as used", snoozes: [IndicatorComposer.Snooze] = hourAndDay,
+        coupon: Bool = false
     )
         -> IndicatorComposer.Entry
     {
         IndicatorComposer.Entry(
             itemId: id, due: 1_795_000_000 + days * 86_400, title: title, daysLeft: days,
             value: value.map { Money(tenThousandths: $0 * 10_000) },
-            currency: currency, expires: expires)
+            currency: currency, expires: expires, card: card, doneLabel: doneLabel, snoozes: snoozes, isCoupon: coupon)
     }
 
     func compose(_ entries: [IndicatorComposer.Entry], wallet: Int64 = 0, paused: Bool = false) -> IndicatorView {
@@ -44,12 +51,15 @@ import Testing
 
     @Test func theMenuListsTodayThenThisWeekThenTheWalletThenPause() {
         let view = compose(
-            [entry("a", "Gas credit", days: 0, value: 10), entry("b", "Netflix", days: 3, value: 15, expires: false)],
+            [
+                entry("a", "Gas credit", days: 0, value: 10),
+                entry("b", "Netflix", days: 3, value: 15, expires: false, doneLabel: "Mark as paid"),
+            ],
             wallet: 135)
         #expect(
             outline(view) == [
-                "Due today", "Gas credit — $10 left, today > Done | Snooze 1 hour | Snooze 1 day", "---",
-                "This week", "Netflix — $15, in 3 days > Done | Snooze 1 hour | Snooze 1 day", "---",
+                "Due today", "Gas credit — $10 left, today > Mark as used | Snooze 1h | Snooze 1d", "---",
+                "This week", "Netflix — $15, in 3 days > Mark as paid | Snooze 1h | Snooze 1d", "---",
                 "Wallet: $135 left", "---", "Pause 1 hour",
             ])
         #expect(view.menu[0].enabled == false)
@@ -68,32 +78,70 @@ import Testing
     }
 
     @Test func everyIdIsUniqueAndNamesItsAction() {
-        let view = compose([entry("a", "Gas", days: 0), entry("b", "Dining", days: 1)])
-        let all = IndicatorVariants.all(view.menu)
+        var ids = IndicatorMenuIds()
+        let menu = ids.assign(compose([entry("a", "Gas", days: 0), entry("b", "Dining", days: 1)]).menu)
+        let all = IndicatorVariants.all(menu)
         #expect(Set(all.map(\.id)).count == all.count)
         #expect(!all.contains { $0.id == 0 })
-        let dining = view.menu.first { $0.label.hasPrefix("Dining") }!
+        let dining = menu.first { $0.label.hasPrefix("Dining") }!
         // Each names the occurrence its entry showed (a day after the test's instant).
         let due: Int64 = 1_795_000_000 + 86_400
-        #expect(view.action(for: dining.children[0].id) == .done(itemId: "b", due: due))
-        #expect(view.action(for: dining.children[1].id) == .snooze(itemId: "b", due: due, CalendarDuration(1, .hours)))
-        #expect(view.action(for: dining.children[2].id) == .snooze(itemId: "b", due: due, CalendarDuration(1, .days)))
-        #expect(view.action(for: view.menu.last!.id) == .pause(CalendarDuration(1, .hours)))
-        #expect(view.action(for: dining.id) == nil)
-        #expect(view.item(0)?.children == view.menu)
+        #expect(ids.click(dining.children[0].id).action == .done(itemId: "b", due: due))
+        #expect(ids.click(dining.children[1].id).action == .snooze(itemId: "b", due: due, CalendarDuration(1, .hours)))
+        #expect(ids.click(dining.children[2].id).action == .snooze(itemId: "b", due: due, CalendarDuration(1, .days)))
+        #expect(ids.click(menu.last!.id).action == .pause(CalendarDuration(1, .hours)))
+        #expect(ids.click(dining.id) == (true, nil))
+        #expect(ids.live[0]?.children == menu)
         #expect(compose([], paused: true).menu.last?.action == .resume)
+    }
+
+    /// Issue 27 case 3: ids were positions, so an item due sooner moved Alpha's Done to another
+    /// id, and a host holding the older layout marked the new item used. An id names its entry.
+    @Test func anIdStaysWithItsEntryAndALeftEntrysIdIsRefusedNeverReused() {
+        var ids = IndicatorMenuIds()
+        let alpha = entry("alpha", "Alpha", days: 1)
+        let first = ids.assign(compose([alpha]).menu)
+        let alphaDone = first.first { $0.label.hasPrefix("Alpha") }!.children[0].id
+        let second = ids.assign(compose([entry("beta", "Beta", days: 0), alpha]).menu)
+        #expect(second.first { $0.label.hasPrefix("Alpha") }!.children[0].id == alphaDone)
+        #expect(ids.click(alphaDone).action == .done(itemId: "alpha", due: alpha.due))
+        let betaIds = IndicatorVariants.all(second.filter { $0.label.hasPrefix("Beta") }).map(\.id)
+        #expect(Set(betaIds).isDisjoint(with: IndicatorVariants.all(first).map(\.id)))
+        // Alpha done elsewhere: its entries leave; a click on its old Done is refused in words.
+        let third = ids.assign(compose([entry("beta", "Beta", days: 0)]).menu)
+        #expect(ids.click(alphaDone) == (true, .withdrawn("“Mark as used” for Alpha")))
+        #expect(!IndicatorVariants.all(third).map(\.id).contains(alphaDone))
+        // Alpha back (an Undo): new ids, the old one stays refused.
+        let fourth = ids.assign(compose([alpha]).menu)
+        #expect(fourth.first { $0.label.hasPrefix("Alpha") }!.children[0].id != alphaDone)
+        #expect(ids.click(Int32.max).known == false)
+    }
+
+    /// Issue 27 case 8: the menu offered Done, 1 hour and 1 day for every item. It offers what
+    /// the item's pop-up offers, in its words, and names the item's card.
+    @Test func anEntryOffersItsPopUpsButtonsInItsWordsAndNamesItsCard() {
+        let lastMinute = [IndicatorComposer.Snooze(action: .snoozeToLastMinute, label: "Remind 1 min before")]
+        let view = compose([
+            entry("a", "Gas credit", days: 0, value: 10, card: "Amex Gold", snoozes: lastMinute),
+            entry("r", "Milk", days: -1, expires: false, doneLabel: "Rebought", snoozes: []),
+        ])
+        let gas = view.menu.first { $0.label.hasPrefix("Gas") }!
+        #expect(gas.label == "Gas credit on Amex Gold — $10 left, today")
+        #expect(gas.children.map(\.label) == ["Mark as used", "Remind 1 min before"])
+        #expect(gas.children[1].action == .snoozeToLastMinute(itemId: "a", due: 1_795_000_000))
+        #expect(view.menu.first { $0.label.hasPrefix("Milk") }!.children.map(\.label) == ["Rebought"])
     }
 
     @Test func theToolTipSaysWhatIsDueAndTheValueExpiring() {
         let view = compose([
-            entry("a", "Gas credit", days: 0, value: 10), entry("c", "Coupon", days: 5, value: 7),
+            entry("a", "Gas credit", days: 0, value: 10), entry("c", "Coupon", days: 5, value: 7, coupon: true),
             entry("b", "Netflix", days: 3, value: 15, expires: false),
             entry("e", "Euro deal", days: 2, value: 9, currency: "EUR"),
         ])
         #expect(view.toolTipTitle == "reminderd: 4 due this week, 1 today")
         // The renewal's price and the other currency's value are not counted as expiring.
         #expect(view.toolTipBody.hasSuffix("\n$17 expiring this week"))
-        #expect(view.toolTipBody.hasPrefix("Gas credit — $10 left, today\nCoupon — $7 left, in 5 days\n"))
+        #expect(view.toolTipBody.hasPrefix("Gas credit — $10 left, today\nCoupon — worth $7, in 5 days\n"))
         #expect(compose([], paused: true).toolTipTitle == "reminderd: nothing due this week (paused)")
         #expect(compose([]).toolTipBody == "")
     }

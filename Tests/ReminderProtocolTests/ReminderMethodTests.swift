@@ -24,7 +24,7 @@ import Testing
 
     @Test func theEnumHasExactlyTheDescribedMethodsWithTheirParameters() {
         let described = Self.describedMethods()
-        #expect(described.count == 28)
+        #expect(described.count == 29)
         #expect(Set(described.keys) == Set(ReminderMethod.allCases.map(\.rawValue)))
         for method in ReminderMethod.allCases {
             #expect(described[method.rawValue] == method.parameterNames, "\(method.rawValue)")
@@ -55,7 +55,7 @@ import Testing
         #expect(
             queries == [
                 "List", "Get", "Upcoming", "Explain", "History", "Summary", "Status", "Export", "Calendar",
-                "Report", "SyncPending", "SyncStatus", "SyncWait", "SyncNow",
+                "Report", "ShowSample", "SyncPending", "SyncStatus", "SyncWait", "SyncNow",
             ])
     }
 }
@@ -99,7 +99,7 @@ import Testing
             .status, .pause(duration: "2h"), .pause(duration: nil), .resume, .reload,
             .importItems(items: [item], state: .object([:]), replace: true),
             .importItems(items: [], state: nil, replace: false), .export(history: true), .calendar(days: 365),
-            .report(months: 12, card: nil), .report(months: 3, card: "amex"),
+            .report(months: 12, card: nil), .report(months: 3, card: "amex"), .showSample,
             .syncBegin(collection: "https://dav.example.org/alice/reminderd/", account: "alice@dav.example.org"),
             .syncPulled(
                 resources: [SyncResource(href: "/a/b.ics", etag: "\"1\"", body: "BEGIN:VCALENDAR")],

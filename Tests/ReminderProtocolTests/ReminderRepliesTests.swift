@@ -61,11 +61,11 @@ import Testing
         let reply = ExplainReply(
             steps: [
                 .init(
-                    lead: "7d", due: "2026-12-31T23:59:00Z", rule: "09:00 on the due date − 7 day(s)",
+                    lead: "7d", due: "2026-12-31T23:59:00Z", rule: "09:00, 7 days before the due date",
                     computed: "2026-12-24T09:00:00Z", dstGap: false, quietHours: "not affected",
                     fireAt: "2026-12-24T09:00:00Z", result: "kept"),
                 .init(
-                    lead: "1h", due: "2026-12-31T23:59:00Z", rule: "due − 1h of elapsed time",
+                    lead: "1h", due: "2026-12-31T23:59:00Z", rule: "1h before the due time (elapsed time)",
                     computed: "2026-12-31T22:59:00Z", dstGap: true, quietHours: "moved to the end of quiet hours",
                     fireAt: nil, result: "dropped: at or after the due time"),
             ], snoozedUntil: "2026-12-20T10:00:00Z")

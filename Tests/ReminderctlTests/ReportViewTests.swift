@@ -75,6 +75,31 @@ import Testing
             bar(line(ReportView(report: report, width: 300, unicode: true).render(), startingWith: "Mar 2030")) == 50)
     }
 
+    /// A new user's first report: twelve months with nothing in them read as one line, and a
+    /// run of empty months inside a report as one row.
+    @Test func monthsWithNothingInThemAreOneLine() {
+        let empty = (0..<12).map {
+            ValueReport.Month(
+                month: month("2025-12").adding(months: $0), redeemed: .zero, lost: .zero, subscriptions: .zero,
+                cards: [])
+        }
+        var nothing = report
+        nothing.months = empty
+        let text = ReportView(report: nothing, width: 80, unicode: true).render()
+        #expect(
+            text.hasPrefix(
+                "Redeemed by month, Dec 2025 – Nov 2026 (amounts in USD)\nDec 2025 – Nov 2026: nothing redeemed or lost\n"))
+        #expect(!text.contains("MONTH") && !text.contains("Total"))
+
+        var some = report
+        some.months = Array(empty.prefix(11)) + [report.months[2]]
+        some.months[11].month = month("2026-11")
+        let lines = ReportView(report: some, width: 80, unicode: true).render().split(separator: "\n").map(String.init)
+        #expect(lines[2].hasPrefix("Dec 2025 – Oct 2026") && lines[2].contains("$0"))
+        #expect(lines[3].hasPrefix("Nov 2026") && lines[3].contains("$24"))
+        #expect(lines[4].hasPrefix("Total"))
+    }
+
     @Test func aLocaleWithoutUTF8GetsHashBars() {
         let text = ReportView(report: report, width: 60, unicode: false).render()
         #expect(!text.contains("█") && !text.contains("–"))

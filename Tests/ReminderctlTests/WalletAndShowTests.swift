@@ -12,13 +12,15 @@ import Testing
 @Suite struct WalletAndShowTests {
     func item(_ fields: [String: JSONValue]) -> ItemView { ItemView(fields: fields) }
 
-    func benefit(_ id: String, _ card: String, _ amount: String, status: String, days: Int64, used: String? = nil)
-        -> ItemView
-    {
+    /// A benefit as the daemon lists it: `left` is its `amountLeft` (the whole amount by default).
+    func benefit(
+        _ id: String, _ card: String, _ amount: String, status: String, days: Int64, used: String? = nil,
+        left: String? = nil
+    ) -> ItemView {
         var fields: [String: JSONValue] = [
             "id": .string(id), "kind": .string("benefit"), "title": .string("Credit \(id)"), "card": .string(card),
             "amount": .string(amount), "period": .string("monthly"), "status": .string(status),
-            "daysLeft": .integer(days), "currency": .string("USD"),
+            "daysLeft": .integer(days), "currency": .string("USD"), "amountLeft": .string(left ?? amount),
         ]
         if let used { fields["amountUsed"] = .string(used) }
         return ItemView(fields: fields)
@@ -28,8 +30,8 @@ import Testing
         let items = [
             benefit("a1", "Big Card", "300", status: "available", days: 30),
             benefit("b1", "Urgent Card", "15", status: "expiring", days: 2),
-            benefit("b2", "Urgent Card", "10", status: "used", days: 2),
-            benefit("c1", "Small Card", "20", status: "available", days: 30, used: "5"),
+            benefit("b2", "Urgent Card", "10", status: "used", days: 2, left: "0"),
+            benefit("c1", "Small Card", "20", status: "available", days: 30, used: "5", left: "15"),
         ]
         let stack = WalletCard.stack(items: items, feeReturns: [])
         #expect(stack.map(\.name) == ["Urgent Card", "Big Card", "Small Card"])
@@ -64,15 +66,20 @@ import Testing
             item([
                 "id": .string("ufhq"), "kind": .string("benefit"), "title": .string("Uber Cash"),
                 "card": .string("Amex Platinum"), "amount": .string("15"), "amountUsed": .string("5"),
-                "status": .string("available"), "nextReminder": .null,
+                "amountLeft": .string("10"), "currency": .string("USD"), "status": .string("available"),
+                "due": .string("2026-11-30T23:59:00+00:00"), "daysLeft": .integer(-2), "nextReminder": .null,
                 "createdAt": .string("2026-11-01T10:00:00+00:00"),
             ]))
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines[0] == "Uber Cash  (ufhq, benefit)")
         #expect(lines[1].hasPrefix("  Card") && lines[1].hasSuffix("Amex Platinum"))
-        #expect(lines.contains { $0.contains("Used so far") && $0.hasSuffix("5") })
+        #expect(lines.contains { $0.contains("Used so far") && $0.hasSuffix("$5") })
+        #expect(lines.contains { $0.contains("Left this period") && $0.hasSuffix("$10") })
+        #expect(lines.contains { $0.contains("Amount") && $0.hasSuffix("$15") })
+        #expect(lines.contains { $0.contains("Due") && $0.hasSuffix("Mon 2026-11-30 23:59 (2 days ago)") })
+        #expect(!text.contains("Days left"))
         #expect(lines.contains { $0.contains("Added") && $0.hasSuffix("Sun 2026-11-01 10:00") })
-        #expect(lines.contains { $0.contains("Next reminder") && $0.hasSuffix("none pending") })
+        #expect(lines.contains { $0.contains("Next reminder") && $0.hasSuffix("no reminder pending") })
         #expect(!text.contains("amountUsed") && !text.contains("createdAt"))
     }
 

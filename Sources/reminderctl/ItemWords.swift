@@ -1,0 +1,35 @@
+import ReminderCore
+import ReminderProtocol
+
+/// An item's state in the words a person uses, the same in `list`, `show`, `summary`, `wallet`
+/// and `undo`: the status in the kind's own words ("paid", "rebought", "renews"), and days
+/// counted as "in 3 days" or "13 days ago" rather than a signed number.
+extension Output {
+    /// The item's status in its kind's words (`ItemStatus.words(for:)`); the raw status when
+    /// the kind or the status is one this version does not know.
+    static func status(_ item: ItemView) -> String {
+        status(item.status, kind: item.kind)
+    }
+
+    static func status(_ status: String, kind: String) -> String {
+        guard let known = ItemStatus(rawValue: status), let kind = ItemKind(rawValue: kind) else { return status }
+        return known.words(for: kind)
+    }
+
+    /// "today", "tomorrow", "in 3 days", "yesterday", "13 days ago".
+    static func days(_ days: Int64) -> String {
+        switch days {
+        case 0: "today"
+        case 1: "tomorrow"
+        case -1: "yesterday"
+        case ..<0: "\(-days) days ago"
+        default: "in \(days) days"
+        }
+    }
+
+    /// "next reminder Sat 2026-11-28 09:00", or "no reminder pending".
+    static func nextReminder(_ item: ItemView) -> String {
+        let next = when(item.nextReminder)
+        return next.isEmpty ? "no reminder pending" : "next reminder \(next)"
+    }
+}
