@@ -105,8 +105,9 @@ def readme_commands():
     return commands
 
 
-def test_the_readmes_commands_top_to_bottom_make_no_duplicate_and_no_error(bus, tmp_path):
+def test_the_readmes_commands_top_to_bottom_make_no_duplicate_and_no_error(bus, server, tmp_path):
     # On the README's own dates (late November 2026), whatever today is; `date` reads the same clock.
+    # A notification server on the bus, as on the desktop the walk-through is for (`reminderctl try`).
     when = datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc)
     shift = round(when.timestamp() - (time.time() - CLOCK_SHIFT))
     daemon = Daemon(tmp_path, bus)
