@@ -97,7 +97,7 @@ extension ReminderEngine {
         case .calendar(let days): return CalendarReply(ics: try queries(now: now).calendar(days: days))
         case .report(let months, let card): return try queries(now: now).report(months: months, card: card)
         case .showSample:
-            try delivery.showSample(caller: caller, now: now)
+            delivery.showSample(caller: caller, now: now)
             return nil
         case .syncBegin(let collection, let account):
             return try sync.begin(collection: collection, account: account, caller: caller, now: now)
