@@ -48,6 +48,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Delivery: the outbox, retries, the pause, grouped pop-ups, buttons and the notifier's events.
     private(set) lazy var delivery = DeliveryController(
         core: self, store: store, notifier: notifier, clock: clock, logger: logger, queue: queue)
+    /// The calls put aside while another program holds the store's lock (`LockedCalls.swift`).
+    let lockedCalls = LockedCalls()
     /// Sync: the `Sync…` methods and the link to reminderd-sync, with their state.
     private(set) lazy var sync = SyncEndpoint(core: self, store: store, logger: logger, queue: queue)
 
