@@ -183,13 +183,13 @@ public final class ReminderStore: Sendable {
     /// Runs `body` with the store's writes waiting only a moment for another process's lock
     /// and failing with `.locked` after it, instead of waiting `lockWait` (10 s): the daemon's
     /// commands, so that a `sqlite3` shell holding the file does not hold its queue too.
-    public func failingFastWhenLocked<T>(_ body: () -> T) -> T {
+    public func failingFastWhenLocked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         let outer = failingFast.withLock { fast in
             defer { fast = true }
             return fast
         }
         defer { if !outer { failingFast.withLock { $0 = false } } }
-        return body()
+        return try body()
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {

@@ -7,7 +7,7 @@ import sqlite3
 import subprocess
 import time
 
-from conftest import BIN, wait_for
+from conftest import BIN, local_in, plain, wait_for
 from test_faults_socket import Client, coupon
 from test_faults_state import store_path
 
@@ -72,6 +72,31 @@ def test_reads_go_on_and_a_change_waits_while_another_program_holds_the_store(se
     titles = [item["title"] for item in daemon.ctl_json("list", "--all")["items"]]
     assert "Added meanwhile" in titles
     print(f"slowest read while locked: {slowest * 1000:.0f} ms")
+
+
+def test_a_reminder_due_while_another_program_holds_the_store_pops_up_on_time(server, daemon):
+    daemon.start()
+    # Due 4 s from now (a minute before it expires), while the lock is held.
+    due = daemon.ctl_json("add", "coupon", "Due meanwhile", "--expires", local_in(64), "--lead", "1m")["id"]
+    fire_at = time.monotonic() + 4
+    lock = StoreLock(daemon)
+    try:
+        shown = wait_for(server.notifications, timeout=8, what="the pop-up while the store is locked")
+        late = time.monotonic() - fire_at
+        assert [plain(summary) for summary, _, _ in shown] == ["Due meanwhile"]
+        assert late < 2, f"the pop-up came {late:.1f} s late"
+        # Reads go on after the fire, whose record waits for the lock.
+        for _ in range(5):
+            took, _ = timed_ctl(daemon, "status")
+            assert took < 1, f"reminderctl status took {took:.1f} s while the store was locked"
+            time.sleep(0.3)
+        assert lock.held() < 10
+    finally:
+        lock.release()
+    # Recorded once the lock is let go: history has the fire, and it is not shown again.
+    wait_for(lambda: "fired" in [e["event"] for e in daemon.ctl_json("history", "--item", due)["entries"]],
+             what="the fire recorded after the lock")
+    assert len(server.notifications()) == 1
 
 
 def test_a_change_is_refused_in_words_when_the_lock_outlasts_ten_seconds(server, daemon):
