@@ -1,7 +1,8 @@
 import ReminderProtocol
 
-/// A call answered later, not when it came: `SyncWait` (until reminderd-sync has work) and
-/// `SyncNow` (until the pass it asked for is reported). Its connection keeps the call's place in
+/// A call answered later, not when it came: `SyncWait` (until reminderd-sync has work),
+/// `SyncNow` (until the pass it asked for is reported), and a call put aside while another
+/// program holds the store's lock (`LockedCalls`). Its connection keeps the call's place in
 /// its reply order, so replies to calls made after it on that connection wait behind it — varlink
 /// answers a connection's calls in order, which is why reminderd-sync holds `SyncWait` on a
 /// connection of its own.
