@@ -21,6 +21,8 @@ protocol DeliveryCore: AnyObject, Sendable {
     func noteShown(_ shown: [ShownReminder], notificationId: UInt32, now: Int64, failure: String)
     /// A write whose outcome changes nothing in memory, made later if another program holds
     /// the store's lock (`LockedCalls`); `failure` is logged with the error should it fail.
+    /// Runs `body` now, or once another program let go of the store's lock (`LockedCalls`).
+    func whenStoreUnlocked(_ body: @escaping () -> Void)
     func writeUnlessLocked(_ failure: String, _ write: @escaping () throws(ReminderStoreError) -> Void)
     // A pop-up's buttons run the engine's commands, the very ones a client's call runs
     // (`VarlinkEdge.swift`), which throw their refusal (`EngineError`); the reply is not needed.
@@ -148,7 +150,7 @@ final class DeliveryController: Sendable {
     func listen() {
         notifier.start { [weak self] event in
             guard let self else { return }
-            self.onQueue { self.handle(event) }
+            self.onQueue { self.receive(event) }
         }
     }
 

@@ -3,24 +3,28 @@ import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 
-/// The varlink calls and the timer's writes that found the store locked by another program (a
-/// `sqlite3` shell in a transaction, a backup tool), put aside and tried again from the engine's
-/// queue until `lockWait` has passed since each came; then a call is refused in words and a
-/// write's failure logged. Meanwhile the queue serves everything else — queries, timers, pop-ups
-/// — instead of sitting in SQLite's busy handler for up to 10 s. Trying a whole call again is
-/// safe: a command changes memory only after its one store write committed, and a write the
-/// lock refused committed nothing. The timer's writes put aside (the time last seen, reminders
-/// handed over and shown) change nothing in memory.
+/// The varlink calls, the timer's writes and the pop-up events that found the store locked by
+/// another program (a `sqlite3` shell in a transaction, a backup tool), put aside and tried
+/// again from the engine's queue until `lockWait` has passed since each came; then a call is
+/// refused in words, a write's failure logged, an event handled with writes that wait only a
+/// moment. Meanwhile the queue serves everything else — queries, timers, pop-ups — instead of
+/// sitting in SQLite's busy handler for up to 10 s. Trying a whole call again is safe: a command
+/// changes memory only after its one store write committed, and a write the lock refused
+/// committed nothing. The timer's writes put aside (the time last seen, reminders handed over
+/// and shown) change nothing in memory; an event kept is handled as if it came then.
 ///
 /// Order is kept: a call from a connection that has one put aside waits behind it (a later call
 /// must not act before an earlier one of the same client, nor its reply overtake), and so does
-/// a change from any connection or a timer's write, so they are stored in the order they came.
+/// a change from any connection, a timer's write or an event, so they are stored in the order
+/// they came.
 /// Queries from other connections are answered at once.
 final class LockedCalls {  // confined to the engine's queue, as the engine is
     enum Work {
         case call(Waiting)
         /// What is logged, with the error, should the write fail.
         case write(failure: String, deadline: DispatchTime, () throws(ReminderStoreError) -> Void)
+        /// A pop-up's button, close or menu click, handled once the lock is let go.
+        case event(deadline: DispatchTime, () -> Void)
     }
 
     struct Waiting {
@@ -84,6 +88,18 @@ extension ReminderEngine {
         armLockRetry()
     }
 
+    /// Runs `body` (a button, a close or a menu click) now when the store is free and nothing
+    /// waits for it, else after the work put aside once the lock is let go; 10 s on, it runs
+    /// with writes that wait only a moment, so a change it makes is refused in words at once.
+    func whenStoreUnlocked(_ body: @escaping () -> Void) {
+        if lockedCalls.waiting.isEmpty, !store.isLockedByAnother() {
+            body()
+            return
+        }
+        lockedCalls.waiting.append(.event(deadline: .now() + LockedCalls.lockWait, body))
+        armLockRetry()
+    }
+
     private func armLockRetry() {
         guard !lockedCalls.retryArmed, !lockedCalls.waiting.isEmpty else { return }
         lockedCalls.retryArmed = true
@@ -108,6 +124,16 @@ extension ReminderEngine {
                 } catch {
                     stillLocked = error.isLocked && DispatchTime.now() < deadline
                     if !stillLocked { logger.error("\(failure): \(error)") }
+                }
+            case .event(let deadline, let body):
+                if !store.isLockedByAnother() {
+                    body()
+                    stillLocked = false
+                } else if DispatchTime.now() < deadline {
+                    stillLocked = true
+                } else {
+                    store.failingFastWhenLocked(body)
+                    stillLocked = false
                 }
             }
             if stillLocked {

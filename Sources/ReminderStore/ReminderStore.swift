@@ -192,6 +192,15 @@ public final class ReminderStore: Sendable {
         return try body()
     }
 
+    /// Whether another process holds the store's write lock now (after `shortLockWait`): an
+    /// empty IMMEDIATE transaction, which writes nothing.
+    public func isLockedByAnother() -> Bool {
+        do {
+            try database.write(lockWait: ReminderStore.shortLockWait) { _ in }
+            return false
+        } catch { return ReminderStore.isLockedOut(error) }
+    }
+
     func read<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
         let result: T
         let setAside: [String]

@@ -99,6 +99,26 @@ def test_a_reminder_due_while_another_program_holds_the_store_pops_up_on_time(se
     assert len(server.notifications()) == 1
 
 
+def test_a_button_pressed_while_another_program_holds_the_store_acts_once_it_is_let_go(server, daemon):
+    daemon.start()
+    item_id = daemon.ctl_json("add", "coupon", "Pressed", "--expires", local_in(62), "--lead", "1m")["id"]
+    wait_for(server.notifications, what="the pop-up")
+    wait_for(lambda: "fired" in [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]],
+             what="the fire recorded")
+    lock = StoreLock(daemon)
+    try:
+        server.invoke(1, "done")
+        for _ in range(8):
+            took, _ = timed_ctl(daemon, "status")
+            assert took < 1, f"reminderctl status took {took:.1f} s while the store was locked"
+            time.sleep(0.3)
+        assert daemon.ctl_json("show", item_id)["item"]["status"] != "used"
+        assert lock.held() < 10
+    finally:
+        lock.release()
+    wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", what="the Done once the lock is let go")
+
+
 def test_a_change_is_refused_in_words_when_the_lock_outlasts_ten_seconds(server, daemon):
     daemon.start()
     lock = StoreLock(daemon)
