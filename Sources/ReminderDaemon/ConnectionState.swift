@@ -208,8 +208,9 @@ struct ConnectionState {
     }
 
     /// A parked call was answered: its reply takes its place and goes out once settled, like any.
-    mutating func filled(_ slot: Int, with reply: VarlinkReply) -> [Action] {
-        answered(slot, with: reply, acknowledgesChange: false)
+    /// `acknowledgesChange`: the call changed something (one put aside while the store was locked).
+    mutating func filled(_ slot: Int, with reply: VarlinkReply, acknowledgesChange: Bool = false) -> [Action] {
+        answered(slot, with: reply, acknowledgesChange: acknowledgesChange)
     }
 
     /// The end of dispatching a read's calls: the input budget hears of the unfinished input

@@ -5,6 +5,18 @@ import ReminderJSON
 import ReminderStore
 
 extension DeliveryController {
+    /// A button, a close or a menu click while another program holds the store's lock is kept
+    /// and handled once the lock is let go (`LockedCalls`), in the order it came, instead of
+    /// holding the engine's queue while its write waits; the other events are handled at once.
+    func receive(_ event: NotifierEvent) {
+        switch event {
+        case .actionInvoked, .closed, .indicatorClicked:
+            core.whenStoreUnlocked { [weak self] in self?.handle(event) }
+        case .serverAppeared, .serverVanished, .doNotDisturbChanged, .indicatorHostChanged:
+            handle(event)
+        }
+    }
+
     /// What the notification server tells, on the engine's queue: a button pressed (Done, a
     /// snooze, Undo, a group's One at a time or Snooze all, each through the engine's own
     /// command), a pop-up closed (a dismiss is recorded and synced), a server come or gone.

@@ -101,9 +101,7 @@ extension DeliveryController {
                                 reason: "in the digest of \(digest.count) held reminders"))
                     }
                     // On screen whether or not that was stored: not shown again while this run lasts.
-                    do { try self.core.noteShown(shown, notificationId: id, now: now) } catch {
-                        self.logger.error("digest shown but not recorded: \(error)")
-                    }
+                    self.core.noteShown(shown, notificationId: id, now: now, failure: "digest shown but not recorded")
                     // On screen as a group, so its buttons reach its reminders and one done
                     // meanwhile leaves it (`withdrawFromGroups`).
                     let still = digest.filter { self.stillDue($0, now: self.clock()) }

@@ -97,9 +97,9 @@ extension DeliveryController {
                             ? "open when the notification server went away; shown on the new one"
                             : "lead \(lead)" + (grouped ? ", grouped" : "") + late))
             }
-            do { try core.noteShown(shown, notificationId: id, now: now) } catch {
-                logger.error("shown but not recorded (it may show once more after a restart): \(error)")
-            }
+            core.noteShown(
+                shown, notificationId: id, now: now,
+                failure: "shown but not recorded (it may show once more after a restart)")
             for case .fire(let itemId, let occurrence, _, _, _) in events {
                 logger.info(
                     "reminder shown",
@@ -150,10 +150,9 @@ extension DeliveryController {
                 records.append(DeliveryRecord(itemId: itemId, due: occurrence.due, fireAt: fire.at, startedAt: now))
             }
         }
-        do { try store.beginDeliveries(records) } catch {
-            logger.error(
-                "cannot note reminders as being shown (a crash before they are recorded could lose them): \(error)")
-        }
+        core.writeUnlessLocked(
+            "cannot note reminders as being shown (a crash before they are recorded could lose them)"
+        ) { [store] () throws(ReminderStoreError) in try store.beginDeliveries(records) }
     }
     static let firstRetryDelay = 10
     static let longestRetryDelay = 900

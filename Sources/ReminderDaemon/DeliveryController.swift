@@ -17,7 +17,13 @@ protocol DeliveryCore: AnyObject, Sendable {
     /// Records reminders the server accepted as pop-up `notificationId`: in memory, so they are not
     /// shown again while this run lasts, whether or not the store took them; a store's refusal is
     /// thrown after.
-    func noteShown(_ shown: [ShownReminder], notificationId: UInt32, now: Int64) throws(ReminderStoreError)
+    /// Records the reminders shown; `failure` is logged with the error should storing that fail.
+    func noteShown(_ shown: [ShownReminder], notificationId: UInt32, now: Int64, failure: String)
+    /// A write whose outcome changes nothing in memory, made later if another program holds
+    /// the store's lock (`LockedCalls`); `failure` is logged with the error should it fail.
+    /// Runs `body` now, or once another program let go of the store's lock (`LockedCalls`).
+    func whenStoreUnlocked(_ body: @escaping () -> Void)
+    func writeUnlessLocked(_ failure: String, _ write: @escaping () throws(ReminderStoreError) -> Void)
     // A pop-up's buttons run the engine's commands, the very ones a client's call runs
     // (`VarlinkEdge.swift`), which throw their refusal (`EngineError`); the reply is not needed.
     func markDone(_ id: String, amount: String?, early: Bool, now: Int64) throws(EngineError) -> ItemReply
@@ -146,7 +152,7 @@ final class DeliveryController: Sendable {
     func listen() {
         notifier.start { [weak self] event in
             guard let self else { return }
-            self.onQueue { self.handle(event) }
+            self.onQueue { self.receive(event) }
         }
     }
 

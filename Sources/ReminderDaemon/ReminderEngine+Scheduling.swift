@@ -65,7 +65,10 @@ extension ReminderEngine {
         delivery.retryIfDue(now: now)
         delivery.endPauseIfDue(now: now)
         sync.deadlines(now: now)
-        do { try recordLastSeen(now) } catch { logger.error("cannot record the time: \(error)") }
+        let seen = lastSeen(now)
+        writeUnlessLocked("cannot record the time") { [store] () throws(ReminderStoreError) in
+            try store.saveLastSeen(seen)
+        }
         publish()
     }
 

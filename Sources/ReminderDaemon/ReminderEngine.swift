@@ -48,6 +48,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Delivery: the outbox, retries, the pause, grouped pop-ups, buttons and the notifier's events.
     private(set) lazy var delivery = DeliveryController(
         core: self, store: store, notifier: notifier, clock: clock, logger: logger, queue: queue)
+    /// The calls put aside while another program holds the store's lock (`LockedCalls.swift`).
+    let lockedCalls = LockedCalls()
     /// Sync: the `Sync…` methods and the link to reminderd-sync, with their state.
     private(set) lazy var sync = SyncEndpoint(core: self, store: store, logger: logger, queue: queue)
 
@@ -153,6 +155,11 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Remembers up to when every due reminder was shown, held or deliberately skipped — never
     /// past one still waiting for a server — so a restart knows which ones it missed.
     func recordLastSeen(_ now: Int64) throws(ReminderStoreError) {
+        try store.saveLastSeen(lastSeen(now))
+    }
+
+    /// The instant `recordLastSeen` stores.
+    func lastSeen(_ now: Int64) -> Int64 {
         var seen = now
         if let earliest = delivery.earliestUnshownFire { seen = min(seen, earliest - 1) }
         // Nor past reminders whose time came but that the timer has not run yet: the late ones
@@ -164,7 +171,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
                 }
             }
         }
-        try store.saveLastSeen(seen)
+        return seen
     }
 
     /// Tells the driver (the earliest of the wheel's next deadline, a retry's, the sync endpoint's

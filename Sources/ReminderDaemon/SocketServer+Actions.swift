@@ -69,11 +69,11 @@ extension SocketServer {
     }
 
     /// A parked call was answered: its reply takes its place in the connection's replies.
-    fileprivate func filled(_ id: UInt64, _ slot: Int?, _ reply: VarlinkReply) {
+    fileprivate func filled(_ id: UInt64, _ slot: Int?, _ reply: VarlinkReply, acknowledgesChange: Bool) {
         guard let connection = running.connections[id] else { return }
         connection.parked.removeAll { !$0.isOpen }
         guard let slot else { return }
-        run(connection.state.filled(slot, with: reply), on: connection)
+        run(connection.state.filled(slot, with: reply, acknowledgesChange: acknowledgesChange), on: connection)
     }
 }
 
@@ -101,9 +101,13 @@ private final class Caller: CallParking {
 
     func watch() -> ParkedCall { keep(nil) }
 
+    var connectionID: UInt64? { connection.id }
+
     private func keep(_ slot: Int?) -> ParkedCall {
         let id = connection.id
-        let call = ParkedCall { [weak server] reply in server?.filled(id, slot, reply) }
+        let call = ParkedCall(acknowledging: { [weak server] reply, acknowledgesChange in
+            server?.filled(id, slot, reply, acknowledgesChange: acknowledgesChange)
+        })
         connection.parked.append(call)
         return call
     }

@@ -11,27 +11,54 @@ import ReminderProtocol
 /// calls the very same functions (`ReminderEngine+DeliveryCore.swift`).
 extension ReminderEngine {
     /// Runs one `io.reminderd.Reminders` method on `queue` and returns its reply; nil when it
-    /// parked the call on `caller`, to answer later (`SyncWait`, `SyncNow`: `ParkedCall`).
+    /// parked the call on `caller`, to answer later (`SyncWait`, `SyncNow`: `ParkedCall`), or put
+    /// it aside because another program holds the store's lock (`LockedCalls`).
     public func perform(_ method: ReminderMethod, _ parameters: [String: JSONValue], caller: any CallParking)
         -> VarlinkReply?
     {
         dispatchPrecondition(condition: .onQueue(queue))
+        if lockedCalls.mustWait(method, connection: caller.connectionID) {
+            putAside(method, parameters, caller: caller)
+            return nil
+        }
+        switch store.failingFastWhenLocked({ attempt(method, parameters, caller: caller) }) {
+        case .done(let reply): return reply
+        case .locked:
+            putAside(method, parameters, caller: caller)
+            return nil
+        }
+    }
+
+    /// What one try at a call came to: its reply (nil: the method parked it), or the store's
+    /// lock held by another program, with nothing changed.
+    enum Attempt {
+        case done(VarlinkReply?)
+        case locked(EngineError)
+    }
+
+    /// Runs the call once; a write the store's lock refused is `.locked`, not a reply.
+    func attempt(_ method: ReminderMethod, _ parameters: [String: JSONValue], caller: any CallParking) -> Attempt {
         let now = clock()
         let request: ReminderRequest
-        do throws(VarlinkError) { request = try ReminderRequest(method, parameters) } catch { return .failure(error) }
+        do throws(VarlinkError) { request = try ReminderRequest(method, parameters) } catch {
+            return .done(.failure(error))
+        }
         let reply: VarlinkReply
         do throws(EngineError) {
             if let writer = try streamed(request, now: now) {
                 reply = .streamed(writer)
             } else {
-                guard let answered = try answer(request, caller: caller, now: now) else { return nil }
+                guard let answered = try answer(request, caller: caller, now: now) else { return .done(nil) }
                 reply = .success(answered.parameters)
             }
-        } catch { return .failure(varlinkError(error, now: now)) }
+        } catch {
+            if case .store(.locked) = error { return .locked(error) }
+            return .done(.failure(varlinkError(error, now: now)))
+        }
         if method.changesItems { sync.noteLocalChange(now: now) }
         // Queries change nothing the timer or systemd's status line depend on.
         if !method.isQuery { publish() }
-        return reply
+        return .done(reply)
     }
 
     /// The replies of thousands of items, `List` and `Export`, written item by item as they go

@@ -13,6 +13,8 @@ final class Database {
     /// Rows the current access left out because a value in them cannot be read
     /// (`ReminderStore.fetchAll`), in words, for the store to report when the access ends.
     var setAside: [String] = []
+    /// How long a statement now waits for another connection's lock, in seconds (`waitingForLock`).
+    private var busyTimeout: Double
 
     /// Opens `path`; `busyTimeout` (seconds) is how long a statement waits for another
     /// connection's lock before failing with SQLITE_BUSY.
@@ -29,10 +31,24 @@ final class Database {
         self.path = path
         sqlite3_extended_result_codes(connection, 1)
         if busyTimeout > 0 { sqlite3_busy_timeout(connection, Int32(busyTimeout * 1000)) }
+        self.busyTimeout = busyTimeout
         _ = csqlite_disable_double_quoted_strings(connection)
         try execute(sql: "PRAGMA foreign_keys = ON")
         // A file that is not a database fails here, at opening, with "file is not a database".
         _ = try Row.fetchOne(self, sql: "SELECT * FROM sqlite_master LIMIT 1")
+    }
+
+    /// `body` with statements waiting at most `seconds` for another connection's lock.
+    func waitingForLock<T>(_ seconds: Double, _ body: () throws -> T) throws -> T {
+        let before = busyTimeout
+        guard seconds != before else { return try body() }
+        sqlite3_busy_timeout(handle, Int32(seconds * 1000))
+        busyTimeout = seconds
+        defer {
+            sqlite3_busy_timeout(handle, Int32(before * 1000))
+            busyTimeout = before
+        }
+        return try body()
     }
 
     deinit {

@@ -33,8 +33,12 @@ final class DatabaseQueue: @unchecked Sendable {  // `database` is touched only 
     /// `body` in one IMMEDIATE transaction (the write lock taken at once, so it never has to be
     /// upgraded from a read lock, which fails at once with SQLITE_BUSY when another process got
     /// it first). Committed when `body` returns; rolled back when it or the commit throws.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try writeWithoutTransaction { db in try db.inTransaction(.immediate) { try body(db) } }
+    /// `lockWait`: how long to wait for another process's lock, when not the connection's own.
+    func write<T>(lockWait: Double? = nil, _ body: (Database) throws -> T) throws -> T {
+        try writeWithoutTransaction { db in
+            guard let lockWait else { return try db.inTransaction(.immediate) { try body(db) } }
+            return try db.waitingForLock(lockWait) { try db.inTransaction(.immediate) { try body(db) } }
+        }
     }
 
     /// `body` in one DEFERRED transaction, so all it reads is one snapshot, with writes refused

@@ -2,6 +2,9 @@
 public enum ReminderStoreError: Error, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case database(reason: String)
+    /// Another process (a `sqlite3` shell, a backup tool) holds the store's write lock: nothing
+    /// was written. `reason` is SQLite's error.
+    case locked(reason: String)
     /// A stored row holds a value of the wrong type (edited by hand, a bad sector): the row is
     /// left as it is, and what needed it refused.
     case unreadableRow(reason: String)
@@ -14,6 +17,9 @@ public enum ReminderStoreError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason): return "cannot open the store \(path): \(reason)"
         case .database(let reason): return "store: \(reason)"
+        case .locked(let reason):
+            return "the store is locked by another program (\(reason)); nothing was changed — "
+                + "end that program's transaction and try again"
         case .unreadableRow(let reason):
             return "store: a stored row cannot be read (\(reason)); it is left as it is — repair or delete it with sqlite3"
         case .foreign(let tables):

@@ -7,6 +7,16 @@ extension ReminderStore {
     /// How long opening waits for another process's lock on the file before giving up.
     static let lockWait: Double = 10
 
+    /// How long a write waits for another process's lock inside `failingFastWhenLocked`: a
+    /// moment, so the daemon's queue is not held; the caller retries later (`LockedCalls`).
+    static let shortLockWait: Double = 0.005
+
+    /// SQLite failed because another connection holds the lock.
+    static func isLockedOut(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == SQLITE_BUSY || error.resultCode == SQLITE_LOCKED
+    }
+
     /// Refuses a file this build must not touch: one with tables but none of reminderd's schema
     /// (another program's database at the store's path — migrating it would wreck it), or one
     /// that a newer reminderd migrated (this build would write rows the newer one misreads).

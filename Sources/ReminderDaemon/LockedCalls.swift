@@ -1,0 +1,175 @@
+import Dispatch
+import ReminderJSON
+import ReminderProtocol
+import ReminderStore
+
+/// The varlink calls, the timer's writes and the pop-up events that found the store locked by
+/// another program (a `sqlite3` shell in a transaction, a backup tool), put aside and tried
+/// again from the engine's queue until `lockWait` has passed since each came; then a call is
+/// refused in words, a write's failure logged, an event handled with writes that wait only a
+/// moment. Meanwhile the queue serves everything else — queries, timers, pop-ups — instead of
+/// sitting in SQLite's busy handler for up to 10 s. Trying a whole call again is safe: a command
+/// changes memory only after its one store write committed, and a write the lock refused
+/// committed nothing. The timer's writes put aside (the time last seen, reminders handed over
+/// and shown) change nothing in memory; an event kept is handled as if it came then.
+///
+/// Order is kept: a call from a connection that has one put aside waits behind it (a later call
+/// must not act before an earlier one of the same client, nor its reply overtake), and so does
+/// a change from any connection, a timer's write or an event, so they are stored in the order
+/// they came.
+/// Queries from other connections are answered at once.
+final class LockedCalls {  // confined to the engine's queue, as the engine is
+    enum Work {
+        case call(Waiting)
+        /// What is logged, with the error, should the write fail.
+        case write(failure: String, deadline: DispatchTime, () throws(ReminderStoreError) -> Void)
+        /// A pop-up's button, close or menu click, handled once the lock is let go.
+        case event(deadline: DispatchTime, () -> Void)
+    }
+
+    struct Waiting {
+        let method: ReminderMethod
+        let parameters: [String: JSONValue]
+        let caller: any CallParking
+        let call: ParkedCall
+        /// When it is refused if the lock is still held.
+        let deadline: DispatchTime
+    }
+
+    /// As long as opening the store waits for another process's lock.
+    static let lockWait = DispatchTimeInterval.seconds(10)
+    /// How often the calls put aside are tried again.
+    static let retryInterval = DispatchTimeInterval.milliseconds(50)
+
+    /// Oldest first.
+    var waiting: [Work] = []
+    var retryArmed = false
+
+    /// A call that must wait behind those put aside, without trying the store itself.
+    func mustWait(_ method: ReminderMethod, connection: UInt64?) -> Bool {
+        guard !waiting.isEmpty else { return false }
+        if !method.isQuery { return true }
+        guard let connection else { return false }
+        return waiting.contains { work in
+            guard case .call(let waiting) = work else { return false }
+            return waiting.caller.connectionID == connection && waiting.call.isOpen
+        }
+    }
+}
+
+extension ReminderEngine {
+    /// Parks the call on `caller` (keeping its place in the connection's replies) and tries it
+    /// again shortly.
+    func putAside(_ method: ReminderMethod, _ parameters: [String: JSONValue], caller: any CallParking) {
+        let call = caller.park()
+        lockedCalls.waiting.append(
+            .call(
+                LockedCalls.Waiting(
+                    method: method, parameters: parameters, caller: caller, call: call,
+                    deadline: .now() + LockedCalls.lockWait)))
+        armLockRetry()
+    }
+
+    /// Makes `write` now, or after the work put aside when another program holds the store's
+    /// lock; `failure` is logged with the error should it fail.
+    func writeUnlessLocked(_ failure: String, _ write: @escaping () throws(ReminderStoreError) -> Void) {
+        if lockedCalls.waiting.isEmpty {
+            do throws(ReminderStoreError) {
+                try store.failingFastWhenLocked(write)
+                return
+            } catch {
+                guard error.isLocked else {
+                    logger.error("\(failure): \(error)")
+                    return
+                }
+            }
+        }
+        lockedCalls.waiting.append(.write(failure: failure, deadline: .now() + LockedCalls.lockWait, write))
+        armLockRetry()
+    }
+
+    /// Runs `body` (a button, a close or a menu click) now when the store is free and nothing
+    /// waits for it, else after the work put aside once the lock is let go; 10 s on, it runs
+    /// with writes that wait only a moment, so a change it makes is refused in words at once.
+    func whenStoreUnlocked(_ body: @escaping () -> Void) {
+        if lockedCalls.waiting.isEmpty, !store.isLockedByAnother() {
+            body()
+            return
+        }
+        lockedCalls.waiting.append(.event(deadline: .now() + LockedCalls.lockWait, body))
+        armLockRetry()
+    }
+
+    private func armLockRetry() {
+        guard !lockedCalls.retryArmed, !lockedCalls.waiting.isEmpty else { return }
+        lockedCalls.retryArmed = true
+        queue.asyncAfter(deadline: .now() + LockedCalls.retryInterval) { [weak self] in self?.retryLockedCalls() }
+    }
+
+    /// Tries the work put aside, oldest first, until one still finds the lock held (it and
+    /// those behind it wait for the next try); a call whose time is up is refused in words, a
+    /// write's failure logged.
+    private func retryLockedCalls() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        lockedCalls.retryArmed = false
+        while let work = lockedCalls.waiting.first {
+            lockedCalls.waiting.removeFirst()
+            let stillLocked: Bool
+            switch work {
+            case .call(let waiting): stillLocked = retry(waiting)
+            case .write(let failure, let deadline, let write):
+                do throws(ReminderStoreError) {
+                    try store.failingFastWhenLocked(write)
+                    stillLocked = false
+                } catch {
+                    stillLocked = error.isLocked && DispatchTime.now() < deadline
+                    if !stillLocked { logger.error("\(failure): \(error)") }
+                }
+            case .event(let deadline, let body):
+                if !store.isLockedByAnother() {
+                    body()
+                    stillLocked = false
+                } else if DispatchTime.now() < deadline {
+                    stillLocked = true
+                } else {
+                    store.failingFastWhenLocked(body)
+                    stillLocked = false
+                }
+            }
+            if stillLocked {
+                lockedCalls.waiting.insert(work, at: 0)
+                armLockRetry()
+                return
+            }
+        }
+    }
+
+    /// Tries a call put aside once more: true when it found the lock still held and has time left.
+    private func retry(_ waiting: LockedCalls.Waiting) -> Bool {
+        // Its connection closed: nobody waits for it, and nothing is done for nobody.
+        guard waiting.call.isOpen else { return false }
+        let before = store.commitCount
+        switch store.failingFastWhenLocked({ attempt(waiting.method, waiting.parameters, caller: waiting.caller) }) {
+        case .done(let reply?):
+            waiting.call.answer(reply, acknowledgesChange: store.commitCount > before)
+        case .done(nil):
+            // The method parked the call itself (`SyncWait`, `SyncNow`): it answers it.
+            waiting.call.drop()
+        case .locked(let error):
+            guard DispatchTime.now() < waiting.deadline else {
+                waiting.call.answer(.failure(varlinkError(error, now: clock())))
+                return false
+            }
+            return true
+        }
+        return false
+    }
+}
+
+extension ReminderStoreError {
+    /// Another program held the store's lock: nothing was written.
+    var isLocked: Bool {
+        if case .locked = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,143 @@
+"""Another program holding the store's write lock (a `sqlite3` shell in `BEGIN IMMEDIATE`, a
+backup tool) stalls only the changes that need it: reads, reminders and the other clients go on.
+A change made meanwhile is put aside and made once the lock is let go, or refused in words when
+the lock outlasts 10 s. Once, every write waited in SQLite's busy handler on the engine's queue,
+and `list` and `status` waited behind it for as long as the lock was held."""
+import sqlite3
+import subprocess
+import time
+
+from conftest import BIN, local_in, plain, wait_for
+from test_faults_socket import Client, coupon
+from test_faults_state import store_path
+
+
+class StoreLock:
+    """A connection of another process's kind holding the store's write lock, as `sqlite3`'s
+    `BEGIN IMMEDIATE;` does, until `release`."""
+
+    def __init__(self, daemon):
+        self.connection = sqlite3.connect(store_path(daemon), isolation_level=None, timeout=5)
+        self.connection.execute("BEGIN IMMEDIATE")
+        self.since = time.monotonic()
+
+    def held(self):
+        return time.monotonic() - self.since
+
+    def release(self):
+        self.connection.execute("ROLLBACK")
+        self.connection.close()
+
+
+def background_ctl(daemon, *args):
+    return subprocess.Popen([str(BIN / "reminderctl"), *args], env=daemon.env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def timed_ctl(daemon, *args):
+    started = time.monotonic()
+    result = daemon.ctl(*args)
+    return time.monotonic() - started, result
+
+
+def test_reads_go_on_and_a_change_waits_while_another_program_holds_the_store(server, daemon):
+    daemon.start()
+    kept = daemon.ctl_json("add", "coupon", "Kept", "--expires", "2031-01-01")["id"]
+    lock = StoreLock(daemon)
+    try:
+        adding = background_ctl(daemon, "add", "coupon", "Added meanwhile", "--expires", "2031-02-01")
+        # One client pipelines a change and a read: the read waits behind its own change.
+        pipelined = Client(daemon.socket_path, timeout=15)
+        pipelined.send("Add", item=coupon("Pipelined"))
+        pipelined.send("List", all=True)
+        time.sleep(0.3)  # lets the add reach the daemon first: the reads below come after it
+        slowest = 0.0
+        while lock.held() < 6:
+            for command in (("list",), ("status",)):
+                took, result = timed_ctl(daemon, *command)
+                slowest = max(slowest, took)
+                assert took < 1, f"reminderctl {command[0]} took {took:.1f} s while the store was locked"
+            assert kept in daemon.ctl("list").stdout
+            time.sleep(0.2)
+        assert adding.poll() is None, "the add did not wait for the lock"
+    finally:
+        lock.release()
+    out, err = adding.communicate(timeout=10)
+    assert adding.returncode == 0, err
+    added = pipelined.receive()
+    assert "error" not in added, added
+    listed = pipelined.receive()
+    assert added["parameters"]["id"] in [item["id"] for item in listed["parameters"]["items"]]
+    pipelined.close()
+    titles = [item["title"] for item in daemon.ctl_json("list", "--all")["items"]]
+    assert "Added meanwhile" in titles
+    print(f"slowest read while locked: {slowest * 1000:.0f} ms")
+
+
+def test_a_reminder_due_while_another_program_holds_the_store_pops_up_on_time(server, daemon):
+    daemon.start()
+    # Due 4 s from now (a minute before it expires), while the lock is held.
+    due = daemon.ctl_json("add", "coupon", "Due meanwhile", "--expires", local_in(64), "--lead", "1m")["id"]
+    fire_at = time.monotonic() + 4
+    lock = StoreLock(daemon)
+    try:
+        shown = wait_for(server.notifications, timeout=8, what="the pop-up while the store is locked")
+        late = time.monotonic() - fire_at
+        assert [plain(summary) for summary, _, _ in shown] == ["Due meanwhile"]
+        assert late < 2, f"the pop-up came {late:.1f} s late"
+        # Reads go on after the fire, whose record waits for the lock.
+        for _ in range(5):
+            took, _ = timed_ctl(daemon, "status")
+            assert took < 1, f"reminderctl status took {took:.1f} s while the store was locked"
+            time.sleep(0.3)
+        assert lock.held() < 10
+    finally:
+        lock.release()
+    # Recorded once the lock is let go: history has the fire, and it is not shown again.
+    wait_for(lambda: "fired" in [e["event"] for e in daemon.ctl_json("history", "--item", due)["entries"]],
+             what="the fire recorded after the lock")
+    assert len(server.notifications()) == 1
+
+
+def test_a_button_pressed_while_another_program_holds_the_store_acts_once_it_is_let_go(server, daemon):
+    daemon.start()
+    item_id = daemon.ctl_json("add", "coupon", "Pressed", "--expires", local_in(62), "--lead", "1m")["id"]
+    wait_for(server.notifications, what="the pop-up")
+    wait_for(lambda: "fired" in [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]],
+             what="the fire recorded")
+    lock = StoreLock(daemon)
+    try:
+        server.invoke(1, "done")
+        for _ in range(8):
+            took, _ = timed_ctl(daemon, "status")
+            assert took < 1, f"reminderctl status took {took:.1f} s while the store was locked"
+            time.sleep(0.3)
+        assert daemon.ctl_json("show", item_id)["item"]["status"] != "used"
+        assert lock.held() < 10
+    finally:
+        lock.release()
+    wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", what="the Done once the lock is let go")
+
+
+def test_a_change_is_refused_in_words_when_the_lock_outlasts_ten_seconds(server, daemon):
+    daemon.start()
+    lock = StoreLock(daemon)
+    try:
+        started = time.monotonic()
+        adding = background_ctl(daemon, "add", "coupon", "Never stored", "--expires", "2031-02-01")
+        while adding.poll() is None:
+            took, _ = timed_ctl(daemon, "status")
+            assert took < 1, f"reminderctl status took {took:.1f} s while the store was locked"
+            time.sleep(0.5)
+        waited = time.monotonic() - started
+        out, err = adding.communicate()
+    finally:
+        lock.release()
+    assert adding.returncode != 0
+    assert "the store is locked by another program" in err, err
+    assert 9.5 < waited < 12, waited
+    titles = [item["title"] for item in daemon.ctl_json("list", "--all")["items"]]
+    assert "Never stored" not in titles
+    # The daemon writes again once the lock is let go.
+    daemon.ctl("add", "coupon", "Stored after", "--expires", "2031-02-01")
+    wait_for(lambda: "Stored after" in daemon.ctl("list").stdout, what="the add after the lock")
