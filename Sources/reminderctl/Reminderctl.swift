@@ -80,15 +80,6 @@ func unknownCommand(_ word: String, among commands: [String]) -> String {
     return "no command \"\(shown(word))\"; \(hint)"
 }
 
-/// A command's refusal: one line for the user and the exit code that goes with it.
-struct Refusal: Error {
-    let message: String
-    var exitCode: Int32 = 1
-
-    /// A bad option value: exit code 2, like any other usage error.
-    static func usage(_ message: String) -> Refusal { Refusal(message: message, exitCode: 2) }
-}
-
 func printError(_ text: String) {
     var line = text
     if !line.hasSuffix("\n") { line += "\n" }
