@@ -161,18 +161,3 @@ public struct NotificationText: Hashable, Sendable {
 /// direction (Hebrew, Arabic) without reordering the words around it. Balanced first: a stray
 /// PDI in the text would end the isolate early and let the rest spill over the pop-up's words.
 public func isolated(_ text: String) -> String { "\u{2068}\(ForeignText.balancedDirection(text))\u{2069}" }
-
-/// Text made safe for servers that interpret the body as markup: `&`, `<` and `>` escaped.
-public func markupEscaped(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for character in text {
-        switch character {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        default: out.append(character)
-        }
-    }
-    return out
-}

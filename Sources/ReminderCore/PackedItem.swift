@@ -190,7 +190,10 @@ private struct Writer {
 
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
+    /// One byte of presence bits: a ninth would shift out of it and read back as absent, so a field
+    /// added past the eighth stops here instead of being dropped from every item the daemon holds.
     mutating func flags(_ bits: Bool...) {
+        precondition(bits.count <= 8, "PackedItem: \(bits.count) flags do not fit in one byte")
         var value: UInt8 = 0
         for (at, bit) in bits.enumerated() where bit { value |= 1 << at }
         bytes.append(value)

@@ -1,4 +1,5 @@
 import DAVXML
+import ReminderCore
 
 extension FuzzTargets {
     /// A WebDAV answer as a server (or whatever sits in between) hands it over: a refusal names
@@ -21,30 +22,13 @@ extension FuzzTargets {
     /// Each element declares its own namespace: `<p:name xmlns:p="…">`, or `xmlns=""` for none.
     private static func write(_ element: XMLElement, into out: inout String) {
         let tag = element.namespace.isEmpty ? element.name : "p:\(element.name)"
-        out +=
-            "<\(tag) " + (element.namespace.isEmpty ? #"xmlns="""# : #"xmlns:p=""# + escaped(element.namespace) + "\"")
+        let namespace = markupEscaped(element.namespace, attributeValue: true)
+        out += "<\(tag) " + (element.namespace.isEmpty ? #"xmlns="""# : #"xmlns:p=""# + namespace + "\"")
         for (name, value) in element.attributes.sorted(by: { $0.key < $1.key }) {
-            out += " \(name)=\"\(escaped(value))\""
+            out += " \(name)=\"\(markupEscaped(value, attributeValue: true))\""
         }
-        out += ">" + escaped(element.text)
+        out += ">" + markupEscaped(element.text, attributeValue: true)
         for child in element.children { write(child, into: &out) }
         out += "</\(tag)>"
-    }
-
-    /// Markup and quotes as references, and CR, LF and tab too, so attribute values keep them
-    /// and CR is not read as an end of line.
-    private static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\r", "\n", "\t": out += "&#\(scalar.value);"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }

@@ -1,5 +1,6 @@
 import CalDAV
 import ReminderCore
+import ReminderPlatform
 
 /// The password `reminderd-sync setup` (`reminderctl sync setup`) keeps in the Secret Service, stored before the server is
 /// asked anything (a keyring that fails then leaves no task list made for nothing), and taken back

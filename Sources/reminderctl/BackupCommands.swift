@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 
 struct Import: ParsableCommand {

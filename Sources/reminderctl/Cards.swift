@@ -3,6 +3,7 @@ import CivilTime
 import ReminderCatalog
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 
 /// `reminderctl cards [SEARCH]` and `reminderctl cards show ID`.
 struct Cards: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 
 /// `--json`, taken by every command.
@@ -121,11 +122,5 @@ extension ItemOptions {
         }
         fields["every"] = nil
         fields["everyDays"] = .integer(Int64(count * unit))
-    }
-}
-
-extension Substring {
-    func trimmingCharacters() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

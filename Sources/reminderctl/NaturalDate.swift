@@ -1,5 +1,6 @@
 import CivilTime
 import ReminderCore
+import ReminderPlatform
 
 /// Dates as people type them — `today`, `tomorrow`, `+3d`, `+2w`, `fri`, `next friday`,
 /// `dec 5`, `5 december 2027`, `31.12.2026` — resolved against today in the configured zone. A

@@ -80,20 +80,14 @@ func unknownCommand(_ word: String, among commands: [String]) -> String {
     return "no command \"\(shown(word))\"; \(hint)"
 }
 
-/// A command's refusal: one line for the user and the exit code that goes with it.
-struct Refusal: Error {
-    let message: String
-    var exitCode: Int32 = 1
-
-    /// A bad option value: exit code 2, like any other usage error.
-    static func usage(_ message: String) -> Refusal { Refusal(message: message, exitCode: 2) }
-
+extension Refusal {
     /// A reply reminderd did send that this tool cannot read: exit code 76 (sysexits' EX_PROTOCOL),
     /// not 69 — the daemon is reachable, and starting it again would not help.
     static func unreadableReply(_ reason: String) -> Refusal {
         Refusal(
             message:
-                "reminderd answered, but its reply cannot be read: \(reason)\nhint: reminderd and reminderctl may be of different versions; restart reminderd after an upgrade",
+                "reminderd answered, but its reply cannot be read: \(reason)
+hint: reminderd and reminderctl may be of different versions; restart reminderd after an upgrade",
             exitCode: 76)
     }
 }

@@ -272,25 +272,8 @@ struct Setup: ParsableCommand {
     }
 }
 
-/// The config file's keys as written (to rewrite it keeping those a command does not set), or
-/// `nil` when there is no file yet.
-func readConfigDocument(_ path: String) throws -> [String: JSONValue]? {
-    do throws(ConfigFileError) { return try ConfigFile.readDocument(path) } catch {
-        throw Refusal(message: error.message)
-    }
-}
-
-/// Writes the config whole or not at all, owner-only (`ConfigFile.writeDocument`).
-func writeConfigFile(_ document: [String: JSONValue], to path: String) throws {
-    do throws(ConfigFileError) { try ConfigFile.writeDocument(document, to: path) } catch {
-        throw Refusal(message: error.message)
-    }
-}
-
 extension String {
     func replacingSuffix(_ suffix: String, with replacement: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) + replacement : self
     }
-
-    func trimmingCharacters() -> String { Substring(self).trimmingCharacters() }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 
 /// `reminderctl wallet [CARD]`: the cards you hold, like a wallet's card stack — for each card,

@@ -97,6 +97,7 @@ import Testing
     }
 
     @Test func displayNamesAreEscapedForXML() {
-        #expect(DAVBody.escaped("Tom & Jerry <tasks> \"x\"") == "Tom &amp; Jerry &lt;tasks&gt; \"x\"")
+        #expect(DAVBody.makeCalendar(displayName: "Tom & Jerry <tasks> \"x\"", component: "VTODO")
+            .contains("<D:displayname>Tom &amp; Jerry &lt;tasks&gt; \"x\"</D:displayname>"))
     }
 }

@@ -852,3 +852,19 @@ def dav_proxy(dav_server):
     proxy = DavProxy(dav_server.port)
     yield proxy
     proxy.stop()
+
+
+def start_xvfb(screen):
+    """Xvfb on a display it chose free, once it accepts clients: (process, ":N"). Xvfb writes the
+    display's number to -displayfd only when it is ready, so nothing waits on the clock."""
+    read, write = os.pipe()
+    process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen], pass_fds=(write,),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        ready, _, _ = select.select([pipe], [], [], 10)
+        number = pipe.readline().strip() if ready else ""
+    if not number:
+        process.kill()
+        raise AssertionError("Xvfb gave no display within 10 s")
+    return process, f":{number}"

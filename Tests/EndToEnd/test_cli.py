@@ -8,14 +8,27 @@ import subprocess
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from conftest import BIN, ROOT, Daemon, shell_env, wait_for
+from conftest import BIN, ROOT, Daemon, midday_zone, shell_env, wait_for
+
+ZONE = {}  # the zone of the test's daemon: {"name", "today"}
+
+
+@pytest.fixture
+def daemon(bus, tmp_path):
+    """conftest's daemon in a zone where it is midday now, so a test's "today" stays the daemon's
+    and reminderctl's today for hours, whatever the hour in UTC (it raced midnight in UTC)."""
+    ZONE["name"], ZONE["today"] = midday_zone()
+    daemon = Daemon(tmp_path, bus, {"timeZone": ZONE["name"], "quietHours": None})
+    yield daemon
+    daemon.stop()
 
 
 def today():
-    return datetime.now(timezone.utc).date()  # the tests' config zone is UTC
+    return ZONE["today"]
 
 
 def ids_by_title(daemon, card=None):
@@ -225,7 +238,7 @@ def test_a_negative_duration_is_a_usage_error_not_help(daemon):
 def test_status_says_what_holds_reminders_under_the_desktops_do_not_disturb(server, daemon):
     server.gdbus("org.freedesktop.DBus.Mock.AddProperty", "org.freedesktop.Notifications", "Inhibited", "<true>")
     daemon.start()
-    expires = (datetime.now(timezone.utc) + timedelta(days=2, seconds=8)).strftime("%Y-%m-%dT%H:%M:%S")
+    expires = (datetime.now(ZoneInfo(ZONE["name"])) + timedelta(days=2, seconds=8)).strftime("%Y-%m-%dT%H:%M:%S")
     daemon.ctl("add", "coupon", "Later deal", "--expires", expires, "--lead", "48h")
     wait_for(lambda: daemon.ctl_json("status")["status"]["held"] == 1, timeout=20, what="the held reminder")
     text = daemon.ctl("status").stdout
@@ -289,7 +302,7 @@ def test_an_export_restores_exactly_with_done_state(daemon, bus, tmp_path):
     assert (daemon.ctl_json("list", "--all")["items"], daemon.ctl_json("summary")["summary"]["cards"]) == before
     daemon.stop()
     (tmp_path / "fresh").mkdir()
-    fresh = Daemon(tmp_path / "fresh", bus).start()
+    fresh = Daemon(tmp_path / "fresh", bus, {"timeZone": ZONE["name"], "quietHours": None}).start()
     try:
         fresh.ctl("import", str(backup))
         assert fresh.ctl_json("list", "--all")["items"] == before[0]

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUS_CONFIG, Daemon, installed_icon, local_in, wait_for
+from conftest import BUS_CONFIG, Daemon, installed_icon, local_in, start_xvfb, wait_for
 
 XFCE4_NOTIFYD = "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd"
 SHOTS = os.environ.get("REMINDERD_SCREENSHOTS")
@@ -97,6 +97,18 @@ def shows_the_icon(env, x, y, width=60, height=60, screen="x:root"):
     return sum(1 for r, g, b in pixels if r > 200 and g > 170 and b < 90) > 20
 
 
+def settled_pop_ups(env):
+    """`xfce_pop_ups` once two looks 0.1 s apart agree: xfce4-notifyd slides a window into the room
+    another left, and a click must land where it comes to rest."""
+    last = [None]
+
+    def at_rest():
+        now = xfce_pop_ups(env)
+        same, last[0] = now == last[0], now
+        return now if same and now else None
+    return wait_for(at_rest, timeout=5, interval=0.1, what="the pop-ups at rest")
+
+
 def click_button(env, window, index, count):
     """Clicks button `index` of `count` in the row xfce4-notifyd draws along a pop-up's bottom:
     several share the width equally; a single one sits at the right, at its natural width."""
@@ -108,13 +120,10 @@ def click_button(env, window, index, count):
 @pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("xdotool") and os.path.exists(XFCE4_NOTIFYD)),
                     reason="needs Xvfb, xdotool and xfce4-notifyd")
 def test_xfce4_notifyd_keeps_the_reminder_and_its_buttons_and_undo_reach_reminderd(bus, tmp_path):
-    display = f":{random.randint(401, 600)}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1000x400x24"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    xvfb, display = start_xvfb("1000x400x24")
     (tmp_path / "xfce-config").mkdir()
     env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_CONFIG_HOME=str(tmp_path / "xfce-config"),
                XDG_DATA_DIRS=installed_icon(tmp_path))
-    time.sleep(0.5)
     server = subprocess.Popen([XFCE4_NOTIFYD], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     daemon = Daemon(tmp_path, bus)
     try:
@@ -126,8 +135,8 @@ def test_xfce4_notifyd_keeps_the_reminder_and_its_buttons_and_undo_reach_reminde
         notify_other(env, "Other program")  # xfce4-notifyd's default timeout removes it after 10 s
         wait_for(lambda: len(xfce_pop_ups(env)) == 2, timeout=5, what="the other pop-up")
         wait_for(lambda: len(xfce_pop_ups(env)) == 1, timeout=20, what="the other pop-up expiring")
-        time.sleep(0.5)  # let the remaining pop-up settle where the other one left it
-        assert shows_the_icon(env, 635, 25), "the pop-up shows no reminderd icon"
+        # The remaining pop-up slides up to where the other one was, and shows reminderd's icon there.
+        wait_for(lambda: shows_the_icon(env, 635, 25), timeout=5, what="the reminderd icon on the remaining pop-up")
         if SHOTS:
             subprocess.run(["import", "-window", "root", "-crop", "380x180+615+0", "+repage",
                             os.path.join(SHOTS, "popup-xfce4-notifyd.png")], env=env, check=True)
@@ -138,8 +147,7 @@ def test_xfce4_notifyd_keeps_the_reminder_and_its_buttons_and_undo_reach_reminde
         # The Undo offer is a new window (the reminder's may still be fading out).
         undo = wait_for(lambda: next((w for w in xfce_pop_ups(env) if w not in reminder), None), timeout=10,
                         what="the Undo offer")
-        time.sleep(0.5)  # let it settle where the reminder's window left room
-        click_button(env, xfce_pop_ups(env)[undo], 0, 1)
+        click_button(env, settled_pop_ups(env)[undo], 0, 1)  # where the reminder's window left room
         wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] != "used", timeout=10, what="Undo clicked")
         events = [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]]
         assert events.count("fired") == 1 and "done" in events and "undone" in events
@@ -176,16 +184,12 @@ def click_at(env, x, y):
 def test_xfce4_notifyd_goes_through_a_grouped_pop_up_one_at_a_time_by_clicks(bus, tmp_path):
     """Seven reminders at one instant: One at a time clicked, then Snooze 1h on each pop-up in turn
     (a snooze offers no Undo, so the only window on screen is always the one to click)."""
-    display = f":{random.randint(401, 600)}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1000x400x24"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    xvfb, display = start_xvfb("1000x400x24")
     (tmp_path / "xfce-config").mkdir()
     env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_CONFIG_HOME=str(tmp_path / "xfce-config"))
     server = None
     daemon = Daemon(tmp_path, bus)
     try:
-        wait_for(lambda: subprocess.run(["xdpyinfo"], env=env, capture_output=True).returncode == 0, timeout=10,
-                 what="Xvfb")
         server = subprocess.Popen([XFCE4_NOTIFYD], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for(lambda: "Xfce Notify Daemon" in server_name(env), timeout=10, what="xfce4-notifyd on the bus")
         daemon.start()
@@ -411,9 +415,7 @@ def test_gnome_shell_keeps_the_reminder_with_its_buttons_and_done_and_undo_reach
     for program in ("gnome-shell", "gjs", "Xvfb", "xdotool", "convert"):
         assert shutil.which(program), f"REMINDERD_GNOME_TEST=1 needs {program} (apt-get install gnome-shell gjs xvfb xdotool imagemagick)"
     session, system = SharedBus(tmp_path), SharedBus(tmp_path, "system")
-    display = f":{random.randint(601, 800)}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1280x720x24"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    xvfb, display = start_xvfb("1280x720x24")
     directory = Path(tempfile.mkdtemp(prefix="reminderd-gnome-"))
     directory.chmod(0o755)
     for name in ("run", "home"):
@@ -427,7 +429,6 @@ def test_gnome_shell_keeps_the_reminder_with_its_buttons_and_done_and_undo_reach
     shell = notifications = None
     daemon = Daemon(tmp_path, session)
     try:
-        time.sleep(0.5)
         shell = subprocess.Popen(["gnome-shell", "--x11", "--replace", "--sm-disable"], env=env, **as_user)
         wait_for(lambda: subprocess.run(["gdbus", "introspect", "--session", "--dest", "org.gnome.Shell", "--object-path",
                                          "/org/freedesktop/Notifications"], env=env, capture_output=True).returncode == 0,

@@ -2,7 +2,6 @@
 respected as the desktop's do-not-disturb."""
 import json
 import os
-import random
 import shutil
 import subprocess
 import time
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Daemon, NotificationServer, fired_once_and_settled, local_in, wait_for
+from conftest import Daemon, NotificationServer, fired_once_and_settled, local_in, start_xvfb, wait_for
 
 pytestmark = pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("dunst")), reason="needs Xvfb and dunst")
 
@@ -33,8 +32,7 @@ print(chosen[0] if chosen else "")
 
 def start_desktop(bus, tmp_path, screen="800x200x24"):
     """Xvfb and dunst, in its stock configuration, on `bus`: (dunstctl runner, stop, env)."""
-    display = f":{random.randint(200, 400)}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", screen], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    xvfb, display = start_xvfb(screen)
     picker = tmp_path / "picker"
     picker.write_text(PICKER)
     picker.chmod(0o755)
@@ -42,7 +40,6 @@ def start_desktop(bus, tmp_path, screen="800x200x24"):
     (tmp_path / "dunstrc").write_text(f"[global]\n    dmenu = {picker}\n")
     env = dict(os.environ, DISPLAY=display, DBUS_SESSION_BUS_ADDRESS=bus.address, XDG_CONFIG_HOME=str(tmp_path / "dunst-config"),
                PICK_LOG=str(tmp_path / "picks.log"), PICK_FILE=str(tmp_path / "pick"))
-    time.sleep(0.5)
     dunst = subprocess.Popen(["dunst", "-config", str(tmp_path / "dunstrc")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def ctl(*args, pick=None):

@@ -88,7 +88,7 @@ def test_a_notify_answered_after_the_dbus_timeout_is_shown_once_and_never_sent_a
         started = time.monotonic()
         assert daemon.ctl_json("status")["status"]["items"] == 1
         assert time.monotonic() - started < 1.0
-        time.sleep(1)
+        time.sleep(1)  # the hang is seconds of real time: a request each second of it
     wait_for(lambda: history(daemon, "fired"), timeout=40, what="the late answer")
     assert len(server.notifications()) == 1
     assert daemon.ctl_json("status")["status"]["waiting"] == 0

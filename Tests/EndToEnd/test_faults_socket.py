@@ -158,7 +158,7 @@ def test_descriptor_exhaustion_backs_off_without_spinning_and_keeps_notifying(se
             idle.append(client)
         ticks = lambda: sum(int(x) for x in open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[11:13])
         start = ticks()
-        time.sleep(2)
+        time.sleep(2)  # CPU use is a rate: two seconds of real time with every client idle
         assert ticks() - start < 60, "the daemon spins at over 30 % CPU"  # 100 ticks a second
         assert ctl(daemon, "status", timeout=10).returncode == 0
         wait_for(lambda: server.notifications(), timeout=20, what="the reminder due meanwhile")
@@ -244,7 +244,7 @@ def test_many_clients_sending_large_unfinished_requests_stay_within_a_memory_bou
                     pass
                 except OSError:
                     entry[1] = b""  # dropped by the daemon
-            time.sleep(0.001)
+            time.sleep(0.001)  # between rounds of non-blocking sends, leaving the CPU to the daemon's reads
         peak = status_value(pid, "VmHWM")
         # 32 MiB of unfinished input at most; measured +65 to +72 MB here, +256 MB before the bound.
         assert peak - baseline < 120_000, f"RSS grew by {(peak - baseline) // 1000} MB"

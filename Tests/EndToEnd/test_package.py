@@ -41,7 +41,7 @@ def dpkg_install(path):
             return
         if "lock" not in result.stderr or time.monotonic() > deadline:
             raise AssertionError(f"dpkg -i {path}: {result.stdout}{result.stderr}")
-        time.sleep(2)
+        time.sleep(2)  # another dpkg holds its lock: try again until the deadline
 
 
 def control_field(deb, field):

@@ -163,8 +163,15 @@ class SyncProcess:
         self.config.write_text(json.dumps(config))
 
     def assert_idle(self, seconds):
-        """No context switch at all in `seconds`, after half a second for the last reply to settle."""
-        time.sleep(0.5)
+        """No context switch at all in `seconds` (idleness is real time passing), once two looks
+        0.1 s apart agree that the last reply is done."""
+        last = [None]
+
+        def still():
+            now = self.context_switches()
+            same, last[0] = now == last[0], now
+            return same
+        wait_for(still, timeout=10, interval=0.1, what="reminderd-sync done with the last reply")
         before = self.context_switches()
         time.sleep(seconds)
         assert self.context_switches() == before

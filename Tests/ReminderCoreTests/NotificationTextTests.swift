@@ -140,5 +140,7 @@ import Testing
 
     @Test func markupIsEscaped() {
         #expect(markupEscaped("Tom & Jerry <b>") == "Tom &amp; Jerry &lt;b&gt;")
+        #expect(markupEscaped("\"a\"\r\n\t") == "\"a\"\r\n\t")
+        #expect(markupEscaped("<\"a\"\r\n\t>", attributeValue: true) == "&lt;&quot;a&quot;&#13;&#10;&#9;&gt;")
     }
 }

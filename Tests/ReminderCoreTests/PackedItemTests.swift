@@ -10,7 +10,7 @@ import Testing
     static let long = String(repeating: "Überweisung 💳 ", count: 20)
 
     static let items: [Item] = [
-        Item(title: "", schedule: .fee(Fee(due: date))),
+        Item(title: "", schedule: .fee(Fee(due: date.adding(days: -1)))),
         Item(
             id: "b1", title: "Uber Cash", notes: long, lead: [CalendarDuration(7, .days), CalendarDuration(2, .hours)],
             createdAt: 1_900_000_000, currency: "EUR",
@@ -42,7 +42,7 @@ import Testing
             id: "f", title: "Annual fee", currency: "JPY",
             schedule: .fee(Fee(card: "Sapphire", amount: Money(tenThousandths: 950_000), due: date))),
         Item(id: "r", title: "Coffee", schedule: .rebuy(Rebuy(everyDays: 30, lastPurchased: date, category: "Home"))),
-        Item(id: "r2", title: "Filters", schedule: .rebuy(Rebuy(everyDays: 365, lastPurchased: date))),
+        Item(id: "r2", title: "Filters", schedule: .rebuy(Rebuy(everyDays: 365, lastPurchased: date.adding(days: 1)))),
     ]
 
     @Test(arguments: items) func anItemReadBackIsTheSameItem(_ item: Item) {
@@ -53,17 +53,21 @@ import Testing
     }
 
     /// A field added to `Item` or to a kind's schedule without its place in `PackedItem` would be
-    /// dropped by the daemon, silently (`amountUsedPeriod` was, at a merge): the items above set
-    /// every optional field of every kind at least once, so `anItemReadBackIsTheSameItem` reads it.
-    @Test func theItemsSetEveryOptionalFieldOfEveryKind() {
-        var fields: Set<String> = []
+    /// dropped by the daemon, silently (`amountUsedPeriod` was, at a merge): the items above give
+    /// every stored property of every kind at least two values, an optional one both set and unset,
+    /// so `anItemReadBackIsTheSameItem` tells a dropped or defaulted field from a kept one.
+    @Test func theItemsSetAndUnsetEveryStoredPropertyOfEveryKind() {
+        var values: [String: Set<String>] = [:]
+        var unset: Set<String> = []
         var set: Set<String> = []
         func visit(_ value: Any, _ prefix: String) {
             for child in Mirror(reflecting: value).children {
                 guard let label = child.label else { continue }
-                fields.insert(prefix + label)
+                let name = prefix + label
+                values[name, default: []].insert(String(reflecting: child.value))
                 let field = Mirror(reflecting: child.value)
-                if field.displayStyle != .optional || !field.children.isEmpty { set.insert(prefix + label) }
+                guard field.displayStyle == .optional else { continue }
+                if field.children.isEmpty { unset.insert(name) } else { set.insert(name) }
             }
         }
         for item in Self.items {
@@ -72,8 +76,11 @@ import Testing
                 visit(kind.value, label + ".")
             }
         }
-        #expect(fields.subtracting(set).sorted() == [])
-        #expect(fields.filter { $0.hasPrefix("benefit.") }.contains("benefit.amountUsedPeriod"))
+        let optional = set.union(unset)
+        #expect(optional.subtracting(set).sorted() == [], "optional fields never set")
+        #expect(optional.subtracting(unset).sorted() == [], "optional fields never unset")
+        #expect(values.filter { $0.value.count < 2 }.keys.sorted() == [], "fields with a single value")
+        #expect(values.keys.contains("benefit.amountUsedPeriod") && values.keys.contains("schedule"))
     }
 
     @Test func itIsSmall() {

@@ -1,4 +1,5 @@
 import ReminderCore
+import ReminderPlatform
 import ReminderProtocol
 import Testing
 

@@ -2,6 +2,7 @@ import CivilTime
 import ReminderCatalog
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 import Testing
 
