@@ -109,6 +109,18 @@ public struct FireTimeRules: Sendable {
         }
         return nil
     }
+
+    /// Where a stored snooze of the occurrence due at `due` ends (CONTRACT §3: a snooze never
+    /// lands at or after D). A snooze is stored as an instant, so one set before an edit moved the
+    /// date earlier, or before a new zone moved its wall time, can lie at or after D: it ends as a
+    /// snooze given then would, a minute before D, then out of quiet hours — the occurrence is
+    /// still reminded, not swallowed by a snooze that never comes.
+    public func snoozeEnd(stored until: Int64, due: Int64) -> Int64 {
+        guard until >= due else { return until }
+        let end = due - 60
+        guard let quietHours, let moved = moveOutOfQuietHours(end, window: quietHours, due: due) else { return end }
+        return moved.fireAt
+    }
 }
 
 extension Int64 {

@@ -128,7 +128,10 @@ extension DeliveryController {
             else { continue }
             let text = NotificationText(
                 item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
-            let request = composer(for: server, now: now).reminder(event, text: text, shownAgain: true, replacesId: 0)
+            // The first after a start takes the place of the pop-up the previous run showed in turn.
+            let request = composer(for: server, now: now).reminder(
+                event, text: text, shownAgain: true, replacesId: turnShownBefore ?? 0)
+            turnShownBefore = nil
             let ticket = outbox.sendInTurn(event)
             notifier.show(request) { [weak self] result in
                 guard let self else { return }

@@ -19,7 +19,9 @@ extension DeliveryController {
             guard case .fire(let itemId, let occurrence, _, _, _) = event, let item = items[itemId] else { continue }
             let text = NotificationText(
                 item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
-            if let paused = pausedUntil, paused > now, text.urgency != NotificationText.Urgency.critical {
+            // A pause holds every pop-up, one due today too (CONTRACT §3): the person asked for
+            // quiet; the digest at resume shows what was held, and `status` counts it meanwhile.
+            if let paused = pausedUntil, paused > now {
                 outbox.keep(event, in: .held, because: .paused(since: now))
                 appendHistory(itemId, item.title, .held, "paused \(pauseDescription(paused))", now: now)
                 continue

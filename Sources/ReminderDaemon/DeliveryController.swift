@@ -56,6 +56,11 @@ final class DeliveryController: Sendable {
         /// Per item, the newest acknowledgement another device made (a dismiss, snooze or Done
         /// there, from `SyncPulled`): a reminder that fired by then is not shown here (`stillDue`).
         var acknowledgedElsewhere: [String: Int64] = [:]
+        /// The reminders gone through one at a time as last stored (`persistTurn`).
+        var storedTurn: String?
+        /// The server id the reminder shown in turn had when the previous run stopped: the first
+        /// shown in turn after a start replaces it, so it is not on screen twice.
+        var turnShownBefore: UInt32?
         /// The server ids of the sample pop-ups on screen (`reminderctl try`): their buttons change nothing.
         var samplePopUps: Set<UInt32> = []
     }
@@ -109,6 +114,14 @@ final class DeliveryController: Sendable {
         get { state.value.acknowledgedElsewhere }
         _modify { yield &state.value.acknowledgedElsewhere }
     }
+    var storedTurn: String? {
+        get { state.value.storedTurn }
+        _modify { yield &state.value.storedTurn }
+    }
+    var turnShownBefore: UInt32? {
+        get { state.value.turnShownBefore }
+        _modify { yield &state.value.turnShownBefore }
+    }
 
     // What delivery reads of the core.
     var items: ItemTable { core.index.items }
@@ -124,6 +137,7 @@ final class DeliveryController: Sendable {
     func start() throws(ReminderStoreError) {
         pausedUntil = DeliveryController.pause(stored: try store.savedPause())
         armPauseEnd()
+        try restoreTurn(now: clock())
     }
 
     /// Listens to the notifier: buttons, closes, servers and do-not-disturb, handled on the queue.
@@ -147,9 +161,12 @@ final class DeliveryController: Sendable {
 
     /// Whether a reminder is still worth showing: its item exists, its occurrence is neither
     /// done nor past — except an overdue rebuy's, whose occurrence is past by definition — and
-    /// no other device acknowledged the item since the reminder's time.
+    /// no other device acknowledged the item since the reminder's time. Nor one of an occurrence
+    /// the item no longer has: an Undo or an edit took it away (a rebuy's cycle rolled back).
     func stillDue(_ event: ScheduledEvent, now: Int64) -> Bool {
-        guard case .fire(let itemId, let occurrence, _, let lead, _) = event, items[itemId] != nil else { return false }
+        guard case .fire(let itemId, let occurrence, _, let lead, _) = event, let item = items[itemId],
+            rules.firstOccurrence(of: item, dueAfter: occurrence.due - 1, where: { _ in true })?.due == occurrence.due
+        else { return false }
         if let acknowledged = acknowledgedElsewhere[itemId], FireOutbox.covers(event, itemId, acknowledged) {
             return false
         }
@@ -254,6 +271,14 @@ final class DeliveryController: Sendable {
 
     /// The zone changed and the stored occurrences moved with it: so do the reminders it holds.
     func moveOccurrences(_ move: (Int64) -> Int64) { outbox.moveOccurrences(move) }
+
+    /// Moves one item's reminders in the outbox after an edit moved its occurrences (`moves`, as
+    /// the store's): one waiting for a server must meet its occurrence's Done where it went.
+    func moveOccurrences(of itemId: String, _ moves: [(from: Int64, to: Int64)]) {
+        guard !moves.isEmpty else { return }
+        let map = Dictionary(moves.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first })
+        outbox.moveOccurrences(of: itemId) { map[$0] ?? $0 }
+    }
 
     /// Shows a pop-up that is no reminder (the missed ones' summary, a sync conflict) — or keeps
     /// it, as plain text, until a server is known: at start it is composed before the server has

@@ -205,6 +205,24 @@ struct FireOutbox {
         turn = id.map { .onScreen(id: $0) }
     }
 
+    /// The reminders being gone through one at a time, in order: the one shown in turn (in flight
+    /// or on screen) first, then those still to come (`DeliveryController.persistTurn`).
+    var turnQueue: [Event] {
+        var queue: [Event] = []
+        switch turn {
+        case .inFlight(let ticket): queue += inFlight[ticket] ?? []
+        case .onScreen(let id): if let popUp = onScreen[id] { queue.append(popUp.event) }
+        case nil: break
+        }
+        return queue + inTurn
+    }
+
+    /// The server id of the reminder on screen in turn, if one is.
+    var turnOnScreen: UInt32? {
+        if case .onScreen(let id) = turn, onScreen[id] != nil { return id }
+        return nil
+    }
+
     /// Takes every reminder still to be gone through (the server went away, or refused one).
     mutating func takeInTurn() -> [Event] {
         defer { inTurn.removeAll() }
@@ -239,9 +257,12 @@ struct FireOutbox {
     /// Moves every reminder it holds — in flight, on screen, waiting, held — to the occurrence due
     /// at `move(due)`: the zone changed, and the stored occurrences moved with it
     /// (`ReminderEngine.moveStoredOccurrences`); one left at its old due would not be known as
-    /// shown when it is shown again on a new server.
-    mutating func moveOccurrences(_ move: (Int64) -> Int64) {
+    /// shown when it is shown again on a new server. With `itemId`, only that item's: an edit (or
+    /// an Undo of one) moved its occurrences, and one left at its old due would not be known as
+    /// done when it comes to be shown.
+    mutating func moveOccurrences(of itemId: String? = nil, _ move: (Int64) -> Int64) {
         func moved(_ event: Event) -> Event {
+            guard itemId == nil || event.itemId == itemId else { return event }
             switch event {
             case .fire(let itemId, let occurrence, let fires, let lead, let late):
                 let to = Occurrence(due: move(occurrence.due), dueDate: occurrence.dueDate)
@@ -255,7 +276,10 @@ struct FireOutbox {
         refreshing = refreshing.map(moved)
         repost = repost.map(moved)
         inTurn = inTurn.map(moved)
-        onScreen = onScreen.mapValues { PopUp(itemId: $0.itemId, due: move($0.due), event: moved($0.event)) }
+        onScreen = onScreen.mapValues {
+            guard itemId == nil || $0.itemId == itemId else { return $0 }
+            return PopUp(itemId: $0.itemId, due: move($0.due), event: moved($0.event))
+        }
         groupsOnScreen = groupsOnScreen.mapValues { $0.map(moved) }
         inFlight = inFlight.mapValues { $0.map(moved) }
     }

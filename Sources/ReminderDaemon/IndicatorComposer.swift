@@ -92,7 +92,7 @@ struct IndicatorComposer {
         menu.append(
             paused
                 ? IndicatorMenuItem(key: "resume", label: "Resume reminders", action: .resume)
-                : IndicatorMenuItem(key: "pause", label: "Pause 1 hour", action: .pause(Self.pauseHour)))
+                : IndicatorMenuItem(key: "pause", label: "Pause all pop-ups 1 hour", action: .pause(Self.pauseHour)))
         return IndicatorView(
             status: !today.isEmpty ? "NeedsAttention" : week.isEmpty ? "Passive" : "Active",
             toolTipTitle: toolTipTitle(today: today.count), toolTipBody: toolTipBody, menu: menu)
@@ -134,7 +134,7 @@ struct IndicatorComposer {
             title += ": \(entries.count) due this week"
             if today > 0 { title += ", \(today) today" }
         }
-        return paused ? title + " (paused)" : title
+        return paused ? title + " (paused: pop-ups held)" : title
     }
 
     /// One line per item due this week, then the value that expires with them (in `currency`);

@@ -35,7 +35,8 @@ struct PlanningSnapshot: Sendable {
         // A lead shown already is not shown again, wherever a new reminder time or zone put it.
         var pending = fires.map { ReminderFire(at: $0.fireAt, lead: $0.lead.description) }
             .filter { !shown.contains(due: occurrence.due, $0) }
-        if let snooze = index.record(of: id, due: occurrence.due)?.snoozedUntil {
+        if let stored = index.record(of: id, due: occurrence.due)?.snoozedUntil {
+            let snooze = rules.snoozeEnd(stored: stored, due: occurrence.due)
             // Lead reminders before the snooze's end are skipped.
             pending = pending.filter { $0.at > snooze }
             let end = ReminderFire(at: snooze, lead: ReminderFire.snoozeLead)

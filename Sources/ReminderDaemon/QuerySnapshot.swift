@@ -138,7 +138,13 @@ struct QuerySnapshot {
             }
         }
         rows.sort { ($0.at, $0.id) < ($1.at, $1.id) }
-        return rows.map { row in
+        // Those being gone through one at a time come first, now, in their order: each as soon
+        // as the one before is acted on.
+        var inTurn: [(at: Int64, id: String, occurrence: Occurrence, lead: String, late: Bool)] = []
+        for case .fire(let id, let occurrence, _, let lead, _) in delivery.outbox.turnQueue {
+            inTurn.append((now, id, occurrence, lead, false))
+        }
+        return (inTurn + rows).map { row in
             // Which card and how much, so two "Uber Cash" rows of two cards can be told apart.
             var itemFields: [String: JSONValue] = [:]
             if case .object(let fields)? = items[row.id]?.json { itemFields = fields }
@@ -170,6 +176,9 @@ struct QuerySnapshot {
             return []
         }
         var steps: [ExplainReply.Step] = []
+        let snooze = occurrences[id]?[occurrence.due]?.snoozedUntil.map {
+            rules.snoozeEnd(stored: $0, due: occurrence.due)
+        }
         for lead in item.lead ?? configuration.leadTimes {
             let base = rules.baseFireTime(of: occurrence, lead: lead)
             let moved = rules.quietHours.flatMap {
@@ -186,6 +195,9 @@ struct QuerySnapshot {
                 due: occurrence.due, ReminderFire(at: final!.fireAt, lead: final!.lead.description))
             {
                 reason = "already shown"
+            } else if let snooze, final!.fireAt <= snooze {
+                // Lead reminders before a snooze's end are skipped (`PlanningSnapshot.events`).
+                reason = "skipped: snoozed until \(Timestamp.format(snooze, in: zone))"
             } else if final!.fireAt <= now, !delivery.hasReminder(of: id, firedBy: final!.fireAt),
                 !schedule.fires(of: id).contains(where: \.late)
             {
@@ -234,9 +246,10 @@ struct QuerySnapshot {
     /// When the current occurrence's reminders are snoozed to, or nil.
     func snoozedUntil(_ id: String) -> Int64? {
         guard let item = items[id], let occurrence = index.currentOccurrence(of: item, rules: rules, now: now),
-            let until = occurrences[id]?[occurrence.due]?.snoozedUntil, until > now
+            let stored = occurrences[id]?[occurrence.due]?.snoozedUntil
         else { return nil }
-        return until
+        let until = rules.snoozeEnd(stored: stored, due: occurrence.due)
+        return until > now ? until : nil
     }
 
     /// The items as iCalendar for the next `days` days, their alarms where this daemon — in its

@@ -99,6 +99,7 @@ extension ReminderEngine {
         } catch { throw EngineError.store(error) }
         index.update(edited)
         index.move(id, moves)
+        delivery.moveOccurrences(of: id, moves)
         reschedule(id, now: now)
         return ItemReply(item: queries(now: now).view(id))
     }

@@ -133,7 +133,11 @@ extension ReminderEngine {
     }
 
     /// Restores the item as it was before its latest Done not yet undone; repeated, it walks back
-    /// through every Done.
+    /// through every Done. An edit made since moved what was done of the occurrences ahead to the
+    /// edited schedule (`occurrenceMoves`); it is undone with the Done (CONTRACT §3), so what it
+    /// carried is carried back to the restored schedule first — else the Done of an earlier
+    /// occurrence would stay on a date the restored item does not have, and that occurrence would
+    /// read as not done.
     func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply {
         let step: UndoStep?
         do { step = try store.latestUndoStep(of: id) } catch { throw EngineError.store(error) }
@@ -148,12 +152,16 @@ extension ReminderEngine {
         restored.id = id
         // A step stored before the used amount's period was recorded: counted toward the current one.
         restored = stampingUsedPeriod(restored, now: now)
+        let moves = items[id].map { occurrenceMoves(from: $0, to: restored, now: now) } ?? []
         var record = occurrences[id]?[step.due]
+        record?.due = moves.first { $0.from == step.due }?.to ?? step.due
         record?.doneAt = nil
-        do { try store.recordUndo(step, restored: restored, occurrence: record, at: now) } catch {
+        do { try store.recordUndo(step, restored: restored, moving: moves, occurrence: record, at: now) } catch {
             throw EngineError.store(error)
         }
         index.update(restored)
+        index.move(id, moves)
+        delivery.moveOccurrences(of: id, moves)
         if let record { index.record(record) }
         reschedule(id, now: now)
         return ItemReply(item: queries(now: now).view(id))

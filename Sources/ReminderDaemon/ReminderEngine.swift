@@ -133,6 +133,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         // them to the server, so a crash in between does not drop them.
         try recordLastSeen(now)
         delivery.listen()
+        delivery.showNextInTurn(now: now)
         publish()
     }
 
@@ -169,6 +170,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// Tells the driver (the earliest of the wheel's next deadline, a retry's, the sync endpoint's
     /// and the indicator's midnight), the panel indicator and systemd what changed.
     func publish() {
+        delivery.persistTurn()
         // The indicator's next midnight, while it is shown, is one more deadline of the timer.
         let midnight = publishIndicator(now: clock())
         deadlineChanged?(
@@ -209,7 +211,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
             },
             waiting: Int64(delivery.waitingCount), timeZone: zone.identifier,
             today: zone.localDateTime(at: now).date.description, store: store.path,
-            held: Int64(delivery.heldCount), heldReason: delivery.heldReason())
+            held: Int64(delivery.heldCount), heldReason: delivery.heldReason(), inTurn: Int64(delivery.inTurnCount))
     }
 
     /// The read-only commands over the state as it is now. Taken for one command and let go

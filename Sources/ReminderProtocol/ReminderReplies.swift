@@ -48,12 +48,16 @@ public struct StatusReply: ReminderReply {
     /// Reminders held back by the desktop's do-not-disturb, and the latest reason given.
     public var held: Int64
     public var heldReason: String?
+    /// Reminders of a grouped pop-up being gone through one at a time ("One at a time"), the one
+    /// on screen included; 0 from a daemon that does not say (before issue 27).
+    public var inTurn: Int64
 
     public init(
         version: String, uptimeSeconds: Int64, items: Int64, nextReminder: String?, notificationServer: Server?,
         paused: String?, waiting: Int64, timeZone: String, today: String?, store: String, held: Int64,
-        heldReason: String?
+        heldReason: String?, inTurn: Int64 = 0
     ) {
+        self.inTurn = inTurn
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.items = items
@@ -82,6 +86,7 @@ public struct StatusReply: ReminderReply {
                 "nextReminder": .optional(nextReminder), "notificationServer": server, "paused": .optional(paused),
                 "waiting": .integer(waiting), "timeZone": .string(timeZone), "today": .optional(today),
                 "store": .string(store), "held": .integer(held), "heldReason": .optional(heldReason),
+                "inTurn": .integer(inTurn),
             ])
         ]
     }
@@ -100,7 +105,8 @@ public struct StatusReply: ReminderReply {
             notificationServer: server, paused: try status.optionalString("paused"),
             waiting: try status.integer("waiting"), timeZone: try status.string("timeZone"),
             today: try status.optionalString("today"), store: try status.string("store"),
-            held: try status.integer("held"), heldReason: try status.optionalString("heldReason"))
+            held: try status.integer("held"), heldReason: try status.optionalString("heldReason"),
+            inTurn: try status.optionalInteger("inTurn") ?? 0)
     }
 }
 

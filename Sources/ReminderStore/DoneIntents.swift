@@ -70,13 +70,16 @@ extension ReminderStore {
         }
     }
 
-    /// Takes back the Done of `step`: the item `restored` as it was, the `occurrence` no longer
-    /// done, the redemption of that Done gone, and an `undone` history line.
-    public func recordUndo(_ step: UndoStep, restored: Item, occurrence: OccurrenceRecord?, at now: Int64)
-        throws(ReminderStoreError)
-    {
+    /// Takes back the Done of `step`: the item `restored` as it was, what an edit since carried
+    /// carried back (`moves`, as `recordEdit`'s), the `occurrence` no longer done, the redemption
+    /// of that Done gone, and an `undone` history line.
+    public func recordUndo(
+        _ step: UndoStep, restored: Item, moving moves: [(from: Int64, to: Int64)] = [], occurrence: OccurrenceRecord?,
+        at now: Int64
+    ) throws(ReminderStoreError) {
         try write { db in
             try ReminderStore.updateItem(restored, db)
+            try ReminderStore.moveOccurrences(of: step.itemId, moves, db)
             try ReminderStore.markChanged(step.itemId, at: now, db)
             try occurrence?.save(db)
             try db.execute(

@@ -15,6 +15,15 @@ extension ReminderStore {
 
     public func lastSeen() throws(ReminderStoreError) -> Int64? { try setting("lastSeen").flatMap(Int64.init) }
 
+    /// Stores the reminders being gone through one at a time, as the daemon encodes them
+    /// (`DeliveryController.persistTurn`); nil when there are none.
+    public func saveTurn(_ stored: String?) throws(ReminderStoreError) {
+        try write { db in try ReminderStore.setSetting("turn", stored, db) }
+    }
+
+    /// The stored reminders being gone through one at a time, nil when none are.
+    public func savedTurn() throws(ReminderStoreError) -> String? { try setting("turn") }
+
     static func setSetting(_ key: String, _ value: String?, _ db: Database) throws {
         if let value {
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)").execute(

@@ -72,7 +72,7 @@ struct Snooze: ParsableCommand {
 struct Pause: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
-        abstract: "Hold pop-ups (do not disturb); held ones come as one digest on resume.",
+        abstract: "Hold every pop-up, due-today ones too (do not disturb); held ones come as one digest on resume.",
         discussion: "Examples: reminderctl pause 2h   ·   reminderctl pause (until resume)")
     @Argument(help: "How long, e.g. 2h; until `resume` when omitted.", completion: .list(Completions.durations))
     var duration: String?
@@ -81,6 +81,7 @@ struct Pause: ParsableCommand {
     func run() throws {
         guard let reply = try output.call(.pause(duration: duration), as: PauseReply.self) else { return }
         print(reply.until.map { "Paused until \(Output.when($0))" } ?? "Paused until you run: reminderctl resume")
+        print("Every pop-up is held, due-today ones too; they come as one digest when the pause ends.")
     }
 }
 

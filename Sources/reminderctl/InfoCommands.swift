@@ -248,13 +248,17 @@ struct Status: ParsableCommand {
             }
             ?? "none on the session bus (reminders wait for one)"
         let next = Output.when(status.nextReminder)
-        let lines = [
+        var lines = [
             ("Version", status.version), ("Uptime", "\(status.uptimeSeconds) s"),
             ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "no reminder pending" : next),
             ("Notification server", serverText),
             ("Paused", Status.paused(status)),
             ("Time zone", shown(status.timeZone)), ("Store", shown(status.store)),
         ]
+        if status.inTurn > 0 {
+            let count = "\(status.inTurn) reminder\(status.inTurn == 1 ? "" : "s")"
+            lines.insert(("One at a time", "\(count) of a grouped pop-up, shown in turn"), at: 4)
+        }
         for (label, value) in lines { print("\(label + ":")".padding(21) + value) }
         if let sync = SyncWording.current()?.statusLine { print("Sync:".padding(21) + sync) }
     }
@@ -263,7 +267,9 @@ struct Status: ParsableCommand {
     /// do-not-disturb (the daemon holds them and sends one digest when it ends).
     static func paused(_ status: StatusReply) -> String {
         if let paused = status.paused {
-            return paused == "until resumed" ? "until you run: reminderctl resume" : "until \(Output.when(paused))"
+            let until = paused == "until resumed" ? "until you run: reminderctl resume" : "until \(Output.when(paused))"
+            let held = status.held == 0 ? "none yet" : "\(status.held) so far"
+            return "\(until); every pop-up is held (\(held)), shown as one digest when the pause ends"
         }
         let held = status.held
         guard held > 0 else { return "no" }

@@ -125,7 +125,7 @@ def test_the_indicator_registers_lists_what_is_due_and_its_done_marks_the_item_u
         assert "Pizza, today" in labels
         assert "Tacos — worth $7, in 3 days" in labels
         assert not any(label.startswith("Far away") for label in labels)
-        assert labels[-1] == "Pause 1 hour"
+        assert labels[-1] == "Pause all pop-ups 1 hour"
         assert item_property(bus, name, "Status") == "NeedsAttention"
         tooltip = item_property(bus, name, "ToolTip")
         assert tooltip[2] == "reminderd: 2 due this week, 1 today"

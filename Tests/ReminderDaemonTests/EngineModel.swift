@@ -19,6 +19,9 @@ struct ModelItem {
         /// A subscription's `next`, a fee's `due`, a rebuy's `lastPurchased`.
         var date = LocalDate(dayNumber: 0)
         var everyDays = 30
+        /// A benefit's period in months (1 monthly, 3 quarterly), its periods ending with the
+        /// calendar's months, quarters.
+        var periodMonths = 1
     }
 
     /// Why the model expects a command to be refused.
@@ -45,7 +48,9 @@ struct ModelItem {
         case .rebuy: return [LocalDateTime(date: fields.date.adding(days: Int64(fields.everyDays)), time: Self.endOfDay)]
         case .benefit:
             let month = LocalDate(uncheckedYear: today.year, month: today.month, day: 1)
-            return (-1..<12).map { LocalDateTime(date: month.adding(months: $0).lastDayOfMonth, time: Self.endOfDay) }
+            return (-3..<15).map { month.adding(months: $0) }.filter { $0.month % fields.periodMonths == 0 }.map {
+                LocalDateTime(date: $0.lastDayOfMonth, time: Self.endOfDay)
+            }
         case .subscription:
             let start = max(0, fields.date.months(until: today) - 1)
             return (start..<start + 24).map {
@@ -88,21 +93,24 @@ struct ModelItem {
 
     /// CONTRACT §3, "What a Done belongs to": an edit of the dates carries what was done or
     /// snoozed of the occurrences still ahead to those at the same place in the new schedule (a
-    /// coupon's one occurrence wherever it goes; a rebuy's Done is its purchase date).
-    mutating func carry(from old: ModelItem, now: Int64, zone: TimeZoneRules) {
+    /// coupon's one occurrence wherever it goes; a rebuy's Done is its purchase date). Returns
+    /// the moves.
+    @discardableResult
+    mutating func carry(from old: ModelItem, now: Int64, zone: TimeZoneRules) -> [LocalDateTime: LocalDateTime] {
         var moves: [LocalDateTime: LocalDateTime] = [:]
         switch kind {
-        case .rebuy: return
+        case .rebuy: return [:]
         case .coupon: moves[old.fields.expires] = fields.expires
         default:
             let ahead = { (item: ModelItem) in item.dues(near: now, zone: zone).filter { item.instant($0, zone) > now } }
             for (from, to) in zip(ahead(old), ahead(self)) { moves[from] = to }
         }
         moves = moves.filter { $0.key != $0.value }
-        guard !moves.isEmpty else { return }
+        guard !moves.isEmpty else { return [:] }
         done = Set(done.map { moves[$0] ?? $0 })
         snoozed = Dictionary(snoozed.map { (moves[$0.key] ?? $0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         undo = undo.map { (fields: $0.fields, due: $0.due.map { moves[$0] ?? $0 }) }
+        return moves
     }
 
     /// Done (`amount` in cents, `early`): CONTRACT.md §2's "Done means" and §3's Done rules.
@@ -145,11 +153,15 @@ struct ModelItem {
         undo.append((before, target))
     }
 
-    /// Undo: the item as before its latest Done, that Done's occurrence no longer done.
-    mutating func undoLatest() throws(Refusal) {
+    /// Undo: the item as before its latest Done, that Done's occurrence no longer done. "An edit
+    /// made in between is undone with it": what it carried to the edited dates is carried back to
+    /// the restored ones first.
+    mutating func undoLatest(now: Int64, zone: TimeZoneRules) throws(Refusal) {
         guard let step = undo.popLast() else { throw Refusal(description: "nothing to undo") }
+        let current = self
         fields = step.fields
-        if let due = step.due { done.remove(due) }
+        let moves = carry(from: current, now: now, zone: zone)
+        if let due = step.due { done.remove(moves[due] ?? due) }
     }
 
     /// Snooze by `seconds` of elapsed time: clamped to a minute before the due time, then out of
@@ -172,9 +184,22 @@ struct ModelItem {
     }
 
     /// When the current occurrence is snoozed to, if that is still ahead.
-    func snoozedUntil(now: Int64, zone: TimeZoneRules) -> Int64? {
-        guard let occurrence = currentOccurrence(now: now, zone: zone), let end = snoozed[occurrence]?.end, end > now
+    func snoozedUntil(now: Int64, settings: ModelSettings) -> Int64? {
+        guard let occurrence = currentOccurrence(now: now, zone: settings.zone),
+            let end = snoozeEnd(of: occurrence, settings: settings), end > now
         else { return nil }
+        return end
+    }
+
+    /// Where the snooze of `occurrence` ends: "a snooze never lands at or after D", so one an edit
+    /// or a new zone carried there ends as a snooze given then would, a minute before D and out
+    /// of quiet hours.
+    func snoozeEnd(of occurrence: LocalDateTime, settings: ModelSettings) -> Int64? {
+        guard var end = snoozed[occurrence]?.end else { return nil }
+        let due = instant(occurrence, settings.zone)
+        guard end >= due else { return end }
+        end = due - 60
+        if let window = settings.quietWindow(holding: end) { end = window.end < due ? window.end : window.start - 60 }
         return end
     }
 }

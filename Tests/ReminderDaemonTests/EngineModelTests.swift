@@ -15,18 +15,27 @@ import Testing
 /// pressed on shown pop-ups, each checked against `ModelItem`, written from docs/CONTRACT.md:
 /// status, a benefit's used amount, how many Undos succeed, snoozed-until, no (item, occurrence,
 /// lead) shown twice, nothing shown in quiet hours that the contract does not allow, and the
-/// engine's own invariants (`EngineHarness.settle`). `REMINDERD_MODEL_SEEDS` / `_STEPS` make a
-/// longer run; `REMINDERD_MODEL_SEED=N` replays one seed. A failure names its seed and steps.
+/// engine's own invariants (`EngineHarness.settle`). Edits that move dates (a subscription's
+/// next renewal, a benefit's period), chains of Undos and zone changes come between snoozes and
+/// early Dones (issue 27: an Undo after such an edit lost the earlier Done, a carried snooze
+/// swallowed the reminder). Every run plays the fixed seeds and `freshSeeds` new ones, each
+/// printed; `REMINDERD_MODEL_SEEDS` / `_STEPS` make a longer run; `REMINDERD_MODEL_SEED=N`
+/// replays one seed. A failure names its seed and steps.
 @Suite struct EngineModelTests {
+    static let freshSeeds = 3
+
     @Test func theEngineFollowsTheModel() throws {
         let environment = ProcessInfo.processInfo.environment
         let steps = environment["REMINDERD_MODEL_STEPS"].flatMap { Int($0) } ?? 60
-        let seeds: [UInt64] =
-            if let one = environment["REMINDERD_MODEL_SEED"].flatMap({ UInt64($0) }) {
-                [one]
-            } else {
-                Array(0..<UInt64(environment["REMINDERD_MODEL_SEEDS"].flatMap { Int($0) } ?? 30))
-            }
+        var seeds: [UInt64]
+        if let one = environment["REMINDERD_MODEL_SEED"].flatMap({ UInt64($0) }) {
+            seeds = [one]
+        } else {
+            seeds = Array(0..<UInt64(environment["REMINDERD_MODEL_SEEDS"].flatMap { Int($0) } ?? 30))
+            let fresh = (0..<EngineModelTests.freshSeeds).map { _ in UInt64.random(in: 1_000...UInt64.max) }
+            print("EngineModelTests: new seeds this run \(fresh.map(String.init).joined(separator: ", ")) (replay one with REMINDERD_MODEL_SEED=N)")
+            seeds += fresh
+        }
         for seed in seeds {
             var run = try ModelRun(seed: seed)
             if !run.play(steps: steps) { break }
@@ -116,7 +125,9 @@ struct ModelRun {
         case 2, 3: if let id { done(id, amount: nil, early: false) }
         case 4: if let id { done(id, amount: [300, 500, 1500][pick(3)], early: false) }
         case 5: if let id { done(id, amount: nil, early: true) }
-        case 6: if let id { undo(id) }
+        case 6:
+            // A chain of Undos: each walks back one more Done.
+            if let id { for _ in 0...pick(3) where model[id] != nil { undo(id) } }
         case 7: if let id { snooze(id) }
         case 8: if let id { edit(id) }
         case 9: if let id, pick(3) == 0 { remove(id) }
@@ -130,6 +141,7 @@ struct ModelRun {
         case 14:
             churn = true
             restart()
+        case 16: if let id { sequence(id, churn: &churn) }
         case 15:
             churn = true
             if serverPresent {
@@ -224,7 +236,7 @@ struct ModelRun {
     mutating func undo(_ id: String) {
         var item = model[id]!
         var refusal: ModelItem.Refusal?
-        do { try item.undoLatest() } catch { refusal = error }
+        do { try item.undoLatest(now: now, zone: settings.zone) } catch { refusal = error }
         note("undo \(id) (model depth \(model[id]!.undo.count))")
         if let problem = expect("Undo", ["id": .string(id)], refusal: refusal) { pendingProblems.append(problem) }
         if refusal == nil { model[id] = item }
@@ -237,6 +249,10 @@ struct ModelRun {
 
     mutating func snooze(_ id: String) {
         let (text, seconds) = ModelRun.snoozes[pick(ModelRun.snoozes.count)]
+        snooze(id, text, seconds)
+    }
+
+    mutating func snooze(_ id: String, _ text: String, _ seconds: Int64) {
         var item = model[id]!
         var refusal: ModelItem.Refusal?
         do { _ = try item.snooze(seconds: seconds, now: now, settings: settings) } catch { refusal = error }
@@ -247,11 +263,31 @@ struct ModelRun {
         if refusal == nil { model[id] = item }
     }
 
-    mutating func edit(_ id: String) {
+    /// The sequences issue 27 found, with random parts: Dones (one early) then an edit that moves
+    /// the dates then Undos; a long snooze then such an edit; either then a zone change.
+    mutating func sequence(_ id: String, churn: inout Bool) {
+        if pick(2) == 0 {
+            done(id, amount: nil, early: false)
+            done(id, amount: nil, early: true)
+            edit(id, dates: true)
+            for _ in 0...pick(2) where model[id] != nil { undo(id) }
+        } else {
+            let (text, seconds) = ModelRun.snoozes[4 + pick(3)]
+            snooze(id, text, seconds)
+            edit(id, dates: true)
+        }
+        if pick(3) == 0 {
+            churn = true
+            reload()
+        }
+    }
+
+    /// An edit of the title, the amount or the dates (`dates`: the dates).
+    mutating func edit(_ id: String, dates: Bool = false) {
         var item = model[id]!
         var changes: [String: JSONValue] = [:]
         var refusal: ModelItem.Refusal?
-        switch pick(3) {
+        switch dates ? 2 : pick(3) {
         case 0:
             let title = item.fields.title.split(separator: "x")[0] + "x\(steps.count)."
             item.fields.title = String(title)
@@ -279,8 +315,13 @@ struct ModelRun {
                 item.fields.date = today.adding(days: -Int64(pick(10)))
                 changes["lastPurchased"] = .string(item.fields.date.description)
             case .benefit:
-                item.fields.title = "I\(item.fields.title.dropFirst().split(separator: "x")[0])x\(steps.count)."
-                changes["title"] = .string(item.fields.title)
+                // Monthly ↔ quarterly: the periods ahead move, and what was done of them with them.
+                // A use of the current period stays with the current period.
+                let used = item.usedNow(now: now, zone: settings.zone)
+                item.fields.periodMonths = item.fields.periodMonths == 1 ? 3 : 1
+                item.fields.used = used
+                item.fields.usedPeriod = used == nil ? nil : item.currentPeriod(now: now, zone: settings.zone)
+                changes["period"] = .string(item.fields.periodMonths == 1 ? "monthly" : "quarterly")
             }
         }
         item.carry(from: model[id]!, now: now, zone: settings.zone)
@@ -348,7 +389,7 @@ struct ModelRun {
             let id = undoOffers.removeValue(forKey: offer)!
             guard var item = model[id] else { return }
             var refused = false
-            do { try item.undoLatest() } catch { refused = true }
+            do { try item.undoLatest(now: now, zone: settings.zone) } catch { refused = true }
             note("press undo on \(offer) (item \(id))")
             harness.notifier.press("undo", on: offer)
             harness.settle()
@@ -483,7 +524,7 @@ struct ModelRun {
                 continue
             }
             var key = "\(line.item) due \(occurrence) lead \(lead)"
-            if lead == "snooze" { key += " until \(item.snoozed[occurrence].map { "\($0.end)" } ?? "?")" }
+            if lead == "snooze" { key += " until \(item.snoozeEnd(of: occurrence, settings: settings).map { "\($0)" } ?? "?")" }
             if let earlier = shown[key] {
                 problems.append("shown twice: \(key) (\(earlier), then \(line.reason) at \(line.at))")
             }
@@ -559,9 +600,10 @@ struct ModelRun {
             if case .string(let text)? = explain["snoozedUntil"], case .success(let instant) = Timestamp.parse(text) {
                 snoozed = instant
             }
-            if snoozed != item.snoozedUntil(now: now, zone: zone) {
+            let modelSnooze = item.snoozedUntil(now: now, settings: settings)
+            if snoozed != modelSnooze {
                 problems.append(
-                    "\(id): snoozed until \(snoozed.map { Timestamp.format($0, in: zone) } ?? "-"), the model says \(item.snoozedUntil(now: now, zone: zone).map { Timestamp.format($0, in: zone) } ?? "-")"
+                    "\(id): snoozed until \(snoozed.map { Timestamp.format($0, in: zone) } ?? "-"), the model says \(modelSnooze.map { Timestamp.format($0, in: zone) } ?? "-")"
                 )
             }
         }

@@ -60,7 +60,7 @@ import Testing
             outline(view) == [
                 "Due today", "Gas credit — $10 left, today > Mark as used | Snooze 1h | Snooze 1d", "---",
                 "This week", "Netflix — $15, in 3 days > Mark as paid | Snooze 1h | Snooze 1d", "---",
-                "Wallet: $135 left", "---", "Pause 1 hour",
+                "Wallet: $135 left", "---", "Pause all pop-ups 1 hour",
             ])
         #expect(view.menu[0].enabled == false)
         #expect(
@@ -142,7 +142,7 @@ import Testing
         // The renewal's price and the other currency's value are not counted as expiring.
         #expect(view.toolTipBody.hasSuffix("\n$17 expiring this week"))
         #expect(view.toolTipBody.hasPrefix("Gas credit — $10 left, today\nCoupon — worth $7, in 5 days\n"))
-        #expect(compose([], paused: true).toolTipTitle == "reminderd: nothing due this week (paused)")
+        #expect(compose([], paused: true).toolTipTitle == "reminderd: nothing due this week (paused: pop-ups held)")
         #expect(compose([]).toolTipBody == "")
     }
 

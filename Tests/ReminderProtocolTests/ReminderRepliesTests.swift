@@ -22,14 +22,14 @@ import Testing
             notificationServer: .init(
                 name: "dunst", vendor: "knopwob", version: "1.9", capabilities: ["body", "actions"]),
             paused: "until resumed", waiting: 1, timeZone: "America/New_York", today: "2026-11-22",
-            store: "/tmp/s.sqlite", held: 2, heldReason: "do not disturb")
+            store: "/tmp/s.sqlite", held: 2, heldReason: "do not disturb", inTurn: 3)
         #expect(try StatusReply(parameters: overTheWire(full.parameters)) == full)
         let bare = StatusReply(
             version: "0.2.0", uptimeSeconds: 0, items: 0, nextReminder: nil, notificationServer: nil, paused: nil,
             waiting: 0, timeZone: "UTC", today: "2026-11-22", store: "s", held: 0, heldReason: nil)
         #expect(try StatusReply(parameters: overTheWire(bare.parameters)) == bare)
         // The absent values are written as null, so every key is in the reply.
-        #expect(bare.parameters["status"]?.objectKeys.count == 12)
+        #expect(bare.parameters["status"]?.objectKeys.count == 13)
     }
 
     /// A daemon of the previous version (still running after an upgrade, until it is restarted)
@@ -43,8 +43,13 @@ import Testing
             fields["today"] = nil
             parameters["status"] = .object(fields)
         }
+        if case .object(var fields)? = parameters["status"] {
+            fields["inTurn"] = nil  // nor `inTurn`, older still
+            parameters["status"] = .object(fields)
+        }
         let read = try StatusReply(parameters: overTheWire(parameters))
         #expect(read.today == nil)
+        #expect(read.inTurn == 0)
         #expect(read.timeZone == "Europe/Paris")
     }
 
@@ -61,11 +66,11 @@ import Testing
         let reply = ExplainReply(
             steps: [
                 .init(
-                    lead: "7d", due: "2026-12-31T23:59:00Z", rule: "09:00 on the due date − 7 day(s)",
+                    lead: "7d", due: "2026-12-31T23:59:00Z", rule: "09:00, 7 days before the due date",
                     computed: "2026-12-24T09:00:00Z", dstGap: false, quietHours: "not affected",
                     fireAt: "2026-12-24T09:00:00Z", result: "kept"),
                 .init(
-                    lead: "1h", due: "2026-12-31T23:59:00Z", rule: "due − 1h of elapsed time",
+                    lead: "1h", due: "2026-12-31T23:59:00Z", rule: "1h before the due time (elapsed time)",
                     computed: "2026-12-31T22:59:00Z", dstGap: true, quietHours: "moved to the end of quiet hours",
                     fireAt: nil, result: "dropped: at or after the due time"),
             ], snoozedUntil: "2026-12-20T10:00:00Z")

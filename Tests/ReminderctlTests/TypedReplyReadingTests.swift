@@ -28,6 +28,9 @@ import Testing
                 == "no, but 2 reminders are held by the desktop's do-not-disturb; they come as one digest when it ends")
         var resumed = status
         resumed.paused = "until resumed"
-        #expect(Status.paused(resumed) == "until you run: reminderctl resume")
+        #expect(
+            Status.paused(resumed)
+                == "until you run: reminderctl resume; every pop-up is held (2 so far), shown as one digest when the pause ends"
+        )
     }
 }
