@@ -3,7 +3,7 @@
 be acted on), which reminders a person must find on the screen, and what the pop-ups on a
 python3-dbusmock server's screen are, read from its call log."""
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # Titles none of which starts another: a menu label or a pop-up names one item only.
 TITLES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliet", "Kilo",
@@ -80,6 +80,13 @@ class PopUp:
         """A group's items, by the `reminderctl done ID` each of its lines ends with."""
         return re.findall(r"reminderctl done ([a-z0-9._-]+)", plain(self.body))
 
+    @property
+    def unnamed(self):
+        """How many of a group's reminders it counts but does not name ("6 reminders: …", five
+        lines, "and 1 more: reminderctl list")."""
+        count = re.match(r"(\d+) reminders", self.summary)
+        return int(count[1]) - len(self.named_ids()) if count else 0
+
 
 def screen(calls, closed):
     """The pop-ups on a dbusmock notification server's screen: every Notify (its id the replaced
@@ -107,37 +114,30 @@ def screen(calls, closed):
     return on_screen, shown
 
 
-@dataclass
-class Turn:
-    """A group's reminders gone through one at a time, in the group's order. `loose` once the
-    notification server restarted under it: the one shown and the next may then both be on the new
-    screen (the pop-ups that were open are shown again, and the one gone makes way for the next),
-    each once."""
-    ids: list = field(default_factory=list)
-    loose: bool = False
-
-
 class Model:
     def __init__(self):
         self.items = {}  # id → Item
-        self.turns = []  # [Turn]
+        self.removed = set()  # titles of the items removed
+        # The reminders gone through one at a time (a group's One at a time), in order: one queue,
+        # the first shown, the next once it is acted on, dismissed or closed. A second group's
+        # One at a time joins the queue; a new notification server shows them all again at once.
+        self.queue = []
         self.refusals_allowed = 0
 
     def by_title(self, title):
         return next((item for item in self.items.values() if item.title == title), None)
 
-    def settle_turns(self):
-        """Drops from each turn the reminders no longer waiting, and turns left empty."""
-        for turn in self.turns:
-            turn.ids = [i for i in turn.ids if self.items[i].awaiting]
-        self.turns = [turn for turn in self.turns if turn.ids]
+    def settle_queue(self):
+        """Drops from the queue the reminders no longer waiting (or removed)."""
+        self.queue = [i for i in self.queue if i in self.items and self.items[i].awaiting]
+
+    def go_through(self, ids):
+        """One at a time pressed on a group of these reminders."""
+        self.queue += [i for i in ids if i not in self.queue]
 
     def in_turn_behind(self, item_id):
-        """Whether the reminder waits its turn behind another one of its turn."""
-        return any(item_id in turn.ids[1:] for turn in self.turns)
-
-    def loose_turn(self, item_id):
-        return any(item_id in turn.ids and turn.loose for turn in self.turns)
+        """Whether the reminder waits its turn behind another one."""
+        return item_id in self.queue[1:]
 
     def mark_done(self, item, by):
         item.used, item.awaiting = True, False
@@ -160,33 +160,59 @@ class Model:
         item.next_reminder, item.next_known = until, True
         item.version += 1
 
+    def remove(self, item):
+        del self.items[item.id]
+        self.removed.add(item.title)
+        self.settle_queue()
+
     def mark_dismissed(self, item):
         item.awaiting = False
         item.version += 1
 
-    def check_screen(self, on_screen):
-        """What is wrong with the screen, in words: every reminder waiting to be acted on is named
-        by exactly one pop-up on screen or waits its turn behind one that is; no pop-up names a
-        reminder that is used, snoozed or dismissed."""
-        problems = []
-        self.settle_turns()
+    def placed(self, on_screen):
+        """Each item's pop-ups on screen, by id: a reminder's own, and the groups that name it."""
         named = {}
         for popup in on_screen.values():
             if popup.kind == "reminder":
                 item = self.by_title(popup.summary)
-                if item is None:
-                    problems.append(f"pop-up {popup.id} names no item: {popup.summary!r}")
-                    continue
-                named.setdefault(item.id, []).append(popup.id)
+                named.setdefault(item.id if item else popup.summary, []).append(popup.id)
             elif popup.kind == "group":
                 for item_id in popup.named_ids():
                     named.setdefault(item_id, []).append(popup.id)
+        return named
+
+    def unnamed_members(self, on_screen):
+        """The reminders waiting to be acted on that no pop-up names, as the groups that count
+        more than they name hold them (in a group's order: due, then title), by group id."""
+        named = self.placed(on_screen)
+        left = sorted((i for i in self.items.values() if i.awaiting and not named.get(i.id)
+                       and not self.in_turn_behind(i.id)), key=lambda i: (i.due, i.title))
+        members = {}
+        for popup in sorted(on_screen.values(), key=lambda p: p.order):
+            if popup.kind == "group" and popup.unnamed:
+                members[popup.id], left = [i.id for i in left[:popup.unnamed]], left[popup.unnamed:]
+        return members
+
+    def members(self, popup, on_screen):
+        """A group's items: those it names, then those it only counts."""
+        return popup.named_ids() + self.unnamed_members(on_screen).get(popup.id, [])
+
+    def check_screen(self, on_screen):
+        """What is wrong with the screen, in words: every reminder waiting to be acted on is on
+        exactly one pop-up on screen (named, or counted by a group that names five) or waits its
+        turn behind one that is; no pop-up names a reminder that is used, snoozed or dismissed."""
+        problems = []
+        self.settle_queue()
+        named = self.placed(on_screen)
+        for key, places in named.items():
+            if key not in self.items:
+                problems.append(f"pop-up(s) {places} name {key}, which is no item")
+        for members in self.unnamed_members(on_screen).values():
+            for item_id in members:
+                named[item_id] = ["counted"]
         for item in self.items.values():
             places = named.get(item.id, [])
-            if item.awaiting and self.loose_turn(item.id):
-                if len(places) > 1:
-                    problems.append(f"{item.title} is on {len(places)} pop-ups {places}")
-            elif item.awaiting and self.in_turn_behind(item.id):
+            if item.awaiting and self.in_turn_behind(item.id):
                 if places:
                     problems.append(f"{item.title} waits its turn, yet is on pop-up(s) {places}")
             elif item.awaiting and len(places) != 1:
@@ -194,8 +220,7 @@ class Model:
             elif not item.awaiting and places:
                 state = "used" if item.used else "acted on"
                 problems.append(f"{item.title} is {state}, yet still on pop-up(s) {places}")
-        for turn in self.turns:
-            if not any(named.get(i) for i in (turn.ids if turn.loose else turn.ids[:1])):
-                waiting = ", ".join(self.items[i].title for i in turn.ids)
-                problems.append(f"one at a time: {waiting} wait(s), none on screen (lost)")
+        if self.queue and not named.get(self.queue[0]):
+            waiting = ", ".join(self.items[i].title for i in self.queue)
+            problems.append(f"one at a time: {waiting} wait(s), none on screen (lost)")
         return problems

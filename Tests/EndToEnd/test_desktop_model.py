@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CLOCK_SHIFT, SYSTEM_PYTHON, Daemon, NotificationServer, wait_for
-from desk_model import TITLES, Item, Model, Turn, plain, screen, seconds
+from desk_model import TITLES, Item, Model, plain, screen, seconds
 from test_indicator import Watcher
 
 HERE = Path(__file__).resolve().parent
@@ -143,6 +143,12 @@ class Desk:
     def ctl(self, *args):
         return self.daemon.ctl(*args, check=False)
 
+    def ctl_json(self, *args):
+        result = self.ctl(*args, "--json")
+        if result.returncode != 0:
+            self.fail(f"reminderctl {' '.join(args)} exited {result.returncode}: {result.stderr}")
+        return json.loads(result.stdout)
+
     def fail(self, message):
         steps = "\n".join(f"  {n + 1}. {step}" for n, step in enumerate(self.log))
         raise AssertionError(f"REMINDERD_DESK_SEED={self.seed}: {message}\nsteps:\n{steps}")
@@ -241,9 +247,9 @@ class Desk:
             item = self.undo_offer_item(popup)
             model.mark_undone(item)
             return f"press Undo on the confirmation {popup.id} of {item.title}'s Done"
-        group = [model.items[i] for i in popup.named_ids()]
+        group = [model.items[i] for i in model.members(popup, on_screen)]
         if key == "one-at-a-time":
-            model.turns.append(Turn([item.id for item in group if item.awaiting]))
+            model.go_through([item.id for item in group if item.awaiting])
         else:
             for item in group:
                 model.mark_snoozed(item, now + seconds(key.removeprefix("snooze-all-")))
@@ -275,7 +281,7 @@ class Desk:
             item = self.model.by_title(popup.summary)
             self.model.mark_dismissed(item)
             return f"close {item.title}'s pop-up {popup.id}"
-        group = [self.model.items[i] for i in popup.named_ids()]
+        group = [self.model.items[i] for i in self.model.members(popup, on_screen)]
         for item in group:
             self.model.mark_dismissed(item)
         return f"close the group {popup.id} of {', '.join(i.title for i in group)}"
@@ -299,28 +305,48 @@ class Desk:
         host, label, entry_id, action = self.rng.choice(choices)
         versions = self.hosts[host][0]
         item = label_title(label, self.model)
-        if item is None:
+        gone = item is None and any(label.startswith(title) for title in self.model.removed)
+        if item is None and not gone:
             self.fail(f"host {host + 1}'s menu entry {label!r} names no item")
+        fresh = not gone and versions.get(item.id) == item.version
+        event = "snoozed" if action.startswith(("Snooze", "Remind")) else "done"
+        refused_before = None if fresh or gone or item.used else self.refusals_of(item)
         now = self.now()
         self.peer.ask(op="click", host=host, dest=self.dest, id=entry_id)
-        fresh = versions.get(item.id) == item.version
         words = f"host {host + 1} clicks {action!r} of {label!r} (id {entry_id}, {'as shown' if fresh else 'stale'})"
-        if item.used:
-            # Done or snoozed in the meantime: refused with a word, never acted on another item.
+        if gone or item.used:
+            # Done or removed in the meantime: refused with a word, never acted on another item.
             self.model.refusals_allowed += 1
-        elif action.startswith("Snooze"):
-            self.model.mark_snoozed(item, now + seconds(action.removeprefix("Snooze ")))
-        elif action.startswith("Remind"):
-            self.model.mark_snoozed(item, item.due - 60)
+            return words
+        if refused_before is not None:
+            # The item changed since this menu was fetched: its entry may have left the menu (a
+            # Done undone since comes back as a new entry), so the click acts as shown or is
+            # refused in words; which one, the daemon says.
+            def answered():
+                if self.refusals_of(item) > refused_before:
+                    return "refused"
+                events = [e["event"] for e in self.ctl_json("history", "--item", item.id)["entries"]]
+                return "acted" if events.count(event) > getattr(item, event) else None
+            if wait_for(answered, timeout=SETTLE, what=f"{item.title}'s {event} or its refusal") == "refused":
+                self.model.refusals_allowed += 1
+                return words + ", refused"
+        if event == "snoozed":
+            until = item.due - 60 if action.startswith("Remind") else now + seconds(action.removeprefix("Snooze "))
+            self.model.mark_snoozed(item, until)
         else:
             self.model.mark_done(item, "menu")
         return words
 
+    def refusals_of(self, item):
+        """How many refusal pop-ups on this server named the item."""
+        return sum(1 for p in self.screen()[1] if p.kind == "refused" and item.title in plain(p.body))
+
     def cli(self):
-        """reminderctl done, undo or snooze, mostly where it applies (now and then where it must be
-        refused: a Done of a used coupon, an Undo with no Done left)."""
-        command = self.rng.choice(["done", "undo", "snooze"])
-        applies = {"done": lambda i: not i.used, "undo": lambda i: i.done > i.undone, "snooze": lambda i: not i.used}
+        """reminderctl done, undo, snooze or remove, mostly where it applies (now and then where it
+        must be refused: a Done of a used coupon, an Undo with no Done left)."""
+        command = self.rng.choice(["done", "undo", "snooze", "done", "undo", "snooze", "remove"])
+        applies = {"done": lambda i: not i.used, "undo": lambda i: i.done > i.undone, "snooze": lambda i: not i.used,
+                   "remove": lambda i: True}
         items = sorted(self.model.items.values(), key=lambda i: i.title)
         fitting = [i for i in items if applies[command](i)]
         if command != "snooze" and (not fitting or self.rng.random() < 0.1):
@@ -345,7 +371,9 @@ class Desk:
         if (result.returncode == 0) != may:
             self.fail(f"reminderctl {command} {item.title} exited {result.returncode} (expected "
                       f"{'success' if may else 'a refusal'}): {result.stdout}{result.stderr}")
-        if may and command == "done":
+        if command == "remove":
+            self.model.remove(item)
+        elif may and command == "done":
             self.model.mark_done(item, "cli")
         elif may:
             self.model.mark_undone(item)
@@ -358,6 +386,8 @@ class Desk:
         self.daemon.start()
         self.dest = self.indicator_name(before)
         self.hosts = [None, None]  # their menus were reminderd's before: the hosts fetch again
+        for item in self.model.items.values():
+            item.offer_until = 0  # a Done's confirmation is the run's before (and gone in ten seconds)
         return f"reminderd restarted ({how.name})"
 
     def restart_server(self):
@@ -366,8 +396,7 @@ class Desk:
         self.server.stop()
         self.server = self.new_server()
         self.closed = {}
-        for turn in self.model.turns:
-            turn.loose = True
+        self.model.queue = []  # what was open and what waited its turn are all shown again
         return f"the notification server restarted ({len(before)} pop-ups were on screen)"
 
     def restart_panel(self):
