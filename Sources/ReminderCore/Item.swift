@@ -182,8 +182,8 @@ public struct Subscription: Hashable, Sendable {
     /// `mo`/`y`, by 30-day months otherwise.
     public static func perMonth(_ amount: Money, every: CalendarDuration) -> Money {
         switch every.unit {
-        case .months, .years: return Money(tenThousandths: amount.tenThousandths / Int64(every.months))
-        default: return Money(tenThousandths: amount.tenThousandths * 30 / max(1, every.days))
+        case .months, .years: return Money(tenThousandths: amount.tenThousandths / Int128(every.months))
+        default: return Money(tenThousandths: amount.tenThousandths * 30 / Int128(max(1, every.days)))
         }
     }
 

@@ -215,7 +215,8 @@ private struct Writer {
         }
     }
 
-    mutating func money(_ money: Money) { signed(money.tenThousandths) }
+    /// An item's amount: parsed, so under 10^16 ten-thousandths (`Money.parse`) and in 64 bits.
+    mutating func money(_ money: Money) { signed(Int64(clamping: money.tenThousandths)) }
 
     mutating func date(_ date: LocalDate) {
         signed(Int64(date.year))
@@ -264,7 +265,7 @@ private struct Reader {
 
     mutating func skipString() { at += Int(unsigned()) }
 
-    mutating func money() -> Money { Money(tenThousandths: signed()) }
+    mutating func money() -> Money { Money(tenThousandths: Int128(signed())) }
 
     mutating func date() -> LocalDate {
         let year = Int(signed())

@@ -61,6 +61,10 @@ struct ConnectionState {
     /// A connection whose unsent replies exceed this when another is added is dropped (one
     /// reply, however large, always goes out).
     static let maximumPendingOutput = 8 << 20
+    /// A streamed reply is written this much at a time, when less than this is left unsent: a
+    /// client that does not read holds one such chunk of it, not the whole reply (at 100k items,
+    /// 22 MiB of `list`), while one that reads gets it in writes as large as before.
+    static let streamChunk = 64 << 10
     /// Replies this large (a `list` of 1,000 items is 250 KiB, of 10k 2.5 MiB) are followed by
     /// a `MallocTuning.trim`: without it, 30 rounds of list, summary and export at 10k items
     /// left 11 MiB free in malloc, never given back. A trim took 0.5–6 ms (median 1.4 ms) at
@@ -75,6 +79,13 @@ struct ConnectionState {
     private var replies = ReplyQueue()
     private var output: [UInt8] = []
     private var sent = 0
+    /// The streamed reply being written into `output` as the socket drains, and its place.
+    private var stream: (writer: any VarlinkReplyWriter, cursor: VarlinkReplyCursor)?
+    /// Replies ready behind `stream`, in call order: built ones as their bytes, streamed ones
+    /// still to write.
+    private var behind: [Waiting] = []
+    /// Bytes written since the output last drained (for `largeOutputWritten`).
+    private var written = 0
     /// A read's calls are being dispatched: settled replies wait to go out in one write.
     private var answering = false
     /// The shell watches for room to write.
@@ -83,6 +94,11 @@ struct ConnectionState {
     private(set) var bufferedInput = 0
     /// When it last read or finished writing (for closing the longest-idle one).
     private(set) var lastActive = DispatchTime.now()
+
+    private enum Waiting {
+        case bytes([UInt8])
+        case stream(any VarlinkReplyWriter)
+    }
 
     /// Whether the shell should read from the descriptor.
     var wantsInput: Bool {
@@ -95,7 +111,21 @@ struct ConnectionState {
     var isClosed: Bool { phase == .closed }
 
     /// Nothing in progress: no partial call, no reply waiting or unsent.
-    var isIdle: Bool { bufferedInput == 0 && replies.isEmpty && sent == output.count }
+    var isIdle: Bool { bufferedInput == 0 && replies.isEmpty && !hasOutputToMake && sent == output.count }
+
+    /// A streamed reply is being written, or replies wait behind it.
+    private var hasOutputToMake: Bool { stream != nil || !behind.isEmpty }
+
+    /// The replies taken but not sent, as the 8 MiB limit counts them: the bytes written and
+    /// waiting, and a chunk for each streamed reply waiting its turn (what it will hold then).
+    private var pendingOutput: Int {
+        behind.reduce(output.count - sent) { total, waiting in
+            switch waiting {
+            case .bytes(let bytes): total + bytes.count
+            case .stream: total + Self.streamChunk
+            }
+        }
+    }
 
     /// The reply bytes to write now.
     var unsent: ArraySlice<UInt8> { output[sent...] }
@@ -157,7 +187,7 @@ struct ConnectionState {
         // Gone, not just done sending: a parked call would keep it open for nobody.
         if peerHungUp { return close() }
         if case .discarding = phase { return close() }
-        guard replies.isEmpty && sent == output.count else {
+        guard replies.isEmpty && !hasOutputToMake && sent == output.count else {
             // Done sending: the calls it made are still answered, then the connection closes.
             phase = .closing
             return [.stopReading]
@@ -208,6 +238,13 @@ struct ConnectionState {
     mutating func sent(_ count: Int) -> [Action] {
         guard !isClosed else { return [] }
         sent += count
+        written += count
+        if output.count - sent < Self.streamChunk && hasOutputToMake {
+            // The socket drained below a chunk: the next part of a streamed reply, after what is left.
+            output.removeFirst(sent)
+            sent = 0
+            makeOutput()
+        }
         return sent < output.count ? [] : drained()
     }
 
@@ -232,6 +269,8 @@ struct ConnectionState {
         replies = ReplyQueue()
         output = []
         sent = 0
+        stream = nil
+        behind = []
         waitingForRoom = false
         return [.close(releasedInput: released)]
     }
@@ -240,14 +279,44 @@ struct ConnectionState {
     private mutating func sendReady() -> [Action] {
         guard !isClosed else { return [] }
         for reply in replies.takeReady() {
-            if output.count - sent > Self.maximumPendingOutput {
+            if pendingOutput > Self.maximumPendingOutput {
                 return [.log(.warning, "dropping a client that does not read its replies")] + close()
             }
-            // A streamed reply's buffer is reserved whole first (`VarlinkReplyWriter.estimatedSize`).
-            if reply.estimatedSize > 0 { output.reserveCapacity(output.count + reply.estimatedSize) }
-            reply.append(to: &output)  // serialized in place, not built apart and copied
+            switch reply {
+            case .streamed(let writer) where hasOutputToMake: behind.append(.stream(writer))
+            case .streamed(let writer): startStream(writer)
+            case .success, .failure:
+                if hasOutputToMake { behind.append(.bytes(reply.bytes)) } else { reply.append(to: &output) }
+            }
         }
+        makeOutput()
         return flush()
+    }
+
+    private mutating func startStream(_ writer: any VarlinkReplyWriter) {
+        VarlinkReply.appendStreamStart(to: &output)
+        stream = (writer, VarlinkReplyCursor())
+    }
+
+    /// Writes the streamed reply's next parts, and the replies behind it in their turn, until a
+    /// chunk is unsent or nothing is left to write.
+    private mutating func makeOutput() {
+        while output.count - sent < Self.streamChunk {
+            if var current = stream {
+                if current.writer.write(from: &current.cursor, into: &output, atLeast: Self.streamChunk) {
+                    VarlinkReply.appendStreamEnd(to: &output)
+                    stream = nil
+                } else {
+                    stream = current
+                }
+                continue
+            }
+            guard !behind.isEmpty else { return }
+            switch behind.removeFirst() {
+            case .bytes(let bytes): output += bytes
+            case .stream(let writer): startStream(writer)
+            }
+        }
     }
 
     private mutating func flush() -> [Action] {
@@ -259,7 +328,8 @@ struct ConnectionState {
     private mutating func drained() -> [Action] {
         lastActive = .now()
         var actions: [Action] = []
-        if output.count >= Self.largeOutput { actions.append(.largeOutputWritten) }
+        if written >= Self.largeOutput { actions.append(.largeOutputWritten) }
+        written = 0
         output.removeAll(keepingCapacity: output.capacity <= 65_536)
         sent = 0
         if waitingForRoom {

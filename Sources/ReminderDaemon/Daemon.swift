@@ -68,7 +68,13 @@ public final class Daemon: Sendable {
         let queue = DispatchQueue(label: "reminderd.engine")
         let storePath = options.storePath ?? ReminderStore.defaultPath()
         do { storeLock = try StoreLock(storePath: storePath) } catch { throw .storeLock(error) }
-        do { store = try ReminderStore(path: storePath, groupCommit: queue) } catch { throw .store(error) }
+        do {
+            // A row set aside as unreadable is named once, with its column and value, so that
+            // the one row edited by hand can be found and repaired.
+            store = try ReminderStore(path: storePath, groupCommit: queue) { row in
+                logger.error("a stored row cannot be read and is left out: \(row)")
+            }
+        } catch { throw .store(error) }
         notifier = DBusNotifier(indicator: configuration.indicator, logger: logger)
         let clock: @Sendable () -> Int64 = { testClock.now() }
         let engine = ReminderEngine(

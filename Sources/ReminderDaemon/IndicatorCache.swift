@@ -48,7 +48,7 @@ struct IndicatorCache {
         for id in snapshot.order { refresh(id, snapshot, today: today) }
     }
 
-    var walletLeft: Money { Money(tenThousandths: Int64(clamping: wallet)) }
+    var walletLeft: Money { Money(tenThousandths: wallet) }
 
     /// When a part is next due to be worked out again before the next local midnight (the days
     /// items come within the week are midnights, a deadline of the indicator already).

@@ -8,11 +8,12 @@ extension ItemIndex {
     /// is "Amex Platinum"), so a card is one card in `wallet`, `report` and `list --card`. A
     /// card no item has yet, a few letters from one that some have, is most likely a typo:
     /// refused (`nearCard`) with the names it is near.
-    func spellingCard(of item: Item) throws(EngineError) -> Item {
+    /// `besides`: the item being edited, whose own card is no other card to be near.
+    func spellingCard(of item: Item, besides: String? = nil) throws(EngineError) -> Item {
         guard let card = item.cardName else { return item }
         let folded = NameFolding.fold(card)
         var near: [String] = []
-        for name in cardNames() {
+        for name in cardNames(besides: besides) {
             let known = NameFolding.fold(name)
             if known == folded {
                 var respelt = item
@@ -75,7 +76,9 @@ extension ItemIndex {
     }
 
     /// The card names the items carry, each once, as its first item spells it.
-    func cardNames() -> [String] { names.byCard.values.map(\.name) }
+    func cardNames(besides id: String? = nil) -> [String] {
+        names.byCard.values.filter { card in id.map { card.ids != [$0] } ?? true }.map(\.name)
+    }
 }
 
 /// What `refuseDuplicate` and `spellingCard` look up: how many items have each kind-card-title

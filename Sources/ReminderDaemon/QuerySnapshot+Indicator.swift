@@ -35,7 +35,7 @@ extension QuerySnapshot {
             (item.currency ?? configuration.currency) == configuration.currency,
             let left = benefit.amountLeft(inPeriodDueOn: due.dueDate, done: false)
         {
-            walletLeft = left.tenThousandths
+            walletLeft = Int64(left.tenThousandths)  // one benefit's amount: at most 12 whole digits
         }
         return IndicatorPart(due: due, walletLeft: walletLeft, validUntil: passes)
     }

@@ -116,17 +116,26 @@ struct QuerySnapshot {
     /// What `list` shows, one view at a time, in its order: the readable items in creation
     /// order, then the unreadable ones. A streamed reply (`ListWriter`) writes each and lets it go.
     func forEachListed(kind: String?, all: Bool, _ body: (ItemView) -> Void) {
-        for id in order {
-            guard let item = items[id], kind == nil || item.kind.rawValue == kind else { continue }
-            let status = status(of: item)
-            if !all, item.kind == .coupon, status.status.isSettled { continue }
-            body(view(item, id: id, status: status))
+        for position in order.indices {
+            if let view = listedView(at: position, kind: kind, all: all) { body(view) }
         }
-        // Unreadable items have no kind to filter by: listed whenever the kind is not, to be removed.
-        guard kind == nil else { return }
-        for unreadable in index.quarantined.values.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
-            body(QuerySnapshot.quarantinedView(unreadable))
-        }
+        for unreadable in listedQuarantined(kind: kind) { body(QuerySnapshot.quarantinedView(unreadable)) }
+    }
+
+    /// The view of the item at `position` in creation order when `list` shows it.
+    func listedView(at position: Int, kind: String?, all: Bool) -> ItemView? {
+        let id = order[position]
+        guard let item = items[id], kind == nil || item.kind.rawValue == kind else { return nil }
+        let status = status(of: item)
+        if !all, item.kind == .coupon, status.status.isSettled { return nil }
+        return view(item, id: id, status: status)
+    }
+
+    /// The unreadable items `list` shows after the others, oldest first. They have no kind to
+    /// filter by: listed whenever the kind is not, to be removed.
+    func listedQuarantined(kind: String?) -> [QuarantinedItem] {
+        guard kind == nil else { return [] }
+        return index.quarantined.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
     func upcoming(days: Int) -> [UpcomingReply.Reminder] {

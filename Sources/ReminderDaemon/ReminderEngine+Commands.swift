@@ -71,7 +71,7 @@ extension ReminderEngine {
         }
     }
 
-    func edit(_ id: String, changes: JSONValue, now: Int64) throws(EngineError) -> ItemReply {
+    func edit(_ id: String, changes: JSONValue, newCard: Bool = false, now: Int64) throws(EngineError) -> ItemReply {
         guard let item = items[id], case .object(var fields) = item.json, case .object(let updates) = changes else {
             throw EngineError.invalidParameter("changes", "expected an object of fields")
         }
@@ -92,6 +92,7 @@ extension ReminderEngine {
         }
         var edited = try decodeItem(.object(fields), path: "", defaultCreatedAt: nil)
         edited.id = id
+        if updates["card"] != nil, !newCard { edited = try index.spellingCard(of: edited, besides: id) }
         let moves = occurrenceMoves(from: item, to: edited, now: now)
         do {
             try store.recordEdit(

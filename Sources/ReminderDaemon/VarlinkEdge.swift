@@ -56,7 +56,8 @@ extension ReminderEngine {
         case .add(let item, let force, let newCard): return try add(item, force: force, newCard: newCard, now: now)
         case .list(let kind, let all): return ListReply(items: try queries(now: now).list(kind: kind, all: all))
         case .get(let id): return ItemReply(item: queries(now: now).view(try index.resolve(id, quarantinedToo: true)))
-        case .edit(let id, let changes): return try edit(index.resolve(id), changes: changes, now: now)
+        case .edit(let id, let changes, let newCard):
+            return try edit(index.resolve(id), changes: changes, newCard: newCard, now: now)
         case .remove(let id): return try remove(index.resolve(id, quarantinedToo: true), now: now)
         case .done(let id, let amount, let early):
             return try markDone(index.resolve(id), amount: amount, early: early, now: now)

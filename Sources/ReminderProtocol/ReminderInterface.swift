@@ -24,8 +24,9 @@ public enum ReminderInterface {
         # and accents aside); the same for every id parameter below.
         method Get(id: string) -> (item: object)
 
-        # Changes the given fields of an item; reminders are rescheduled at once.
-        method Edit(id: string, changes: object) -> (item: object)
+        # Changes the given fields of an item; reminders are rescheduled at once. A card a typo
+        # away from another item's is refused (NearCard) unless newCard is true.
+        method Edit(id: string, changes: object, newCard: ?bool) -> (item: object)
 
         # Deletes an item; item is what it was (null for one whose stored data was unreadable).
         method Remove(id: string) -> (id: string, item: ?object)

@@ -80,7 +80,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         case .add: return ["item", "force", "newCard"]
         case .list: return ["kind", "all"]
         case .get, .remove, .undo, .explain: return ["id"]
-        case .edit: return ["id", "changes"]
+        case .edit: return ["id", "changes", "newCard"]
         case .done: return ["id", "amount", "early"]
         case .snooze: return ["id", "duration"]
         case .upcoming, .calendar: return ["days"]

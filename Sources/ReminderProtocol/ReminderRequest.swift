@@ -10,7 +10,8 @@ public enum ReminderRequest: Sendable, Equatable {
     case add(item: JSONValue, force: Bool = false, newCard: Bool = false)
     case list(kind: String?, all: Bool)
     case get(id: String)
-    case edit(id: String, changes: JSONValue)
+    /// `newCard`: a changed card is new though its name is a few letters from a tracked one.
+    case edit(id: String, changes: JSONValue, newCard: Bool = false)
     case remove(id: String)
     case done(id: String, amount: String?, early: Bool)
     case undo(id: String)
@@ -61,7 +62,9 @@ public enum ReminderRequest: Sendable, Equatable {
                 newCard: try p.optionalBool("newCard") ?? false)
         case .list: self = .list(kind: try p.optionalString("kind"), all: try p.optionalBool("all") ?? false)
         case .get: self = .get(id: try p.string("id"))
-        case .edit: self = .edit(id: try p.string("id"), changes: try p.object("changes"))
+        case .edit:
+            self = .edit(
+                id: try p.string("id"), changes: try p.object("changes"), newCard: try p.optionalBool("newCard") ?? false)
         case .remove: self = .remove(id: try p.string("id"))
         case .done:
             self = .done(
@@ -126,7 +129,9 @@ public enum ReminderRequest: Sendable, Equatable {
             if newCard { fields["newCard"] = .bool(true) }
         case .list(let kind, let all): (fields["kind"], fields["all"]) = (kind.map { .string($0) }, .bool(all))
         case .get(let id), .remove(let id), .undo(let id), .explain(let id): fields["id"] = .string(id)
-        case .edit(let id, let changes): (fields["id"], fields["changes"]) = (.string(id), changes)
+        case .edit(let id, let changes, let newCard):
+            (fields["id"], fields["changes"]) = (.string(id), changes)
+            if newCard { fields["newCard"] = .bool(true) }
         case .done(let id, let amount, let early):
             (fields["id"], fields["amount"], fields["early"]) = (.string(id), amount.map { .string($0) }, .bool(early))
         case .snooze(let id, let duration): (fields["id"], fields["duration"]) = (.string(id), .string(duration))

@@ -68,7 +68,7 @@ public struct ReportReply: ReminderReply {
     public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
         let report = try ReplyFields(parameters["report"], "report")
         func money(_ fields: ReplyFields, _ key: String) throws(ReminderProtocolError) -> Money {
-            guard case .success(let amount) = Money.parse(try fields.string(key)) else {
+            guard case .success(let amount) = Money.parseTotal(try fields.string(key)) else {
                 throw .malformedMessage(reason: "\(fields.path).\(key): expected a decimal amount")
             }
             return amount

@@ -82,20 +82,19 @@ public enum VarlinkReply: Sendable, Equatable {
             VarlinkJSON.append(
                 .object(["error": .string(error.name), "parameters": .object(error.parameters)]), to: &out)
         case .streamed(let writer):
-            // The bytes `.success` of the same parameters gives: its one key, then the object.
-            out += Array(#"{"parameters":"#.utf8)
-            writer.writeParameters(into: &out)
-            out.append(UInt8(ascii: "}"))
-            out.append(0)
+            var cursor = VarlinkReplyCursor()
+            VarlinkReply.appendStreamStart(to: &out)
+            _ = writer.write(from: &cursor, into: &out, atLeast: .max)
+            VarlinkReply.appendStreamEnd(to: &out)
         }
     }
 
-    /// What `VarlinkReplyWriter.estimatedSize` says of a streamed reply; 0 for the others,
-    /// built before (their size is known once written).
-    public var estimatedSize: Int {
-        guard case .streamed(let writer) = self else { return 0 }
-        return writer.estimatedSize + 16
-    }
+    /// What comes before a streamed reply's parameters: the bytes `.success` of the same
+    /// parameters gives, its one key and then the object.
+    public static func appendStreamStart(to out: inout [UInt8]) { out += Array(#"{"parameters":"#.utf8) }
+
+    /// What ends a streamed reply after its parameters, the varlink NUL included.
+    public static func appendStreamEnd(to out: inout [UInt8]) { out += [UInt8(ascii: "}"), 0] }
 
     /// Replies are equal when they put the same bytes on the wire (a streamed one is compared by
     /// writing it).
@@ -110,16 +109,24 @@ public enum VarlinkReply: Sendable, Equatable {
 }
 
 /// Writes a reply's parameters — one JSON object, compact with sorted keys, as
-/// `JSONValue.serialize` writes them — into a connection's write buffer when the reply goes out,
-/// building each part only as it is written, so a reply of thousands of items never exists
-/// whole beside its bytes. It writes what it captured when the call was answered.
+/// `JSONValue.serialize` writes them — into a connection's write buffer part by part as the
+/// reply goes out, building each part only as it is written: a reply of thousands of items never
+/// exists whole beside its bytes, and a client that does not read holds only the parts written so
+/// far (`ConnectionState` writes more as the socket drains). It writes what it captured when the
+/// call was answered, whenever its parts are written.
 public protocol VarlinkReplyWriter: Sendable {
-    func writeParameters(into out: inout [UInt8])
-    /// Bytes enough for the whole reply, generously: the buffer is reserved at this size before
-    /// writing, so it does not grow by doubling — each growth copies what was written into a
-    /// buffer twice as large, the old one alive during the copy. Pages reserved but never
-    /// written are not resident, so too much costs nothing; too little, one doubling more.
-    var estimatedSize: Int { get }
+    /// Appends the parts from `cursor` on until `out` grew by at least `bytes` or the object is
+    /// complete; returns true once it is. A fresh cursor starts the object.
+    func write(from cursor: inout VarlinkReplyCursor, into out: inout [UInt8], atLeast bytes: Int) -> Bool
+}
+
+/// Where a `VarlinkReplyWriter` is in its reply: the next part to write (the writer numbers its
+/// parts), and whether an element of the current array was written (the next needs a comma).
+public struct VarlinkReplyCursor: Sendable, Equatable {
+    public var next = 0
+    public var separated = false
+
+    public init() {}
 }
 
 /// A named varlink error (`io.reminderd.Reminders.NoSuchItem`) with its parameters.

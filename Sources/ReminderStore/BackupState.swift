@@ -21,13 +21,16 @@ extension ReminderStore {
     ) {
         try read { db in
             let redemptions = try Row.fetchAll(db, sql: "SELECT itemId, card, at, amount FROM redemption ORDER BY id")
-                .map { Redemption(itemId: $0["itemId"], card: $0["card"], at: $0["at"], amount: $0["amount"]) }
+                .map {
+                    Redemption(itemId: try $0["itemId"], card: try $0["card"], at: try $0["at"], amount: try $0["amount"])
+                }
             let undoSteps = try Row.fetchAll(
                 db, sql: "SELECT id, itemId, itemJSON, due, doneAt FROM undoStep ORDER BY id"
             )
             .map {
                 UndoStep(
-                    id: $0["id"], itemId: $0["itemId"], itemJSON: $0["itemJSON"], due: $0["due"], doneAt: $0["doneAt"])
+                    id: try $0["id"], itemId: try $0["itemId"], itemJSON: try $0["itemJSON"], due: try $0["due"],
+                    doneAt: try $0["doneAt"])
             }
             let entries = history ? try HistoryRecord.fetchAll(db, sql: "SELECT * FROM history ORDER BY at, id") : []
             return (redemptions, undoSteps, entries)

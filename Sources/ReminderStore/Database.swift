@@ -10,6 +10,9 @@ final class Database {
     let path: String
     /// Statements the store runs again and again, prepared once (`cachedStatement`).
     private var statements: [String: Statement] = [:]
+    /// Rows the current access left out because a value in them cannot be read
+    /// (`ReminderStore.fetchAll`), in words, for the store to report when the access ends.
+    var setAside: [String] = []
 
     /// Opens `path`; `busyTimeout` (seconds) is how long a statement waits for another
     /// connection's lock before failing with SQLITE_BUSY.

@@ -50,8 +50,8 @@ struct DatabaseMigrator {
             try step.migrate(db)
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.identifier])
             if let broken = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
-                let table: String = broken[0]
-                let parent: String = broken[2]
+                let table: String = try broken[0]
+                let parent: String = try broken[2]
                 throw DatabaseError(
                     code: 787,  // SQLITE_CONSTRAINT_FOREIGNKEY
                     message: "schema step \(step.identifier) left a row of \(table) without its \(parent)",

@@ -39,7 +39,7 @@ extension ReminderStore {
     public func deliveries() throws(ReminderStoreError) -> [DeliveryRecord] {
         try read { db in
             try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, fireAt, startedAt FROM delivery") {
-                DeliveryRecord(itemId: $0[0], due: $0[1], fireAt: $0[2], startedAt: $0[3])
+                DeliveryRecord(itemId: try $0[0], due: try $0[1], fireAt: try $0[2], startedAt: try $0[3])
             }
         }
     }

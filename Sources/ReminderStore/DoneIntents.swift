@@ -65,7 +65,9 @@ extension ReminderStore {
                 db, sql: "SELECT id, itemJSON, due, doneAt FROM undoStep WHERE itemId = ? ORDER BY id DESC LIMIT 1",
                 arguments: [itemId]
             ).map {
-                UndoStep(id: $0["id"], itemId: itemId, itemJSON: $0["itemJSON"], due: $0["due"], doneAt: $0["doneAt"])
+                UndoStep(
+                    id: try $0["id"], itemId: itemId, itemJSON: try $0["itemJSON"], due: try $0["due"],
+                    doneAt: try $0["doneAt"])
             }
         }
     }
@@ -110,12 +112,12 @@ extension ReminderStore {
     /// Value redeemed per card since `since` (Unix seconds).
     public func redeemed(since: Int64) throws(ReminderStoreError) -> [String: Money] {
         let rows = try read { db in
-            try Row.fetchAll(db, sql: "SELECT card, amount FROM redemption WHERE at >= ?", arguments: [since])
+            try ReminderStore.fetchAll(
+                db, sql: "SELECT card, amount FROM redemption WHERE at >= ?", arguments: [since]
+            ) { (card: try $0[0] as String, amount: try $0[1] as String) }
         }
         var totals: [String: Money] = [:]
-        for row in rows {
-            let card: String = row["card"]
-            let text: String = row["amount"]
+        for (card, text) in rows {
             if case .success(let amount) = Money.parse(text) {
                 totals[card, default: .zero] = totals[card, default: .zero] + amount
             }

@@ -33,14 +33,14 @@ extension ReminderStore {
     /// The items set aside as unreadable, oldest first.
     public func quarantinedItems() throws(ReminderStoreError) -> [QuarantinedItem] {
         try read { db in
-            try Row.fetchAll(
+            try ReminderStore.fetchAll(
                 db,
                 sql:
                     "SELECT id, json, unreadable, createdAt FROM item WHERE unreadable IS NOT NULL ORDER BY createdAt, id"
-            ).map { row in
+            ) { row in
                 QuarantinedItem(
-                    id: row["id"], title: ReminderStore.title(in: row["json"]), reason: row["unreadable"],
-                    createdAt: row["createdAt"])
+                    id: try row["id"], title: ReminderStore.title(in: try row["json"]), reason: try row["unreadable"],
+                    createdAt: try row["createdAt"])
             }
         }
     }

@@ -70,12 +70,20 @@ public struct HistoryRecord: Sendable, Equatable {
 extension ReminderStore {
     /// The rows `sql` selects, each made into a value by `make`. Read in place, one row at a time
     /// (`Row.fetchAll` would copy every row): every start reads whole tables.
+    ///
+    /// A row with a value `make` cannot read (`UnreadableValue`) is left out of the answer and
+    /// kept in the store as it is, and set aside on `db` for the store to report (`read`,
+    /// `write`): one row edited by hand must not stop a start or a command that reads the table.
     static func fetchAll<T>(
         _ db: Database, sql: String, arguments: StatementArguments = StatementArguments(),
         _ make: (Row) throws -> T
     ) throws -> [T] {
         var values: [T] = []
-        try db.makeStatement(sql: sql).forEachRow(arguments: arguments) { values.append(try make($0)) }
+        try db.makeStatement(sql: sql).forEachRow(arguments: arguments) { row in
+            do { values.append(try make(row)) } catch let unreadable as UnreadableValue {
+                db.setAside.append(unreadable.description)
+            }
+        }
         return values
     }
 }
@@ -83,7 +91,8 @@ extension ReminderStore {
 extension OccurrenceRecord {
     static func fetchAll(_ db: Database) throws -> [OccurrenceRecord] {
         try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, doneAt, snoozedUntil, passedAt FROM occurrence") {
-            OccurrenceRecord(itemId: $0[0], due: $0[1], doneAt: $0[2], snoozedUntil: $0[3], passedAt: $0[4])
+            OccurrenceRecord(
+                itemId: try $0[0], due: try $0[1], doneAt: try $0[2], snoozedUntil: try $0[3], passedAt: try $0[4])
         }
     }
 
@@ -103,7 +112,8 @@ extension FireRecord {
     static func fetchAll(_ db: Database) throws -> [FireRecord] {
         try ReminderStore.fetchAll(db, sql: "SELECT itemId, due, fireAt, shownAt, notificationId, lead FROM fire") {
             FireRecord(
-                itemId: $0[0], due: $0[1], fireAt: $0[2], shownAt: $0[3], notificationId: $0[4], lead: $0[5])
+                itemId: try $0[0], due: try $0[1], fireAt: try $0[2], shownAt: try $0[3], notificationId: try $0[4],
+                lead: try $0[5])
         }
     }
 
@@ -126,10 +136,11 @@ extension HistoryRecord {
         -> [HistoryRecord]
     {
         try ReminderStore.fetchAll(db, sql: sql, arguments: arguments) { row -> HistoryRecord? in
-            guard let event = HistoryEvent(rawValue: row["event"]) else { return nil }
+            guard let event = HistoryEvent(rawValue: try row["event"]) else { return nil }
             var record = HistoryRecord(
-                at: row["at"], itemId: row["itemId"], title: row["title"], event: event, reason: row["reason"])
-            record.id = row["id"]
+                at: try row["at"], itemId: try row["itemId"], title: try row["title"], event: event,
+                reason: try row["reason"])
+            record.id = try row["id"]
             return record
         }.compactMap { $0 }
     }

@@ -8,7 +8,9 @@ extension ReminderStore {
             try ReminderStore.fetchAll(
                 db, sql: "SELECT itemId, card, at, amount FROM redemption WHERE at >= ? ORDER BY at, id",
                 arguments: [since]
-            ) { Redemption(itemId: $0[0], card: $0[1], at: $0[2], amount: $0[3]) }
+            ) {
+                Redemption(itemId: try $0[0], card: try $0[1], at: try $0[2], amount: try $0[3])
+            }
         }
     }
 }

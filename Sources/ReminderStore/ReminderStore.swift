@@ -3,6 +3,7 @@ import Dispatch
 import ReminderCore
 import ReminderJSON
 import ReminderPlatform
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -20,6 +21,10 @@ public final class ReminderStore: Sendable {
     public let path: String
     private let database: DatabaseQueue
     private let groupCommit: GroupCommit?
+    /// Told, once per row and run, of a stored row a read left out because a value in it cannot
+    /// be read (`ReminderStore.fetchAll`): the daemon logs it as an error.
+    private let unreadableRow: @Sendable (String) -> Void
+    private let reportedRows = Mutex<Set<String>>([])
 
     /// `$XDG_DATA_HOME/reminderd/reminderd.sqlite` (`~/.local/share` when unset).
     public static func defaultPath() -> String {
@@ -27,8 +32,12 @@ public final class ReminderStore: Sendable {
     }
 
     /// Opens (creating) the store; every write must then run on `groupCommit` when given.
-    public init(path: String, groupCommit queue: DispatchQueue? = nil) throws(ReminderStoreError) {
+    public init(
+        path: String, groupCommit queue: DispatchQueue? = nil,
+        unreadableRow: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(ReminderStoreError) {
         self.path = path
+        self.unreadableRow = unreadableRow
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !directory.isEmpty {
             do { try makePrivateDirectories(directory) } catch {
@@ -150,20 +159,50 @@ public final class ReminderStore: Sendable {
 
     /// Runs `body` in one write transaction, mapping SQLite's errors to the store's. Internal: what
     /// the daemon changes goes through the store's intent-level methods, so SQL stays here.
+    ///
+    /// A value a single-row read cannot read (`UnreadableValue`) fails the access in words
+    /// (`ReminderStoreError.unreadableRow`); the rows a table read left out are reported.
     func write<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
         let result: T
-        do { result = try database.write(body) } catch let error as ReminderStoreError { throw error } catch {
-            throw .database(reason: "\(error)")
-        }
+        let setAside: [String]
+        do {
+            (result, setAside) = try database.write { db in
+                db.setAside = []
+                return (try body(db), db.setAside)
+            }
+        } catch { throw ReminderStore.storeError(error) }
         // Only a transaction that committed waits for a flush (a rolled-back one left nothing).
         groupCommit?.changed()
+        report(setAside)
         return result
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(ReminderStoreError) -> T {
-        do { return try database.read(body) } catch let error as ReminderStoreError { throw error } catch {
-            throw .database(reason: "\(error)")
+        let result: T
+        let setAside: [String]
+        do {
+            (result, setAside) = try database.read { db in
+                db.setAside = []
+                return (try body(db), db.setAside)
+            }
+        } catch { throw ReminderStore.storeError(error) }
+        report(setAside)
+        return result
+    }
+
+    private static func storeError(_ error: any Error) -> ReminderStoreError {
+        switch error {
+        case let error as ReminderStoreError: error
+        case let unreadable as UnreadableValue: .unreadableRow(reason: unreadable.description)
+        default: .database(reason: "\(error)")
         }
+    }
+
+    /// Hands each row left out to `unreadableRow`, the first time it is seen in this run.
+    private func report(_ setAside: [String]) {
+        guard !setAside.isEmpty else { return }
+        let new = reportedRows.withLock { reported in setAside.filter { reported.insert($0).inserted } }
+        for row in new { unreadableRow(row) }
     }
 
     /// `PRAGMA integrity_check`: "ok" when the file is sound.
@@ -182,7 +221,7 @@ extension ReminderStore {
             try ReminderStore.fetchAll(
                 db, sql: "SELECT id, json FROM item WHERE unreadable IS NULL ORDER BY createdAt, id"
             ) {
-                (id: $0[0] as String, json: $0[1] as String)
+                (id: try $0[0] as String, json: try $0[1] as String)
             }
         }
         let decoded = rows.concurrentMap { row in

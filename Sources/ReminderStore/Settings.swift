@@ -33,7 +33,11 @@ extension ReminderStore {
         }
     }
 
+    /// The setting's value; nil when absent, or when the stored value is not text (it is then
+    /// left as it is and reported, as any unreadable row: a start must not fail on one).
     func setting(_ key: String) throws(ReminderStoreError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]).first
+        }
     }
 }

@@ -60,7 +60,7 @@ extension ReminderStore {
             }
             try ReminderStore.setSetting("sync.account", account, db)
             let token = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'sync.token'")
-            let known = try Row.fetchAll(
+            let known = try ReminderStore.fetchAll(
                 db,
                 sql: """
                     SELECT href, etag FROM syncObject WHERE href IS NOT NULL
@@ -68,7 +68,7 @@ extension ReminderStore {
                         (SELECT href FROM syncObject WHERE href IS NOT NULL)
                     ORDER BY href
                     """
-            ).map { (href: $0["href"] as String, etag: $0["etag"] as String?) }
+            ) { (href: try $0[0] as String, etag: try $0[1] as String?) }
             return (token, known)
         }
     }

@@ -152,10 +152,10 @@ extension ReminderStore {
 // MARK: - Reads
 
 extension ReminderStore {
-    static func syncObject(_ row: Row) -> SyncObject {
+    static func syncObject(_ row: Row) throws -> SyncObject {
         SyncObject(
-            itemId: row["itemId"], uid: row["uid"], href: row["href"], etag: row["etag"], body: row["body"],
-            acknowledgedAt: row["acknowledgedAt"])
+            itemId: try row["itemId"], uid: try row["uid"], href: try row["href"], etag: try row["etag"],
+            body: try row["body"], acknowledgedAt: try row["acknowledgedAt"])
     }
 
     public func syncObject(uid: String) throws(ReminderStoreError) -> SyncObject? {
@@ -233,7 +233,7 @@ extension ReminderStore {
         let waiting = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT since, writeBack FROM syncOutbox WHERE itemId = ?"), arguments: [itemId])
         try markChanged(itemId, at: now, db)
-        let writeBack: Bool = waiting.map { $0["writeBack"] } ?? true
+        let writeBack: Bool = try waiting.map { try $0["writeBack"] } ?? true
         if writeBack {
             try db.cachedStatement(sql: "UPDATE syncOutbox SET writeBack = 1 WHERE itemId = ?").execute(
                 arguments: [itemId])
@@ -253,7 +253,8 @@ extension ReminderStore {
                     """, arguments: [limit]
             ) { row in
                 SyncPendingRow(
-                    seq: row["seq"], since: row["since"], object: ReminderStore.syncObject(row), removed: row["removed"])
+                    seq: try row["seq"], since: try row["since"], object: try ReminderStore.syncObject(row),
+                    removed: try row["removed"])
             }
         }
     }
@@ -261,8 +262,9 @@ extension ReminderStore {
     public func syncStatus(conflictsSince: Int64) throws(ReminderStoreError) -> SyncStatusFigures {
         try read { db in
             let settings = Dictionary(
-                uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, value FROM setting WHERE key LIKE 'sync.%'")
-                    .map { ($0["key"] as String, $0["value"] as String) })
+                uniqueKeysWithValues: try ReminderStore.fetchAll(
+                    db, sql: "SELECT key, value FROM setting WHERE key LIKE 'sync.%'"
+                ) { (try $0[0] as String, try $0[1] as String) })
             let waiting = try Row.fetchOne(db, sql: "SELECT count(*) AS n, min(since) AS since FROM syncOutbox")
             let conflicts = try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM history WHERE event = ? AND at >= ?",
@@ -271,7 +273,7 @@ extension ReminderStore {
                 account: settings["sync.account"], collection: settings["sync.collection"],
                 lastSync: settings["sync.lastSync"].flatMap { Int64($0) },
                 lastAttempt: settings["sync.lastAttempt"].flatMap { Int64($0) }, error: settings["sync.error"],
-                waiting: waiting?["n"] ?? 0, waitingSince: waiting?["since"], conflicts: conflicts ?? 0)
+                waiting: try waiting?["n"] ?? 0, waitingSince: try waiting?["since"], conflicts: conflicts ?? 0)
         }
     }
 }

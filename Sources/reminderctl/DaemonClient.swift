@@ -47,8 +47,7 @@ enum DaemonClient {
             return zone(named: status.timeZone).localDateTime(at: TestClock.process.now()).date
         }
         guard case .success(let today) = LocalDate.parse(text) else {
-            throw Refusal(
-                message: "unreadable reply from reminderd: status.today: \"\(text)\" is not a date", exitCode: 69)
+            throw Refusal.unreadableReply("status.today: \"\(text)\" is not a date")
         }
         return today
     }
@@ -86,11 +85,11 @@ enum DaemonClient {
 
 /// Reply printing shared by the commands.
 enum Output {
-    /// A typed reply read from the daemon's parameters; one it cannot read exits 69, like a
-    /// broken connection (the daemon and this tool are of different versions).
+    /// A typed reply read from the daemon's parameters; one it cannot read exits 76
+    /// (`Refusal.unreadableReply`: the daemon and this tool are of different versions).
     static func read<Reply>(_ body: () throws -> Reply) throws -> Reply {
         do { return try body() } catch let error as ReminderProtocolError {
-            throw Refusal(message: "unreadable reply from reminderd: \(error)", exitCode: 69)
+            throw Refusal.unreadableReply("\(error)")
         }
     }
 
@@ -98,7 +97,7 @@ enum Output {
     /// (`−$12.50`); nil when `text` is not an amount.
     static func money(_ text: String, currency: String) -> String? {
         let negative = text.hasPrefix("-")
-        guard case .success(let amount) = Money.parse(negative ? String(text.dropFirst()) : text) else { return nil }
+        guard case .success(let amount) = Money.parseTotal(negative ? String(text.dropFirst()) : text) else { return nil }
         return (negative ? "−" : "") + amount.formatted(currency: currency)
     }
 

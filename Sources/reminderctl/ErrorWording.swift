@@ -26,7 +26,7 @@ enum ErrorWording {
         case names.nearCard:
             let known = error.parameters["known"]?.elements.map { "\"\(shown(Output.string($0)))\"" } ?? []
             return "no item is on a card \"\(text("card"))\" yet; did you mean \(known.joined(separator: " or "))? "
-                + "Nothing was added. If it is a new card: the same command with --new-card"
+                + "Nothing was stored. If it is a new card: the same command with --new-card"
         case names.noSuchItem:
             if text("id").isEmpty { return "no item id given; see the ids with: reminderctl list" }
             return "no item has the id or title \"\(text("id"))\"; see them with: reminderctl list --all"

@@ -186,6 +186,10 @@ struct Edit: ParsableCommand {
     @Option(help: "New title.") var title: String?
     @OptionGroup var item: ItemOptions
     @Flag(help: "Set a coupon's expiry even though the date is past.") var force = false
+    @Flag(
+        name: .customLong("new-card"),
+        help: "The --card is a new card, though its name is a few letters from one tracked already.")
+    var newCard = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -198,7 +202,8 @@ struct Edit: ParsableCommand {
         try ItemOptions.refusePastExpiry(changes, today: today, force: force)
         for date in dates { Output.note(date.echo, json: output.json) }
         guard
-            let edited = try output.call(.edit(id: id, changes: .object(changes)), as: ItemReply.self)?.item
+            let edited = try output.call(
+                .edit(id: id, changes: .object(changes), newCard: newCard), as: ItemReply.self)?.item
         else { return }
         print("Changed \(edited.id): \(shown(edited.title)), \(Output.nextReminder(edited))")
         if edited.nextReminder == nil { Add.sayWhenNoReminder(edited.id) }

@@ -21,7 +21,7 @@ struct Reminderctl: ParsableCommand {
     )
 
     /// Runs the command with CONTRACT §5's exit codes: 0 ok, 1 refused, 2 usage, 69 daemon not
-    /// reachable. (swift-argument-parser alone would use 64 for usage errors.)
+    /// reachable, 76 a reply it cannot read. (swift-argument-parser alone would use 64 for usage errors.)
     static func main() {
         do {
             // Test-only; refused here, so that no command reads an unshifted clock instead.
@@ -87,6 +87,15 @@ struct Refusal: Error {
 
     /// A bad option value: exit code 2, like any other usage error.
     static func usage(_ message: String) -> Refusal { Refusal(message: message, exitCode: 2) }
+
+    /// A reply reminderd did send that this tool cannot read: exit code 76 (sysexits' EX_PROTOCOL),
+    /// not 69 — the daemon is reachable, and starting it again would not help.
+    static func unreadableReply(_ reason: String) -> Refusal {
+        Refusal(
+            message:
+                "reminderd answered, but its reply cannot be read: \(reason)\nhint: reminderd and reminderctl may be of different versions; restart reminderd after an upgrade",
+            exitCode: 76)
+    }
 }
 
 func printError(_ text: String) {

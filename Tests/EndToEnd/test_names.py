@@ -93,21 +93,21 @@ def test_the_same_item_or_a_credit_the_catalog_tracks_is_refused_without_force(d
 
 
 def readme_commands():
-    """Every `reminderctl` line of the README's shell blocks but sync's, top to bottom: continuation lines
-    joined, an optional part in brackets (`[--json]`) left out."""
+    """Every `reminderctl` line of the README's shell blocks, top to bottom: continuation lines
+    joined, an optional part in brackets (`[--json]`) left out. `reminderctl sync …` is not run
+    here: it needs a CalDAV server and a keyring (test_sync_setup.py runs it against Radicale)."""
     commands = []
     for block in re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(), re.S):
         for line in block.replace("\\\n", " ").splitlines():
             line = line.strip()
-            # `sync …` asks for a CalDAV server's address and password (test_sync_setup.py runs it).
             if line.startswith("reminderctl ") and not line.startswith("reminderctl sync "):
                 commands.append(re.sub(r"\s\[[^\]]*\]", "", line))
     return commands
 
 
 def test_the_readmes_commands_top_to_bottom_make_no_duplicate_and_no_error(bus, server, tmp_path):
-    # A notification server, as a desktop has: the walk-through begins with `reminderctl try`.
     # On the README's own dates (late November 2026), whatever today is; `date` reads the same clock.
+    # A notification server on the bus, as on the desktop the walk-through is for (`reminderctl try`).
     when = datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc)
     shift = round(when.timestamp() - (time.time() - CLOCK_SHIFT))
     daemon = Daemon(tmp_path, bus)
@@ -145,7 +145,7 @@ def test_a_card_a_typo_away_from_one_tracked_asks_did_you_mean_and_adds_nothing(
             "Sapphire Reserv"]
     result = daemon.ctl(*typo, check=False)
     assert result.returncode == 1
-    assert 'did you mean "Sapphire Reserve"? Nothing was added.' in result.stderr
+    assert 'did you mean "Sapphire Reserve"? Nothing was stored.' in result.stderr
     assert "--new-card" in result.stderr
     assert len(daemon.ctl_json("list")["items"]) == 1
     # the card's name in another case is the same card, spelt as it is spelt already
@@ -156,6 +156,13 @@ def test_a_card_a_typo_away_from_one_tracked_asks_did_you_mean_and_adds_nothing(
     assert lower["item"]["card"] == "Sapphire Reserve"
     daemon.ctl(*typo, "--new-card")
     assert {i.get("card") for i in daemon.ctl_json("list")["items"]} == {"Sapphire Reserve", "Sapphire Reserv", None}
+    # edit: a card changed to a typo of another item's is refused too; fixing its own typo is not
+    spotify = [i["id"] for i in daemon.ctl_json("list")["items"] if i["title"] == "Spotify"][0]
+    netflix = [i["id"] for i in daemon.ctl_json("list")["items"] if i["title"] == "Netflix"][0]
+    edit = daemon.ctl("edit", netflix, "--card", "Sapphire Reserv.", check=False)
+    assert edit.returncode == 1 and "did you mean" in edit.stderr
+    assert daemon.ctl_json("edit", spotify, "--card", "Sapphire Reserve")["item"]["card"] == "Sapphire Reserve"
+    daemon.ctl("edit", netflix, "--card", "Sapphire Reserv.", "--new-card")
 
 
 # 6. Errors that point at the mistake

@@ -21,13 +21,13 @@ import Testing
     {
         IndicatorComposer.Entry(
             itemId: id, due: 1_795_000_000 + days * 86_400, title: title, daysLeft: days,
-            value: value.map { Money(tenThousandths: $0 * 10_000) },
+            value: value.map { Money(tenThousandths: Int128($0) * 10_000) },
             currency: currency, expires: expires, card: card, doneLabel: doneLabel, snoozes: snoozes, isCoupon: coupon)
     }
 
     func compose(_ entries: [IndicatorComposer.Entry], wallet: Int64 = 0, paused: Bool = false) -> IndicatorView {
         IndicatorComposer(
-            entries: entries, walletLeft: Money(tenThousandths: wallet * 10_000), currency: "USD", paused: paused
+            entries: entries, walletLeft: Money(tenThousandths: Int128(wallet) * 10_000), currency: "USD", paused: paused
         ).view
     }
 

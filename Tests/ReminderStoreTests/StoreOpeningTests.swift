@@ -81,7 +81,8 @@ import Testing
         let store = try ReminderStore(path: path)
         let steps = try store.read { db in
             try Row.fetchAll(db, sql: "SELECT itemId, itemJSON, due, doneAt FROM undoStep").map {
-                [$0["itemId"], $0["itemJSON"], String($0["due"] as Int64), String($0["doneAt"] as Int64)] as [String]
+                [try $0["itemId"], try $0["itemJSON"], String(try $0["due"] as Int64), String(try $0["doneAt"] as Int64)]
+                    as [String]
             }
         }
         #expect(steps == [["abcd", "{\"before\": \"done\"}", "10", "5"]])

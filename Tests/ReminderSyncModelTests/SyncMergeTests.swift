@@ -76,7 +76,7 @@ import Testing
             record.item.schedule = .benefit(
                 Benefit(
                     card: "Amex Platinum", amount: Money(tenThousandths: 150_000), period: .monthly,
-                    amountUsed: Money(tenThousandths: amount)))
+                    amountUsed: Money(tenThousandths: Int128(amount))))
             record.amountUsedPeriod = Fixture.date(period)
             return record
         }

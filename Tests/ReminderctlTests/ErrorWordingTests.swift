@@ -97,7 +97,7 @@ import Testing
             parameters: ["card": .string("Sapphire Reserv"), "known": .array([.string("Sapphire Reserve")])])
         #expect(
             ErrorWording.message(error)
-                == "no item is on a card \"Sapphire Reserv\" yet; did you mean \"Sapphire Reserve\"? Nothing was added. "
+                == "no item is on a card \"Sapphire Reserv\" yet; did you mean \"Sapphire Reserve\"? Nothing was stored. "
                 + "If it is a new card: the same command with --new-card")
     }
 

@@ -5,15 +5,16 @@ import Testing
 @testable import reminderctl
 
 @Suite struct TypedReplyReadingTests {
-    @Test func aReplyTheToolCannotReadExits69NamingTheField() {
+    @Test func aReplyTheToolCannotReadExits76NamingTheField() {
         do {
             _ = try Output.read { try StatusReply(parameters: ["status": .object([:])]) }
             Issue.record("read an empty status")
         } catch let refusal as Refusal {
-            #expect(refusal.exitCode == 69)
+            #expect(refusal.exitCode == 76)  // the daemon answered: not 69, unreachable
             #expect(
                 refusal.message
-                    == "unreadable reply from reminderd: malformed message: status.version: expected a string")
+                    == "reminderd answered, but its reply cannot be read: malformed message: status.version: expected a string\nhint: reminderd and reminderctl may be of different versions; restart reminderd after an upgrade"
+            )
         } catch {
             Issue.record("unexpected \(error)")
         }
