@@ -103,18 +103,23 @@ class Desk:
         self.model = Model()
         self.log = []  # the steps taken, for the failure message
         self.server_number = 0
-        self.server = self.new_server()
-        self.watcher = Watcher(bus, self.tmp / "watcher.log")
-        self.daemon = Daemon(self.tmp, bus)
-        self.shift = round(START.timestamp() - (time.time() - CLOCK_SHIFT))
-        self.daemon.env["REMINDERD_TEST_CLOCK_SHIFT"] = str(self.shift)
-        self.daemon.start()
-        self.peer = Peer(bus)
         self.closed = {}  # call count → ids the person closed then, on this server
         self.refusals_seen = 0  # on servers before this one
         self.hosts = [None, None]  # each host's last layout: (the model's versions then, layout)
         self.titles = iter(TITLES)
-        self.dest = self.indicator_name()
+        self.server = self.watcher = self.daemon = self.peer = None
+        try:
+            self.server = self.new_server()
+            self.watcher = Watcher(bus, self.tmp / "watcher.log")
+            self.daemon = Daemon(self.tmp, bus)
+            self.shift = round(START.timestamp() - (time.time() - CLOCK_SHIFT))
+            self.daemon.env["REMINDERD_TEST_CLOCK_SHIFT"] = str(self.shift)
+            self.daemon.start()
+            self.peer = Peer(bus)
+            self.dest = self.indicator_name()
+        except BaseException:
+            self.stop()
+            raise
 
     # The parts ----------------------------------------------------------------------------------
 
@@ -156,7 +161,8 @@ class Desk:
     def stop(self):
         for part in (self.peer, self.daemon, self.watcher, self.server):
             try:
-                part.stop()
+                if part is not None:
+                    part.stop()
             except Exception:  # each part stops even when another would not
                 pass
 
