@@ -76,6 +76,7 @@ extension DeliveryController {
             // Waiting reminders, then those that were on the old server's screen, once each.
             let pending = outbox.take(.waiting) + outbox.take(.repost)
             for notice in outbox.takeNotices() { showNotice(notice) }
+            showSamplesAwaitingServer(now: now)
             deliver(pending.filter { stillDue($0, now: now) }, now: now)
             releaseHeldIfDesktopAllows()
         case .doNotDisturbChanged:

@@ -1,3 +1,4 @@
+import Dispatch
 import CivilTime
 import ReminderCore
 import ReminderProtocol
@@ -7,17 +8,42 @@ import ReminderProtocol
 /// at once — quiet hours, a pause and the schedule play no part, as with `notify-send` — whose
 /// buttons say what they would do on a real reminder and change no item.
 extension DeliveryController {
+    /// How long a sample waits for a notification server that is not known yet: one starting
+    /// with the session, or reminderd's own connection to the bus not made yet when `try` is the
+    /// command that started it (socket activation).
+    static let sampleServerWait: DispatchTimeInterval = .seconds(5)
+
     /// Shows the sample on the notification server and answers the call, parked on `caller`, once
-    /// the server took it (the pop-up's words and buttons) or refused it; refused at once, before
-    /// parking, when no server is known.
-    func showSample(caller: any CallParking, now: Int64) throws(EngineError) {
-        guard let server = notifier.serverInfo() else {
-            throw EngineError.notApplicable(
-                "sample",
-                "no notification server is on the session bus (start your desktop's, such as dunst or mako)")
-        }
+    /// the server took it (the pop-up's words and buttons) or refused it; while no server is known,
+    /// the call waits for one up to `sampleServerWait`, then is refused in words.
+    func showSample(caller: any CallParking, now: Int64) {
         let call = caller.park()
-        let request = composer(for: server, now: now).sample()
+        guard notifier.serverInfo() != nil else {
+            state.value.samplesAwaitingServer.append(call)
+            queue.asyncAfter(deadline: .now() + Self.sampleServerWait) { [weak self] in
+                self?.withEngine {
+                    guard let self, call.isOpen else { return }
+                    self.state.value.samplesAwaitingServer.removeAll { $0 === call }
+                    let refusal = EngineError.notApplicable(
+                        "sample",
+                        "no notification server is on the session bus (start your desktop's, such as dunst or mako)")
+                    call.answer(.failure(refusal.varlinkError))
+                }
+            }
+            return
+        }
+        showSample(answering: call, now: now)
+    }
+
+    /// The samples that waited for a server, shown now that one appeared.
+    func showSamplesAwaitingServer(now: Int64) {
+        let waiting = state.value.samplesAwaitingServer
+        state.value.samplesAwaitingServer = []
+        for call in waiting where call.isOpen { showSample(answering: call, now: now) }
+    }
+
+    private func showSample(answering call: ParkedCall, now: Int64) {
+        let request = composer(for: notifier.serverInfo(), now: now).sample()
         let reply = SampleReply(
             summary: request.summary, body: request.body, buttons: request.actions.map(\.label))
         notifier.show(request) { [weak self] result in

@@ -63,6 +63,8 @@ final class DeliveryController: Sendable {
         var turnShownBefore: UInt32?
         /// The server ids of the sample pop-ups on screen (`reminderctl try`): their buttons change nothing.
         var samplePopUps: Set<UInt32> = []
+        /// `reminderctl try` calls made while no notification server was known, waiting for one.
+        var samplesAwaitingServer: [ParkedCall] = []
     }
 
     /// The engine, which owns this controller. Held weakly: an answer of the notifier or of the

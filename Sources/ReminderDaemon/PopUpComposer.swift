@@ -200,7 +200,16 @@ struct PopUpComposer {
     static func snoozeEnd(
         _ duration: CalendarDuration, from now: Int64, due: Int64, configuration: Configuration, rules: FireTimeRules
     ) -> (end: Int64, shortened: Bool)? {
-        var end = now + duration.nominalSeconds
+        snoozeEnd(at: now + duration.nominalSeconds, from: now, due: due, configuration: configuration, rules: rules)
+    }
+
+    /// The one clamp of every snooze, whether it ends after a while or at a wall time
+    /// (`SnoozeTarget`): `end`, or a minute before the due instant when it is at or after it
+    /// (`shortened`), then out of quiet hours; nil when that is not after `now`.
+    static func snoozeEnd(
+        at target: Int64, from now: Int64, due: Int64, configuration: Configuration, rules: FireTimeRules
+    ) -> (end: Int64, shortened: Bool)? {
+        var end = target
         var shortened = false
         // Shortened first, then out of quiet hours: a minute before a 23:59 due time is itself
         // quiet, and the snooze must end before the window (21:59), not in it.

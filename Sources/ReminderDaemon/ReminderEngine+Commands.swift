@@ -149,6 +149,33 @@ extension ReminderEngine {
             shortened: "\(duration) would end after the due time \(Timestamp.format(occurrence.due, in: zone))")
     }
 
+    /// Snoozes the current occurrence until a wall time (`snooze ID until 18:00`, `tomorrow`),
+    /// clamped as a snooze by a duration is (`PopUpComposer.snoozeEnd(at:)`); the answer says
+    /// when the time meant tomorrow and when the clamp moved it.
+    func snooze(_ id: String, _ target: SnoozeTarget, now: Int64) throws(EngineError) -> SnoozeReply {
+        guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else {
+            throw EngineError.notApplicable(id, "nothing is due")
+        }
+        let (asked, tomorrow) = target.instant(from: now, rules: rules)
+        guard
+            let (end, shortened) = PopUpComposer.snoozeEnd(
+                at: asked, from: now, due: occurrence.due, configuration: configuration, rules: rules)
+        else {
+            throw EngineError.notApplicable(
+                id, "due \(Timestamp.format(occurrence.due, in: zone)), too soon to snooze")
+        }
+        let reply = try snooze(id, until: end, label: "\(target)" + (shortened ? ", shortened" : ""), now: now)
+        var why: [String] = []
+        if case .at(let time) = target, tomorrow { why.append("\(time.hourMinute) has passed today") }
+        if shortened {
+            let dueText = Timestamp.format(occurrence.due, in: zone)
+            why.append("\(Timestamp.format(asked, in: zone)) is not before the due time \(dueText)")
+        } else if end != asked {
+            why.append("\(Timestamp.format(asked, in: zone)) is in quiet hours")
+        }
+        return why.isEmpty ? reply : SnoozeReply(until: reply.until, shortened: why.joined(separator: "; "))
+    }
+
     /// Snoozes the current occurrence until `end` (before its due time).
     func snooze(_ id: String, until end: Int64, label: String? = nil, now: Int64) throws(EngineError) -> SnoozeReply {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now), end > now,

@@ -62,8 +62,20 @@ extension ReminderEngine {
         case .done(let id, let amount, let early):
             return try markDone(index.resolve(id), amount: amount, early: early, now: now)
         case .undo(let id): return try undo(index.resolve(id), now: now)
-        case .snooze(let text, let durationText):
+        case .snooze(let text, let durationText, let untilText):
             let id = try index.resolve(text)
+            if let untilText {
+                guard durationText == nil else {
+                    throw EngineError.invalidParameter("until", "give a duration or a time to snooze until, not both")
+                }
+                guard let target = SnoozeTarget.parse(untilText) else {
+                    throw EngineError.invalidParameter("until", "\"\(untilText)\" is not a time like 18:00 or tomorrow")
+                }
+                return try snooze(id, target, now: now)
+            }
+            guard let durationText else {
+                throw EngineError.invalidParameter("duration", "give a duration like 1h or a time to snooze until")
+            }
             guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
                 throw EngineError.invalidParameter("duration", "\"\(durationText)\" is not a snooze like 1h, 1d or 1w")
             }
@@ -97,7 +109,7 @@ extension ReminderEngine {
         case .calendar(let days): return CalendarReply(ics: try queries(now: now).calendar(days: days))
         case .report(let months, let card): return try queries(now: now).report(months: months, card: card)
         case .showSample:
-            try delivery.showSample(caller: caller, now: now)
+            delivery.showSample(caller: caller, now: now)
             return nil
         case .syncBegin(let collection, let account):
             return try sync.begin(collection: collection, account: account, caller: caller, now: now)

@@ -38,9 +38,11 @@ public enum ReminderInterface {
         # Restores the item as it was before its latest Done; repeated, before each earlier one.
         method Undo(id: string) -> (item: object)
 
-        # The next reminder of the current occurrence fires after duration (1h, 1d, 1w); one that
-        # would end after the due time ends a minute before it, and shortened says why.
-        method Snooze(id: string, duration: string) -> (until: string, shortened: ?string)
+        # The next reminder of the current occurrence fires after duration (1h, 1d, 1w), or at
+        # until (18:00: the next 18:00 in the daemon's zone; tomorrow: tomorrow at reminderTime),
+        # one of the two; one that would end at or after the due time ends a minute before it,
+        # one in quiet hours at their end, and shortened says why (also: 18:00 meant tomorrow).
+        method Snooze(id: string, duration: ?string, until: ?string) -> (until: string, shortened: ?string)
 
         # Pending reminders in time order.
         method Upcoming(days: ?int) -> (reminders: []object)

@@ -82,7 +82,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         case .get, .remove, .undo, .explain: return ["id"]
         case .edit: return ["id", "changes", "newCard"]
         case .done: return ["id", "amount", "early"]
-        case .snooze: return ["id", "duration"]
+        case .snooze: return ["id", "duration", "until"]
         case .upcoming, .calendar: return ["days"]
         case .history: return ["limit", "since", "item"]
         case .summary, .status, .resume, .reload, .showSample, .syncStatus, .syncWait, .syncNow: return []

@@ -15,7 +15,8 @@ public enum ReminderRequest: Sendable, Equatable {
     case remove(id: String)
     case done(id: String, amount: String?, early: Bool)
     case undo(id: String)
-    case snooze(id: String, duration: String)
+    /// A duration ("1h") or a wall time to snooze until ("18:00", "tomorrow"): one of the two.
+    case snooze(id: String, duration: String?, until: String? = nil)
     case upcoming(days: Int)
     case explain(id: String)
     case history(limit: Int, since: String?, item: String?)
@@ -71,7 +72,10 @@ public enum ReminderRequest: Sendable, Equatable {
                 id: try p.string("id"), amount: try p.optionalString("amount"),
                 early: try p.optionalBool("early") ?? false)
         case .undo: self = .undo(id: try p.string("id"))
-        case .snooze: self = .snooze(id: try p.string("id"), duration: try p.string("duration"))
+        case .snooze:
+            self = .snooze(
+                id: try p.string("id"), duration: try p.optionalString("duration"),
+                until: try p.optionalString("until"))
         case .upcoming: self = .upcoming(days: try p.optionalInt("days") ?? 7)
         case .explain: self = .explain(id: try p.string("id"))
         case .history:
@@ -134,7 +138,9 @@ public enum ReminderRequest: Sendable, Equatable {
             if newCard { fields["newCard"] = .bool(true) }
         case .done(let id, let amount, let early):
             (fields["id"], fields["amount"], fields["early"]) = (.string(id), amount.map { .string($0) }, .bool(early))
-        case .snooze(let id, let duration): (fields["id"], fields["duration"]) = (.string(id), .string(duration))
+        case .snooze(let id, let duration, let until):
+            fields["id"] = .string(id)
+            (fields["duration"], fields["until"]) = (duration.map { .string($0) }, until.map { .string($0) })
         case .upcoming(let days), .calendar(let days): fields["days"] = .integer(Int64(days))
         case .history(let limit, let since, let item):
             fields["limit"] = .integer(Int64(limit))

@@ -52,19 +52,39 @@ struct Undo: ParsableCommand {
 struct Snooze: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snooze",
-        abstract: "Remind again after a while (quiet hours applied, never past the due time).",
-        discussion: "Example: reminderctl snooze ufhq 1h")
+        abstract: "Remind again after a while or at a time (quiet hours applied, never past the due time).",
+        discussion: """
+            Examples: reminderctl snooze ufhq 1h   ·   reminderctl snooze ufhq until 18:00 (tomorrow's if \
+            it has passed)   ·   reminderctl snooze ufhq tomorrow (at the reminder time)
+            """)
     @Argument(
         help: "Item id, title, or the unique start of either (case and accents aside).",
         completion: .custom(Completions.itemIds))
     var id: String
-    @Argument(help: "How long: 30m, 1h, 1d, 1w.", completion: .list(Completions.durations)) var duration: String
+    @Argument(help: "How long (30m, 1h, 1d, 1w), `until HH:MM`, or `tomorrow`.", completion: .list(Completions.snoozes))
+    var duration: String
+    @Argument(help: "The time after `until`, HH:MM in the daemon's zone.") var time: String?
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if duration == "until" && time == nil { throw ValidationError("until needs a time, e.g. until 18:00") }
+        if duration != "until" && time != nil {
+            throw ValidationError("only a time goes after until, e.g. until 18:00")
+        }
+    }
+
     func run() throws {
-        guard let reply = try output.call(.snooze(id: id, duration: duration), as: SnoozeReply.self) else { return }
+        let request: ReminderRequest
+        switch duration {
+        case "until": request = .snooze(id: id, duration: nil, until: time)
+        case "tomorrow": request = .snooze(id: id, duration: nil, until: "tomorrow")
+        default: request = .snooze(id: id, duration: duration)
+        }
+        guard let reply = try output.call(request, as: SnoozeReply.self) else { return }
         var line = "Snoozed until \(Output.when(reply.until))"
-        if let why = reply.shortened { line += " (shortened: \(HumanTime.inText(why)))" }
+        // A duration's reason is why it was shortened; a time's also says it meant tomorrow.
+        let label = request == .snooze(id: id, duration: duration) ? "shortened: " : ""
+        if let why = reply.shortened { line += " (\(label)\(HumanTime.inText(why)))" }
         print(line)
     }
 }

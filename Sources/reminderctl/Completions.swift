@@ -11,6 +11,8 @@ import ReminderProtocol
 enum Completions {
     static let kinds = ["benefit", "subscription", "coupon", "fee", "rebuy"]
     static let durations = ["15m", "30m", "1h", "2h", "4h", "1d", "2d", "1w"]
+    /// What `snooze ID` takes: a duration, or a time after `until`, or `tomorrow`.
+    static let snoozes = durations + ["until", "tomorrow"]
 
     /// The daemon's items, within a second; none when it is not running or slow.
     static func items() -> [ItemView] {

@@ -2,10 +2,12 @@
 once — at 23:00, inside the default quiet hours 22:00–08:00, and while paused — in a real
 reminder's words and with its buttons, on a dbusmock notification server; pressing them says what
 they would do and changes no item."""
+import json
+import socket
 import time
 from datetime import datetime, timezone
 
-from conftest import CLOCK_SHIFT, ROOT, Daemon, plain, wait_for
+from conftest import CLOCK_SHIFT, ROOT, Daemon, NotificationServer, plain, wait_for
 
 
 def daemon_at_night(bus, tmp_path):
@@ -66,3 +68,30 @@ def test_try_without_a_notification_server_says_so(bus, daemon):
     result = daemon.ctl("try", check=False)
     assert result.returncode == 1
     assert "no notification server is on the session bus" in result.stderr, result.stderr
+
+
+def test_try_waits_a_few_seconds_for_a_server_that_is_starting(bus, daemon, tmp_path):
+    """`try` at once after a login or the daemon's start, before reminderd has heard of the
+    desktop's server: it waits for it (up to 5 s) rather than say there is none (test_quiet_hours'
+    walk-through met this: "no notification server" with dbusmock starting beside it)."""
+    daemon.start()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.connect(str(daemon.socket_path))
+        client.sendall(json.dumps({"method": "io.reminderd.Reminders.ShowSample", "parameters": {}}).encode() + b"\0")
+        # A later call's answer on the same serial engine queue: the sample call was read first,
+        # while no server was on the bus.
+        daemon.ctl("status")
+        server = NotificationServer(bus, tmp_path / "notify.log")
+        try:
+            client.settimeout(20)
+            reply = b""
+            while not reply.endswith(b"\0"):
+                chunk = client.recv(65536)
+                assert chunk, "reminderd closed the connection without an answer"
+                reply += chunk
+            answer = json.loads(reply[:-1])
+            assert "error" not in answer, answer
+            assert plain(answer["parameters"]["summary"]) == "Uber Cash", answer
+            assert len(sample_calls(server)) == 1
+        finally:
+            server.stop()

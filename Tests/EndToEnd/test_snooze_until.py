@@ -1,0 +1,52 @@
+"""`snooze ID until HH:MM` and `snooze ID tomorrow`: a snooze that ends at a wall time in the
+daemon's zone, clamped as every snooze is (before the due time, out of quiet hours)."""
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from conftest import Daemon, fired_once_and_settled, midday_zone, wait_for
+
+
+def human(moment):
+    """A time as reminderctl's tables write it: `Sun 2026-11-29 18:00`."""
+    return moment.strftime("%a %Y-%m-%d %H:%M")
+
+
+def test_snooze_until_a_time_fires_at_that_time(server, bus, tmp_path):
+    zone, _ = midday_zone()  # 12:xx there: the next minute is still today
+    daemon = Daemon(tmp_path, bus, {"timeZone": zone, "quietHours": None}).start()
+    try:
+        now = datetime.now(ZoneInfo(zone))
+        expires = (now + timedelta(seconds=186)).strftime("%Y-%m-%dT%H:%M:%S")
+        item_id = daemon.ctl_json("add", "coupon", "Bagels", "--expires", expires, "--lead", "3m")["id"]
+        wait_for(server.notifications, timeout=20, what="the first pop-up")
+        target = (datetime.now(ZoneInfo(zone)) + timedelta(seconds=75)).replace(second=0, microsecond=0)
+        reply = daemon.ctl("snooze", item_id, "until", target.strftime("%H:%M")).stdout
+        assert reply.strip() == f"Snoozed until {human(target)}"
+        wait_for(lambda: len(server.notifications()) == 2, timeout=90, what="the snoozed pop-up")
+        assert datetime.now(ZoneInfo(zone)) >= target  # not before its time
+        assert fired_once_and_settled(daemon, item_id) == 2
+    finally:
+        daemon.stop()
+
+
+def test_a_time_passed_today_means_tomorrow_and_a_clamp_is_said(server, bus, tmp_path):
+    zone, today = midday_zone()
+    daemon = Daemon(tmp_path, bus, {"timeZone": zone}).start()  # default quiet hours, 22:00–08:00
+    try:
+        later = daemon.ctl_json("add", "coupon", "Later", "--expires", str(today + timedelta(days=10)))["id"]
+        tonight = daemon.ctl_json("add", "coupon", "Tonight", "--expires", str(today))["id"]
+        tomorrow = datetime.combine(today + timedelta(days=1), datetime.min.time())
+        reply = daemon.ctl("snooze", later, "until", "11:00").stdout.strip()
+        assert reply == f"Snoozed until {human(tomorrow.replace(hour=11))} (11:00 has passed today)"
+        reply = daemon.ctl("snooze", later, "tomorrow").stdout.strip()
+        assert reply == f"Snoozed until {human(tomorrow.replace(hour=9))}"  # the reminder time
+        # Tomorrow's 11:00 is after tonight's 23:59: a minute before it is quiet, so 21:59.
+        reply = daemon.ctl("snooze", tonight, "until", "11:00").stdout.strip()
+        tonight_at = datetime.combine(today, datetime.min.time())
+        assert reply == (
+            f"Snoozed until {human(tonight_at.replace(hour=21, minute=59))} (11:00 has passed today; "
+            f"{human(tomorrow.replace(hour=11))} is not before the due time {human(tonight_at.replace(hour=23, minute=59))})")
+        refused = daemon.ctl("snooze", later, "until", "6pm", check=False)
+        assert refused.returncode != 0 and "6pm" in refused.stderr and "18:00" in refused.stderr
+    finally:
+        daemon.stop()
