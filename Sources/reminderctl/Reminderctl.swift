@@ -86,8 +86,7 @@ extension Refusal {
     static func unreadableReply(_ reason: String) -> Refusal {
         Refusal(
             message:
-                "reminderd answered, but its reply cannot be read: \(reason)
-hint: reminderd and reminderctl may be of different versions; restart reminderd after an upgrade",
+                "reminderd answered, but its reply cannot be read: \(reason)\nhint: reminderd and reminderctl may be of different versions; restart reminderd after an upgrade",
             exitCode: 76)
     }
 }
