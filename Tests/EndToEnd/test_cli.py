@@ -38,6 +38,11 @@ def ids_by_title(daemon, card=None):
 
 # 9. The wallet
 
+def platinum_uber_cash():
+    """The Amex Platinum's Uber Cash this month, as the catalog has it: $35 in December, else $15."""
+    return 35 if today().month == 12 else 15
+
+
 def test_the_wallet_answers_what_is_left_on_a_card_this_period(daemon):
     daemon.start()
     daemon.ctl("add", "card", "amex-platinum", "--fee-due", (today() + timedelta(days=100)).isoformat())
@@ -51,13 +56,16 @@ def test_the_wallet_answers_what_is_left_on_a_card_this_period(daemon):
     credits = {c["title"]: c for c in card["credits"]}
     assert credits["Uber Cash"]["left"] == "0" and credits["Uber Cash"]["status"] == "used"
     assert credits["Digital entertainment credit"]["left"] == "20"
-    assert card["usedThisPeriod"] == "20"  # 15 Uber Cash + 5 of the entertainment credit
-    assert card["fee"]["amount"] == "895" and card["fee"]["redeemed"] == "20" and card["fee"]["net"] == "-875"
+    used = platinum_uber_cash() + 5  # this month's Uber Cash + 5 of the entertainment credit
+    assert card["usedThisPeriod"] == str(used)
+    assert card["fee"]["amount"] == "895" and card["fee"]["redeemed"] == str(used)
+    assert card["fee"]["net"] == str(used - 895)
     text = daemon.ctl("wallet", "Amex Platinum").stdout
     first = text.splitlines()[0]
-    assert first.startswith("Amex Platinum — $") and "left this period, $20 used" in first
+    assert first.startswith("Amex Platinum — $") and f"left this period, ${used} used" in first
     assert re.search(r"\$20\s+\$25\s+Digital entertainment credit", text), text
-    assert re.search(r"Annual fee \$895 due \w{3} \S+ \(in 100 days\); \$20 back this card year, \$875 more to break even", text)
+    assert re.search(rf"Annual fee \$895 due \w{{3}} \S+ \(in 100 days\); \${used} back this card year, \${895 - used} more to "
+                     r"break even", text), text
     both = daemon.ctl("wallet").stdout
     assert "Amex Gold — " in both and "Amex Platinum — " in both
     assert daemon.ctl("wallet", "Chase", check=False).returncode == 1
@@ -68,7 +76,7 @@ def test_list_by_card_with_card_and_amount_columns_tells_two_uber_cash_rows_apar
     daemon.ctl("add", "card", "amex-platinum")
     daemon.ctl("add", "card", "amex-gold")
     rows = [line for line in daemon.ctl("list", "--kind", "benefit").stdout.splitlines() if "Uber Cash " in line]
-    assert len(rows) == 2 and any("Amex Gold" in r and "$10" in r for r in rows) and any("Amex Platinum" in r and "$15" in r for r in rows)
+    assert len(rows) == 2 and any("Amex Gold" in r and "$10" in r for r in rows) and any("Amex Platinum" in r and f"${platinum_uber_cash()}" in r for r in rows)
     gold = daemon.ctl_json("list", "--card", "amex gold")["items"]
     assert gold and {i["card"] for i in gold} == {"Amex Gold"}
     # Each row names its item's card. The Uber Cash rows are those of the credits with a reminder
