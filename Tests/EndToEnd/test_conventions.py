@@ -193,3 +193,45 @@ def test_run_sh_makes_what_the_readme_says_it_does():
         assert icon in run, f"scripts/run.sh does not install {icon}"
     assert "icons/hicolor" in run
     assert "ln -sfn reminderd .build/release/reminderd-sync" in run
+
+
+DECLARATION = re.compile(r"\b(?:func|var|let|case|struct|class|enum|protocol|typealias)\s+`?(\w+)")
+
+
+def test_the_walk_throughs_name_functions_where_they_are():
+    """docs/ARCHITECTURE.md's two walk-throughs ("where does a Done go?") name a file and the
+    functions of that hop. A rename or a move that leaves them behind fails here: a function
+    (lower-case, as `markDone`) must be declared in a file its step names, or in a file another
+    step names; a type or a `Type.member` must be declared in Sources; a D-Bus member (as
+    `ActionInvoked`) must be spelt in its step's files; a bus or interface name is not checked."""
+    text = ARCHITECTURE.read_text()
+    section = text.split("## Where a request and a button press go")[1].split("\n## ")[0]
+    sources = sorted((ROOT / "Sources").rglob("*.swift"))
+    declared_anywhere = set(DECLARATION.findall("\n".join(path.read_text() for path in sources)))
+
+    def files_named(tokens):
+        return [path for path in sources for token in tokens
+                if token.endswith(".swift") and (str(path).endswith("/" + token) or path.name == token.split("/")[-1])]
+
+    steps = [step for step in re.split(r"\n(?=\d+\. )", section) if re.match(r"\d+\. ", step)]
+    assert len(steps) >= 10, "the walk-throughs lost their numbered steps"
+    walk_files = files_named(re.findall(r"`([^`]+)`", section))
+    declared_in_walk = set(DECLARATION.findall("\n".join(path.read_text() for path in walk_files)))
+    stale = []
+    for step in steps:
+        tokens = re.findall(r"`([^`]+)`", step)
+        step_text = "\n".join(path.read_text() for path in files_named(tokens))
+        declared_here = set(DECLARATION.findall(step_text))
+        for token in tokens:
+            if token.endswith(".swift") or not re.fullmatch(r"[A-Za-z_][\w.]*", token) or re.match(r"(org|io|com)\.", token):
+                continue
+            parts = token.split(".")
+            if len(parts) == 1 and token[0].islower():
+                found = token in declared_here or token in declared_in_walk
+            elif len(parts) == 1 and token not in declared_anywhere:
+                found = f'"{token}"' in step_text
+            else:
+                found = all(part in declared_anywhere for part in parts)
+            if not found:
+                stale.append(f"step {step.split('.')[0]}: `{token}`")
+    assert not stale, f"docs/ARCHITECTURE.md's walk-throughs name what the code no longer has: {stale}"
