@@ -141,7 +141,7 @@ def test_xfce4_notifyd_keeps_the_reminder_and_its_buttons_and_undo_reach_reminde
                  what="the reminderd icon on the remaining pop-up")
         if SHOTS:
             x, _, width, _ = next(iter(xfce_pop_ups(env).values()))
-            subprocess.run(["import", "-window", "root", "-crop", f"{width + 20}x180+{x}+0", "+repage",
+            subprocess.run(["import", "-window", "root", "-crop", f"{width + 30}x180+{x - 15}+0", "+repage",
                             os.path.join(SHOTS, "popup-xfce4-notifyd.png")], env=env, check=True)
         # Buttons: Mark as used, Snooze 1h, Snooze until tomorrow — three, the first Done.
         reminder = xfce_pop_ups(env)
