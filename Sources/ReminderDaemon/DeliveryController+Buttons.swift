@@ -71,6 +71,10 @@ extension DeliveryController {
                 press(action, on: popUp, now: now) { () throws(EngineError) in
                     _ = try core.snooze(itemId, duration, now: now)
                 }
+            case .snoozeUntilTomorrow:
+                press(action, on: popUp, now: now) { () throws(EngineError) in
+                    _ = try core.snooze(itemId, SnoozeTarget.tomorrow, now: now)
+                }
             case .undo, .oneAtATime, .snoozeAll:
                 logger.warning("button \(key) means nothing on a reminder's own pop-up")
             }

@@ -29,6 +29,16 @@ extension DeliveryController {
             indicatorCommand("Not snoozed", itemId, stale) { () throws(EngineError) in
                 _ = try core.snooze(itemId, until: due - 60, label: nil, now: now)
             }
+        case .snoozeUntilTomorrow(let itemId, let due):
+            // Offered while it ended before the due time; refused, not shortened, after that.
+            let fits =
+                PopUpComposer.tomorrowSnoozeEnd(from: now, due: due, configuration: configuration, rules: rules) != nil
+            let stale =
+                staleness(.snoozeUntilTomorrow, itemId: itemId, due: due, now: now)
+                ?? (fits ? nil : "tomorrow at the reminder time is not before it is due")
+            indicatorCommand("Not snoozed", itemId, stale) { () throws(EngineError) in
+                _ = try core.snooze(itemId, SnoozeTarget.tomorrow, now: now)
+            }
         case .withdrawn(let entry):
             logger.warning("indicator menu refused a click on an entry it no longer shows: \(entry)")
             showRefusal(

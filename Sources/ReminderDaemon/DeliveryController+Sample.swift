@@ -75,6 +75,11 @@ extension DeliveryController {
             words = "Snooze \(duration) would show this reminder again\(when)."
         case .snoozeToLastMinute:
             words = "Remind 1 min before would show this reminder again a minute before it is due."
+        case .snoozeUntilTomorrow:
+            let end = PopUpComposer.tomorrowSnoozeEnd(
+                from: now, due: now + PopUpComposer.sampleDueIn, configuration: configuration, rules: rules)
+            let when = end.map { " at \(PopUpComposer.timeWords($0, zone: zone, now: now))" } ?? ""
+            words = "Snooze until tomorrow would show this reminder again\(when)."
         case .undo, .oneAtATime, .snoozeAll:
             return
         }

@@ -28,6 +28,8 @@ protocol DeliveryCore: AnyObject, Sendable {
     // (`VarlinkEdge.swift`), which throw their refusal (`EngineError`); the reply is not needed.
     func markDone(_ id: String, amount: String?, early: Bool, now: Int64) throws(EngineError) -> ItemReply
     func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws(EngineError) -> SnoozeReply
+    /// A snooze until a wall time ("Snooze until tomorrow"), clamped as the command's is.
+    func snooze(_ id: String, _ target: SnoozeTarget, now: Int64) throws(EngineError) -> SnoozeReply
     /// A snooze until `end`, a minute before the due time ("until the last minute").
     func snooze(_ id: String, until end: Int64, label: String?, now: Int64) throws(EngineError) -> SnoozeReply
     func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply

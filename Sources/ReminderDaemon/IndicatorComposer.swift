@@ -69,6 +69,9 @@ struct IndicatorComposer {
                 case .snoozeToLastMinute:
                     let action = IndicatorAction.snoozeToLastMinute(itemId: entry.itemId, due: entry.due)
                     children.append(offer(snooze.action.key, snooze.label, action))
+                case .snoozeUntilTomorrow:
+                    let action = IndicatorAction.snoozeUntilTomorrow(itemId: entry.itemId, due: entry.due)
+                    children.append(offer(snooze.action.key, snooze.label, action))
                 case .done, .undo, .oneAtATime, .snoozeAll:
                     break  // not a snooze of one reminder
                 }

@@ -9,6 +9,8 @@ public enum IndicatorAction: Sendable, Equatable {
     case snooze(itemId: String, due: Int64, CalendarDuration)
     /// The pop-up's "Remind 1 min before", offered when no configured snooze fits.
     case snoozeToLastMinute(itemId: String, due: Int64)
+    /// The pop-up's "Snooze until tomorrow": tomorrow at the reminder time.
+    case snoozeUntilTomorrow(itemId: String, due: Int64)
     case pause(CalendarDuration)
     case resume
     /// A click on an entry the menu no longer holds (`IndicatorMenuIds`): refused in these words

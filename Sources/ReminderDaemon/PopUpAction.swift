@@ -11,6 +11,9 @@ enum PopUpAction: Equatable, Sendable {
     /// On one reminder's pop-up: snoozes it until a minute before its due time (no configured
     /// snooze fits before it).
     case snoozeToLastMinute
+    /// On one reminder's pop-up: snoozes it until tomorrow at the reminder time
+    /// (`SnoozeTarget.tomorrow`), as `reminderctl snooze ID tomorrow` does.
+    case snoozeUntilTomorrow
     /// On the confirmation of a Done: takes that Done back.
     case undo
     /// On a pop-up for several reminders (a burst, the pause digest): shows them one at a time,
@@ -26,6 +29,7 @@ enum PopUpAction: Equatable, Sendable {
         case .done: "done"
         case .snooze(let duration): "snooze-\(duration)"
         case .snoozeToLastMinute: "snooze-last-minute"
+        case .snoozeUntilTomorrow: "snooze-tomorrow"
         case .undo: "undo"
         case .oneAtATime: "one-at-a-time"
         case .snoozeAll(let duration): "snooze-all-\(duration)"
@@ -45,6 +49,7 @@ enum PopUpAction: Equatable, Sendable {
         switch key {
         case "done": self = .done
         case "snooze-last-minute": self = .snoozeToLastMinute
+        case "snooze-tomorrow": self = .snoozeUntilTomorrow
         case "undo": self = .undo
         case "one-at-a-time": self = .oneAtATime
         default:

@@ -178,21 +178,48 @@ struct PopUpComposer {
         return request
     }
 
-    /// The snooze buttons of a pop-up: the configured snoozes that end before the due time
-    /// (quiet hours applied), shortest first, two at most beside Done; when none fits but the
-    /// due time is more than two minutes away, one to be reminded a minute before it.
+    /// The snooze buttons of a pop-up, two at most beside Done (GNOME draws three): the shortest
+    /// configured snooze that ends before the due time (quiet hours applied), then "Snooze until
+    /// tomorrow" where it does something (`tomorrowSnoozeEnd`), else the next such snooze; when
+    /// none fits but the due time is more than two minutes away, one to be reminded a minute
+    /// before it.
     func snoozeActions(due: Int64) -> [(key: String, label: String)] {
         snoozeOffers(due: due).map { ($0.action.key, $0.label) }
     }
 
     /// `snoozeActions` as buttons with their labels (the panel indicator's menu offers the same).
     func snoozeOffers(due: Int64) -> [(action: PopUpAction, label: String)] {
-        let fitting = configuration.snoozeOptions.sorted { $0.nominalSeconds < $1.nominalSeconds }.filter {
-            PopUpComposer.snoozeEnd($0, from: now, due: due, configuration: configuration, rules: rules)?.shortened
-                == false
+        let fitting = configuration.snoozeOptions.sorted { $0.nominalSeconds < $1.nominalSeconds }.compactMap {
+            option -> (option: CalendarDuration, end: Int64)? in
+            guard
+                let end = PopUpComposer.snoozeEnd(option, from: now, due: due, configuration: configuration, rules: rules),
+                !end.shortened
+            else { return nil }
+            return (option, end.end)
         }
-        if !fitting.isEmpty { return fitting.prefix(2).map { (PopUpAction.snooze($0), "Snooze \($0)") } }
+        var offers = fitting.prefix(1).map { (PopUpAction.snooze($0.option), "Snooze \($0.option)") }
+        let tomorrow = PopUpComposer.tomorrowSnoozeEnd(from: now, due: due, configuration: configuration, rules: rules)
+        if let tomorrow, tomorrow != fitting.first?.end {
+            offers.append((.snoozeUntilTomorrow, "Snooze until tomorrow"))
+        } else {
+            offers += fitting.dropFirst().prefix(1).map { (PopUpAction.snooze($0.option), "Snooze \($0.option)") }
+        }
+        if !offers.isEmpty { return offers }
         return due - 60 > now + 60 ? [(PopUpAction.snoozeToLastMinute, "Remind 1 min before")] : []
+    }
+
+    /// Where "Snooze until tomorrow" ends: tomorrow at the reminder time (`SnoozeTarget.tomorrow`),
+    /// out of quiet hours; nil where that is not before the due time (shortened, it would be
+    /// "Remind 1 min before" under another name: CONTRACT, none that does nothing) or where quiet
+    /// hours ending at the due time move it back into today (it would not be tomorrow).
+    static func tomorrowSnoozeEnd(
+        from now: Int64, due: Int64, configuration: Configuration, rules: FireTimeRules
+    ) -> Int64? {
+        let asked = SnoozeTarget.tomorrow.instant(from: now, rules: rules).instant
+        guard let end = snoozeEnd(at: asked, from: now, due: due, configuration: configuration, rules: rules),
+            !end.shortened, end.end >= asked
+        else { return nil }
+        return end.end
     }
 
     /// When a snooze of `duration` from `now` would fire (clamped to the last minute before the

@@ -85,7 +85,8 @@ extension QuerySnapshot {
     }
 
     /// When the menu's offers next change by time alone: a snooze stops fitting before its
-    /// item's due time, or the last-minute one does (an early guess only recomposes).
+    /// item's due time, or the last-minute one does (an early guess only recomposes). "Snooze
+    /// until tomorrow" changes only at local midnight, a deadline of its own while watched.
     func indicatorOffersChange(_ entries: [IndicatorComposer.Entry]) -> Int64? {
         let lengths = configuration.snoozeOptions.map(\.nominalSeconds) + [120]
         return entries.flatMap { entry in lengths.map { entry.due - $0 } }.filter { $0 > now }.min()

@@ -4,6 +4,7 @@ be acted on), which reminders a person must find on the screen, and what the pop
 python3-dbusmock server's screen are, read from its call log."""
 import re
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
 # Titles none of which starts another: a menu label or a pop-up names one item only.
 TITLES = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliet", "Kilo",
@@ -18,6 +19,13 @@ def seconds(duration):
     match = re.fullmatch(r"(\d+)\s*(m|h|d|w|min(?:ute)?s?|hours?|days?|weeks?)", duration.strip())
     assert match, f"not a duration: {duration!r}"
     return int(match[1]) * SECONDS[match[2][0]]
+
+
+def tomorrow_nine(now):
+    """Where "Snooze until tomorrow" ends at `now`: tomorrow at the default reminder time, 09:00
+    in the daemon's zone (UTC here, no quiet hours)."""
+    day = datetime.fromtimestamp(now, timezone.utc).date() + timedelta(days=1)
+    return datetime(day.year, day.month, day.day, 9, tzinfo=timezone.utc).timestamp()
 
 
 def plain(text):

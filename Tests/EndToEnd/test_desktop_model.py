@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CLOCK_SHIFT, SYSTEM_PYTHON, Daemon, NotificationServer, wait_for
-from desk_model import TITLES, Item, Model, plain, screen, seconds
+from desk_model import TITLES, Item, Model, plain, screen, seconds, tomorrow_nine
 from test_indicator import Watcher
 
 HERE = Path(__file__).resolve().parent
@@ -246,6 +246,8 @@ class Desk:
                 item.offer_until = time.monotonic() + 8
             elif key == "snooze-last-minute":
                 model.mark_snoozed(item, item.due - 60)
+            elif key == "snooze-tomorrow":
+                model.mark_snoozed(item, tomorrow_nine(now))
             else:
                 model.mark_snoozed(item, now + seconds(key.removeprefix("snooze-")))
             return f"press {label!r} on {item.title}'s pop-up {popup.id}"
@@ -337,7 +339,8 @@ class Desk:
                 self.model.refusals_allowed += 1
                 return words + ", refused"
         if event == "snoozed":
-            until = item.due - 60 if action.startswith("Remind") else now + seconds(action.removeprefix("Snooze "))
+            until = (item.due - 60 if action.startswith("Remind") else tomorrow_nine(now)
+                     if action == "Snooze until tomorrow" else now + seconds(action.removeprefix("Snooze ")))
             self.model.mark_snoozed(item, until)
         else:
             self.model.mark_done(item, "menu")

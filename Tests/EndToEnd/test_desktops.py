@@ -136,11 +136,14 @@ def test_xfce4_notifyd_keeps_the_reminder_and_its_buttons_and_undo_reach_reminde
         wait_for(lambda: len(xfce_pop_ups(env)) == 2, timeout=5, what="the other pop-up")
         wait_for(lambda: len(xfce_pop_ups(env)) == 1, timeout=20, what="the other pop-up expiring")
         # The remaining pop-up slides up to where the other one was, and shows reminderd's icon there.
-        wait_for(lambda: shows_the_icon(env, 635, 25), timeout=5, what="the reminderd icon on the remaining pop-up")
+        # xfce4-notifyd sizes it to its buttons' labels: the icon is 20 px in from its left edge.
+        wait_for(lambda: any(shows_the_icon(env, x + 20, 25) for x, _, _, _ in xfce_pop_ups(env).values()), timeout=5,
+                 what="the reminderd icon on the remaining pop-up")
         if SHOTS:
-            subprocess.run(["import", "-window", "root", "-crop", "380x180+615+0", "+repage",
+            x, _, width, _ = next(iter(xfce_pop_ups(env).values()))
+            subprocess.run(["import", "-window", "root", "-crop", f"{width + 30}x180+{x - 15}+0", "+repage",
                             os.path.join(SHOTS, "popup-xfce4-notifyd.png")], env=env, check=True)
-        # Buttons: Mark as used, Snooze 1h, Snooze 1d — three, the first Done.
+        # Buttons: Mark as used, Snooze 1h, Snooze until tomorrow — three, the first Done.
         reminder = xfce_pop_ups(env)
         click_button(env, next(iter(reminder.values())), 0, 3)
         wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", timeout=10, what="Done clicked")
@@ -321,7 +324,7 @@ def test_mako_shows_the_named_reminder_with_fitting_buttons_and_done_and_undo_re
         item_id = daemon.ctl_json("add", "coupon", "Sushi", "--expires", local_in(10 * 86400 + 8), "--lead", "240h")["id"]
         shown = wait_for(mako.shown, timeout=15, what="the pop-up on mako")
         assert shown[0]["summary"] == "\u2068Sushi\u2069"
-        assert shown[0]["actions"] == {"done": "Mark as used", "snooze-1h": "Snooze 1h", "snooze-1d": "Snooze 1d"}
+        assert shown[0]["actions"] == {"done": "Mark as used", "snooze-1h": "Snooze 1h", "snooze-tomorrow": "Snooze until tomorrow"}
         wait_for(mako.shows_the_icon, timeout=5, what="reminderd's icon drawn on the pop-up")
         if SHOTS:
             mako.screenshot("popup-mako.png")
@@ -355,7 +358,7 @@ def test_mako_gets_one_grouped_pop_up_for_reminders_due_at_one_instant(mako, tmp
 
 def seven_at_one_instant(daemon):
     """Seven coupons whose reminders all fire in a few seconds, two days before they expire (so
-    each reminder's own pop-up offers Done, Snooze 1h and Snooze 1d): their ids, by title."""
+    each reminder's own pop-up offers Done, Snooze 1h and Snooze until tomorrow): their ids, by title."""
     expires = local_in(2 * 86400 + 6)
     return {f"Deal {n}": daemon.ctl_json("add", "coupon", f"Deal {n}", "--expires", expires, "--lead", "48h")["id"]
             for n in range(1, 8)}
@@ -372,7 +375,7 @@ def test_on_mako_seven_reminders_at_one_instant_are_each_marked_done_with_button
         for title, item_id in ids.items():  # shown in the group's order: by title
             own = wait_for(lambda: [n for n in mako.shown() if "done" in n["actions"]], timeout=10, what=f"{title}'s pop-up")
             assert len(own) == 1 and own[0]["summary"] == f"\u2068{title}\u2069"  # one at a time
-            assert own[0]["actions"] == {"done": "Mark as used", "snooze-1h": "Snooze 1h", "snooze-1d": "Snooze 1d"}
+            assert own[0]["actions"] == {"done": "Mark as used", "snooze-1h": "Snooze 1h", "snooze-tomorrow": "Snooze until tomorrow"}
             assert mako.ctl("invoke", "-n", str(own[0]["id"]), "done").returncode == 0
             wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", timeout=10,
                      what=f"{title} done from its button")

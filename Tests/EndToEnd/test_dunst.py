@@ -166,7 +166,7 @@ def pick(desktop, text):
 
 def seven_at_one_instant(daemon):
     """Seven coupons whose reminders all fire in a few seconds, two days before they expire (so
-    each reminder's own pop-up offers Done, Snooze 1h and Snooze 1d): their ids, by title."""
+    each reminder's own pop-up offers Done, Snooze 1h and Snooze until tomorrow): their ids, by title."""
     expires = local_in(2 * 86400 + 6)
     return {f"Deal {n}": daemon.ctl_json("add", "coupon", f"Deal {n}", "--expires", expires, "--lead", "48h")["id"]
             for n in range(1, 8)}

@@ -34,7 +34,7 @@ rng = random.Random(int(seed))
 targets = json.loads(targets)
 bus = dbus.bus.BusConnection(address)
 mock = bus.get_object(server, "/org/freedesktop/Notifications")
-KEYS = ["done", "snooze-1h", "snooze-1d", "snooze-last-minute", "undo", "one-at-a-time", "snooze-all-1h",
+KEYS = ["done", "snooze-1h", "snooze-1d", "snooze-tomorrow", "snooze-last-minute", "undo", "one-at-a-time", "snooze-all-1h",
         "default", "", "x" * 300, "done\0"[:4] + "\u2068"]
 SIGNATURES = ["", "s", "u", "i", "us", "uu", "su", "uss", "usu", "ui", "t", "x", "y", "n", "q", "d", "b", "as", "ay", "v", "o", "g",
               "a{sv}", "sa{sv}as", "sa{sv}", "(us)", "(uu)", "ai", "a(isvu)", "iias", "iisvu", "aias", "is", "ii"]

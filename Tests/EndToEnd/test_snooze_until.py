@@ -50,3 +50,23 @@ def test_a_time_passed_today_means_tomorrow_and_a_clamp_is_said(server, bus, tmp
         assert refused.returncode != 0 and "6pm" in refused.stderr and "18:00" in refused.stderr
     finally:
         daemon.stop()
+
+
+def test_snooze_until_tomorrow_pressed_on_the_pop_up(server, bus, tmp_path):
+    """The pop-up's third button (CONTRACT §4): Done, the shortest snooze, Snooze until tomorrow;
+    pressed, the reminder is snoozed until tomorrow at the reminder time (09:00)."""
+    zone, today = midday_zone()
+    daemon = Daemon(tmp_path, bus, {"timeZone": zone}).start()
+    try:
+        expires = (datetime.now(ZoneInfo(zone)) + timedelta(days=10, seconds=8)).strftime("%Y-%m-%dT%H:%M:%S")
+        item_id = daemon.ctl_json("add", "coupon", "Bagels", "--expires", expires, "--lead", "240h")["id"]
+        (summary, _, line), = wait_for(server.notifications, timeout=20, what="the pop-up")
+        assert '"snooze-1h", "Snooze 1h", "snooze-tomorrow", "Snooze until tomorrow"]' in line, line
+        server.invoke(1, "snooze-tomorrow")
+        until = wait_for(lambda: daemon.ctl_json("explain", item_id)["snoozedUntil"], timeout=10,
+                         what="the snooze from the button")
+        assert until.startswith(f"{today + timedelta(days=1)}T09:00:00"), until
+        snoozed = [e for e in daemon.ctl_json("history", "--item", item_id)["entries"] if e["event"] == "snoozed"]
+        assert len(snoozed) == 1 and snoozed[0]["reason"].startswith("until tomorrow"), snoozed
+    finally:
+        daemon.stop()

@@ -31,14 +31,14 @@ def test_try_shows_a_sample_at_a_quiet_hour_whose_buttons_change_nothing(bus, se
         daemon.ctl("pause")  # held reminders wait for resume; the sample does not
         result = daemon.ctl("try")
         assert 'A sample reminder is on your screen: "Uber Cash".' in result.stdout, result.stdout
-        assert "Press Mark as used, Snooze 1h, Snooze 1d" in result.stdout, result.stdout
+        assert "Press Mark as used, Snooze 1h, Snooze until tomorrow" in result.stdout, result.stdout
         # The README's sample output is what it prints.
         readme = (ROOT / "README.md").read_text()
         assert "$ reminderctl try\n" + result.stdout + "```" in readme, result.stdout
         (number, summary, body, line), = sample_calls(server)
         assert plain(summary) == "Uber Cash"
         assert plain(body).startswith("Reward Expiring Soon · Amex Platinum · Your $15 Uber Cash expires in 3 days")
-        assert '["done", "Mark as used", "snooze-1h", "Snooze 1h", "snooze-1d", "Snooze 1d"]' in line, line
+        assert '["done", "Mark as used", "snooze-1h", "Snooze 1h", "snooze-tomorrow", "Snooze until tomorrow"]' in line, line
 
         server.invoke(number, "done")
         wait_for(lambda: any(s == "Sample: nothing changed" for s, _, _ in server.notifications()),

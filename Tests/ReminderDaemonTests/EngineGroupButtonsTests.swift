@@ -66,7 +66,7 @@ import Testing
             let own = ownPopUps(harness)
             #expect(own.count == step, "one pop-up at a time: the next only after a Done")
             let current = try #require(own.last)
-            #expect(current.request.actions.map(\.key) == ["done", "snooze-1h", "snooze-1d"])
+            #expect(current.request.actions.map(\.key) == ["done", "snooze-1h", "snooze-tomorrow"])
             seen.append(current.request.summary)
             harness.notifier.press("done", on: current.id)
             harness.settle()
@@ -213,7 +213,7 @@ import Testing
 
     @Test func everyButtonKeyReadsBackAsTheButtonItWasMadeFrom() {
         let buttons: [PopUpAction] = [
-            .done, .snooze(CalendarDuration(1, .hours)), .snoozeToLastMinute, .undo, .oneAtATime,
+            .done, .snooze(CalendarDuration(1, .hours)), .snoozeToLastMinute, .snoozeUntilTomorrow, .undo, .oneAtATime,
             .snoozeAll(CalendarDuration(1, .days)),
         ]
         for button in buttons { #expect(PopUpAction(key: button.key) == button) }

@@ -128,6 +128,31 @@ import Testing
         #expect(offers(view, "Milk") == ["Rebought"])
     }
 
+    /// Issue 30: the menu offers the pop-up's "Snooze until tomorrow", which snoozes until
+    /// tomorrow at the reminder time (09:00 UTC); clicked once that is no longer before the due
+    /// time (the item was edited meanwhile), it is refused, not shortened.
+    @Test func snoozeUntilTomorrowFromTheMenu() throws {
+        let (harness, _) = try harness()
+        let id = harness.addCoupon(expiresIn: 3 * 86_400, leads: ["2d"], title: "Pizza")
+        harness.notifier.watcher(present: true)
+        harness.settle()
+        #expect(offers(harness.notifier.views.last, "Pizza") == ["Mark as used", "Snooze 1h", "Snooze until tomorrow"])
+        harness.emit(.indicatorClicked(.snoozeUntilTomorrow(itemId: id, due: EngineHarness.start + 3 * 86_400)))
+        guard case .success(let explained) = harness.perform("Explain", ["id": .string(id)]),
+            case .string(let until)? = explained["snoozedUntil"]
+        else {
+            Issue.record("no snooze explained")
+            return
+        }
+        #expect(until.hasPrefix("2026-11-19T09:00"))
+
+        let soon = harness.addCoupon(expiresIn: 2 * 3600, leads: [], title: "Tacos")
+        harness.emit(.indicatorClicked(.snoozeUntilTomorrow(itemId: soon, due: EngineHarness.start + 2 * 3600)))
+        #expect(!harness.history(soon).contains("snoozed"))
+        #expect(
+            harness.notifier.requests.contains { $0.summary == "Not snoozed" && $0.body.contains("before it is due") })
+    }
+
     /// A snooze offered while it fit, clicked after it stopped fitting, is refused in words.
     @Test func aSnoozeThatNoLongerFitsIsRefusedNotShortened() throws {
         let (harness, _) = try harness()

@@ -419,6 +419,11 @@ struct ModelRun {
             refusal = ModelItem.Refusal(description: "it is already done")
         } else if action == "done" {
             do { try item.markDone(amount: nil, early: false, now: now, zone: settings.zone) } catch { refusal = error }
+        } else if action == PopUpAction.snoozeUntilTomorrow.key {
+            let today = settings.zone.localDateTime(at: now).date
+            let tomorrow = LocalDateTime(date: LocalDate(dayNumber: today.dayNumber + 1), time: settings.reminderTime)
+            let seconds = settings.zone.resolve(tomorrow).instant - now
+            do { _ = try item.snooze(seconds: seconds, now: now, settings: settings) } catch { refusal = error }
         } else if action == PopUpAction.snoozeToLastMinute.key {
             do { _ = try item.snooze(seconds: 0, lastMinute: true, now: now, settings: settings) } catch {
                 refusal = error

@@ -21,8 +21,8 @@ import Testing
         _ = harness.addCoupon(expiresIn: 30 * 86_400, leads: ["10d"])
         harness.advance(to: 20 * 86_400)
         let popUp = try #require(harness.notifier.requests.first)
-        #expect(popUp.actions.map(\.key) == ["done", "snooze-1h", "snooze-1d"])
-        #expect(popUp.actions.map(\.label) == ["Mark as used", "Snooze 1h", "Snooze 1d"])
+        #expect(popUp.actions.map(\.key) == ["done", "snooze-1h", "snooze-tomorrow"])
+        #expect(popUp.actions.map(\.label) == ["Mark as used", "Snooze 1h", "Snooze until tomorrow"])
     }
 
     @Test func onlySnoozesEndingBeforeTheDueTimeAreOffered() throws {

@@ -28,7 +28,7 @@ import Testing
 
     @Test func buttonsOnlyWithTheActionsCapability() {
         let with = reminder(composer(["actions"]))
-        #expect(with.actions.map(\.key) == ["done", "snooze-1h", "snooze-1d"])
+        #expect(with.actions.map(\.key) == ["done", "snooze-1h", "snooze-tomorrow"])
         #expect(!with.body.contains("reminderctl"))
         let without = reminder(composer([]))
         #expect(without.actions.isEmpty)
@@ -45,6 +45,37 @@ import Testing
         #expect(reminder(composer(["actions"]), dueIn: 5 * 3600).actions.map(\.key) == ["done", "snooze-1h"])
         #expect(reminder(composer(["actions"]), dueIn: 3600).actions.map(\.key) == ["done", "snooze-last-minute"])
         #expect(reminder(composer(["actions"]), dueIn: 90).actions.map(\.key) == ["done"])
+    }
+
+    /// Three buttons (GNOME's most): Done, the shortest snooze, then "Snooze until tomorrow" in
+    /// the place of the next snooze, offered only where it ends tomorrow at the reminder time
+    /// (09:00; now is Wednesday 11:06:40) before the due time, out of quiet hours, and not where
+    /// it would end with the snooze beside it.
+    @Test func snoozeUntilTomorrowOnlyWhereItDoesSomething() {
+        let labels = reminder(composer(["actions"])).actions.map(\.label)
+        #expect(labels == ["Mark as used", "Snooze 1h", "Snooze until tomorrow"])
+        // Due Thursday 10:00: tomorrow 09:00 is before it, where a snooze of 1d is not.
+        let thursday10 = Int64(22 * 3600 + 53 * 60 + 20)
+        #expect(reminder(composer(["actions"]), dueIn: thursday10).actions.map(\.key)
+            == ["done", "snooze-1h", "snooze-tomorrow"])
+        // Due Thursday 09:00: tomorrow 09:00 is not before it, so it is not offered.
+        #expect(reminder(composer(["actions"]), dueIn: thursday10 - 3600).actions.map(\.key) == ["done", "snooze-1h"])
+        // Quiet hours until 10:00: it ends at 10:00, not in them, so not before a 10:00 due time.
+        var quiet = Parts.configuration
+        quiet.quietHours = QuietHours(start: LocalTime(hour: 22, minute: 0), end: LocalTime(hour: 10, minute: 0))
+        let rules = FireTimeRules(zone: .utc, configuration: quiet)
+        #expect(PopUpComposer.tomorrowSnoozeEnd(from: Parts.now, due: Parts.now + thursday10, configuration: quiet, rules: rules) == nil)
+        #expect(PopUpComposer.tomorrowSnoozeEnd(from: Parts.now, due: Parts.now + 86_400 * 3, configuration: quiet, rules: rules)
+            == Parts.now + thursday10)
+        // At 09:00 with only a 1d snooze configured, both would end at tomorrow 09:00: one button.
+        var daily = Parts.configuration
+        daily.snoozeOptions = [CalendarDuration(1, .days)]
+        let nine = Parts.now - (2 * 3600 + 6 * 60 + 40)
+        let atNine = PopUpComposer(
+            server: ServerInfo(name: "test", vendor: "", version: "", capabilities: ["actions"]),
+            configuration: daily, rules: Parts.rules, zone: .utc, now: nine)
+        #expect(atNine.snoozeOffers(due: nine + 30 * 86_400).map(\.action) == [.snooze(CalendarDuration(1, .days))])
+        #expect(PopUpAction(key: PopUpAction.snoozeUntilTomorrow.key) == .snoozeUntilTomorrow)
     }
 
     @Test func residentOnlyWithPersistence() {
