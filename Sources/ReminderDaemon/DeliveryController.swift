@@ -31,6 +31,8 @@ protocol DeliveryCore: AnyObject, Sendable {
     /// A snooze until `end`, a minute before the due time ("until the last minute").
     func snooze(_ id: String, until end: Int64, label: String?, now: Int64) throws(EngineError) -> SnoozeReply
     func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply
+    /// A pop-up of the item closed by the person, stored: its repeats stop.
+    func noteDismissed(_ itemId: String, at now: Int64)
     /// A button or a dismiss changed an item's stored state: for reminderd-sync to push.
     func noteLocalChange(now: Int64)
     /// Puts the end of a timed pause on the timer wheel (nil: none), replacing an earlier one.

@@ -15,6 +15,7 @@ extension ReminderEngine: SyncCore {
         for item in changes.batch.updated { index.update(item) }
         for record in changes.batch.occurrences { index.record(record) }
         delivery.closedElsewhere(closing: changes.closing, acknowledged: changes.acknowledged, now: now)
+        for (id, instant) in changes.acknowledged { index.acknowledge(id, at: instant) }  // repeats stop
         for id in changes.touched where items[id] != nil { reschedule(id, now: now) }
         for notice in changes.notices { delivery.showNotice(notice) }
     }

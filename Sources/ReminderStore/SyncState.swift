@@ -158,6 +158,16 @@ extension ReminderStore {
             body: try row["body"], acknowledgedAt: try row["acknowledgedAt"])
     }
 
+    /// Per item, when one of its pop-ups was last acknowledged here: where its repeats stopped.
+    public func acknowledgements() throws(ReminderStoreError) -> [String: Int64] {
+        try read { db in
+            let pairs = try ReminderStore.fetchAll(
+                db, sql: "SELECT itemId, acknowledgedAt FROM syncObject WHERE acknowledgedAt IS NOT NULL"
+            ) { row -> (String, Int64) in (try row[0], try row[1]) }
+            return Dictionary(pairs, uniquingKeysWith: max)
+        }
+    }
+
     public func syncObject(uid: String) throws(ReminderStoreError) -> SyncObject? {
         try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM syncObject WHERE uid = ?", arguments: [uid]).map(

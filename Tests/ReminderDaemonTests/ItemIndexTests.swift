@@ -33,7 +33,8 @@ import Testing
         index.record(OccurrenceRecord(itemId: "ab", due: due, snoozedUntil: now + 10))
         index.recordShown(
             ShownReminder(
-                itemId: "ab", due: due, fires: [ReminderFire(at: now, lead: "1h")], title: "", event: .fired, reason: ""))
+                itemId: "ab", due: due, fires: [ReminderFire(at: now, lead: "1h")], title: "", event: .fired, reason: ""),
+            at: now)
         #expect(index.checkInvariant() == [])
         index.remove("ab")
         #expect(index.order == ["zz", "mm"])
