@@ -5,9 +5,11 @@ restart. The quarter hours pass as restarts with the test clock 15 minutes furth
 showing stored before it — the durable state a suspend or a restart must neither lose nor
 multiply. The timer's own repeats, every 15 minutes of a running daemon, are the engine's unit
 tests' (EngineRepeatTests, on its test clock)."""
+import json
+import subprocess
 from datetime import datetime
 
-from conftest import CLOCK_SHIFT, Daemon, local_in, wait_for
+from conftest import BIN, CLOCK_SHIFT, Daemon, local_in, wait_for
 
 QUARTER = 15 * 60
 
@@ -91,3 +93,18 @@ def test_done_or_closing_the_pop_up_stops_the_repeats_through_a_restart(server, 
         assert len(server.notifications()) == 3
     finally:
         clock.daemon.stop()
+
+
+def test_plan_says_each_reminder_comes_back_unless_acknowledged(tmp_path):
+    items = tmp_path / "items.json"
+    items.write_text(json.dumps([
+        {"kind": "coupon", "title": "Pizza", "expires": "2030-03-10", "lead": ["1d"], "repeatEvery": "15m"},
+        {"kind": "coupon", "title": "Bagels", "expires": "2030-03-10", "lead": ["1d"]}]))
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"timeZone": "UTC", "repeatTimes": 2}))
+    table = subprocess.run(
+        [str(BIN / "reminderctl"), "plan", "--config", str(config), "--items", str(items), "--from", "2030-03-01",
+         "--to", "2030-03-11"], capture_output=True, text=True, check=True, timeout=30).stdout
+    rows = {line.split()[4]: line for line in table.splitlines()[1:]}
+    assert rows["Pizza"].rstrip().endswith("then every 15m, 2 times unless acknowledged"), table
+    assert "unless acknowledged" not in rows["Bagels"], table

@@ -115,6 +115,28 @@ import Testing
         #expect(shown.count == 3)
     }
 
+    /// `explain`'s last step: the repeat planned, then why none comes.
+    func repeatStep(_ harness: EngineHarness, _ id: String) -> (lead: String, fireAt: String?, result: String)? {
+        guard case .success(let reply) = harness.perform("Explain", ["id": .string(id)]),
+            case .array(let steps)? = reply["steps"], case .object(let last)? = steps.last,
+            case .string(let lead)? = last["lead"], case .string(let result)? = last["result"]
+        else { return nil }
+        if case .string(let fireAt)? = last["fireAt"] { return (lead, fireAt, result) }
+        return (lead, nil, result)
+    }
+
+    @Test func explainSaysTheNextRepeatAndWhyNoneComes() throws {
+        let harness = try EngineHarness()
+        let id = addRepeating(harness, times: 1)
+        #expect(repeatStep(harness, id)?.lead == "2h")  // nothing shown yet: the leads only
+        _ = shownMinutes(harness, through: 120)
+        let planned = try #require(repeatStep(harness, id))
+        #expect(planned.lead == "repeat 1" && planned.result == "kept")
+        #expect(planned.fireAt == Timestamp.format(EngineHarness.start + 135 * minute, in: .utc))
+        _ = shownMinutes(harness, from: 121, through: 140)
+        #expect(repeatStep(harness, id)?.result == "stopped: 1 repeat shown")
+    }
+
     @Test func theConfigsRepeatIsOffByDefaultAndAnItemCanTurnItsOwnOff() throws {
         #expect(Configuration.defaults.repeatEvery == nil)
         var configuration = Configuration(timeZone: "UTC", quietHours: nil)
