@@ -138,8 +138,8 @@ struct ItemIndex: Sendable {
         }
     }
 
-    /// Notes an acknowledgement of the item's pop-ups at `instant` (after the store has a dismiss
-    /// here; in memory only for another device's).
+    /// Notes an acknowledgement of the item's pop-ups at `instant`: a Done, snooze or dismiss
+    /// here once the store has it (`syncObject.acknowledgedAt`), or another device's, in memory.
     mutating func acknowledge(_ id: String, at instant: Int64) {
         acknowledged[id] = max(acknowledged[id] ?? instant, instant)
     }

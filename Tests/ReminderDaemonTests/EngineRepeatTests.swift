@@ -66,6 +66,17 @@ import Testing
         #expect(shownMinutes(harness, from: 151, through: 240) == [])
     }
 
+    @Test func anUndoneDoneDoesNotBringTheRepeatsBackBeforeOrAfterARestart() throws {
+        let harness = try EngineHarness()
+        let id = addRepeating(harness)
+        #expect(shownMinutes(harness, through: 120) == [120])
+        _ = harness.perform("Done", ["id": .string(id)])
+        _ = harness.perform("Undo", ["id": .string(id)])
+        #expect(shownMinutes(harness, from: 121, through: 150) == [])
+        try harness.restart()
+        #expect(shownMinutes(harness, from: 151, through: 239) == [])
+    }
+
     @Test func closingThePopUpStopsTheRepeatsButTheServersExpiryDoesNot() throws {
         let harness = try EngineHarness()
         let id = addRepeating(harness)
