@@ -128,12 +128,13 @@ struct ItemIndex: Sendable {
     /// The occurrence's record, if it has one.
     func record(of id: String, due: Int64) -> OccurrenceRecord? { occurrences[id]?[due] }
 
-    /// Notes the fires of a reminder the server accepted at `now`.
+    /// Notes the fires of a reminder the server accepted at `now`. One shown again on a new
+    /// server (`reshown`) is no new showing: its repeats go on counting from the first.
     mutating func recordShown(_ reminder: ShownReminder, at now: Int64) {
         for fire in reminder.fires {
             fired.insert(FireKey(itemId: reminder.itemId, due: reminder.due, fireAt: fire.at), lead: fire.lead)
         }
-        if let last = reminder.fires.max(by: { $0.at < $1.at }) {
+        if reminder.event != .reshown, let last = reminder.fires.max(by: { $0.at < $1.at }) {
             noteLastShown(reminder.itemId, LastShown(due: reminder.due, lead: last.lead, at: now))
         }
     }

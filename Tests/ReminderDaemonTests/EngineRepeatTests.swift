@@ -77,6 +77,37 @@ import Testing
         #expect(shownMinutes(harness, from: 151, through: 239) == [])
     }
 
+    /// Found by EngineModelTests (a fresh seed, 150 steps): a pop-up shown again on a new server
+    /// (`reshown`) started its series again, so every server restart gave more repeats.
+    @Test func aServerRestartNeitherLosesNorMultipliesTheRepeats() throws {
+        let harness = try EngineHarness()
+        _ = addRepeating(harness)
+        #expect(shownMinutes(harness, through: 125) == [120])
+        harness.notifier.vanish()
+        harness.settle()
+        harness.notifier.appear()
+        harness.settle()
+        #expect(shownMinutes(harness, from: 126, through: 240) == [135, 150, 165])
+    }
+
+    /// Found by EngineModelTests (seed 11, 150 steps): a repeat that came due while no server was
+    /// there, then a snooze, and the repeat was shown when a server appeared.
+    @Test func aRepeatWaitingForAServerIsNotShownAfterASnooze() throws {
+        let harness = try EngineHarness()
+        let id = addRepeating(harness)
+        #expect(shownMinutes(harness, through: 120) == [120])
+        harness.notifier.vanish()
+        harness.settle()
+        _ = shownMinutes(harness, from: 121, through: 136)  // repeat 1 waits for a server
+        _ = harness.perform("Snooze", ["id": .string(id), "duration": .string("1h")])
+        harness.notifier.appear()
+        harness.settle()
+        // The first pop-up, on screen when the server went, is shown again ("reshown"); no repeat.
+        #expect(harness.history(id).filter { $0 == "fired" }.count == 1)
+        _ = shownMinutes(harness, from: 137, through: 196)
+        #expect(harness.history(id).filter { $0 == "fired" }.count == 2)  // the snooze's end
+    }
+
     @Test func closingThePopUpStopsTheRepeatsButTheServersExpiryDoesNot() throws {
         let harness = try EngineHarness()
         let id = addRepeating(harness)
