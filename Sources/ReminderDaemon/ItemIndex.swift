@@ -139,8 +139,8 @@ struct ItemIndex: Sendable {
         }
     }
 
-    /// Notes an acknowledgement of the item's pop-ups at `instant`: a Done, snooze or dismiss
-    /// here once the store has it (`syncObject.acknowledgedAt`), or another device's, in memory.
+    /// Notes an acknowledgement of the item's pop-ups at `instant` — a Done, snooze or dismiss
+    /// here or on another device — once the store has it (`syncObject.acknowledgedAt`).
     mutating func acknowledge(_ id: String, at instant: Int64) {
         acknowledged[id] = max(acknowledged[id] ?? instant, instant)
     }
