@@ -108,3 +108,15 @@ def test_plan_says_each_reminder_comes_back_unless_acknowledged(tmp_path):
     rows = {line.split()[4]: line for line in table.splitlines()[1:]}
     assert rows["Pizza"].rstrip().endswith("then every 15m, 2 times unless acknowledged"), table
     assert "unless acknowledged" not in rows["Bagels"], table
+
+
+def test_an_interval_or_count_out_of_range_is_refused_in_words(daemon):
+    daemon.start()
+    expires = local_in(86_400)
+    for options, words in ((["--repeat-every", "30s"], '"30s": expected a number and a unit (m, h), like 15m or 2h'),
+                           (["--repeat-every", "2d"], '"2d": unit d is not allowed here; use m, h'),
+                           (["--repeat-every", "15m", "--repeat-times", "0"], "0 is not between 1 and 100"),
+                           (["--repeat-every", "15m", "--repeat-times", "101"], "101 is not between 1 and 100")):
+        refused = daemon.ctl("add", "coupon", "Pizza", "--expires", expires, *options, check=False)
+        assert refused.returncode != 0 and words in refused.stderr, refused.stderr
+    assert daemon.ctl_json("list")["items"] == []

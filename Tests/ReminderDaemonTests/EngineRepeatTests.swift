@@ -179,6 +179,17 @@ import Testing
         #expect(repeatStep(harness, id)?.result == "stopped: 1 repeat shown")
     }
 
+    @Test func anEditChangesOrClearsAnItemsRepeat() throws {
+        let harness = try EngineHarness()
+        let id = addRepeating(harness, times: 1)
+        _ = harness.perform("Edit", ["id": .string(id), "changes": .object(["repeatTimes": .integer(2)])])
+        #expect(shownMinutes(harness, through: 135) == [120, 135])
+        _ = harness.perform("Edit", ["id": .string(id), "changes": .object(["repeatEvery": .null])])
+        #expect(shownMinutes(harness, from: 136, through: 239) == [])
+        let refused = harness.perform("Edit", ["id": .string(id), "changes": .object(["repeatTimes": .integer(101)])])
+        #expect("\(refused)".contains("repeatTimes: 101 is not between 1 and 100"), "\(refused)")
+    }
+
     @Test func theConfigsRepeatIsOffByDefaultAndAnItemCanTurnItsOwnOff() throws {
         #expect(Configuration.defaults.repeatEvery == nil)
         var configuration = Configuration(timeZone: "UTC", quietHours: nil)
