@@ -190,6 +190,23 @@ import Testing
         #expect("\(refused)".contains("repeatTimes: 101 is not between 1 and 100"), "\(refused)")
     }
 
+    @Test func aRepeatOfAReminderShownInAGroupLeavesTheGroup() throws {
+        let harness = try EngineHarness()
+        let id = addRepeating(harness, times: 1)
+        _ = harness.addCoupon(expiresIn: 4 * 3600, leads: ["2h"], title: "Bagels")
+        _ = harness.addCoupon(expiresIn: 4 * 3600, leads: ["2h"], title: "Tacos")
+        #expect(shownMinutes(harness, through: 120) == [120])
+        let group = try #require(harness.notifier.acceptedIds.first)
+        #expect(shownMinutes(harness, from: 121, through: 140) == [135])
+        let requests = harness.notifier.requests.dropFirst()
+        // The group again in place without the coupon, then the coupon's repeat on its own.
+        #expect(requests.map(\.replacesId) == [group, 0])
+        #expect(requests.first?.summary.hasPrefix("2 reminders:") == true)
+        #expect(requests.first.map { $0.summary.contains("Bagels") && !$0.summary.contains("Coupon") } == true)
+        #expect(requests.last?.summary.contains("Coupon") == true)
+        #expect(harness.history(id).filter { $0 == "fired" }.count == 2)
+    }
+
     @Test func theConfigsRepeatIsOffByDefaultAndAnItemCanTurnItsOwnOff() throws {
         #expect(Configuration.defaults.repeatEvery == nil)
         var configuration = Configuration(timeZone: "UTC", quietHours: nil)
