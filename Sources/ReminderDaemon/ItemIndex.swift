@@ -20,8 +20,8 @@ struct ItemIndex: Sendable {
     /// Per item, its newest reminder the server accepted: where its next repeat starts from
     /// (`RepeatRule`).
     private(set) var lastShown: [String: LastShown] = [:]
-    /// Per item, the newest acknowledgement of one of its pop-ups (a dismiss here, an
-    /// acknowledgement on another device): a repeat stops at it.
+    /// Per item, the newest acknowledgement of one of its pop-ups (a Done, snooze or dismiss,
+    /// here or on another device): a repeat of a reminder shown by then stops at it.
     private(set) var acknowledged: [String: Int64] = [:]
     /// Stored items that cannot be read, by id: listed and removable, nothing else.
     private(set) var quarantined: [String: QuarantinedItem] = [:]
@@ -50,7 +50,9 @@ struct ItemIndex: Sendable {
         for record in records { occurrences[record.itemId, default: [:]][record.due] = record }
         for record in fires {
             fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt), lead: record.lead)
-            noteLastShown(record.itemId, LastShown(due: record.due, lead: record.lead ?? "", at: record.shownAt))
+            noteLastShown(
+                record.itemId,
+                LastShown(due: record.due, fireAt: record.fireAt, lead: record.lead ?? "", at: record.shownAt))
         }
     }
 
@@ -135,7 +137,7 @@ struct ItemIndex: Sendable {
             fired.insert(FireKey(itemId: reminder.itemId, due: reminder.due, fireAt: fire.at), lead: fire.lead)
         }
         if reminder.event != .reshown, let last = reminder.fires.max(by: { $0.at < $1.at }) {
-            noteLastShown(reminder.itemId, LastShown(due: reminder.due, lead: last.lead, at: now))
+            noteLastShown(reminder.itemId, LastShown(due: reminder.due, fireAt: last.at, lead: last.lead, at: now))
         }
     }
 
@@ -145,8 +147,10 @@ struct ItemIndex: Sendable {
         acknowledged[id] = max(acknowledged[id] ?? instant, instant)
     }
 
+    /// Keeps the newer showing; of fires shown on one pop-up (a late one stands for several), the
+    /// latest, whatever order the store lists them in.
     private mutating func noteLastShown(_ id: String, _ shown: LastShown) {
-        if let known = lastShown[id], known.at > shown.at { return }
+        if let known = lastShown[id], (known.at, known.fireAt) > (shown.at, shown.fireAt) { return }
         lastShown[id] = shown
     }
 
@@ -223,10 +227,11 @@ struct ItemIndex: Sendable {
     }
 }
 
-/// An item's newest reminder on screen: of which occurrence, its lead (`3d`, `snooze`,
+/// An item's newest reminder shown: of which occurrence, its fire time and lead (`3d`, `snooze`,
 /// `repeat 2`), when the server accepted it.
 struct LastShown: Hashable {
     var due: Int64
+    let fireAt: Int64
     let lead: String
     let at: Int64
 }
