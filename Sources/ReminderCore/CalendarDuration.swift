@@ -65,6 +65,10 @@ public struct CalendarDuration: Hashable, Sendable, CustomStringConvertible {
         public static let snooze = Rules(
             units: [.minutes, .hours, .days, .weeks], allowsZero: false, maximumSeconds: 366 * 86_400,
             maximumText: "366 days")
+        /// Repeat until acknowledged (`RepeatRule`): elapsed minutes or hours, at least a minute
+        /// and at most a day; `0m` only to say an item does not repeat.
+        public static let repeatEvery = Rules(
+            units: [.minutes, .hours], allowsZero: true, maximumSeconds: 86_400, maximumText: "24 hours")
         /// Renewal intervals fall on dates, so they count days, weeks, months or years, at most 10 years.
         public static let renewal = Rules(
             units: [.days, .weeks, .months, .years], allowsZero: false, maximumSeconds: 10 * 31_556_952,
@@ -79,7 +83,8 @@ public struct CalendarDuration: Hashable, Sendable, CustomStringConvertible {
         let allowed = Unit.allCases.filter { rules.units.contains($0) }.map(\.rawValue).joined(separator: ", ")
         guard !digits.isEmpty, digits.count <= 6, let count = Int(digits), let unit = Unit(rawValue: String(unitText))
         else {
-            return .failure(.malformed("expected a number and a unit (\(allowed)), like 7d or 2h"))
+            let example = rules.units.contains(.days) ? "7d or 2h" : "15m or 2h"
+            return .failure(.malformed("expected a number and a unit (\(allowed)), like \(example)"))
         }
         guard rules.units.contains(unit) else {
             return .failure(.malformed("unit \(unit.rawValue) is not allowed here; use \(allowed)"))

@@ -22,6 +22,10 @@ public struct Configuration: Hashable, Sendable {
     public var sync: SyncSettings?
     /// Whether reminderd shows a panel indicator (a StatusNotifierItem) when the desktop hosts one.
     public var indicator: Bool
+    /// Repeat until acknowledged for items that set none (`RepeatRule`); nil, the default: off.
+    public var repeatEvery: CalendarDuration?
+    /// How many repeats at most, for items that set none.
+    public var repeatTimes: Int
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),
@@ -33,7 +37,7 @@ public struct Configuration: Hashable, Sendable {
             CalendarDuration(1, .hours), CalendarDuration(1, .days), CalendarDuration(1, .weeks),
         ],
         currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365, sync: SyncSettings? = nil,
-        indicator: Bool = true
+        indicator: Bool = true, repeatEvery: CalendarDuration? = nil, repeatTimes: Int = RepeatRule.defaultTimes
     ) {
         self.timeZone = timeZone
         self.reminderTime = reminderTime
@@ -45,6 +49,8 @@ public struct Configuration: Hashable, Sendable {
         self.historyDays = historyDays
         self.sync = sync
         self.indicator = indicator
+        self.repeatEvery = repeatEvery
+        self.repeatTimes = repeatTimes
     }
 
     public static let defaults = Configuration()
@@ -98,6 +104,11 @@ public struct Configuration: Hashable, Sendable {
         }
         if let sync = fields.value("sync") { config.sync = try SyncSettings(sync) }
         if let indicator = try fields.boolean("indicator") { config.indicator = indicator }
+        config.repeatEvery = try fields.parsed("repeatEvery") { CalendarDuration.parse($0, rules: .repeatEvery) }
+        if let times = try fields.integer("repeatTimes") {
+            try RepeatRule.validateTimes(times, field: "repeatTimes")
+            config.repeatTimes = Int(times)
+        }
         try fields.rejectUnknown()
         self = config
     }

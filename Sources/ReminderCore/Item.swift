@@ -14,10 +14,15 @@ public struct Item: Hashable, Sendable {
     /// ISO 4217 code; the configured currency when absent.
     public var currency: String?
     public var schedule: Schedule
+    /// Overrides the config's `repeatEvery` (`RepeatRule`); `0m`: this item does not repeat.
+    public var repeatEvery: CalendarDuration?
+    /// Overrides the config's `repeatTimes`.
+    public var repeatTimes: Int?
 
     public init(
         id: String? = nil, title: String, notes: String? = nil, lead: [CalendarDuration]? = nil,
-        createdAt: Int64? = nil, currency: String? = nil, schedule: Schedule
+        createdAt: Int64? = nil, currency: String? = nil, schedule: Schedule, repeatEvery: CalendarDuration? = nil,
+        repeatTimes: Int? = nil
     ) {
         self.id = id
         self.title = title
@@ -26,6 +31,8 @@ public struct Item: Hashable, Sendable {
         self.createdAt = createdAt
         self.currency = currency
         self.schedule = schedule
+        self.repeatEvery = repeatEvery
+        self.repeatTimes = repeatTimes
     }
 
     public var kind: ItemKind { schedule.kind }

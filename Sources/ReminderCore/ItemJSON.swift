@@ -54,6 +54,7 @@ extension Item {
         let notes = try fields.string("notes")
         if let notes { try Item.validateText(notes, field: fields.fieldPath("notes"), range: 0...500, multiline: true) }
         let lead = try Item.decodeLeads(&fields)
+        let (repeatEvery, repeatTimes) = try Item.decodeRepeat(&fields)
         let createdAt = try fields.parsed("createdAt", Timestamp.parse)
         let effectiveCreatedAt = createdAt ?? context.defaultCreatedAt
         let currency = try fields.string("currency")
@@ -130,8 +131,8 @@ extension Item {
         try Item.refuseOtherKindsWorth(fields, kind: kind)
         try fields.rejectUnknown()
         self.init(
-            id: id, title: title, notes: notes, lead: lead, createdAt: createdAt, currency: currency, schedule: schedule
-        )
+            id: id, title: title, notes: notes, lead: lead, createdAt: createdAt, currency: currency, schedule: schedule,
+            repeatEvery: repeatEvery, repeatTimes: repeatTimes)
     }
 
     /// A coupon's worth is its `value`, every other kind's its `amount`: the other word is not
@@ -161,6 +162,8 @@ extension Item {
         if let lead { object["lead"] = .array(lead.map { .string($0.description) }) }
         if let createdAt { object["createdAt"] = .string(Timestamp.format(createdAt, in: .utc)) }
         put("currency", currency)
+        put("repeatEvery", repeatEvery)
+        if let repeatTimes { object["repeatTimes"] = .integer(Int64(repeatTimes)) }
         switch schedule {
         case .benefit(let b):
             put("card", b.card)
@@ -237,6 +240,14 @@ extension Item {
         guard let text = try fields.string(key) else { return nil }
         try validateText(text, field: fields.fieldPath(key), range: 1...100)
         return text
+    }
+
+    /// `repeatEvery` (`RepeatRule`: 1m to 24h, or `0m` for none) and `repeatTimes` (1 to 100).
+    static func decodeRepeat(_ fields: inout FieldReader) throws(ReminderCoreError) -> (CalendarDuration?, Int?) {
+        let every = try fields.parsed("repeatEvery") { CalendarDuration.parse($0, rules: .repeatEvery) }
+        guard let times = try fields.integer("repeatTimes") else { return (every, nil) }
+        try RepeatRule.validateTimes(times, field: fields.fieldPath("repeatTimes"))
+        return (every, Int(times))
     }
 
     static func decodeLeads(_ fields: inout FieldReader) throws(ReminderCoreError) -> [CalendarDuration]? {

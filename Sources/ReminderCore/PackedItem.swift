@@ -13,7 +13,9 @@ public struct PackedItem: Sendable {
 
     public init(_ item: Item) {
         var writer = Writer()
-        writer.flags(item.id != nil, item.notes != nil, item.lead != nil, item.createdAt != nil, item.currency != nil)
+        writer.flags(
+            item.id != nil, item.notes != nil, item.lead != nil, item.createdAt != nil, item.currency != nil,
+            item.repeatEvery != nil, item.repeatTimes != nil)
         writer.string(item.title)
         if let id = item.id { writer.string(id) }
         if let notes = item.notes { writer.string(notes) }
@@ -23,6 +25,8 @@ public struct PackedItem: Sendable {
         }
         if let createdAt = item.createdAt { writer.signed(createdAt) }
         if let currency = item.currency { writer.string(currency) }
+        if let every = item.repeatEvery { writer.duration(every) }
+        if let times = item.repeatTimes { writer.signed(Int64(times)) }
         switch item.schedule {
         case .benefit(let benefit):
             writer.byte(0)
@@ -99,6 +103,8 @@ public struct PackedItem: Sendable {
             }
             let createdAt = flags & 8 != 0 ? reader.signed() : nil
             let currency = flags & 16 != 0 ? reader.string() : nil
+            let repeatEvery = flags & 32 != 0 ? reader.duration() : nil
+            let repeatTimes = flags & 64 != 0 ? Int(reader.signed()) : nil
             let schedule: Schedule
             switch reader.byte() {
             case 0:
@@ -156,7 +162,7 @@ public struct PackedItem: Sendable {
             }
             return Item(
                 id: id, title: title, notes: notes, lead: lead, createdAt: createdAt, currency: currency,
-                schedule: schedule)
+                schedule: schedule, repeatEvery: repeatEvery, repeatTimes: repeatTimes)
         }
     }
 

@@ -85,7 +85,12 @@ extension DeliveryController {
                 // An acknowledgement: other devices close the same reminder (pushed with it).
                 let entry = HistoryRecord(
                     at: now, itemId: itemId, title: item.title, event: .dismissed, reason: "closed on screen")
-                do { try store.recordDismiss(entry) } catch { logger.error("cannot record a dismiss: \(error)") }
+                do {
+                    try store.recordDismiss(entry)
+                    core.noteDismissed(itemId, at: now)
+                } catch {
+                    logger.error("cannot record a dismiss: \(error)")
+                }
                 core.noteLocalChange(now: now)
             }
         case .serverAppeared:

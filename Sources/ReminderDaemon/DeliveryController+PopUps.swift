@@ -47,9 +47,11 @@ extension DeliveryController {
     /// More reminders than this at one instant share one pop-up.
     static let mostSeparatePopUps = 2
 
-    /// Shows one reminder, replacing a pop-up of the same item on screen.
+    /// Shows one reminder, replacing a pop-up of the same item on screen; a repeat (`RepeatRule`)
+    /// of one shown in a group takes it off the group first, so it is not on screen twice.
     func show(_ event: ScheduledEvent, item: Item, text: NotificationText, composer: PopUpComposer) {
-        guard case .fire(let itemId, let occurrence, let fires, _, _) = event else { return }
+        guard case .fire(let itemId, let occurrence, let fires, let lead, _) = event else { return }
+        if RepeatRule.number(ofLead: lead) != nil { withdrawFromGroups(where: { $0.itemId == itemId }, now: composer.now) }
         // A pop-up re-shown on a new server is not late: it was shown on time on the old one.
         let shownAgain = wasShown(itemId, due: occurrence.due, fires: fires)
         let replaces = outbox.onScreen.first { $0.value.itemId == itemId }?.key ?? 0

@@ -33,6 +33,8 @@ protocol DeliveryCore: AnyObject, Sendable {
     /// A snooze until `end`, a minute before the due time ("until the last minute").
     func snooze(_ id: String, until end: Int64, label: String?, now: Int64) throws(EngineError) -> SnoozeReply
     func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply
+    /// A pop-up of the item closed by the person, stored: its repeats stop.
+    func noteDismissed(_ itemId: String, at now: Int64)
     /// A button or a dismiss changed an item's stored state: for reminderd-sync to push.
     func noteLocalChange(now: Int64)
     /// Puts the end of a timed pause on the timer wheel (nil: none), replacing an earlier one.
@@ -172,12 +174,18 @@ final class DeliveryController: Sendable {
     /// Whether a reminder is still worth showing: its item exists, its occurrence is neither
     /// done nor past — except an overdue rebuy's, whose occurrence is past by definition — and
     /// no other device acknowledged the item since the reminder's time. Nor one of an occurrence
-    /// the item no longer has: an Undo or an edit took it away (a rebuy's cycle rolled back).
+    /// the item no longer has: an Undo or an edit took it away (a rebuy's cycle rolled back). Nor
+    /// a repeat (`RepeatRule`) of a showing acknowledged since, while it waited for a server or was held.
     func stillDue(_ event: ScheduledEvent, now: Int64) -> Bool {
         guard case .fire(let itemId, let occurrence, _, let lead, _) = event, let item = items[itemId],
             rules.firstOccurrence(of: item, dueAfter: occurrence.due - 1, where: { _ in true })?.due == occurrence.due
         else { return false }
         if let acknowledged = acknowledgedElsewhere[itemId], FireOutbox.covers(event, itemId, acknowledged) {
+            return false
+        }
+        if RepeatRule.number(ofLead: lead) != nil, let acknowledged = core.index.acknowledged[itemId],
+            acknowledged >= core.index.lastShown[itemId]?.at ?? .min
+        {
             return false
         }
         let ahead = occurrence.due > now || lead == ReminderEngine.overdueLead

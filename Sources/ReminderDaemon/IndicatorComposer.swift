@@ -25,6 +25,8 @@ struct IndicatorComposer {
         var snoozes: [Snooze]
         /// A coupon: its value is what it is worth ("worth $7"), not what is left of it, as a benefit's is.
         var isCoupon = false
+        /// Its repeat until acknowledged (`RepeatRule`), said under its offers.
+        var repeats: RepeatRule? = nil
     }
 
     /// A snooze the menu offers: the pop-up's button and its label.
@@ -75,6 +77,11 @@ struct IndicatorComposer {
                 case .done, .undo, .oneAtATime, .snoozeAll:
                     break  // not a snooze of one reminder
                 }
+            }
+            if let repeats = entry.repeats {
+                children.append(
+                    IndicatorMenuItem(
+                        key: "\(key):repeats", label: "Repeats every \(repeats.every) until acknowledged", enabled: false))
             }
             return IndicatorMenuItem(key: key, label: Self.menuLabel(line(entry)), children: children)
         }

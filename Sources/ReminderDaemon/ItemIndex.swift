@@ -17,6 +17,12 @@ struct ItemIndex: Sendable {
     private(set) var occurrences: [String: [Int64: OccurrenceRecord]] = [:]
     /// Fires the server accepted: (item, due, fireAt).
     private(set) var fired = FiredSet()
+    /// Per item, its newest reminder the server accepted: where its next repeat starts from
+    /// (`RepeatRule`).
+    private(set) var lastShown: [String: LastShown] = [:]
+    /// Per item, the newest acknowledgement of one of its pop-ups (a Done, snooze or dismiss,
+    /// here or on another device): a repeat of a reminder shown by then stops at it.
+    private(set) var acknowledged: [String: Int64] = [:]
     /// Stored items that cannot be read, by id: listed and removable, nothing else.
     private(set) var quarantined: [String: QuarantinedItem] = [:]
     /// The items' kind-card-title keys and cards, for refusing a duplicate without a scan.
@@ -28,8 +34,9 @@ struct ItemIndex: Sendable {
     /// What the store holds at start.
     init(
         items loaded: [Item], quarantined unreadable: [QuarantinedItem], records: [OccurrenceRecord],
-        fires: [FireRecord]
+        fires: [FireRecord], acknowledged: [String: Int64] = [:]
     ) {
+        self.acknowledged = acknowledged
         for item in unreadable { quarantined[item.id] = item }
         items.reserveCapacity(loaded.count)
         order.reserveCapacity(loaded.count)
@@ -43,6 +50,9 @@ struct ItemIndex: Sendable {
         for record in records { occurrences[record.itemId, default: [:]][record.due] = record }
         for record in fires {
             fired.insert(FireKey(itemId: record.itemId, due: record.due, fireAt: record.fireAt), lead: record.lead)
+            noteLastShown(
+                record.itemId,
+                LastShown(due: record.due, fireAt: record.fireAt, lead: record.lead ?? "", at: record.shownAt))
         }
     }
 
@@ -82,6 +92,8 @@ struct ItemIndex: Sendable {
         quarantined[id] = nil
         occurrences[id] = nil
         fired.removeAll(of: id)
+        lastShown[id] = nil
+        acknowledged[id] = nil
         changed?.insert(id)
     }
 
@@ -105,6 +117,7 @@ struct ItemIndex: Sendable {
             occurrences[id] = moved
         }
         fired.move(id, map)
+        if let shown = lastShown[id], let to = map[shown.due] { lastShown[id]?.due = to }
         changed?.insert(id)
     }
 
@@ -117,11 +130,28 @@ struct ItemIndex: Sendable {
     /// The occurrence's record, if it has one.
     func record(of id: String, due: Int64) -> OccurrenceRecord? { occurrences[id]?[due] }
 
-    /// Notes the fires of a reminder the server accepted.
-    mutating func recordShown(_ reminder: ShownReminder) {
+    /// Notes the fires of a reminder the server accepted at `now`. One shown again on a new
+    /// server (`reshown`) is no new showing: its repeats go on counting from the first.
+    mutating func recordShown(_ reminder: ShownReminder, at now: Int64) {
         for fire in reminder.fires {
             fired.insert(FireKey(itemId: reminder.itemId, due: reminder.due, fireAt: fire.at), lead: fire.lead)
         }
+        if reminder.event != .reshown, let last = reminder.fires.max(by: { $0.at < $1.at }) {
+            noteLastShown(reminder.itemId, LastShown(due: reminder.due, fireAt: last.at, lead: last.lead, at: now))
+        }
+    }
+
+    /// Notes an acknowledgement of the item's pop-ups at `instant` — a Done, snooze or dismiss
+    /// here or on another device — once the store has it (`syncObject.acknowledgedAt`).
+    mutating func acknowledge(_ id: String, at instant: Int64) {
+        acknowledged[id] = max(acknowledged[id] ?? instant, instant)
+    }
+
+    /// Keeps the newer showing; of fires shown on one pop-up (a late one stands for several), the
+    /// latest, whatever order the store lists them in.
+    private mutating func noteLastShown(_ id: String, _ shown: LastShown) {
+        if let known = lastShown[id], (known.at, known.fireAt) > (shown.at, shown.fireAt) { return }
+        lastShown[id] = shown
     }
 
     /// The occurrence the schedule, Done and Snooze act on: the first one still ahead that is
@@ -195,6 +225,15 @@ struct ItemIndex: Sendable {
         }
         return broken
     }
+}
+
+/// An item's newest reminder shown: of which occurrence, its fire time and lead (`3d`, `snooze`,
+/// `repeat 2`), when the server accepted it.
+struct LastShown: Hashable {
+    var due: Int64
+    let fireAt: Int64
+    let lead: String
+    let at: Int64
 }
 
 /// A fire: which reminder of which occurrence.

@@ -13,6 +13,8 @@ struct PlanningSnapshot: Sendable {
     let rules: FireTimeRules
     /// The configured lead times, for items without their own.
     let leadTimes: [CalendarDuration]
+    /// The configured repeat until acknowledged, for items without their own (`RepeatRule.of`).
+    var repeatDefaults = Configuration.defaults
     /// At start, the reminders a previous run handed to the server without recording the
     /// outcome: shown once more, as late ones (`InterruptedRun.owed`).
     let owed: Set<FireKey>
@@ -35,6 +37,11 @@ struct PlanningSnapshot: Sendable {
         // A lead shown already is not shown again, wherever a new reminder time or zone put it.
         var pending = fires.map { ReminderFire(at: $0.fireAt, lead: $0.lead.description) }
             .filter { !shown.contains(due: occurrence.due, $0) }
+        if let again = nextRepeat(of: item, id, due: occurrence.due), !shown.contains(due: occurrence.due, again) {
+            // Before the snooze's filter: a snooze made since the showing drops it (the
+            // snooze's end, once shown, starts a series of its own).
+            pending.append(again)
+        }
         if let stored = index.record(of: id, due: occurrence.due)?.snoozedUntil {
             let snooze = rules.snoozeEnd(stored: stored, due: occurrence.due)
             // Lead reminders before the snooze's end are skipped.
@@ -70,6 +77,17 @@ struct PlanningSnapshot: Sendable {
         }
         planned.append((.pass(itemId: id, occurrence: occurrence), occurrence.due))
         return planned
+    }
+
+    /// The repeat of the item's newest reminder shown, of the occurrence due at `due`, if it
+    /// repeats and nobody acknowledged it since (`RepeatRule.next`). From the stored showing, so
+    /// a restart plans the same one: come while reminderd was away, it is the one late pop-up.
+    private func nextRepeat(of item: Item, _ id: String, due: Int64) -> ReminderFire? {
+        guard let rule = RepeatRule.of(item, repeatDefaults), let last = index.lastShown[id], last.due == due,
+            let next = rule.next(
+                afterShowingAt: last.at, lead: last.lead, due: due, acknowledged: index.acknowledged[id], rules: rules)
+        else { return nil }
+        return ReminderFire(at: next.at, lead: next.lead)
     }
 
     /// A rebuy whose run-out date passed before any of its reminders could be shown (it was added

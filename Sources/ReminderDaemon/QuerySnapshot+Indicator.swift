@@ -71,7 +71,7 @@ extension QuerySnapshot {
         return IndicatorComposer.Entry(
             itemId: id, due: due.due, title: item.title, daysLeft: days, value: value, currency: currency,
             expires: expires, card: card, doneLabel: text.doneLabel, snoozes: snoozes,
-            isCoupon: item.kind == .coupon)
+            isCoupon: item.kind == .coupon, repeats: RepeatRule.of(item, configuration))
     }
 
     /// The indicator from `cache`'s parts (brought up to date by the caller): the items due

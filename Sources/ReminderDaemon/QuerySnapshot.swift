@@ -233,7 +233,37 @@ struct QuerySnapshot {
                     computed: Timestamp.format(base.fireAt, in: zone), dstGap: base.adjusted == .dstGap,
                     quietHours: quiet, fireAt: final.map { Timestamp.format($0.fireAt, in: zone) }, result: reason))
         }
+        if let step = repeatStep(id, item, occurrence, snooze: snooze) { steps.append(step) }
         return steps
+    }
+
+    /// The repeat until acknowledged of the reminder last shown (`RepeatRule`, as
+    /// `PlanningSnapshot` plans it): the next one, or why none comes.
+    func repeatStep(_ id: String, _ item: Item, _ occurrence: Occurrence, snooze: Int64?) -> ExplainReply.Step? {
+        guard let rule = RepeatRule.of(item, configuration), let last = index.lastShown[id], last.due == occurrence.due
+        else { return nil }
+        let number = (RepeatRule.number(ofLead: last.lead) ?? 0) + 1
+        let computed = last.at + rule.every.nominalSeconds
+        let moved = rules.quietHours.flatMap { rules.moveOutOfQuietHours(computed, window: $0, due: occurrence.due) }
+        let next = rule.next(
+            afterShowingAt: last.at, lead: last.lead, due: occurrence.due, acknowledged: index.acknowledged[id],
+            rules: rules)
+        var result = "kept"
+        if number > rule.times {
+            result = "stopped: \(rule.times) repeat\(rule.times == 1 ? "" : "s") shown"
+        } else if let acknowledged = index.acknowledged[id], acknowledged >= last.at {
+            result = "stopped: acknowledged at \(Timestamp.format(acknowledged, in: zone))"
+        } else if next == nil {
+            result = "dropped: at or after the due time"
+        } else if let snooze, next!.at <= snooze {
+            result = "stopped: snoozed until \(Timestamp.format(snooze, in: zone))"
+        }
+        return ExplainReply.Step(
+            lead: RepeatRule.lead(number), due: Timestamp.format(occurrence.due, in: zone),
+            rule: "\(rule.every) after the reminder shown at \(Timestamp.format(last.at, in: zone)) (\(rule))",
+            computed: Timestamp.format(computed, in: zone), dstGap: false,
+            quietHours: moved?.adjustment == .quietHoursEnd ? "moved to the end of quiet hours" : "not affected",
+            fireAt: result == "kept" ? next.map { Timestamp.format($0.at, in: zone) } : nil, result: result)
     }
 
     /// Why a reminder of one lead is not kept (CONTRACT §3, rules 3–5), in words `add` and `edit`

@@ -194,6 +194,7 @@ extension ReminderEngine {
                     reason: "\(duration), until \(Timestamp.format(end, in: zone))"))
         } catch { throw EngineError.store(error) }
         index.record(record)
+        index.acknowledge(id, at: now)  // as stored: the repeats of what was shown stop
         delivery.closePopUps(of: id)
         reschedule(id, now: now)
         return SnoozeReply(until: Timestamp.format(end, in: zone))

@@ -101,6 +101,7 @@ extension ReminderEngine {
         } catch { throw EngineError.store(error) }
         index.update(item)
         if let record { index.record(record) }
+        index.acknowledge(id, at: now)  // as stored: an Undo does not bring back the repeats
         delivery.closePopUps(of: id)
         reschedule(id, now: now)
         return ItemReply(item: queries(now: now).view(id))

@@ -26,7 +26,8 @@ extension ReminderEngine {
     /// What planning reads, as one value; at start, with the fires a previous run owes (`InterruptedRun`).
     func planning(now: Int64, lateSince: Int64?, owed: Set<FireKey> = []) -> PlanningSnapshot {
         PlanningSnapshot(
-            index: index, rules: rules, leadTimes: configuration.leadTimes, owed: owed, now: now, lateSince: lateSince)
+            index: index, rules: rules, leadTimes: configuration.leadTimes, repeatDefaults: configuration, owed: owed,
+            now: now, lateSince: lateSince)
     }
 
     /// The lead of an overdue rebuy's reminder (its occurrence is due already, yet it is shown).

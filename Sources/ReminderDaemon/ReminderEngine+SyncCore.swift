@@ -7,6 +7,7 @@ extension ReminderEngine: SyncCore {
     /// notices.
     func applyPulledChanges(_ changes: PulledChanges, now: Int64) throws(ReminderStoreError) {
         if !changes.batch.isEmpty { try store.applySync(changes.batch, at: now) }
+        try store.recordAcknowledgedElsewhere(changes.acknowledged)
         for id in changes.batch.removed {
             dropFromMemory(id)
             reschedule(id, now: now)
@@ -15,6 +16,7 @@ extension ReminderEngine: SyncCore {
         for item in changes.batch.updated { index.update(item) }
         for record in changes.batch.occurrences { index.record(record) }
         delivery.closedElsewhere(closing: changes.closing, acknowledged: changes.acknowledged, now: now)
+        for (id, instant) in changes.acknowledged { index.acknowledge(id, at: instant) }  // repeats stop, as stored
         for id in changes.touched where items[id] != nil { reschedule(id, now: now) }
         for notice in changes.notices { delivery.showNotice(notice) }
     }

@@ -36,7 +36,7 @@ extension ReminderEngine {
         delivery.moveOccurrences(move)
         index = ItemIndex(
             items: order.compactMap { items[$0] }, quarantined: Array(index.quarantined.values),
-            records: try store.occurrences(), fires: try store.fires())
+            records: try store.occurrences(), fires: try store.fires(), acknowledged: index.acknowledged)
         logger.info("time zone \(old.identifier) → \(new.identifier): done, snoozed and shown reminders moved with it")
     }
 

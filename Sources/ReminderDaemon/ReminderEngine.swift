@@ -119,7 +119,8 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         try adoptZoneAtStart()
         let stamped = try stampUsedPeriodsAtStart(loaded, now: clock())
         index = ItemIndex(
-            items: stamped, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires())
+            items: stamped, quarantined: unreadable, records: try store.occurrences(), fires: try store.fires(),
+            acknowledged: try store.acknowledgements())
         let owed = try settleInterruptedDeliveries()
         try delivery.start()
         let lastSeen = try store.lastSeen()

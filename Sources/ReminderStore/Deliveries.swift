@@ -117,7 +117,10 @@ public struct ReminderFire: Hashable, Sendable {
     public static let overdueLead = "overdue"
 
     /// Whether the lead alone tells which reminder of its occurrence this is.
-    public var tellsLead: Bool { lead != ReminderFire.snoozeLead && lead != ReminderFire.overdueLead }
+    /// Not a repeat's (`repeat 2`): each lead's reminder has a series of its own.
+    public var tellsLead: Bool {
+        lead != ReminderFire.snoozeLead && lead != ReminderFire.overdueLead && RepeatRule.number(ofLead: lead) == nil
+    }
 }
 
 /// One reminder of a pop-up the server accepted: the fires it stands for, and its history

@@ -9,9 +9,10 @@ public struct SyncObject: Sendable, Equatable {
     public var href: String?
     public var etag: String?
     public var body: String?
-    /// When a pop-up of the item was last acknowledged here (dismissed, snoozed, Done): other
-    /// clients read it as `X-MOZ-LASTACK`. Only the store sets it (`markAcknowledged`); writing
-    /// a `SyncObject` leaves it as stored.
+    /// When a pop-up of the item was last acknowledged here (dismissed, snoozed, Done) — or on
+    /// another device, once pulled (`recordAcknowledgedElsewhere`): other clients read it as
+    /// `X-MOZ-LASTACK`. Only the store sets it (`markAcknowledged`); writing a `SyncObject`
+    /// leaves it as stored.
     public var acknowledgedAt: Int64?
 
     public init(
@@ -121,6 +122,20 @@ extension ReminderStore {
         ).execute(arguments: [now, now, itemId])
     }
 
+    /// Acknowledgements another device made (from a pull), kept with this device's own: where a
+    /// repeat until acknowledged stopped, after a restart too (`acknowledgements()`). The server
+    /// has them already, so nothing waits to be pushed; equal to the base's, they change no record.
+    public func recordAcknowledgedElsewhere(_ acknowledged: [String: Int64]) throws(ReminderStoreError) {
+        guard !acknowledged.isEmpty else { return }
+        try write { db in
+            for (itemId, instant) in acknowledged {
+                try db.cachedStatement(
+                    sql: "UPDATE syncObject SET acknowledgedAt = max(coalesce(acknowledgedAt, ?), ?) WHERE itemId = ?"
+                ).execute(arguments: [instant, instant, itemId])
+            }
+        }
+    }
+
     /// The item was removed here: one the server never had is forgotten; otherwise its row
     /// stays so that its DELETE is pushed.
     static func markRemoved(_ itemId: String, at now: Int64, _ db: Database) throws {
@@ -156,6 +171,16 @@ extension ReminderStore {
         SyncObject(
             itemId: try row["itemId"], uid: try row["uid"], href: try row["href"], etag: try row["etag"],
             body: try row["body"], acknowledgedAt: try row["acknowledgedAt"])
+    }
+
+    /// Per item, when one of its pop-ups was last acknowledged here: where its repeats stopped.
+    public func acknowledgements() throws(ReminderStoreError) -> [String: Int64] {
+        try read { db in
+            let pairs = try ReminderStore.fetchAll(
+                db, sql: "SELECT itemId, acknowledgedAt FROM syncObject WHERE acknowledgedAt IS NOT NULL"
+            ) { row -> (String, Int64) in (try row[0], try row[1]) }
+            return Dictionary(pairs, uniquingKeysWith: max)
+        }
     }
 
     public func syncObject(uid: String) throws(ReminderStoreError) -> SyncObject? {

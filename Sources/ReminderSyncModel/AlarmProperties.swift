@@ -40,6 +40,7 @@ enum AlarmProperties {
             }
             alarm.set("DESCRIPTION", TextValue.escape(summary))
             alarm.set(leadProperty, lead.description)
+            writeRepeat(RepeatRule.of(record.item, context.planner.configuration), into: &alarm)
             if let acknowledged = record.alarms.lastAcknowledged {
                 alarm.set("ACKNOWLEDGED", DateTimeValue.utc(acknowledged).description)
             } else {
@@ -51,6 +52,19 @@ enum AlarmProperties {
         let kept = unclaimed.filter { !($0.name == "VALARM" && $0.property(leadProperty) != nil) }
         todo.components = kept + alarms
         writeAcknowledgements(record.alarms, into: &todo)
+    }
+
+    /// Repeat until acknowledged as RFC 5545 says an alarm repeats (§3.6.6, both or neither):
+    /// `REPEAT` more times, `DURATION` apart — the rule this device follows, so a phone's alarm
+    /// repeats as the pop-up here does. The item's own fields travel as `X-REMINDERD-REPEAT-*`.
+    static func writeRepeat(_ rule: RepeatRule?, into alarm: inout Component) {
+        guard let rule else {
+            alarm.remove("REPEAT")
+            alarm.remove("DURATION")
+            return
+        }
+        alarm.set("REPEAT", String(rule.times))
+        alarm.set("DURATION", DurationValue(isNegative: false, days: 0, seconds: rule.every.nominalSeconds).description)
     }
 
     private static func claim(from components: inout [Component], where match: (Component) -> Bool) -> Component? {

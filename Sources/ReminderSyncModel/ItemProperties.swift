@@ -17,7 +17,7 @@ enum ItemProperties {
     static let keys = [
         "kind", "id", "currency", "card", "amount", "period", "amountUsed", "every", "next", "due", "code", "value",
         "category", "everyDays", "lastPurchased", "lead", "createdAt", "periodStart",
-        "amountIn",
+        "amountIn", "repeatEvery", "repeatTimes",
     ]
 
     /// `amountUsed` → `X-REMINDERD-AMOUNT-USED`; `id` is `ITEM-ID` (the resource's UID is
@@ -85,7 +85,7 @@ enum ItemProperties {
         for key in keys {
             guard let property = todo.property(propertyName(key)) else { continue }
             switch key {
-            case "everyDays": fields[key] = Int64(property.value).map(JSONValue.integer) ?? .string(property.text)
+            case "everyDays", "repeatTimes": fields[key] = Int64(property.value).map(JSONValue.integer) ?? .string(property.text)
             case "amountIn":
                 // `12=35,6=20`; a part without `=` is kept whole, for the validator to name.
                 var months: [String: JSONValue] = [:]

@@ -15,7 +15,8 @@ enum ItemCard {
         ("everyDays", "Every (days)"), ("status", "Status"),
         ("due", "Due"), ("next", "Next renewal"), ("expires", "Expires"),
         ("lastPurchased", "Last bought"), ("code", "Code"), ("category", "Category"), ("currency", "Currency"),
-        ("nextReminder", "Next reminder"), ("lead", "Lead times"), ("notes", "Notes"), ("createdAt", "Added"),
+        ("nextReminder", "Next reminder"), ("lead", "Lead times"), ("repeatEvery", "Repeats every"),
+        ("repeatTimes", "Repeats at most"), ("notes", "Notes"), ("createdAt", "Added"),
     ]
 
     /// The rows are the item's fields, the known ones in `fields`' order and words, then any

@@ -49,6 +49,11 @@ struct ItemOptions: ParsableArguments {
     @Option(help: "Notes, up to 500 characters.") var notes: String?
     @Option(help: "Lead times overriding the config's, e.g. 7d,1d or 2h.") var lead: String?
     @Option(
+        name: .customLong("repeat-every"),
+        help: "Show a reminder left alone again every DURATION until acknowledged: 1m to 24h, e.g. 15m (0m: never).")
+    var repeatEvery: String?
+    @Option(name: .customLong("repeat-times"), help: "At most this many repeats, 1-100 (default 3).") var repeatTimes: Int?
+    @Option(
         name: .customLong("amount-in"),
         help: "Benefit: a month's own amount, MONTH=AMOUNT (dec=35 or 12=35; repeatable; \"\" clears).")
     var amountIn: [String] = []
@@ -74,6 +79,8 @@ struct ItemOptions: ParsableArguments {
         if let everyDays { fields["everyDays"] = .integer(Int64(everyDays)) }
         put("lastPurchased", lastPurchased)
         put("notes", notes)
+        put("repeatEvery", repeatEvery)
+        if let repeatTimes { fields["repeatTimes"] = .integer(Int64(repeatTimes)) }
         if let lead {
             fields["lead"] =
                 lead.isEmpty ? .null : .array(lead.split(separator: ",").map { .string($0.trimmingCharacters()) })

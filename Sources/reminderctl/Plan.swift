@@ -45,7 +45,7 @@ struct Plan: ParsableCommand {
         if json {
             print(Output.json(text: planner.json(entries, items: list)))
         } else {
-            print(Plan.table(entries, items: list, zone: zone), terminator: "")
+            print(Plan.table(entries, items: list, zone: zone, configuration: configuration), terminator: "")
         }
     }
 
@@ -56,9 +56,15 @@ struct Plan: ParsableCommand {
         }
     }
 
-    static func table(_ entries: [Planner.Entry], items: [Item], zone: TimeZoneRules) -> String {
+    static func table(
+        _ entries: [Planner.Entry], items: [Item], zone: TimeZoneRules, configuration: Configuration
+    ) -> String {
         if entries.isEmpty { return "No reminders in this range.\n" }
         var table = TextTable(headers: ["FIRES", "ITEM", "TITLE", "LEAD", "DUE", "NOTE"])
+        // Left alone, each reminder comes back: said beside it (the repeats depend on when it is shown).
+        func repeats(_ item: Item) -> String? {
+            RepeatRule.of(item, configuration).map { "then \($0) unless acknowledged" }
+        }
         for entry in entries {
             let item = items[entry.itemIndex]
             let fire = entry.fire
@@ -68,7 +74,7 @@ struct Plan: ParsableCommand {
                 shown(item.title),
                 fire.lead.description,
                 HumanTime.format(fire.occurrence.due, in: zone),
-                fire.adjusted?.rawValue ?? "",
+                [fire.adjusted?.rawValue, repeats(item)].compactMap { $0 }.joined(separator: "; "),
             ])
         }
         return table.render()

@@ -55,6 +55,9 @@ import Testing
         #expect(
             refusal(#"{"timeZone": "../etc/passwd"}"#)
                 == #"timeZone: "../etc/passwd" is not an IANA zone name like Europe/Berlin"#)
+        #expect(refusal(#"{"repeatEvery": "0.5m"}"#) == #"repeatEvery: "0.5m": expected a number and a unit (m, h), like 15m or 2h"#)
+        #expect(refusal(#"{"repeatTimes": 500}"#) == "repeatTimes: 500 is not between 1 and 100")
+        #expect((try? Fixture.config(#"{"repeatEvery": "15m"}"#))?.repeatEvery == CalendarDuration(15, .minutes))
         #expect(refusal(#"{"reminderTime": 9}"#) == "reminderTime: expected a string, found a number")
         #expect(refusal(#"[]"#) == "(top level): expected an object, found an array")
     }

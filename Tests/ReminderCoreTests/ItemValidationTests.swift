@@ -81,6 +81,16 @@ import Testing
         #expect(
             refusal(#"{"kind":"rebuy","title":"x","everyDays":1.5,"lastPurchased":"2026-01-01"}"#)
                 == "everyDays: expected a whole number, found a number")
+        let coupon = #"{"kind":"coupon","title":"x","expires":"2026-12-01""#
+        #expect(refusal(coupon + #","repeatEvery":"1m","repeatTimes":100}"#) == nil)
+        #expect(refusal(coupon + #","repeatEvery":"0m"}"#) == nil)
+        #expect(
+            refusal(coupon + #","repeatEvery":"30s"}"#)
+                == #"repeatEvery: "30s": expected a number and a unit (m, h), like 15m or 2h"#)
+        #expect(refusal(coupon + #","repeatEvery":"1d"}"#) == #"repeatEvery: "1d": unit d is not allowed here; use m, h"#)
+        #expect(refusal(coupon + #","repeatEvery":"25h"}"#) == #"repeatEvery: "25h": must be at most 24 hours"#)
+        #expect(refusal(coupon + #","repeatTimes":0}"#) == "repeatTimes: 0 is not between 1 and 100")
+        #expect(refusal(coupon + #","repeatTimes":101}"#) == "repeatTimes: 101 is not between 1 and 100")
         #expect(
             refusal(#"{"kind":"fee","title":"x","due":"2026-02-30"}"#)
                 == #"due: "2026-02-30": February 2026 has 28 days"#)

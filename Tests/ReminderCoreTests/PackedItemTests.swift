@@ -37,7 +37,12 @@ import Testing
                 Coupon(
                     expires: .dateTime(LocalDateTime(date: date, time: LocalTime(hour: 23, minute: 59, second: 7))),
                     code: "SAVE-10", value: Money(tenThousandths: 100_000), category: "Food"))),
-        Item(id: "c2", title: "Deal 2", schedule: .coupon(Coupon(expires: .date(date)))),
+        Item(
+            id: "c2", title: "Deal 2", schedule: .coupon(Coupon(expires: .date(date))),
+            repeatEvery: CalendarDuration(15, .minutes), repeatTimes: 100),
+        Item(
+            id: "c3", title: "Deal 3", schedule: .coupon(Coupon(expires: .date(date))),
+            repeatEvery: CalendarDuration(0, .minutes), repeatTimes: 1),
         Item(
             id: "f", title: "Annual fee", currency: "JPY",
             schedule: .fee(Fee(card: "Sapphire", amount: Money(tenThousandths: 950_000), due: date))),

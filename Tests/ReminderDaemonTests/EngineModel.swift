@@ -37,6 +37,8 @@ struct ModelItem {
     /// of quiet hours under.
     var snoozed: [LocalDateTime: (end: Int64, generation: Int)] = [:]
     var undo: [(fields: Fields, due: LocalDateTime?)] = []
+    /// Repeat until acknowledged (CONTRACT §3): seconds apart, at most so many times.
+    var repeats: (every: Int64, times: Int)?
 
     static let endOfDay = LocalTime(hour: 23, minute: 59)
 

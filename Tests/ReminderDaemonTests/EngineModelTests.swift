@@ -14,7 +14,9 @@ import Testing
 /// reminder time, zone or quiet hours, a notification server vanishing and appearing and buttons
 /// pressed on shown pop-ups, each checked against `ModelItem`, written from docs/CONTRACT.md:
 /// status, a benefit's used amount, how many Undos succeed, snoozed-until, no (item, occurrence,
-/// lead) shown twice, nothing shown in quiet hours that the contract does not allow, and the
+/// lead) shown twice, nothing shown in quiet hours that the contract does not allow, every third
+/// item repeating until acknowledged (issue 30: each repeat the next after the showing before it,
+/// at least its interval later, at most so many, none after a Done, snooze or dismiss), and the
 /// engine's own invariants (`EngineHarness.settle`). Edits that move dates (a subscription's
 /// next renewal, a benefit's period), chains of Undos and zone changes come between snoozes and
 /// early Dones (issue 27: an Undo after such an edit lost the earlier Done, a carried snooze
@@ -62,6 +64,9 @@ struct ModelRun {
     /// History entries read so far, and each (item, occurrence, lead) shown.
     var historyRead = 0
     var shown: [String: String] = [:]
+    /// Per item, its newest reminder shown (when, its lead) and newest Done, snooze or dismiss.
+    var lastFired: [String: (at: Int64, lead: String)] = [:]
+    var acknowledged: [String: Int64] = [:]
     /// The current notifier's requests read so far, its reminder pop-ups and Undo offers.
     var requestsRead = 0
     var popUps: [UInt32: (itemId: String, occurrence: LocalDateTime, actions: [String])] = [:]
@@ -200,6 +205,12 @@ struct ModelRun {
         }
         let leads = [nil, ["1d", "0d"], ["2h", "30m"], ["3d", "6h"]][pick(4)]
         if let leads { json["lead"] = .array(leads.map { .string($0) }) }
+        // Every third item repeats until acknowledged, by its number (no pick: the seeds' steps stay).
+        let repeats: (every: Int64, times: Int)? = titles % 3 == 0 ? (titles % 2 == 0 ? 900 : 3600, 1 + titles / 3 % 3) : nil
+        if let repeats {
+            json["repeatEvery"] = .string(repeats.every == 900 ? "15m" : "1h")
+            json["repeatTimes"] = .integer(Int64(repeats.times))
+        }
         let reply = harness.perform("Add", ["item": .object(json)])
         guard case .success(let result) = reply, case .string(let id)? = result["id"] else {
             note("add \(kind) \(ModelRun.text(json)) refused: \(reply)")
@@ -207,6 +218,7 @@ struct ModelRun {
         }
         note("add \(kind) \(id) \(ModelRun.text(json))")
         model[id] = ModelItem(kind: kind, id: id, fields: fields)
+        model[id]?.repeats = repeats
         added.append(id)
     }
 
@@ -518,7 +530,9 @@ struct ModelRun {
             else { return nil }
             return (instant, item, event, reason)
         }
-        for line in lines.dropFirst(historyRead) where line.event == "fired" {
+        for line in lines.dropFirst(historyRead) {
+            if ["done", "snoozed", "dismissed"].contains(line.event) { acknowledged[line.item] = line.at }
+            guard line.event == "fired" else { continue }
             guard let item = model[line.item] else {
                 problems.append("fired for an item the model does not have: \(line)")
                 continue
@@ -534,6 +548,11 @@ struct ModelRun {
                 continue
             }
             var key = "\(line.item) due \(occurrence) lead \(lead)"
+            if let number = RepeatRule.number(ofLead: lead) {
+                key += " after \(lastFired[line.item]?.at ?? 0)"
+                problems += repeatProblems(line, item: item, number: number)
+            }
+            lastFired[line.item] = (line.at, lead)
             if lead == "snooze" { key += " until \(item.snoozeEnd(of: occurrence, settings: settings).map { "\($0)" } ?? "?")" }
             if let earlier = shown[key] {
                 problems.append("shown twice: \(key) (\(earlier), then \(line.reason) at \(line.at))")
@@ -550,6 +569,27 @@ struct ModelRun {
             }
         }
         historyRead = lines.count
+        return problems
+    }
+
+    /// A repeat until acknowledged against CONTRACT §3: of an item that repeats, at most so many
+    /// times, each the next after the showing before it — and at least its interval after it —
+    /// with no Done, snooze or dismiss of the item since that showing.
+    func repeatProblems(_ line: (at: Int64, item: String, event: String, reason: String), item: ModelItem, number: Int)
+        -> [String]
+    {
+        guard let repeats = item.repeats else { return ["a repeat of an item that does not repeat: \(line)"] }
+        guard number <= repeats.times else { return ["repeat \(number) of at most \(repeats.times): \(line)"] }
+        guard let previous = lastFired[line.item],
+            RepeatRule.number(ofLead: previous.lead) == (number == 1 ? nil : number - 1)
+        else { return ["repeat \(number) does not follow the showing before it (\(String(describing: lastFired[line.item]))): \(line)"] }
+        var problems: [String] = []
+        if line.at < previous.at + repeats.every {
+            problems.append("repeat \(number) \(line.at - previous.at) s after the showing before it: \(line)")
+        }
+        if let acknowledged = acknowledged[line.item], acknowledged >= previous.at {
+            problems.append("repeat \(number) after an acknowledgement at \(acknowledged): \(line)")
+        }
         return problems
     }
 

@@ -132,6 +132,14 @@ import Testing
         #expect(view.menu.first { $0.label.hasPrefix("Milk") }!.children.map(\.label) == ["Rebought"])
     }
 
+    @Test func anEntryThatRepeatsUntilAcknowledgedSaysSoUnderItsOffers() {
+        var repeating = entry("c", "Pizza", days: 0, value: 7, coupon: true)
+        repeating.repeats = RepeatRule(every: CalendarDuration(15, .minutes), times: 3)
+        let item = compose([repeating]).menu[1]
+        #expect(item.children.map(\.label) == ["Mark as used", "Snooze 1h", "Snooze 1d", "Repeats every 15m until acknowledged"])
+        #expect(item.children.last?.enabled == false && item.children.last?.action == nil)
+    }
+
     @Test func theToolTipSaysWhatIsDueAndTheValueExpiring() {
         let view = compose([
             entry("a", "Gas credit", days: 0, value: 10), entry("c", "Coupon", days: 5, value: 7, coupon: true),

@@ -23,6 +23,21 @@ import Testing
         #expect(index.checkInvariant() == [])
     }
 
+    /// Where a repeat until acknowledged starts from: the newest showing, and of the fires one
+    /// late pop-up stood for, the latest, in whatever order the store lists them.
+    @Test func theLastShownIsTheNewestShowingsLatestFire() {
+        let b = Parts.coupon("bb", dueIn: 3600)
+        let fires = [
+            FireRecord(itemId: "bb", due: b.occurrence.due, fireAt: now - 900, shownAt: now - 600, notificationId: 1, lead: "2h"),
+            FireRecord(itemId: "bb", due: b.occurrence.due, fireAt: now - 300, shownAt: now, notificationId: 2, lead: "repeat 1"),
+            FireRecord(itemId: "bb", due: b.occurrence.due, fireAt: now - 400, shownAt: now, notificationId: 2, lead: "1h"),
+        ]
+        for order in [fires, fires.reversed()] {
+            let index = ItemIndex(items: [b.item], quarantined: [], records: [], fires: order)
+            #expect(index.lastShown["bb"] == LastShown(due: b.occurrence.due, fireAt: now - 300, lead: "repeat 1", at: now))
+        }
+    }
+
     @Test func addingAndRemovingKeepsOrderSortedIdsAndRecordsInStep() {
         var index = ItemIndex()
         index.add([Parts.coupon("zz", dueIn: 60).item])
@@ -33,7 +48,8 @@ import Testing
         index.record(OccurrenceRecord(itemId: "ab", due: due, snoozedUntil: now + 10))
         index.recordShown(
             ShownReminder(
-                itemId: "ab", due: due, fires: [ReminderFire(at: now, lead: "1h")], title: "", event: .fired, reason: ""))
+                itemId: "ab", due: due, fires: [ReminderFire(at: now, lead: "1h")], title: "", event: .fired, reason: ""),
+            at: now)
         #expect(index.checkInvariant() == [])
         index.remove("ab")
         #expect(index.order == ["zz", "mm"])
