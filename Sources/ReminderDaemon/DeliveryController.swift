@@ -174,12 +174,18 @@ final class DeliveryController: Sendable {
     /// Whether a reminder is still worth showing: its item exists, its occurrence is neither
     /// done nor past — except an overdue rebuy's, whose occurrence is past by definition — and
     /// no other device acknowledged the item since the reminder's time. Nor one of an occurrence
-    /// the item no longer has: an Undo or an edit took it away (a rebuy's cycle rolled back). Nor
+    /// the item no longer has: an Undo or an edit took it away (a rebuy's cycle rolled back).
+    /// Nor one of an occurrence after the current one: an Undo made an earlier occurrence current
+    /// again, and the later one's reminders come when it is current (its snooze fire waiting for
+    /// a server was shown beside the restored occurrence's own, the item's snooze twice). Nor
     /// a repeat (`RepeatRule`) of a showing acknowledged since, while it waited for a server or was held.
     func stillDue(_ event: ScheduledEvent, now: Int64) -> Bool {
         guard case .fire(let itemId, let occurrence, _, let lead, _) = event, let item = items[itemId],
             rules.firstOccurrence(of: item, dueAfter: occurrence.due - 1, where: { _ in true })?.due == occurrence.due
         else { return false }
+        if let current = core.index.currentOccurrence(of: item, rules: rules, now: now), current.due < occurrence.due {
+            return false
+        }
         if let acknowledged = acknowledgedElsewhere[itemId], FireOutbox.covers(event, itemId, acknowledged) {
             return false
         }

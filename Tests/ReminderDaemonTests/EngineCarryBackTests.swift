@@ -130,6 +130,34 @@ import Testing
         #expect(reminders.count == 1)
     }
 
+    /// Found by the model test (seed 4047450750647935008): a renewal paid before its first
+    /// reminder, its next occurrence snoozed and that snooze's reminder waiting for a server; then
+    /// the payment undone and the restored occurrence snoozed too: when a server came, both
+    /// snoozes' reminders went out — the later occurrence's beside the current one's.
+    @Test func aLaterOccurrencesReminderWaitingForAServerIsNotShownAfterAnUndo() throws {
+        let harness = try EngineHarness()
+        harness.notifier.vanish()
+        harness.settle()
+        let s = add(
+            harness,
+            [
+                "kind": .string("subscription"), "title": .string("Renewal"), "amount": .string("9.99"),
+                "every": .string("1mo"), "next": .string("2026-12-22"), "lead": .array([.string("3d")]),
+            ])
+        _ = ok(harness, "Done", ["id": .string(s)])  // 2026-12-22 paid: 2027-01-22 is current
+        _ = ok(harness, "Snooze", ["id": .string(s), "duration": .string("1h")])
+        harness.advance(to: 3600 + 60)  // 2027-01-22's snooze reminder waits for a server
+        #expect(harness.status("waiting") == .integer(1))
+        _ = ok(harness, "Undo", ["id": .string(s)])  // 2026-12-22 is current again
+        _ = ok(harness, "Snooze", ["id": .string(s), "duration": .string("1h")])
+        harness.advance(to: 2 * 3600 + 120)  // and its snooze reminder waits too
+        harness.notifier.appear()
+        harness.settle()
+        let reminders = harness.notifier.requests.filter { request in request.actions.contains { $0.key == "done" } }
+        #expect(reminders.count == 1)
+        #expect(harness.history(s).filter { $0 == "fired" }.count == 1)
+    }
+
     @Test func aSnoozeCarriedPastTheDueTimeByAnEditStillReminds() throws {
         let harness = try EngineHarness()
         let s = add(

@@ -24,12 +24,13 @@ import Testing
 /// printed; `REMINDERD_MODEL_SEEDS` / `_STEPS` make a longer run; `REMINDERD_MODEL_SEED=N`
 /// replays one seed. A failure names its seed and steps.
 ///
-/// One new seed a run by default (`REMINDERD_MODEL_FRESH=N` for more): each run still explores,
-/// and a defect it finds fails that run, but a run of the test command is not made to fail by
-/// chance more often than it must. Seed 4047450750647935008 (2026-11-28) found one still open:
-/// a snoozed reminder held for a missing server was shown twice when one appeared.
+/// Three new seeds a run by default (`REMINDERD_MODEL_FRESH=N` for more or fewer). Seeds that
+/// found a defect are played every run after the fixed ones (`regressionSeeds`): 4047450750647935008
+/// (2026-11-28) showed a snoozed reminder held for a missing server twice when one appeared — the
+/// later occurrence's, after an Undo made an earlier one current again.
 @Suite struct EngineModelTests {
-    static let freshSeeds = ProcessInfo.processInfo.environment["REMINDERD_MODEL_FRESH"].flatMap { Int($0) } ?? 1
+    static let freshSeeds = ProcessInfo.processInfo.environment["REMINDERD_MODEL_FRESH"].flatMap { Int($0) } ?? 3
+    static let regressionSeeds: [UInt64] = [4_047_450_750_647_935_008]
 
     @Test func theEngineFollowsTheModel() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -39,6 +40,7 @@ import Testing
             seeds = [one]
         } else {
             seeds = Array(0..<UInt64(environment["REMINDERD_MODEL_SEEDS"].flatMap { Int($0) } ?? 30))
+            seeds += EngineModelTests.regressionSeeds
             let fresh = (0..<EngineModelTests.freshSeeds).map { _ in UInt64.random(in: 1_000...UInt64.max) }
             print("EngineModelTests: new seeds this run \(fresh.map(String.init).joined(separator: ", ")) (replay one with REMINDERD_MODEL_SEED=N)")
             seeds += fresh
