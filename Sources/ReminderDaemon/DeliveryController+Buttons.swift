@@ -96,6 +96,7 @@ extension DeliveryController {
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
             let pending = outbox.take(.waiting) + outbox.take(.repost)
+            closeLeftOnScreen()
             for notice in outbox.takeNotices() { showNotice(notice) }
             showSamplesAwaitingServer(now: now)
             deliver(pending.filter { stillDue($0, now: now) }, now: now)

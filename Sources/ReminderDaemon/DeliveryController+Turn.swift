@@ -43,6 +43,13 @@ extension DeliveryController {
 
     /// `{"shownAs": id, "reminders": [{"item", "due", "date", "lead", "fires": [[at, lead], …]}, …]}`.
     static func encodeTurn(_ events: [ScheduledEvent], shownAs: UInt32?) -> String {
+        var fields: [String: JSONValue] = ["reminders": remindersJSON(events)]
+        if let shownAs { fields["shownAs"] = .integer(Int64(shownAs)) }
+        return String(decoding: JSONValue.object(fields).serialized(), as: UTF8.self)
+    }
+
+    /// Reminders as stored (the turn's, those to show again after a start): their item, occurrence and fires.
+    static func remindersJSON(_ events: [ScheduledEvent]) -> JSONValue {
         var reminders: [JSONValue] = []
         for case .fire(let itemId, let occurrence, let fires, let lead, _) in events {
             reminders.append(
@@ -52,16 +59,22 @@ extension DeliveryController {
                     "fires": .array(fires.map { .array([.integer($0.at), .string($0.lead)]) }),
                 ]))
         }
-        var fields: [String: JSONValue] = ["reminders": .array(reminders)]
-        if let shownAs { fields["shownAs"] = .integer(Int64(shownAs)) }
-        return String(decoding: JSONValue.object(fields).serialized(), as: UTF8.self)
+        return .array(reminders)
     }
 
     /// The reminders `encodeTurn` wrote, and the server id of the one on screen; nil when unreadable.
     static func decodeTurn(_ text: String) -> (events: [ScheduledEvent], shownAs: UInt32?)? {
         guard case .object(let fields)? = try? JSONValue.parse(Array(text.utf8), source: "turn"),
-            case .array(let reminders)? = fields["reminders"]
+            let events = decodeReminders(fields["reminders"])
         else { return nil }
+        var shownAs: UInt32?
+        if case .integer(let id)? = fields["shownAs"], let server = UInt32(exactly: id) { shownAs = server }
+        return (events, shownAs)
+    }
+
+    /// The reminders `remindersJSON` wrote; nil when unreadable.
+    static func decodeReminders(_ value: JSONValue?) -> [ScheduledEvent]? {
+        guard case .array(let reminders)? = value else { return nil }
         var events: [ScheduledEvent] = []
         for reminder in reminders {
             guard case .object(let fields) = reminder, case .string(let itemId)? = fields["item"],
@@ -78,8 +91,6 @@ extension DeliveryController {
             let occurrence = Occurrence(due: due, dueDate: LocalDate(dayNumber: day))
             events.append(.fire(itemId: itemId, occurrence: occurrence, fires: fires, lead: lead, late: nil))
         }
-        var shownAs: UInt32?
-        if case .integer(let id)? = fields["shownAs"], let server = UInt32(exactly: id) { shownAs = server }
-        return (events, shownAs)
+        return events
     }
 }

@@ -71,6 +71,11 @@ final class DeliveryController: Sendable {
         /// The server id the reminder shown in turn had when the previous run stopped: the first
         /// shown in turn after a start replaces it, so it is not on screen twice.
         var turnShownBefore: UInt32?
+        /// The pop-ups to show again after a start as last stored (`persistReshow`).
+        var storedReshow: String?
+        /// The server ids of the pop-ups the previous run left on screen: closed when a server is
+        /// known, before their reminders are shown again (`restoreReshow`).
+        var closeAtStart: [UInt32] = []
         /// The server ids of the sample pop-ups on screen (`reminderctl try`): their buttons change nothing.
         var samplePopUps: Set<UInt32> = []
         /// `reminderctl try` calls made while no notification server was known, waiting for one.
@@ -150,6 +155,7 @@ final class DeliveryController: Sendable {
         pausedUntil = DeliveryController.pause(stored: try store.savedPause())
         armPauseEnd()
         try restoreTurn(now: clock())
+        try restoreReshow(now: clock())
     }
 
     /// Listens to the notifier: buttons, closes, servers and do-not-disturb, handled on the queue.

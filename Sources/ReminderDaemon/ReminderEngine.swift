@@ -179,6 +179,7 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     /// and the indicator's midnight), the panel indicator and systemd what changed.
     func publish() {
         delivery.persistTurn()
+        delivery.persistReshow()
         // The indicator's next midnight, while it is shown, is one more deadline of the timer.
         let midnight = publishIndicator(now: clock())
         deadlineChanged?(

@@ -24,6 +24,16 @@ extension ReminderStore {
     /// The stored reminders being gone through one at a time, nil when none are.
     public func savedTurn() throws(ReminderStoreError) -> String? { try setting("turn") }
 
+    /// Stores the reminders to show again after a start — those on screen, or to be shown again
+    /// on the next server — and the server ids of their pop-ups (`DeliveryController.persistReshow`);
+    /// nil when there are none.
+    public func saveReshow(_ stored: String?) throws(ReminderStoreError) {
+        try write { db in try ReminderStore.setSetting("reshow", stored, db) }
+    }
+
+    /// The stored reminders to show again after a start, nil when none are.
+    public func savedReshow() throws(ReminderStoreError) -> String? { try setting("reshow") }
+
     static func setSetting(_ key: String, _ value: String?, _ db: Database) throws {
         if let value {
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)").execute(

@@ -476,13 +476,8 @@ class Desk:
             self.fail("after the last step:\n    " + "\n    ".join(last))
 
 
-# restart_daemon is weighed 0 while a known defect stands, found by this model (seeds 1 and 2 at
-# weight 1): pop-ups shown before reminderd restarted are not taken back at start, so their
-# buttons do nothing afterwards, `done`/`snooze` leave them on screen, and a later restart of the
-# notification server loses their reminders (only those waiting their turn are restored). Set it
-# to 1 with the fix; REMINDERD_DESK_RESTARTS=1 plays it now.
 STEP_WEIGHTS = [("add_one", 3), ("add_group", 2), ("press", 8), ("dismiss", 1), ("fetch_menu", 4),
-                ("click_menu", 5), ("cli", 3), ("restart_daemon", int(os.environ.get("REMINDERD_DESK_RESTARTS", "0"))),
+                ("click_menu", 5), ("cli", 3), ("restart_daemon", 1),
                 ("restart_server", 1), ("restart_panel", 1)]
 
 
