@@ -106,7 +106,11 @@ def test_an_overdue_rebuy_reminds_once_at_once_and_not_again_after_a_restart(ser
     daemon.stop()
     daemon.start()
     assert daemon.ctl_json("upcoming", "--days", "3660")["reminders"] == []
-    assert len(server.notifications()) == 1
+    # Its pop-up, left on screen, is taken back: the old one closed, shown again once (`reshown`).
+    wait_for(lambda: len(server.notifications()) == 2, what="the pop-up shown again")
+    wait_for(lambda: " CloseNotification 1" in server.log.read_text(), what="the old pop-up closed")
+    events = [e["event"] for e in daemon.ctl_json("history")["entries"]]
+    assert events.count("fired") == 1 and events.count("reshown") == 1, events
 
 
 def test_a_store_a_newer_reminderd_wrote_is_refused_and_left_untouched(daemon):
