@@ -22,6 +22,9 @@ public struct Configuration: Hashable, Sendable {
     public var sync: SyncSettings?
     /// Whether reminderd shows a panel indicator (a StatusNotifierItem) when the desktop hosts one.
     public var indicator: Bool
+    /// How pop-ups and the indicator write money; not a key of the file: the daemon sets it from
+    /// the locale it writes in (`DaemonLocale`), nil (today's text) for C/POSIX.
+    public var moneyLocale: MoneyLocale?
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),

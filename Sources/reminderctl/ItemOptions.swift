@@ -30,7 +30,7 @@ struct OutputOptions: ParsableArguments {
 /// The §2 fields as options, for `add` and `edit`.
 struct ItemOptions: ParsableArguments {
     @Option(help: "Card name (benefit, subscription, fee).") var card: String?
-    @Option(help: "Amount as a decimal, e.g. 15.99.") var amount: String?
+    @Option(help: "Amount as a decimal, e.g. 15.99.", transform: TerminalLocale.amount) var amount: String?
     @Option(help: "ISO 4217 currency, e.g. EUR (the config's by default).") var currency: String?
     @Option(help: "Benefit period: monthly, quarterly, semiannual or annual.") var period: String?
     @Option(
@@ -41,7 +41,7 @@ struct ItemOptions: ParsableArguments {
     @Option(help: "Next renewal date: YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next fri, dec 5.") var next: String?
     @Option(help: "Coupon expiry: a date (as for --next) or YYYY-MM-DDTHH:MM.") var expires: String?
     @Option(help: "Coupon code.") var code: String?
-    @Option(help: "Coupon value as a decimal.") var value: String?
+    @Option(help: "Coupon value as a decimal.", transform: TerminalLocale.amount) var value: String?
     @Option(help: "Category (coupon, rebuy).") var category: String?
     @Option(help: "Fee due date (as for --next).") var due: String?
     @Option(name: .customLong("every-days"), help: "Rebuy interval in days, 1-365.") var everyDays: Int?
