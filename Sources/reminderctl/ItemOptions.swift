@@ -84,7 +84,8 @@ struct ItemOptions: ParsableArguments {
 
 extension ItemOptions {
     /// `--amount-in dec=35 --amount-in 6=20` as the `amountIn` field (`{"12": "35", "6": "20"}`;
-    /// the daemon checks the amounts); JSON null for `--amount-in ""` (clear), nil when not given.
+    /// the daemon checks the amounts, each taken as `--amount` is: `dec=12,50` in de_DE); JSON null
+    /// for `--amount-in ""` (clear), nil when not given.
     func amountsByMonth() throws -> JSONValue? {
         guard !amountIn.isEmpty else { return nil }
         if amountIn == [""] { return .null }
@@ -95,7 +96,7 @@ extension ItemOptions {
             guard parts.count == 2, let month = number ?? NaturalDate.month(parts[0]) else {
                 throw Refusal.usage("--amount-in \"\(entry)\": expected MONTH=AMOUNT, like dec=35 or 12=35")
             }
-            months[String(month)] = .string(parts[1])
+            months[String(month)] = .string(try TerminalLocale.amount(parts[1]))
         }
         return .object(months)
     }

@@ -56,6 +56,10 @@ def test_money_is_written_and_read_as_the_locale_does(daemon, locales):
     assert added.returncode == 0, added.stderr
     subscription = next(i for i in daemon.ctl_json("list", "--all")["items"] if i["title"] == "Zeitung")
     assert subscription["amount"] == "12.50"
+    edited = ctl_in(daemon, locales, "de_DE.UTF-8", "edit", "Bahn credit", "--amount-in", "12=99,90")
+    assert edited.returncode == 0, edited.stderr
+    benefit = next(i for i in daemon.ctl_json("list", "--all")["items"] if i["title"] == "Bahn credit")
+    assert benefit["amountIn"] == {"12": "99.90"}, benefit
     refused = ctl_in(daemon, locales, "de_DE.UTF-8", "add", "subscription", "Magazin", "--amount", "1.234",
                      "--every", "1mo", "--next", "2030-04-05")
     assert refused.returncode != 0 and "ambiguous" in refused.stderr, refused.stderr
@@ -63,7 +67,7 @@ def test_money_is_written_and_read_as_the_locale_does(daemon, locales):
     # The C locale, and a locale not installed, write today's text.
     for lang in ("C", "xx_XX.UTF-8"):
         plain = ctl_in(daemon, locales, lang, "list")
-        assert "4,900 KRW" in plain.stdout and "€1,234.50" in plain.stdout, plain.stdout
+        assert "4,900 KRW" in plain.stdout and "€12.50" in plain.stdout, plain.stdout
 
 
 def test_a_pop_up_writes_money_as_the_daemons_locale_does(bus, server, tmp_path, locales):
