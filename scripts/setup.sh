@@ -13,10 +13,11 @@ packaging=(dpkg-dev lintian debootstrap)  # scripts/package-deb.sh, and its test
 # (clicked through a virtual pointer built with wayland-scanner). GNOME Shell (~230 packages) only for
 # REMINDERD_GNOME_TEST=1. gcc and libc6-dev build Tests/EndToEnd/fsync_fault.c, the fault tests'
 # fdatasync shim. php-cli, php-sqlite3 and php-sabre-dav: a CalDAV server offering only Digest
-# authentication, as Baïkal does (Tests/EndToEnd/sabre_digest_server.php).
+# authentication, as Baïkal does (Tests/EndToEnd/sabre_digest_server.php). locales: the sources localedef
+# builds ko_KR and de_DE from for the money-in-a-locale tests (Tests/EndToEnd/test_locale_money.py).
 testing=(python3 python3-venv python3-dbusmock openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
   systemd xvfb dunst gsettings-desktop-schemas xfce4-notifyd mako-notifier sway grim xdotool imagemagick
-  waybar libwayland-dev php-cli php-sqlite3 php-sabre-dav faketime)  # scripts/e2e-at.sh: the end-to-end tests at a chosen instant (REMINDERD_TEST_AT)
+  waybar libwayland-dev php-cli php-sqlite3 php-sabre-dav faketime locales)  # scripts/e2e-at.sh: the end-to-end tests at a chosen instant (REMINDERD_TEST_AT)
 peers=(valgrind remind calcurse)  # scripts/bench-light.sh (and its quick run in the tests) and its peers
 case "${REMINDERD_SETUP:-}" in
   test) packages+=("${packaging[@]}" "${testing[@]}" "${peers[@]}") ;;

@@ -26,6 +26,9 @@ public struct Configuration: Hashable, Sendable {
     public var repeatEvery: CalendarDuration?
     /// How many repeats at most, for items that set none.
     public var repeatTimes: Int
+    /// How pop-ups and the indicator write money; not a key of the file: the daemon sets it from
+    /// the locale it writes in (`DaemonLocale`), nil (today's text) for C/POSIX.
+    public var moneyLocale: MoneyLocale?
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),

@@ -71,7 +71,6 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// `$15`, `$15.99`, `€7.50`, `1,500 JPY`: amounts as the notification text shows them, to
     /// the nearest cent (half away from zero); a negative one with a leading `-`.
     public func formatted(currency: String) -> String {
-        let symbols = ["USD": "$", "EUR": "€", "GBP": "£", "CAD": "CA$", "AUD": "A$", "JPY": "¥", "INR": "₹"]
         let magnitude = tenThousandths.magnitude
         let totalCents = magnitude / 100 + (magnitude % 100 >= 50 ? 1 : 0)
         let cents = totalCents % 100
@@ -83,7 +82,7 @@ public struct Money: Hashable, Comparable, Sendable, CustomStringConvertible {
         let sign = tenThousandths < 0 && totalCents != 0 ? "-" : ""
         var text = String(grouped.reversed())
         if cents != 0 { text += ".\(pad(Int(cents), 2))" }
-        if let symbol = symbols[currency] { return sign + symbol + text }
+        if let symbol = Money.symbols[currency] { return sign + symbol + text }
         return "\(sign)\(text) \(currency)"
     }
 }

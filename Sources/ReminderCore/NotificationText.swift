@@ -69,9 +69,13 @@ public struct NotificationText: Hashable, Sendable {
     }
 
     /// The pop-up for `occurrence` of `item` shown at `now`.
-    public init(item: Item, occurrence: Occurrence, now: Int64, zone: TimeZoneRules, defaultCurrency: String) {
+    /// Amounts in it are written as `moneyLocale` writes money (nil: today's text).
+    public init(
+        item: Item, occurrence: Occurrence, now: Int64, zone: TimeZoneRules, defaultCurrency: String,
+        moneyLocale: MoneyLocale?
+    ) {
         let currency = item.currency ?? defaultCurrency
-        func money(_ amount: Money?) -> String? { amount.map { $0.formatted(currency: currency) } }
+        func money(_ amount: Money?) -> String? { amount.map { $0.formatted(currency: currency, in: moneyLocale) } }
         var hasTimeOfDay = false
         if case .coupon(let coupon) = item.schedule, case .dateTime = coupon.expires { hasTimeOfDay = true }
         let relative = NotificationText.relative(occurrence, hasTimeOfDay: hasTimeOfDay, now: now, zone: zone)

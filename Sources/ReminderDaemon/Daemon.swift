@@ -48,7 +48,7 @@ public final class Daemon: Sendable {
         managerNotifier = ManagerNotifier(logger: logger)
         let configuration: Configuration
         switch ConfigFile.load(explicitPath: options.configPath) {
-        case .success(let loaded): configuration = loaded
+        case .success(let loaded): configuration = DaemonLocale.applied(to: loaded)
         case .failure(let error): throw .config(error)
         }
         let zone: TimeZoneRules
@@ -144,7 +144,7 @@ public final class Daemon: Sendable {
         case .success(let configuration):
             do {
                 let zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone)
-                engine.apply(configuration, zone: zone)
+                engine.apply(DaemonLocale.applied(to: configuration), zone: zone)
                 logger.info("config reloaded")
                 return .success([:])
             } catch {

@@ -217,7 +217,8 @@ extension DeliveryController {
         let body: String
         if let occurrence = core.index.currentOccurrence(of: item, rules: core.rules, now: now) {
             let text = NotificationText(
-                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency,
+                moneyLocale: configuration.moneyLocale)
             body = text.body  // names the item, as the reminder's body does
         } else {
             body = item.title

@@ -51,7 +51,8 @@ extension DeliveryController {
             for event in staying {
                 guard case .fire(let itemId, let occurrence, _, _, _) = event, let item = items[itemId] else { continue }
                 let text = NotificationText(
-                    item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+                    item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency,
+                    moneyLocale: configuration.moneyLocale)
                 reminders.append((event, item, text))
             }
             let kind: PopUpComposer.GroupKind = outbox.digestsOnScreen.contains(id) ? .heldWhileBusy : .dueTogether
@@ -127,7 +128,8 @@ extension DeliveryController {
                 let item = items[itemId]
             else { continue }
             let text = NotificationText(
-                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency,
+                moneyLocale: configuration.moneyLocale)
             // The first after a start takes the place of the pop-up the previous run showed in turn.
             let request = composer(for: server, now: now).reminder(
                 event, text: text, shownAgain: true, replacesId: turnShownBefore ?? 0)

@@ -78,7 +78,8 @@ extension DeliveryController {
         for event in digest {
             guard case .fire(let itemId, let occurrence, _, _, _) = event, let item = items[itemId] else { continue }
             let text = NotificationText(
-                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency,
+                moneyLocale: configuration.moneyLocale)
             reminders.append((event, item, text))
         }
         // Noted before the call, as a single reminder is: a stop or crash before the outcome is

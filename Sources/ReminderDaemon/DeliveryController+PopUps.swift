@@ -18,7 +18,8 @@ extension DeliveryController {
         for event in events {
             guard case .fire(let itemId, let occurrence, _, _, _) = event, let item = items[itemId] else { continue }
             let text = NotificationText(
-                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+                item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency,
+                moneyLocale: configuration.moneyLocale)
             // A pause holds every pop-up, one due today too (CONTRACT §3): the person asked for
             // quiet; the digest at resume shows what was held, and `status` counts it meanwhile.
             if let paused = pausedUntil, paused > now {

@@ -106,7 +106,8 @@ extension PopUpComposer {
         let dueDate = zone.localDateTime(at: now + PopUpComposer.sampleDueIn).date
         let occurrence = rules.occurrence(dueOn: dueDate)
         let text = NotificationText(
-            item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency)
+            item: item, occurrence: occurrence, now: now, zone: zone, defaultCurrency: configuration.currency,
+            moneyLocale: configuration.moneyLocale)
         var body = text.body + "\nA sample from reminderctl try: its buttons change nothing."
         var actions: [(key: String, label: String)] = []
         if capabilities.contains("actions") {

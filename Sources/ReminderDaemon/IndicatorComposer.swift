@@ -44,6 +44,8 @@ struct IndicatorComposer {
     /// The configured currency: the totals count only values in it.
     var currency: String
     var paused: Bool
+    /// How its amounts are written (`Configuration.moneyLocale`; nil: today's text).
+    var moneyLocale: MoneyLocale?
 
     var view: IndicatorView {
         let today = entries.filter { $0.daysLeft <= 0 }
@@ -97,7 +99,7 @@ struct IndicatorComposer {
         }
         if entries.isEmpty { menu.append(header("nothing", "Nothing due this week")) }
         menu.append(separator())
-        menu.append(header("wallet", "Wallet: \(walletLeft.formatted(currency: currency)) left"))
+        menu.append(header("wallet", "Wallet: \(walletLeft.formatted(currency: currency, in: moneyLocale)) left"))
         menu.append(separator())
         menu.append(
             paused
@@ -116,7 +118,7 @@ struct IndicatorComposer {
         var text = visible(entry.title)
         if let card = entry.card, card != entry.title { text += " on \(visible(card))" }
         if let value = entry.value {
-            let value = value.formatted(currency: entry.currency)
+            let value = value.formatted(currency: entry.currency, in: moneyLocale)
             text += entry.isCoupon ? " — worth \(value)" : " — \(value)\(entry.expires ? " left" : "")"
         }
         return text + ", " + Self.when(entry.daysLeft)
@@ -153,7 +155,7 @@ struct IndicatorComposer {
         var lines = entries.map(line)
         let expiring = entries.filter { $0.expires && $0.currency == currency }.compactMap(\.value).reduce(
             Money.zero, +)
-        if expiring != .zero { lines.append("\(expiring.formatted(currency: currency)) expiring this week") }
+        if expiring != .zero { lines.append("\(expiring.formatted(currency: currency, in: moneyLocale)) expiring this week") }
         return markupEscaped(lines.joined(separator: "\n"))
     }
 

@@ -152,7 +152,7 @@ struct PopUpComposer {
         var body: String
         switch item.schedule {
         case .benefit(let benefit):
-            body = "Marked \(benefit.amount.map { $0.formatted(currency: currency) + " " } ?? "")\(item.title) as used"
+            body = "Marked \(benefit.amount.map { $0.formatted(currency: currency, in: configuration.moneyLocale) + " " } ?? "")\(item.title) as used"
         case .coupon: body = "Marked \(item.title) as used"
         case .rebuy: body = "Rebought \(item.title)"
         // The words of the button pressed ("Mark as paid") and of `reminderctl done` ("Paid").

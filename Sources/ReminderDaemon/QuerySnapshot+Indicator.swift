@@ -65,7 +65,8 @@ extension QuerySnapshot {
         case .rebuy: expires = false
         }
         let text = NotificationText(
-            item: item, occurrence: due, now: now, zone: zone, defaultCurrency: configuration.currency)
+            item: item, occurrence: due, now: now, zone: zone, defaultCurrency: configuration.currency,
+                moneyLocale: configuration.moneyLocale)
         let snoozes = PopUpComposer(server: nil, configuration: configuration, rules: rules, zone: zone, now: now)
             .snoozeOffers(due: due.due).map { IndicatorComposer.Snooze(action: $0.action, label: $0.label) }
         return IndicatorComposer.Entry(
@@ -81,7 +82,7 @@ extension QuerySnapshot {
             .sorted { ($0.due, $0.itemId) < ($1.due, $1.itemId) }
         return IndicatorComposer(
             entries: entries, walletLeft: cache.walletLeft, currency: configuration.currency,
-            paused: delivery.pausedUntil != nil)
+            paused: delivery.pausedUntil != nil, moneyLocale: configuration.moneyLocale)
     }
 
     /// When the menu's offers next change by time alone: a snooze stops fitting before its

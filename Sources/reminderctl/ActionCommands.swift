@@ -16,7 +16,8 @@ struct Done: ParsableCommand {
         help: "Item id, title, or the unique start of either (case and accents aside).",
         completion: .custom(Completions.itemIds))
     var id: String
-    @Option(help: "For a benefit: the part used, as a decimal.") var amount: String?
+    @Option(help: "For a benefit: the part used, as a decimal.", transform: TerminalLocale.amount)
+    var amount: String?
     @Flag(help: "When the current occurrence is done already, mark the next one done early.") var early = false
     @OptionGroup var output: OutputOptions
 

@@ -105,4 +105,4 @@ struct Cards: ParsableCommand {
 }
 
 /// "$2,804": the catalog's amounts are in US dollars.
-func usd(_ amount: Money) -> String { amount.formatted(currency: "USD") }
+func usd(_ amount: Money) -> String { amount.formatted(currency: "USD", in: TerminalLocale.money) }

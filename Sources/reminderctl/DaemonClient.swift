@@ -98,7 +98,7 @@ enum Output {
     static func money(_ text: String, currency: String) -> String? {
         let negative = text.hasPrefix("-")
         guard case .success(let amount) = Money.parseTotal(negative ? String(text.dropFirst()) : text) else { return nil }
-        return (negative ? "−" : "") + amount.formatted(currency: currency)
+        return (negative ? "−" : "") + amount.formatted(currency: currency, in: TerminalLocale.money)
     }
 
     /// The reply as pretty JSON with sorted keys. DEL, the C1 controls and the bidi controls

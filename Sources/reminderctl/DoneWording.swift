@@ -43,7 +43,7 @@ enum DoneWording {
             let total = money(after.amountThisPeriod ?? after.amount)
         else { return nil }
         let leftBefore = before.flatMap { $0.status == ItemStatus.used.rawValue ? nil : money($0.amountLeft) } ?? total
-        func text(_ amount: Money) -> String { amount.formatted(currency: currency) }
+        func text(_ amount: Money) -> String { amount.formatted(currency: currency, in: TerminalLocale.money) }
         let usedBefore = total - leftBefore
         let title = shown(after.title)
         if let usedNow = money(after.amountUsed) {
@@ -68,8 +68,9 @@ enum DoneWording {
         if let before, before.status != used, item.status != used, let currency = item.currency,
             let removed = money(before.amountUsed).map({ $0 - (money(item.amountUsed) ?? .zero) }), removed > .zero
         {
-            let left = money(item.amountLeft).map { ": \($0.formatted(currency: currency)) left" } ?? ""
-            let amount = removed.formatted(currency: currency)
+            let left =
+                money(item.amountLeft).map { ": \($0.formatted(currency: currency, in: TerminalLocale.money)) left" } ?? ""
+            let amount = removed.formatted(currency: currency, in: TerminalLocale.money)
             return "Undone: the \(amount) use of \(title) is removed\(left)\(nextText(item))"
         }
         if item.status == used {

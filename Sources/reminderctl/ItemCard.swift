@@ -90,6 +90,6 @@ extension Output {
     /// configured one; "" when there is no amount.
     static func amount(_ text: String?, currency: String?) -> String {
         guard let text, case .success(let money) = Money.parse(text) else { return "" }
-        return currency.map { money.formatted(currency: $0) } ?? money.description
+        return currency.map { money.formatted(currency: $0, in: TerminalLocale.money) } ?? money.description
     }
 }

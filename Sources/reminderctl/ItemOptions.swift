@@ -30,7 +30,7 @@ struct OutputOptions: ParsableArguments {
 /// The §2 fields as options, for `add` and `edit`.
 struct ItemOptions: ParsableArguments {
     @Option(help: "Card name (benefit, subscription, fee).") var card: String?
-    @Option(help: "Amount as a decimal, e.g. 15.99.") var amount: String?
+    @Option(help: "Amount as a decimal, e.g. 15.99.", transform: TerminalLocale.amount) var amount: String?
     @Option(help: "ISO 4217 currency, e.g. EUR (the config's by default).") var currency: String?
     @Option(help: "Benefit period: monthly, quarterly, semiannual or annual.") var period: String?
     @Option(
@@ -41,7 +41,7 @@ struct ItemOptions: ParsableArguments {
     @Option(help: "Next renewal date: YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next fri, dec 5.") var next: String?
     @Option(help: "Coupon expiry: a date (as for --next) or YYYY-MM-DDTHH:MM.") var expires: String?
     @Option(help: "Coupon code.") var code: String?
-    @Option(help: "Coupon value as a decimal.") var value: String?
+    @Option(help: "Coupon value as a decimal.", transform: TerminalLocale.amount) var value: String?
     @Option(help: "Category (coupon, rebuy).") var category: String?
     @Option(help: "Fee due date (as for --next).") var due: String?
     @Option(name: .customLong("every-days"), help: "Rebuy interval in days, 1-365.") var everyDays: Int?
@@ -91,7 +91,8 @@ struct ItemOptions: ParsableArguments {
 
 extension ItemOptions {
     /// `--amount-in dec=35 --amount-in 6=20` as the `amountIn` field (`{"12": "35", "6": "20"}`;
-    /// the daemon checks the amounts); JSON null for `--amount-in ""` (clear), nil when not given.
+    /// the daemon checks the amounts, each taken as `--amount` is: `dec=12,50` in de_DE); JSON null
+    /// for `--amount-in ""` (clear), nil when not given.
     func amountsByMonth() throws -> JSONValue? {
         guard !amountIn.isEmpty else { return nil }
         if amountIn == [""] { return .null }
@@ -102,7 +103,7 @@ extension ItemOptions {
             guard parts.count == 2, let month = number ?? NaturalDate.month(parts[0]) else {
                 throw Refusal.usage("--amount-in \"\(entry)\": expected MONTH=AMOUNT, like dec=35 or 12=35")
             }
-            months[String(month)] = .string(parts[1])
+            months[String(month)] = .string(try TerminalLocale.amount(parts[1]))
         }
         return .object(months)
     }

@@ -54,7 +54,7 @@ struct ReportView {
     static func name(_ month: LocalDate) -> String { "\(monthNames[month.month - 1]) \(month.year)" }
 
     func money(_ amount: Money, _ currency: String? = nil) -> String {
-        amount.formatted(currency: currency ?? report.currency)
+        amount.formatted(currency: currency ?? report.currency, in: TerminalLocale.money)
     }
 
     /// A bar of `amount` against `most`, at most `room` wide: nothing for nothing, at least one

@@ -90,7 +90,7 @@ struct WalletCard {
         }
     }
 
-    func money(_ amount: Money) -> String { amount.formatted(currency: currency) }
+    func money(_ amount: Money) -> String { amount.formatted(currency: currency, in: TerminalLocale.money) }
 
     func money(_ text: String?) -> String {
         guard let text else { return "" }

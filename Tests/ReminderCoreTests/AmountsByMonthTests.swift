@@ -33,7 +33,7 @@ import Testing
         let rules = FireTimeRules(zone: ny, configuration: .defaults)
         let december = NotificationText(
             item: item, occurrence: rules.occurrence(dueOn: Fixture.date("2030-12-31")),
-            now: Fixture.instant("2030-12-24T09:00:00-05:00"), zone: ny, defaultCurrency: "USD")
+            now: Fixture.instant("2030-12-24T09:00:00-05:00"), zone: ny, defaultCurrency: "USD", moneyLocale: nil)
         #expect(december.body.contains("remaining $15 of $35"))
     }
 

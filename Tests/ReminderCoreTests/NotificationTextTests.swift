@@ -15,7 +15,7 @@ import Testing
             occurrence = rules.occurrence(dueOn: Fixture.date(due))
         }
         return NotificationText(
-            item: item, occurrence: occurrence, now: Fixture.instant(now), zone: ny, defaultCurrency: "USD")
+            item: item, occurrence: occurrence, now: Fixture.instant(now), zone: ny, defaultCurrency: "USD", moneyLocale: nil)
     }
 
     /// The text without its bidi isolates, to compare the words.

@@ -22,7 +22,7 @@ import Testing
         let event = ReminderEngine.ScheduledEvent.fire(
             itemId: "ab12", occurrence: occurrence, fires: [ReminderFire(at: Parts.now, lead: "1h")], lead: "1h", late: nil)
         let text = NotificationText(
-            item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
+            item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD", moneyLocale: nil)
         return composer.reminder(event, text: text, shownAgain: false, replacesId: 7)
     }
 
@@ -114,7 +114,7 @@ import Testing
         let event = ReminderEngine.ScheduledEvent.fire(
             itemId: "ab12", occurrence: occurrence, fires: [ReminderFire(at: Parts.now - 600, lead: "1h")], lead: "1h", late: nil)
         let text = NotificationText(
-            item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
+            item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD", moneyLocale: nil)
         let composer = composer([])
         #expect(
             composer.reminder(event, text: text, shownAgain: false, replacesId: 0).body.contains(
@@ -128,7 +128,7 @@ import Testing
             let event = ReminderEngine.ScheduledEvent.fire(
                 itemId: id, occurrence: occurrence, fires: [ReminderFire(at: Parts.now, lead: "1h")], lead: "1h", late: nil)
             let text = NotificationText(
-                item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD")
+                item: item, occurrence: occurrence, now: Parts.now, zone: .utc, defaultCurrency: "USD", moneyLocale: nil)
             return (event: event, item: item, text: text)
         }
         let (request, events) = composer(["actions", "persistence"]).group(reminders)

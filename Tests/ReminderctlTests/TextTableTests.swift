@@ -40,6 +40,26 @@ import Testing
         #expect(Set(dueColumns).count == 1, "DUE starts at the same column on every line: \(lines)")
     }
 
+    /// Money as a locale writes it (issue 31): ₩ is East Asian Halfwidth and € Ambiguous, one
+    /// column each as terminals draw them; the fullwidth won sign ￦ and Hangul take two. A table
+    /// with Korean headers and won amounts keeps its columns in line.
+    @Test func currencySymbolsAndHangulHeadersKeepColumnsInLine() {
+        #expect(DisplayWidth.of("₩4,900") == 6)
+        #expect(DisplayWidth.of("1.234,50 €") == 10)
+        #expect(DisplayWidth.of("£5 ¥5 ₹5 $5") == 11)
+        #expect(DisplayWidth.of("￦4,900") == 7)
+        #expect(DisplayWidth.of("금액") == 4)
+        var table = TextTable(headers: ["제목", "금액", "상태"])
+        table.add(["다 떨어지기 전에", "₩4,900", "사용 가능"])
+        table.add(["Bahn", "1.234,50 €", "ok"])
+        let lines = table.render(maxWidth: nil).split(separator: "\n").map(String.init)
+        let statusColumns = lines.map { line in
+            let last = ["상태", "사용 가능", "ok"].first { line.hasSuffix($0) }!
+            return DisplayWidth.of(String(line.dropLast(last.count)))
+        }
+        #expect(Set(statusColumns).count == 1, "the third column starts at the same column on every line: \(lines)")
+    }
+
     @Test func theTitleIsTruncatedToFitTheTerminal() {
         var table = TextTable(headers: ["ID", "TITLE", "STATUS"], flexible: [(1, 1)])
         table.add(["ab12", String(repeating: "Hotel credit ", count: 10), "available"])
