@@ -36,17 +36,8 @@ struct JSONReader {
 
     /// What is wrong and where: the byte, and the line and column an editor shows.
     func failure(_ what: String) -> JSONSyntaxError {
-        var line = 1
-        var column = 1
-        for byte in bytes.prefix(at) {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return JSONSyntaxError(reason: "\(what) at byte \(at) (line \(line), column \(column))")
+        let place = LineAndColumn(of: at, in: bytes)
+        return JSONSyntaxError(reason: "\(what) at byte \(at) (line \(place.line), column \(place.column))")
     }
 
     mutating func skipWhitespace() {

@@ -40,7 +40,8 @@ enum ConfigCheck {
             }
         }
         return found.sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }.map { problem in
-            "\(path)\(problem.offset.map { TextPosition.lineAndColumn($0, in: bytes) } ?? ""): \(problem.text)"
+            let place = problem.offset.map { LineAndColumn(of: $0, in: bytes) }
+            return "\(path)\(place.map { ":\($0.line):\($0.column)" } ?? ""): \(problem.text)"
         }
     }
 
@@ -89,20 +90,5 @@ enum TextPosition {
             at += 1
         }
         return nil
-    }
-
-    /// ":3:5" — line and column (in characters), both from 1, of a byte offset.
-    static func lineAndColumn(_ offset: Int, in bytes: [UInt8]) -> String {
-        var line = 1
-        var column = 1
-        for byte in bytes.prefix(offset) {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return ":\(line):\(column)"
     }
 }

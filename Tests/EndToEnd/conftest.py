@@ -58,18 +58,27 @@ def real_clock_env(env):
     return {name: value for name, value in env.items() if not name.startswith("FAKETIME")}
 
 
-def shell_env(daemon):
+def shell_env(daemon, shift=CLOCK_SHIFT):
     """The environment of a shell that runs commands as a user types them: reminderctl on PATH,
-    and under the test clock a `date` on the shifted clock too (the README's `date -d '+3
-    minutes'`), which libfaketime shifts as it does this process."""
+    and on a shifted clock (the test clock, or `shift` seconds ahead) a `date` on that clock too
+    (the README's `date -d '+3 minutes'`), shifted by libfaketime."""
     path = f"{BIN}:{os.environ['PATH']}"
-    if CLOCK_SHIFT:
+    if shift:
         tools = daemon.tmp / "shifted-date"
         tools.mkdir(exist_ok=True)
-        (tools / "date").write_text(f'#!/bin/sh\nexec faketime -f "+{CLOCK_SHIFT}s" /bin/date "$@"\n')
+        (tools / "date").write_text(f'#!/bin/sh\nexec faketime -f "+{shift}s" /bin/date "$@"\n')
         (tools / "date").chmod(0o755)
         path = f"{tools}:{path}"
     return dict(daemon.env, PATH=path)
+
+
+def clock_at(daemon, when):
+    """Sets the not yet started `daemon`'s clock (and its reminderctl's) to read `when` and returns
+    the environment of a shell whose `date` reads the same clock."""
+    real_now = time.time() - CLOCK_SHIFT  # this process's clock is shifted too under scripts/e2e-at.sh
+    shift = round(when.timestamp() - real_now)
+    daemon.env["REMINDERD_TEST_CLOCK_SHIFT"] = str(shift)
+    return shell_env(daemon, shift)
 
 
 def midday_zone():

@@ -4,10 +4,9 @@ the real daemon and reminderctl."""
 import re
 import shlex
 import subprocess
-import time
 from datetime import datetime, timezone
 
-from conftest import BIN, CLOCK_SHIFT, ROOT, Daemon
+from conftest import BIN, ROOT, Daemon, clock_at
 
 
 def ids_by_title(daemon):
@@ -108,15 +107,8 @@ def readme_commands():
 def test_the_readmes_commands_top_to_bottom_make_no_duplicate_and_no_error(bus, server, tmp_path):
     # On the README's own dates (late November 2026), whatever today is; `date` reads the same clock.
     # A notification server on the bus, as on the desktop the walk-through is for (`reminderctl try`).
-    when = datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc)
-    shift = round(when.timestamp() - (time.time() - CLOCK_SHIFT))
     daemon = Daemon(tmp_path, bus)
-    daemon.env["REMINDERD_TEST_CLOCK_SHIFT"] = str(shift)
-    tools = tmp_path / "shifted-date"
-    tools.mkdir()
-    (tools / "date").write_text(f'#!/bin/sh\nexec faketime -f "+{shift}s" /bin/date "$@"\n')
-    (tools / "date").chmod(0o755)
-    shell = dict(daemon.env, PATH=f"{tools}:{BIN}:{daemon.env['PATH']}")
+    shell = clock_at(daemon, datetime(2026, 11, 20, 12, 0, tzinfo=timezone.utc))
     daemon.start()
     daemon.config_path.unlink()  # a fresh install: `reminderctl setup` writes the first config
     try:

@@ -4,12 +4,11 @@ a minute before it expires or, at night, `add` says why none will come and what 
 `explain` gives the real reason — not "at or after the due time" with quiet hours "not affected"."""
 import json
 import subprocess
-import time
 from datetime import datetime, timezone
 
 import pytest
 
-from conftest import BIN, CLOCK_SHIFT, ROOT, Daemon
+from conftest import ROOT, Daemon, clock_at
 
 WINDOW = "quiet hours 22:00–08:00"
 
@@ -17,15 +16,8 @@ WINDOW = "quiet hours 22:00–08:00"
 def daemon_at(bus, tmp_path, when):
     """A daemon with the default quiet hours whose clock (and reminderctl's) reads `when`, and a
     shell environment whose `date` reads the same clock."""
-    real_now = time.time() - CLOCK_SHIFT  # this process's clock is shifted too under scripts/e2e-at.sh
-    shift = round(when.timestamp() - real_now)
     daemon = Daemon(tmp_path, bus, {"timeZone": "UTC"})
-    daemon.env["REMINDERD_TEST_CLOCK_SHIFT"] = str(shift)
-    tools = tmp_path / "shifted-date"
-    tools.mkdir()
-    (tools / "date").write_text(f'#!/bin/sh\nexec faketime -f "+{shift}s" /bin/date "$@"\n')
-    (tools / "date").chmod(0o755)
-    shell = dict(daemon.env, PATH=f"{tools}:{BIN}:{daemon.env['PATH']}")
+    shell = clock_at(daemon, when)
     return daemon.start(), shell
 
 
