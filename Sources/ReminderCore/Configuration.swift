@@ -22,6 +22,8 @@ public struct Configuration: Hashable, Sendable {
     public var sync: SyncSettings?
     /// Whether reminderd shows a panel indicator (a StatusNotifierItem) when the desktop hosts one.
     public var indicator: Bool
+    /// Working days and holidays; `nil` (the default) means every day is one (CONTRACT §3).
+    public var workdays: Workdays?
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),
@@ -33,7 +35,7 @@ public struct Configuration: Hashable, Sendable {
             CalendarDuration(1, .hours), CalendarDuration(1, .days), CalendarDuration(1, .weeks),
         ],
         currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365, sync: SyncSettings? = nil,
-        indicator: Bool = true
+        indicator: Bool = true, workdays: Workdays? = nil
     ) {
         self.timeZone = timeZone
         self.reminderTime = reminderTime
@@ -45,6 +47,7 @@ public struct Configuration: Hashable, Sendable {
         self.historyDays = historyDays
         self.sync = sync
         self.indicator = indicator
+        self.workdays = workdays
     }
 
     public static let defaults = Configuration()
@@ -98,6 +101,7 @@ public struct Configuration: Hashable, Sendable {
         }
         if let sync = fields.value("sync") { config.sync = try SyncSettings(sync) }
         if let indicator = try fields.boolean("indicator") { config.indicator = indicator }
+        if let workdays = fields.value("workdays"), workdays != .null { config.workdays = try Workdays(json: workdays) }
         try fields.rejectUnknown()
         self = config
     }
