@@ -10,9 +10,9 @@ REMINDERD_SETUP=test source scripts/setup.sh
 # system's Python is left as it was (dbusmock itself is Debian's python3-dbusmock).
 python=.build-venv/bin/python3
 [ -x "$python" ] || python3 -m venv .build-venv
-"$python" -c "import pytest, xdist, varlink, pexpect, icalendar, recurring_ical_events, radicale, xandikos" 2>/dev/null \
+"$python" -c "import pytest, xdist, varlink, pexpect, icalendar, recurring_ical_events, radicale, xandikos, holidays" 2>/dev/null \
   || "$python" -m pip install --quiet --disable-pip-version-check pytest pytest-xdist varlink pexpect icalendar recurring-ical-events \
-    radicale==3.9.0 xandikos==0.4.10
+    radicale==3.9.0 xandikos==0.4.10 holidays==0.109  # holidays: test_holiday_table.py, the version HolidayTable.swift names
 swift_build --build-tests
 # The CalDAV server tests start Radicale and Xandikos from this venv (their default too).
 export REMINDERD_TEST_VENV="$PWD/.build-venv"

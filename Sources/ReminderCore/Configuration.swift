@@ -29,6 +29,8 @@ public struct Configuration: Hashable, Sendable {
     /// How pop-ups and the indicator write money; not a key of the file: the daemon sets it from
     /// the locale it writes in (`DaemonLocale`), nil (today's text) for C/POSIX.
     public var moneyLocale: MoneyLocale?
+    /// Working days and holidays; `nil` (the default) means every day is one (CONTRACT §3).
+    public var workdays: Workdays?
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),
@@ -40,7 +42,8 @@ public struct Configuration: Hashable, Sendable {
             CalendarDuration(1, .hours), CalendarDuration(1, .days), CalendarDuration(1, .weeks),
         ],
         currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365, sync: SyncSettings? = nil,
-        indicator: Bool = true, repeatEvery: CalendarDuration? = nil, repeatTimes: Int = RepeatRule.defaultTimes
+        indicator: Bool = true, repeatEvery: CalendarDuration? = nil, repeatTimes: Int = RepeatRule.defaultTimes,
+        workdays: Workdays? = nil
     ) {
         self.timeZone = timeZone
         self.reminderTime = reminderTime
@@ -54,6 +57,7 @@ public struct Configuration: Hashable, Sendable {
         self.indicator = indicator
         self.repeatEvery = repeatEvery
         self.repeatTimes = repeatTimes
+        self.workdays = workdays
     }
 
     public static let defaults = Configuration()
@@ -112,6 +116,7 @@ public struct Configuration: Hashable, Sendable {
             try RepeatRule.validateTimes(times, field: "repeatTimes")
             config.repeatTimes = Int(times)
         }
+        if let workdays = fields.value("workdays"), workdays != .null { config.workdays = try Workdays(json: workdays) }
         try fields.rejectUnknown()
         self = config
     }

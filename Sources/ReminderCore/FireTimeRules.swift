@@ -21,6 +21,8 @@ public enum FireAdjustment: String, Hashable, Sendable {
     case quietHoursEnd = "quiet-hours-end"
     /// It fell in quiet hours whose end is too late, so it moved to a minute before they began.
     case quietHoursStart = "quiet-hours-start"
+    /// It fell on a day off and moved to the working day before (`workdays`).
+    case workday
 }
 
 /// One reminder of one occurrence.
@@ -37,6 +39,7 @@ public struct FireTimeRules: Sendable {
     public let zone: TimeZoneRules
     public let reminderTime: LocalTime
     public let quietHours: QuietHours?
+    public let workdays: Workdays?
 
     /// Dates without a time are due at 23:59 local ("expires 11:59 PM").
     public static let endOfDay = LocalTime(hour: 23, minute: 59)
@@ -45,6 +48,7 @@ public struct FireTimeRules: Sendable {
         self.zone = zone
         self.reminderTime = configuration.reminderTime
         self.quietHours = configuration.quietHours
+        self.workdays = configuration.workdays
     }
 
     /// The occurrence due at 23:59 on `date`.
@@ -57,14 +61,24 @@ public struct FireTimeRules: Sendable {
     }
 
     /// Appends the fire times of `occurrence` for `leads` to `result`, in lead order: each lead
-    /// computed (1, 2), moved out of quiet hours (3), dropped at or after the due instant (4) or
-    /// before `createdAt` (5), and equal instants collapsed into one — the longest lead's.
+    /// computed (1, 2), moved off a day off to the working day before, moved out of quiet hours
+    /// (3), dropped at or after the due instant (4) or before `createdAt` (5), and equal instants
+    /// collapsed into one — the longest lead's. A reminder moved off a day off to at or before a
+    /// reminder that came before it merges into that one (`mergeMovedBack`).
     public func fireTimes(
         of occurrence: Occurrence, leads: [CalendarDuration], createdAt: Int64?, into result: inout [FireTime]
     ) {
         let first = result.count
+        var planned: [CalendarDuration: Int64] = [:]  // each lead's fire time before a workday move
+        var movedBack: Set<CalendarDuration> = []
         for lead in leads {
             var (fireAt, adjusted) = baseFireTime(of: occurrence, lead: lead)
+            planned[lead] = fireAt
+            if let moved = moveToWorkday(fireAt, lead: lead) {
+                fireAt = moved.fireAt
+                adjusted = .workday
+                movedBack.insert(lead)
+            }
             if let quietHours, let moved = moveOutOfQuietHours(fireAt, window: quietHours, due: occurrence.due) {
                 fireAt = moved.fireAt
                 adjusted = moved.adjustment
@@ -78,6 +92,40 @@ public struct FireTimeRules: Sendable {
                 result.append(candidate)
             }
         }
+        if !movedBack.isEmpty { mergeMovedBack(movedBack, planned: planned, from: first, in: &result) }
+    }
+
+    /// Drops each reminder moved back off a day off to at or before the fire time of a reminder
+    /// of the same occurrence that, unmoved, came before it: the person is reminded once there,
+    /// not twice, nor in an order the leads do not have.
+    func mergeMovedBack(
+        _ movedBack: Set<CalendarDuration>, planned: [CalendarDuration: Int64], from first: Int,
+        in result: inout [FireTime]
+    ) {
+        let fires = Array(result[first...])
+        result.removeSubrange(first...)
+        result += fires.filter { fire in
+            guard movedBack.contains(fire.lead), let mine = planned[fire.lead] else { return true }
+            return !fires.contains { other in other.fireAt >= fire.fireAt && planned[other.lead, default: .max] < mine }
+        }
+    }
+
+    /// Working days: a fire time on a day off (`Workdays.dayOff`, on the local date) moves to the
+    /// same wall time — the reminder time for a day lead — on the working day before. Nil when it
+    /// is on a working day or no `workdays` are set.
+    public func moveToWorkday(_ fireAt: Int64, lead: CalendarDuration) -> (
+        fireAt: Int64, from: LocalDate, to: LocalDate, reason: String
+    )? {
+        guard let workdays else { return nil }
+        let local = zone.localSeconds(at: fireAt)
+        let day = local.floorDiv(86_400)
+        let from = LocalDate(dayNumber: day)
+        guard let reason = workdays.dayOff(from) else { return nil }
+        let timeOfDay = lead.isElapsedTime ? local - day * 86_400 : Int64(reminderTime.secondsOfDay)
+        var to = from.adding(days: -1)
+        // Every week has a working day; a holiday run is days long, so this ends within weeks.
+        while workdays.dayOff(to) != nil { to = to.adding(days: -1) }
+        return (zone.resolve(localSeconds: to.dayNumber * 86_400 + timeOfDay).instant, from, to, reason)
     }
 
     /// Rules 1 and 2: a day lead fires at the reminder time `N` days before the due date; a time

@@ -32,8 +32,11 @@ public struct Planner: Sendable {
         for (index, item) in items.enumerated() {
             let leads = leads(for: item)
             // A fire time is never after its due instant, nor earlier than the longest lead plus
-            // two days (the reminder time's day, a quiet-hours move back) before it.
-            let lookahead = (leads.map(\.nominalSeconds).max() ?? 0) + 3 * 86_400
+            // two days (the reminder time's day, a quiet-hours move back) and a move off days off
+            // before it.
+            let lookahead =
+                (leads.map(\.nominalSeconds).max() ?? 0) + 3 * 86_400
+                + (configuration.workdays == nil ? 0 : Workdays.longestMove)
             let createdAt = item.createdAt ?? from
             rules.forEachOccurrence(of: item, dueAfter: from, before: to + lookahead) { occurrence in
                 scratch.removeAll(keepingCapacity: true)

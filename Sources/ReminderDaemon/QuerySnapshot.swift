@@ -188,10 +188,14 @@ struct QuerySnapshot {
         let snooze = occurrences[id]?[occurrence.due]?.snoozedUntil.map {
             rules.snoozeEnd(stored: $0, due: occurrence.due)
         }
-        for lead in item.lead ?? configuration.leadTimes {
+        let leads = item.lead ?? configuration.leadTimes
+        var kept: [FireTime] = []
+        rules.fireTimes(of: occurrence, leads: leads, createdAt: item.createdAt, into: &kept)
+        for lead in leads {
             let base = rules.baseFireTime(of: occurrence, lead: lead)
+            let workday = rules.moveToWorkday(base.fireAt, lead: lead)
             let moved = rules.quietHours.flatMap {
-                rules.moveOutOfQuietHours(base.fireAt, window: $0, due: occurrence.due)
+                rules.moveOutOfQuietHours(workday?.fireAt ?? base.fireAt, window: $0, due: occurrence.due)
             }
             var fires: [FireTime] = []
             rules.fireTimes(of: occurrence, leads: [lead], createdAt: item.createdAt, into: &fires)
@@ -199,7 +203,13 @@ struct QuerySnapshot {
             var reason = "kept"
             if final == nil {
                 reason = droppedReason(
-                    base: base.fireAt, moved: moved, due: occurrence.due, createdAt: item.createdAt ?? .min)
+                    base: workday?.fireAt ?? base.fireAt, moved: moved, due: occurrence.due,
+                    createdAt: item.createdAt ?? .min)
+            } else if workday != nil, !kept.contains(where: { $0.fireAt == final!.fireAt }),
+                let into = kept.filter({ $0.fireAt > final!.fireAt }).map(\.fireAt).min()
+            {
+                // `FireTimeRules.mergeMovedBack`: moved back past a reminder that came before it.
+                reason = "merged into the reminder at \(Timestamp.format(into, in: zone)), which came before it"
             } else if index.fired.of(id).contains(
                 due: occurrence.due, ReminderFire(at: final!.fireAt, lead: final!.lead.description))
             {
@@ -214,7 +224,7 @@ struct QuerySnapshot {
                 // passed it over (CONTRACT §3, "Missed and late reminders").
                 reason = "dropped: its time had passed when the item or the settings changed"
             }
-            let rule: String
+            var rule: String
             if lead.isElapsedTime {
                 rule = "\(lead) before the due time (elapsed time)"
             } else {
@@ -223,6 +233,10 @@ struct QuerySnapshot {
                     days == 0
                     ? "\(configuration.reminderTime) on the due date"
                     : "\(configuration.reminderTime), \(days) day\(days == 1 ? "" : "s") before the due date"
+            }
+            if let workday {
+                rule += "; moved from \(workday.from.weekdayAbbreviation) \(workday.from) to "
+                    + "\(workday.to.weekdayAbbreviation) \(workday.to): \(workday.reason)"
             }
             var quiet = "not affected"
             if moved?.adjustment == .quietHoursEnd { quiet = "moved to the end of quiet hours" }

@@ -19,7 +19,8 @@ def test_the_man_pages_cover_every_command_and_setting():
     assert ".Dt REMINDERD 1" in (ROOT / "man" / "reminderd.1").read_text()
     assert ".It Fl -once" in (ROOT / "man" / "reminderd-sync.1").read_text()
     conf = (ROOT / "man" / "reminderd.conf.5").read_text()
-    for key in ["timeZone", "reminderTime", "leadTimes", "quietHours", "snoozeOptions", "currency", "socketPath"]:
+    for key in ["timeZone", "reminderTime", "leadTimes", "quietHours", "snoozeOptions", "currency", "socketPath",
+                "workdays"]:
         assert f".It Cm {key}" in conf, key
 
 

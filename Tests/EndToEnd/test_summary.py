@@ -73,3 +73,31 @@ def test_explain_shows_how_each_fire_time_was_derived(server, bus, tmp_path):
         assert "LEAD" in text.splitlines()[1] and "moved to the end of quiet hours" in text
     finally:
         daemon.stop()
+
+
+def test_explain_and_plan_say_a_reminder_moved_off_a_day_off(server, bus, tmp_path):
+    from conftest import Daemon
+    daemon = Daemon(tmp_path, bus, {"timeZone": "America/New_York", "quietHours": None,
+                                    "workdays": {"days": "mon-fri", "holidays": "US"}}).start()
+    try:
+        weekend = daemon.ctl_json("add", "fee", "Card fee", "--due", "2027-12-05", "--lead", "1d")["id"]
+        holiday = daemon.ctl_json("add", "fee", "Rent", "--due", "2027-11-26", "--lead", "1d")["id"]
+        step = daemon.ctl_json("explain", weekend)["steps"][0]
+        saturday = "moved from Sat 2027-12-04 to Fri 2027-12-03: Saturday is not a working day"
+        assert step["rule"] == "09:00, 1 day before the due date; " + saturday
+        assert step["fireAt"] == "2027-12-03T09:00:00-05:00" and step["result"] == "kept"
+        assert saturday in daemon.ctl("explain", weekend).stdout
+        assert ("moved from Thu 2027-11-25 to Wed 2027-11-24: Thanksgiving Day (US)"
+                in daemon.ctl("explain", holiday).stdout)
+        items_file = tmp_path / "items.json"
+        items_file.write_text(daemon.ctl("export").stdout)
+        plan = json.loads(daemon.ctl("plan", "--config", str(daemon.config_path), "--items", str(items_file),
+                                     "--from", "2027-11-01", "--to", "2028-01-01", "--json").stdout)
+        assert sorted((row["fireAt"], row["adjusted"]) for row in plan) == [
+            ("2027-11-24T09:00:00-05:00", "workday"), ("2027-12-03T09:00:00-05:00", "workday")]
+        # A bad setting names its key and value, and the running daemon keeps its settings.
+        daemon.write_config({"workdays": {"days": "mon-fry"}})
+        refused = daemon.ctl("reload", check=False)
+        assert refused.returncode != 0 and 'workdays.days' in refused.stderr and '"fry" is not a day' in refused.stderr
+    finally:
+        daemon.stop()

@@ -138,6 +138,37 @@ def quiet_move(zone, fire, due, quiet):
     return None
 
 
+DAY_NAMES = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]  # date.weekday()'s order
+
+
+def working_days(workdays):
+    """The set of date.weekday() numbers `workdays.days` names (ranges wrap past Sunday), or None."""
+    if not workdays:
+        return None
+    days = set()
+    for part in workdays.get("days", "mon-fri").split(","):
+        ends = [DAY_NAMES.index(name.strip()) for name in part.split("-")]
+        day = ends[0]
+        days.add(day)
+        while day != ends[-1]:
+            day = (day + 1) % 7
+            days.add(day)
+    return days
+
+
+def workday_move(zone, fire, day_lead, reminder, days):
+    """Rule 2a: the same wall time (the reminder time for a day lead) on the working day before a
+    day off, or None on a working day."""
+    local = datetime.fromtimestamp(fire, zone)
+    if local.weekday() in days:
+        return None
+    seconds = reminder if day_lead else local.hour * 3600 + local.minute * 60 + local.second
+    day = local.date() - timedelta(days=1)
+    while day.weekday() not in days:
+        day -= timedelta(days=1)
+    return wall_to_instant(zone, day, seconds)[0]
+
+
 def lead_seconds(lead):
     count, unit = duration(lead)
     return count * UNIT_SECONDS[unit]
@@ -149,6 +180,7 @@ def plan(case):
     zone = ZoneInfo(config["timeZone"])
     quiet = config.get("quietHours")
     reminder = clock(config["reminderTime"])
+    working = working_days(config.get("workdays"))
     window_from = int(datetime.fromisoformat(case["from"]).timestamp())
     window_to = int(datetime.fromisoformat(case["to"]).timestamp())
     rows = []
@@ -158,10 +190,12 @@ def plan(case):
         created = int(datetime.fromisoformat(item["createdAt"]).timestamp()) if "createdAt" in item else window_from
         longest = max([lead_seconds(lead) for lead in leads] + [0])
         first = datetime.fromtimestamp(window_from, zone).date() - timedelta(days=2)
-        last = datetime.fromtimestamp(window_to + longest, zone).date() + timedelta(days=3)
+        last = datetime.fromtimestamp(window_to + longest, zone).date() + timedelta(days=3 if working is None else 24)
         for due_day, due_seconds in due_dates(item, first, last):
             due, _ = wall_to_instant(zone, due_day, due_seconds)
             kept = {}
+            unmoved = {}  # lead: its fire time before rule 2a, for the leads rule 2a moved
+            planned = {}  # lead: its fire time before rule 2a
             for lead in leads:
                 count, unit = duration(lead)
                 adjusted = None
@@ -171,6 +205,11 @@ def plan(case):
                     days = count * (7 if unit == "w" else 1)
                     fire, gap = wall_to_instant(zone, due_day - timedelta(days=days), reminder)
                     adjusted = "dst-gap" if gap else None
+                planned[lead] = fire
+                if working is not None:
+                    moved_back = workday_move(zone, fire, unit not in ("m", "h"), reminder, working)
+                    if moved_back is not None:
+                        unmoved[lead], fire, adjusted = fire, moved_back, "workday"
                 moved = quiet_move(zone, fire, due, quiet)
                 if moved:
                     fire, adjusted = moved
@@ -179,6 +218,11 @@ def plan(case):
                 if fire in kept and lead_seconds(kept[fire][0]) >= lead_seconds(lead):
                     continue
                 kept[fire] = (lead, adjusted)
+            # Rule 2a's merge: a moved reminder at or before one planned before it is dropped.
+            kept = {fire: entry for fire, entry in kept.items()
+                    if entry[0] not in unmoved or not any(
+                        other >= fire and planned[other_lead] < unmoved[entry[0]]
+                        for other, (other_lead, _) in kept.items())}
             for fire, (lead, adjusted) in kept.items():
                 if window_from <= fire < window_to:
                     rows.append((fire, item_id, due, -lead_seconds(lead), lead, adjusted))

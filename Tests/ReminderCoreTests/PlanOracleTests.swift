@@ -156,6 +156,19 @@ import Testing
         case 1: break  // the default window
         default: config["quietHours"] = .object(["start": .string(randomTime(&g)), "end": .string(randomTime(&g))])
         }
+        // Working days (weekdays only: the holiday table is checked against its source on its own,
+        // Tests/EndToEnd/test_holiday_table.py): a wrapping range or a list.
+        let days = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+        switch Int.random(in: 0..<3, using: &g) {
+        case 0:
+            let first = Int.random(in: 0..<7, using: &g)
+            let last = (first + Int.random(in: 0..<7, using: &g)) % 7
+            config["workdays"] = .object(["days": .string("\(days[first])-\(days[last])")])
+        case 1:
+            let list = days.filter { _ in Bool.random(using: &g) }
+            config["workdays"] = .object(["days": .string((list.isEmpty ? ["wed"] : list).joined(separator: ","))])
+        default: break
+        }
 
         var items: [JSONValue] = []
         for index in 0..<Int.random(in: 5...15, using: &g) {

@@ -87,6 +87,31 @@ import Testing
         #expect(harness.history(item).filter { $0 == "fired" || $0 == "reshown" } == ["fired", "reshown"])
     }
 
+    /// Friday 2026-11-20 10:00 UTC, and a coupon due Sunday 12:00 with the leads `1d` (Saturday)
+    /// and `0d` (Sunday): with Monday-to-Friday working days both come on Friday, as one.
+    static let friday: Int64 = 168_800
+    static let weekdaysOnly = Workdays(weekdays: 0b0111110, holidays: nil)
+
+    @Test func workdaysOnByReloadShowOnFridayOnceAndOffAgainLoseNothing() throws {
+        let harness = try EngineHarness(configuration: EngineSettingsChangeTests.tenOClock)
+        let item = harness.addCoupon(expiresIn: 348_800, leads: ["1d", "0d"])
+        var workdays = EngineSettingsChangeTests.tenOClock
+        workdays.workdays = EngineSettingsChangeTests.weekdaysOnly
+        harness.reload(workdays)
+        harness.reload(workdays)  // the same settings again re-plan nothing
+        harness.advance(to: EngineSettingsChangeTests.friday + 30)
+        #expect(harness.notifier.requests.count == 1)
+        harness.reload(workdays)
+        harness.advance(to: EngineSettingsChangeTests.friday + 86_400 + 3600)
+        #expect(harness.notifier.requests.count == 1)
+        // Off again on Saturday: `1d` was shown (on Friday), so not again; the merged `0d` comes on Sunday.
+        harness.reload(EngineSettingsChangeTests.tenOClock)
+        harness.advance(to: EngineSettingsChangeTests.friday + 2 * 86_400 + 30)
+        #expect(harness.notifier.requests.count == 2)
+        harness.advance(to: EngineSettingsChangeTests.friday + 2 * 86_400 + 3600)
+        #expect(harness.history(item).filter { $0 == "fired" }.count == 2)
+    }
+
     func status(of id: String, _ harness: EngineHarness) -> String? {
         guard case .success(let parameters) = harness.perform("Get", ["id": .string(id)]),
             case .object(let item)? = parameters["item"], case .string(let status)? = item["status"]
