@@ -22,6 +22,9 @@ public struct Configuration: Hashable, Sendable {
     public var sync: SyncSettings?
     /// Whether reminderd shows a panel indicator (a StatusNotifierItem) when the desktop hosts one.
     public var indicator: Bool
+    /// The locale the daemon's pop-ups and menu speak (`ko_KR.UTF-8`); `nil` means the daemon's
+    /// environment, which the systemd user manager gives it (`LC_ALL`, `LC_MESSAGES`, `LANG`).
+    public var language: String?
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),
@@ -33,7 +36,7 @@ public struct Configuration: Hashable, Sendable {
             CalendarDuration(1, .hours), CalendarDuration(1, .days), CalendarDuration(1, .weeks),
         ],
         currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365, sync: SyncSettings? = nil,
-        indicator: Bool = true
+        indicator: Bool = true, language: String? = nil
     ) {
         self.timeZone = timeZone
         self.reminderTime = reminderTime
@@ -45,6 +48,7 @@ public struct Configuration: Hashable, Sendable {
         self.historyDays = historyDays
         self.sync = sync
         self.indicator = indicator
+        self.language = language
     }
 
     public static let defaults = Configuration()
@@ -98,6 +102,10 @@ public struct Configuration: Hashable, Sendable {
         }
         if let sync = fields.value("sync") { config.sync = try SyncSettings(sync) }
         if let indicator = try fields.boolean("indicator") { config.indicator = indicator }
+        config.language = try fields.string("language")
+        if let language = config.language, language.isEmpty || language.contains("/") {
+            throw .invalidValue(field: "language", reason: "\(quoted(language)) is not a locale name like de_DE.UTF-8")
+        }
         try fields.rejectUnknown()
         self = config
     }

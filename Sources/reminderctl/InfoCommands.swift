@@ -17,7 +17,8 @@ struct Upcoming: ParsableCommand {
         guard let rows = try output.call(.upcoming(days: days), as: UpcomingReply.self)?.reminders else { return }
         if rows.isEmpty { return print("No reminders in the next \(days) days.") }
         var table = TextTable(
-            headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
+            headers: [_t("WHEN"), _t("ITEM"), _t("TITLE"), _t("CARD"), _t("AMOUNT"), _t("LEAD"), _t("DUE")],
+            flexible: [(2, 2), (3, 1)])
         for row in rows {
             table.add([
                 Output.when(row.fireAt), shown(row.item), shown(row.title), shown(row.card ?? ""),
@@ -44,7 +45,9 @@ struct Explain: ParsableCommand {
             print("Snoozed until \(Output.when(snoozed)): no reminder before then")
         }
         guard let first = reply.steps.first else { return print("Nothing is due for this item.") }
-        var table = TextTable(headers: ["LEAD", "RULE", "COMPUTED", "DST GAP", "QUIET HOURS", "FIRES", "RESULT"])
+        var table = TextTable(headers: [
+            _t("LEAD"), _t("RULE"), _t("COMPUTED"), _t("DST GAP"), _t("QUIET HOURS"), _t("FIRES"), _t("RESULT"),
+        ])
         for step in reply.steps {
             table.add([
                 step.lead, step.rule, Output.when(step.computed), step.dstGap ? "yes" : "no", step.quietHours,
@@ -100,7 +103,8 @@ struct History: ParsableCommand {
     }
 
     static func table(_ entries: [HistoryReply.Entry], maxWidth: Int? = TextTable.terminalWidth()) -> String {
-        var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
+        var table = TextTable(
+            headers: [_t("WHEN"), _t("EVENT"), _t("ITEM"), _t("TITLE"), _t("REASON")], flexible: [(3, 2), (4, 1)])
         for entry in entries {
             // The title and the reason may quote another device or a CalDAV server: shown, never raw.
             table.add([

@@ -313,7 +313,7 @@ struct List: ParsableCommand {
             if items.isEmpty { throw Refusal(message: List.noCard(card, among: listed)) }
         }
         if output.json { return print(Output.json(.object(["items": .array(items.map(\.json))]))) }
-        if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
+        if items.isEmpty { return print(_t("No items. Add one with: reminderctl add KIND TITLE …")) }
         print(List.table(List.dueFirst(items)), terminator: "")
     }
 
@@ -321,7 +321,10 @@ struct List: ParsableCommand {
     /// the title and the card cut to fit.
     static func table(_ items: [ItemView], maxWidth: Int? = TextTable.terminalWidth()) -> String {
         var table = TextTable(
-            headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "WHEN", "NEXT REMINDER"],
+            headers: [
+                _t("ID"), _t("KIND"), _t("TITLE"), _t("CARD"), _t("AMOUNT"), _t("STATUS"), _t("DUE"), _t("WHEN"),
+                _t("NEXT REMINDER"),
+            ],
             flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([

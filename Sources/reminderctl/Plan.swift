@@ -58,7 +58,7 @@ struct Plan: ParsableCommand {
 
     static func table(_ entries: [Planner.Entry], items: [Item], zone: TimeZoneRules) -> String {
         if entries.isEmpty { return "No reminders in this range.\n" }
-        var table = TextTable(headers: ["FIRES", "ITEM", "TITLE", "LEAD", "DUE", "NOTE"])
+        var table = TextTable(headers: [_t("FIRES"), _t("ITEM"), _t("TITLE"), _t("LEAD"), _t("DUE"), _t("NOTE")])
         for entry in entries {
             let item = items[entry.itemIndex]
             let fire = entry.fire

@@ -108,7 +108,7 @@ struct WalletCard {
                 "  " + Colour.paint("Expires within 7 days:", "31", colour) + " " + parts.joined(separator: ", ")
                 + "\n"
         }
-        var table = TextTable(headers: ["  LEFT", "OF", "CREDIT", "PERIOD", "STATUS", "RESETS"], flexible: [(2, 1)])
+        var table = TextTable(headers: ["  " + _t("LEFT"), _t("OF"), _t("CREDIT"), _t("PERIOD"), _t("STATUS"), _t("RESETS")], flexible: [(2, 1)])
         // What is left first, soonest to reset first; what is used up below.
         func order(_ credit: Credit) -> (Int, Int64) { (credit.left > .zero ? 0 : 1, credit.daysLeft ?? .max) }
         for credit in credits.sorted(by: { order($0) < order($1) }) {
