@@ -33,7 +33,8 @@ struct Wallet: ParsableCommand {
         }
         if output.json { return print(Output.json(.object(["cards": .array(cards.map(\.json))]))) }
         if cards.isEmpty {
-            return print("No cards yet. Add one with: reminderctl add card ID --fee-due DATE (ids: reminderctl cards)")
+            return print(
+                _t("No cards yet. Add one with: reminderctl add card ID --fee-due DATE (ids: reminderctl cards)"))
         }
         print(cards.map { $0.render(colour: Colour.enabled) }.joined(separator: "\n"), terminator: "")
     }
@@ -126,7 +127,7 @@ struct WalletCard {
     /// break even".
     func feeLine() -> String {
         guard let fee else {
-            return "No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)"
+            return _t("No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)")
         }
         var line = "Annual fee \(money(fee.amount)) due \(Output.when(fee.due).prefix(14))"
         if let days = fee.daysLeft { line += " (\(WalletCard.days(days)))" }
