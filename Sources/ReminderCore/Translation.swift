@@ -139,8 +139,8 @@ extension String {
             }
             let digits = after.prefix(while: \.isNumber)
             let tail = after.dropFirst(digits.count)
-            if let index = Int(digits), tail.first == "$", let kind = tail.dropFirst().first, kind == "s" || kind == "d",
-                (1...arguments.count).contains(index)
+            if let index = Int(digits), index >= 1, index <= arguments.count, tail.first == "$",
+                let kind = tail.dropFirst().first, kind == "s" || kind == "d"
             {
                 result += arguments[index - 1]
                 rest = tail.dropFirst(2)
