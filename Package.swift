@@ -35,8 +35,10 @@ let package = Package(
         // RFC 5545 text: content lines, folding, escaping, the component tree. Pure Swift, so it can
         // be fuzzed and has no C boundary (docs/SYNC-FORMAT.md says why not libical).
         .target(name: "ICalendar", swiftSettings: sizeOptimized),
+        // glibc's gettext header, for ReminderCore's `Translation`.
+        .systemLibrary(name: "CIntl"),
         // Pure domain logic: items, fire-time rules, timer wheel, notification text.
-        .target(name: "ReminderCore", dependencies: ["ReminderJSON", "CivilTime", "ICalendar"]),
+        .target(name: "ReminderCore", dependencies: ["ReminderJSON", "CivilTime", "ICalendar", "CIntl"]),
         // Items as CalDAV VTODOs and back, other clients' completions, the 3-way merge: no I/O.
         .target(
             name: "ReminderSyncModel", dependencies: ["ReminderCore", "ReminderJSON", "CivilTime", "ICalendar"],

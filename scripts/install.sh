@@ -49,6 +49,8 @@ install -m 0644 man/reminderd.conf.5 "$share/man/man5/"
 .build-ctl/release/reminderctl --generate-completion-script bash > "$share/bash-completion/completions/reminderctl"
 .build-ctl/release/reminderctl --generate-completion-script zsh > "$share/zsh/site-functions/_reminderctl"
 .build-ctl/release/reminderctl --generate-completion-script fish > "${XDG_CONFIG_HOME:-$HOME/.config}/fish/completions/reminderctl.fish"
+# The translations where the programs look for them: share/locale beside their bin/.
+scripts/build-mo.sh "$(dirname "$bin")/share/locale"
 # The card catalog is built into reminderctl; the copy earlier versions installed beside the store goes.
 rm -rf "$HOME/.local/share/reminderd/catalog"
 echo "Installed reminderd, reminderctl and reminderd-sync in $bin, the user units in $units, man pages and"

@@ -95,6 +95,8 @@ done
 "$scratch-ctl/release/reminderctl" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_reminderctl"
 "$scratch-ctl/release/reminderctl" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/reminderctl.fish"
 chmod 0644 "$root"/usr/share/*/completions/* "$root"/usr/share/zsh/vendor-completions/* "$root"/usr/share/fish/*/*
+scripts/build-mo.sh "$root/usr/share/locale"  # /usr/share/locale/LL/LC_MESSAGES/reminderd.mo
+chmod 0644 "$root"/usr/share/locale/*/LC_MESSAGES/reminderd.mo
 install -m 0644 packaging/deb/copyright "$root/usr/share/doc/reminderd/"
 mkdir -p "$root/usr/share/lintian/overrides"
 install -m 0644 packaging/deb/lintian-overrides "$root/usr/share/lintian/overrides/reminderd"

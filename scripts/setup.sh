@@ -4,7 +4,8 @@
 # the libraries reminderd links); `package`, that and the Debian tools; `bench`, those and the
 # peers scripts/bench-light.sh measures against; `test`, all of it and what the tests run (below).
 packages=(tzdata ca-certificates pkg-config gcc libc6-dev binutils
-  libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev)
+  libsystemd-dev libglib2.0-dev libsqlite3-dev libcurl4-openssl-dev libsecret-1-dev
+  gettext)  # msgfmt compiles po/ (scripts/build-mo.sh); xgettext and msgmerge: scripts/update-po.sh
 packaging=(dpkg-dev lintian debootstrap)  # scripts/package-deb.sh, and its tests' clean-chroot check
 # The tests' parts: Python for the end-to-end tests, a private D-Bus bus with dbusmock, a keyring,
 # a systemd for the unit tests, and the notification servers in their stock configurations:
@@ -14,7 +15,7 @@ packaging=(dpkg-dev lintian debootstrap)  # scripts/package-deb.sh, and its test
 # REMINDERD_GNOME_TEST=1. gcc and libc6-dev build Tests/EndToEnd/fsync_fault.c, the fault tests'
 # fdatasync shim. php-cli, php-sqlite3 and php-sabre-dav: a CalDAV server offering only Digest
 # authentication, as Baïkal does (Tests/EndToEnd/sabre_digest_server.php). locales: the sources localedef
-# builds ko_KR and de_DE from for the money-in-a-locale tests (Tests/EndToEnd/test_locale_money.py).
+# builds ko_KR and de_DE from, without root, for test_languages.py and test_locale_money.py.
 testing=(python3 python3-venv python3-dbusmock openssl gnome-keyring libsecret-tools dbus dbus-x11 libglib2.0-bin
   systemd xvfb dunst gsettings-desktop-schemas xfce4-notifyd mako-notifier sway grim xdotool imagemagick
   waybar libwayland-dev php-cli php-sqlite3 php-sabre-dav faketime locales)  # scripts/e2e-at.sh: the end-to-end tests at a chosen instant (REMINDERD_TEST_AT)

@@ -31,6 +31,9 @@ public struct Configuration: Hashable, Sendable {
     public var moneyLocale: MoneyLocale?
     /// Working days and holidays; `nil` (the default) means every day is one (CONTRACT §3).
     public var workdays: Workdays?
+    /// The locale the daemon's pop-ups and menu speak (`ko_KR.UTF-8`); `nil` means the daemon's
+    /// environment, which the systemd user manager gives it (`LC_ALL`, `LC_MESSAGES`, `LANG`).
+    public var language: String?
 
     public init(
         timeZone: String? = nil, reminderTime: LocalTime = LocalTime(hour: 9, minute: 0),
@@ -43,7 +46,7 @@ public struct Configuration: Hashable, Sendable {
         ],
         currency: String = "USD", socketPath: String? = nil, historyDays: Int = 365, sync: SyncSettings? = nil,
         indicator: Bool = true, repeatEvery: CalendarDuration? = nil, repeatTimes: Int = RepeatRule.defaultTimes,
-        workdays: Workdays? = nil
+        workdays: Workdays? = nil, language: String? = nil
     ) {
         self.timeZone = timeZone
         self.reminderTime = reminderTime
@@ -58,6 +61,7 @@ public struct Configuration: Hashable, Sendable {
         self.repeatEvery = repeatEvery
         self.repeatTimes = repeatTimes
         self.workdays = workdays
+        self.language = language
     }
 
     public static let defaults = Configuration()
@@ -117,6 +121,10 @@ public struct Configuration: Hashable, Sendable {
             config.repeatTimes = Int(times)
         }
         if let workdays = fields.value("workdays"), workdays != .null { config.workdays = try Workdays(json: workdays) }
+        config.language = try fields.string("language")
+        if let language = config.language, language.isEmpty || language.contains("/") {
+            throw .invalidValue(field: "language", reason: "\(quoted(language)) is not a locale name like de_DE.UTF-8")
+        }
         try fields.rejectUnknown()
         self = config
     }

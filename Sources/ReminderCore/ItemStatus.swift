@@ -21,15 +21,20 @@ public enum ItemStatus: String, Sendable, Hashable, CaseIterable {
     /// expired — the words of the pop-up's buttons and of `done`.
     public func words(for kind: ItemKind) -> String {
         switch (self, kind) {
-        case (.used, .subscription), (.used, .fee): return "paid"
-        case (.used, .rebuy): return "rebought"
-        case (.available, .subscription): return "renews"
-        case (.expiring, .subscription): return "renews soon"
-        case (.available, .fee): return "due"
-        case (.expiring, .fee): return "due soon"
-        case (.available, .rebuy): return "in stock"
-        case (.expiring, .rebuy): return "runs out soon"
-        default: return rawValue
+        case (.used, .subscription), (.used, .fee): return _t("paid")
+        case (.used, .rebuy): return _t("rebought")
+        case (.available, .subscription): return _t("renews")
+        case (.expiring, .subscription): return _t("renews soon")
+        case (.available, .fee): return _t("due")
+        case (.expiring, .fee): return _t("due soon")
+        case (.available, .rebuy): return _t("in stock")
+        case (.expiring, .rebuy): return _t("runs out soon")
+        case (.available, _): return _t("available")
+        case (.expiring, _): return _t("expiring")
+        case (.used, _): return _t("used")
+        case (.expired, _): return _t("expired")
+        case (.overdue, _): return _t("overdue")
+        case (.unreadable, _): return _t("unreadable")
         }
     }
 }

@@ -80,64 +80,75 @@ public struct NotificationText: Hashable, Sendable {
         if case .coupon(let coupon) = item.schedule, case .dateTime = coupon.expires { hasTimeOfDay = true }
         let relative = NotificationText.relative(occurrence, hasTimeOfDay: hasTimeOfDay, now: now, zone: zone)
         let dueTime = zone.localDateTime(at: occurrence.due).time.twelveHourDescription
-        /// "expires in 3 days", "expires today at 11:59 PM", "expired".
-        func phrase(_ verb: String, past: String, timeToday: Bool = false) -> String {
+        /// "expires in 3 days", "expires today at 11:59 PM", "has expired": whole phrases per verb,
+        /// so a translation can place the time words where its language puts them.
+        func phrase(_ verb: Verb) -> String {
             switch relative {
-            case .past: return past
-            case .today: return timeToday ? "\(verb) today at \(dueTime)" : "\(verb) today"
-            case .tomorrow: return "\(verb) tomorrow"
-            case .inDays(let n): return "\(verb) in \(n) days"
+            case .past: return verb.past
+            case .today: return verb.todayAt.map { $0.filled(dueTime) } ?? verb.today
+            case .tomorrow: return verb.tomorrow
+            case .inDays(let n): return verb.inDays(n).filled(String(n))
             case .inHours(let h, let m):
                 // "in 2 h", "in 2 h 30 min", "in 45 min": no "0m" beside whole hours.
-                let parts = (h > 0 ? ["\(h) h"] : []) + (m > 0 || h == 0 ? ["\(m) min"] : [])
-                return "\(verb) in \(parts.joined(separator: " "))"
+                let hours = _t("%1$d h").filled(String(h))
+                let minutes = _t("%1$d min").filled(String(m))
+                let parts = (h > 0 ? [hours] : []) + (m > 0 || h == 0 ? [minutes] : [])
+                return verb.inTime.filled(parts.joined(separator: " "))
             }
         }
         let heading: String
         var body: String
-        var doneLabel = "Done"
+        var doneLabel = _t("Done")
         let title = isolated(item.title)
         switch item.schedule {
         case .benefit(let benefit):
-            heading = "Reward Expiring Soon"
-            doneLabel = "Mark as used"
+            heading = _t("Reward Expiring Soon")
+            doneLabel = _t("Mark as used")
             let periodAmount = benefit.amount(dueOn: occurrence.dueDate)
-            var value = money(periodAmount).map { "\($0) " } ?? ""
+            let when = phrase(.expires)
             if let used = benefit.amountUsed(inPeriodDueOn: occurrence.dueDate), used > .zero,
                 let amount = periodAmount, used < amount
             {
-                value = "remaining \(money(amount - used)!) of \(money(amount)!) "
+                body = _t("Your remaining %1$s of %2$s %3$s %4$s").filled(
+                    money(amount - used)!, money(amount)!, title, when)
+            } else if let value = money(periodAmount) {
+                body = _t("Your %1$s %2$s %3$s").filled(value, title, when)
+            } else {
+                body = _t("Your %1$s %2$s").filled(title, when)
             }
-            body = "Your \(value)\(title) \(phrase("expires", past: "has expired", timeToday: true))"
             if let card = benefit.card { body = "\(isolated(card)) · " + body }
         case .subscription(let subscription):
-            heading = "Subscription Renews Soon"
-            doneLabel = "Mark as paid"
-            body = "\(title) \(phrase("renews", past: "has renewed"))"
+            heading = _t("Subscription Renews Soon")
+            doneLabel = _t("Mark as paid")
+            body = _t("%1$s %2$s").filled(title, phrase(.renews))
             if let amount = money(subscription.amount) {
                 body += " · \(amount)\(NotificationText.per(subscription.every))"
-                if let card = subscription.card { body += " on \(isolated(card))" }
+                if let card = subscription.card { body += _t(" on %1$s").filled(isolated(card)) }
             } else if let card = subscription.card {
-                body += " · on \(isolated(card))"
+                body += " · " + _t("on %1$s").filled(isolated(card))
             }
         case .coupon(let coupon):
-            heading = "Coupon Expiring"
-            doneLabel = "Mark as used"
-            body = "\(title) \(phrase("expires", past: "has expired", timeToday: true))"
-            if let value = money(coupon.value) { body += " · worth \(value)" }
-            if let code = coupon.code { body += " · code \(isolated(code))" }
+            heading = _t("Coupon Expiring")
+            doneLabel = _t("Mark as used")
+            body = _t("%1$s %2$s").filled(title, phrase(.expires))
+            if let value = money(coupon.value) { body += " · " + _t("worth %1$s").filled(value) }
+            if let code = coupon.code { body += " · " + _t("code %1$s").filled(isolated(code)) }
         case .fee(let fee):
-            heading = "Annual Fee Due"
-            doneLabel = "Mark as paid"
-            let amount = money(fee.amount).map { " \($0)" } ?? ""
-            body = "\(isolated(fee.card ?? item.title))\(amount) annual fee \(phrase("due", past: "was due"))"
+            heading = _t("Annual Fee Due")
+            doneLabel = _t("Mark as paid")
+            let card = isolated(fee.card ?? item.title)
+            if let amount = money(fee.amount) {
+                body = _t("%1$s %2$s annual fee %3$s").filled(card, amount, phrase(.due))
+            } else {
+                body = _t("%1$s annual fee %2$s").filled(card, phrase(.due))
+            }
         case .rebuy(let rebuy):
-            heading = "Time to Rebuy"
-            doneLabel = "Rebought"
+            heading = _t("Time to Rebuy")
+            doneLabel = _t("Rebought")
             let name = rebuy.category.map { "\(title) (\(isolated($0)))" } ?? title
             switch relative {
-            case .past, .today: body = "\(name): time to rebuy!"
-            default: body = "\(name) \(phrase("runs out", past: "ran out"))"
+            case .past, .today: body = _t("%1$s: time to rebuy!").filled(name)
+            default: body = _t("%1$s %2$s").filled(name, phrase(.runsOut))
             }
         }
         self.init(
@@ -149,15 +160,56 @@ public struct NotificationText: Hashable, Sendable {
     /// `/mo`, `/yr`, `/wk`, or ` every 3 months`.
     public static func per(_ every: CalendarDuration) -> String {
         switch (every.count, every.unit) {
-        case (1, .months): return "/mo"
-        case (1, .years): return "/yr"
-        case (1, .weeks): return "/wk"
-        case (1, .days): return "/day"
+        case (1, .months): return _t("/mo")
+        case (1, .years): return _t("/yr")
+        case (1, .weeks): return _t("/wk")
+        case (1, .days): return _t("/day")
         default:
-            let unit = ["d": "days", "w": "weeks", "mo": "months", "y": "years", "h": "hours", "m": "minutes"][
-                every.unit.rawValue]!
-            return " every \(every.count) \(unit)"
+            let n = every.count
+            let text: String
+            switch every.unit {
+            case .days: text = _n(" every %1$d days", " every %1$d days", n)
+            case .weeks: text = _n(" every %1$d weeks", " every %1$d weeks", n)
+            case .months: text = _n(" every %1$d months", " every %1$d months", n)
+            case .years: text = _n(" every %1$d years", " every %1$d years", n)
+            case .hours: text = _n(" every %1$d hours", " every %1$d hours", n)
+            case .minutes: text = _n(" every %1$d minutes", " every %1$d minutes", n)
+            }
+            return text.filled(String(n))
         }
+    }
+}
+
+/// One verb's phrases in a pop-up's body ("expires today", "renews in 3 days"), each a message of
+/// its own so that a translation is a whole phrase, never a verb glued to English time words.
+struct Verb {
+    let past: String
+    let today: String
+    let todayAt: String?
+    let tomorrow: String
+    let inDays: (Int) -> String
+    let inTime: String
+
+    static var expires: Verb {
+        Verb(
+            past: _t("has expired"), today: _t("expires today"), todayAt: _t("expires today at %1$s"),
+            tomorrow: _t("expires tomorrow"), inDays: { _n("expires in %1$d days", "expires in %1$d days", $0) },
+            inTime: _t("expires in %1$s"))
+    }
+    static var renews: Verb {
+        Verb(
+            past: _t("has renewed"), today: _t("renews today"), todayAt: nil, tomorrow: _t("renews tomorrow"),
+            inDays: { _n("renews in %1$d days", "renews in %1$d days", $0) }, inTime: _t("renews in %1$s"))
+    }
+    static var due: Verb {
+        Verb(
+            past: _t("was due"), today: _t("due today"), todayAt: nil, tomorrow: _t("due tomorrow"),
+            inDays: { _n("due in %1$d days", "due in %1$d days", $0) }, inTime: _t("due in %1$s"))
+    }
+    static var runsOut: Verb {
+        Verb(
+            past: _t("ran out"), today: _t("runs out today"), todayAt: nil, tomorrow: _t("runs out tomorrow"),
+            inDays: { _n("runs out in %1$d days", "runs out in %1$d days", $0) }, inTime: _t("runs out in %1$s"))
     }
 }
 

@@ -51,6 +51,8 @@ public final class Daemon: Sendable {
         case .success(let loaded): configuration = DaemonLocale.applied(to: loaded)
         case .failure(let error): throw .config(error)
         }
+        Translation.bindCatalogs()
+        Daemon.chooseLanguage(configuration, logger: logger)
         let zone: TimeZoneRules
         do { zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone) } catch {
             // With no zone in the config, it came from the environment: name that.
@@ -132,6 +134,16 @@ public final class Daemon: Sendable {
         withExtendedLifetime((signalSources, watchdog)) { dispatchMain() }
     }
 
+    /// The language of pop-ups and menu: the config's `language`, else the daemon's environment,
+    /// the systemd user manager's as it started reminderd. A locale that is not installed gives
+    /// English; logged when the config named it (an environment's is silent, as in any program).
+    static func chooseLanguage(_ configuration: Configuration, logger: Logger) {
+        let name = configuration.language ?? Translation.environmentLocaleName()
+        if !Translation.choose(localeName: name), configuration.language != nil {
+            logger.warning("locale \(name) is not installed (see locale -a): pop-ups and menu in English")
+        }
+    }
+
     /// Re-reads the config: RELOADING=1, then READY=1; a bad config is refused and the old one kept.
     /// Runs on the engine's queue, so the notifications only go to their own queue.
     func reload() -> VarlinkReply {
@@ -145,6 +157,7 @@ public final class Daemon: Sendable {
             do {
                 let zone = try ZoneDatabase.shared.zone(configured: configuration.timeZone)
                 engine.apply(DaemonLocale.applied(to: configuration), zone: zone)
+                Daemon.chooseLanguage(configuration, logger: logger)
                 logger.info("config reloaded")
                 return .success([:])
             } catch {

@@ -89,22 +89,22 @@ struct IndicatorComposer {
         }
         var menu: [IndicatorMenuItem] = []
         if !today.isEmpty {
-            menu.append(header("today", "Due today"))
+            menu.append(header("today", _t("Due today")))
             menu += today.map(submenu)
         }
         if !week.isEmpty {
             if !menu.isEmpty { menu.append(separator()) }
-            menu.append(header("week", "This week"))
+            menu.append(header("week", _t("This week")))
             menu += week.map(submenu)
         }
-        if entries.isEmpty { menu.append(header("nothing", "Nothing due this week")) }
+        if entries.isEmpty { menu.append(header("nothing", _t("Nothing due this week"))) }
         menu.append(separator())
-        menu.append(header("wallet", "Wallet: \(walletLeft.formatted(currency: currency, in: moneyLocale)) left"))
+        menu.append(header("wallet", _t("Wallet: %1$s left").filled(walletLeft.formatted(currency: currency, in: moneyLocale))))
         menu.append(separator())
         menu.append(
             paused
-                ? IndicatorMenuItem(key: "resume", label: "Resume reminders", action: .resume)
-                : IndicatorMenuItem(key: "pause", label: "Pause all pop-ups 1 hour", action: .pause(Self.pauseHour)))
+                ? IndicatorMenuItem(key: "resume", label: _t("Resume reminders"), action: .resume)
+                : IndicatorMenuItem(key: "pause", label: _t("Pause all pop-ups 1 hour"), action: .pause(Self.pauseHour)))
         return IndicatorView(
             status: !today.isEmpty ? "NeedsAttention" : week.isEmpty ? "Passive" : "Active",
             toolTipTitle: toolTipTitle(today: today.count), toolTipBody: toolTipBody, menu: menu)
@@ -116,10 +116,12 @@ struct IndicatorComposer {
     func line(_ entry: Entry) -> String {
         func visible(_ text: String) -> String { ForeignText.balancedDirection(ForeignText.visibleControls(text)) }
         var text = visible(entry.title)
-        if let card = entry.card, card != entry.title { text += " on \(visible(card))" }
+        if let card = entry.card, card != entry.title { text += _t(" on %1$s").filled(visible(card)) }
         if let value = entry.value {
             let value = value.formatted(currency: entry.currency, in: moneyLocale)
-            text += entry.isCoupon ? " — worth \(value)" : " — \(value)\(entry.expires ? " left" : "")"
+            text += entry.isCoupon
+                ? " — " + _t("worth %1$s").filled(value)
+                : " — " + (entry.expires ? _t("%1$s left").filled(value) : value)
         }
         return text + ", " + Self.when(entry.daysLeft)
     }
@@ -131,22 +133,22 @@ struct IndicatorComposer {
 
     static func when(_ daysLeft: Int64) -> String {
         switch daysLeft {
-        case ...(-1): return "overdue"
-        case 0: return "today"
-        case 1: return "tomorrow"
-        default: return "in \(daysLeft) days"
+        case ...(-1): return _t("overdue")
+        case 0: return _t("today")
+        case 1: return _t("tomorrow")
+        default: return _n("in %1$d days", "in %1$d days", Int(daysLeft)).filled(String(daysLeft))
         }
     }
 
     func toolTipTitle(today: Int) -> String {
         var title = "reminderd"
         if entries.isEmpty {
-            title += ": nothing due this week"
+            title += _t(": nothing due this week")
         } else {
-            title += ": \(entries.count) due this week"
-            if today > 0 { title += ", \(today) today" }
+            title += _n(": %1$d due this week", ": %1$d due this week", entries.count).filled(String(entries.count))
+            if today > 0 { title += _n(", %1$d today", ", %1$d today", Int(today)).filled(String(today)) }
         }
-        return paused ? title + " (paused: pop-ups held)" : title
+        return paused ? title + _t(" (paused: pop-ups held)") : title
     }
 
     /// One line per item due this week, then the value that expires with them (in `currency`);

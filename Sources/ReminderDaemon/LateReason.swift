@@ -97,15 +97,18 @@ enum LateReason: Sendable, Equatable {
     /// The delay as a clause of a `then` label ("no notification server from 12:06").
     private func clause(at: Int64, time: (Int64) -> String) -> String {
         switch self {
-        case .notRunning: "reminderd was not running at \(time(at))"
-        case .interrupted: "reminderd stopped before the notification server confirmed its \(time(at)) pop-up"
-        case .noServer(let since): "no notification server from \(time(since))"
-        case .serverRefused(let since): "the notification server refused it from \(time(since))"
-        case .noAnswer(let since): "the notification server did not answer from \(time(since))"
-        case .doNotDisturb(let since): "held by Do Not Disturb from \(time(since))"
-        case .paused(let since): "held by your pause from \(time(since))"
-        case .quietHours(let window): "moved out of quiet hours (\(window.start.hourMinute)–\(window.end.hourMinute))"
-        case .then(let first, let last): "\(first.clause(at: at, time: time)), then \(last.clause(at: at, time: time))"
+        case .notRunning: _t("reminderd was not running at %1$s").filled(time(at))
+        case .interrupted:
+            _t("reminderd stopped before the notification server confirmed its %1$s pop-up").filled(time(at))
+        case .noServer(let since): _t("no notification server from %1$s").filled(time(since))
+        case .serverRefused(let since): _t("the notification server refused it from %1$s").filled(time(since))
+        case .noAnswer(let since): _t("the notification server did not answer from %1$s").filled(time(since))
+        case .doNotDisturb(let since): _t("held by Do Not Disturb from %1$s").filled(time(since))
+        case .paused(let since): _t("held by your pause from %1$s").filled(time(since))
+        case .quietHours(let window):
+            _t("moved out of quiet hours (%1$s–%2$s)").filled(window.start.hourMinute, window.end.hourMinute)
+        case .then(let first, let last):
+            _t("%1$s, then %2$s").filled(first.clause(at: at, time: time), last.clause(at: at, time: time))
         }
     }
 
@@ -113,18 +116,18 @@ enum LateReason: Sendable, Equatable {
     /// as `time` writes them; nil when it is not worth saying (a delay under `lateAfter`).
     func words(at: Int64, now: Int64, lateAfter: Int64, time: (Int64) -> String) -> String? {
         switch self {
-        case .notRunning: return "Late: reminderd was not running at \(time(at))"
-        case .interrupted: return "Late: \(clause(at: at, time: time))"
+        case .notRunning: return _t("Late: reminderd was not running at %1$s").filled(time(at))
+        case .interrupted: return _t("Late: %1$s").filled(clause(at: at, time: time))
         case .noServer, .serverRefused, .noAnswer:
-            return now - at > lateAfter ? "Late: \(clause(at: at, time: time)) until \(time(now))" : nil
+            return now - at > lateAfter ? _t("Late: %1$s until %2$s").filled(clause(at: at, time: time), time(now)) : nil
         // Held on purpose: said however short, so a pop-up that comes when the hold ends is explained.
-        case .doNotDisturb(let since): return "Held by Do Not Disturb since \(time(since))"
-        case .paused(let since): return "Held by your pause since \(time(since))"
+        case .doNotDisturb(let since): return _t("Held by Do Not Disturb since %1$s").filled(time(since))
+        case .paused(let since): return _t("Held by your pause since %1$s").filled(time(since))
         case .quietHours(let window):
             // Moved is the plan; shown well after the moved time, nothing held it: it is late too.
-            let moved = "Moved out of quiet hours (\(window.start.hourMinute)–\(window.end.hourMinute))"
+            let moved = _t("Moved out of quiet hours (%1$s–%2$s)").filled(window.start.hourMinute, window.end.hourMinute)
             guard now - at > lateAfter else { return moved }
-            return moved + "; late: the computer was asleep or its clock jumped at \(time(at))"
+            return _t("%1$s; late: the computer was asleep or its clock jumped at %2$s").filled(moved, time(at))
         case .then(let first, let last):
             // A part shorter than `lateAfter` that was no hold is not worth saying: the other is.
             if !last.isHold && now - last.start(at: at) <= lateAfter {
@@ -133,7 +136,7 @@ enum LateReason: Sendable, Equatable {
             if !first.isHold && last.start(at: at) - first.start(at: at) <= lateAfter {
                 return last.words(at: at, now: now, lateAfter: lateAfter, time: time)
             }
-            return "Late: \(clause(at: at, time: time)) until \(time(now))"
+            return _t("Late: %1$s until %2$s").filled(clause(at: at, time: time), time(now))
         }
     }
 }

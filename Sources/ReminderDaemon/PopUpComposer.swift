@@ -62,12 +62,12 @@ struct PopUpComposer {
     ) -> (request: NotificationRequest, events: [ReminderEngine.ScheduledEvent]) {
         if kind == .heldWhileBusy {
             let titles = group.map(\.item.title)
-            let body =
-                "\(group.count) reminders \(heldWords(group.map(\.event))): " + titles.prefix(5).joined(separator: ", ")
-                + (titles.count > 5 ? ", …" : "")
+            let list = titles.prefix(5).joined(separator: ", ") + (titles.count > 5 ? ", …" : "")
+            let body = _n("%1$d reminders %2$s: %3$s", "%1$d reminders %2$s: %3$s", group.count).filled(
+                String(group.count), heldWords(group.map(\.event)), list)
             let events = group.map(\.event)
             let request = NotificationRequest(
-                summary: "Reminders", body: markedUp(body), urgency: urgency(.normal), category: "x-reminderd.digest",
+                summary: _t("Reminders"), body: markedUp(body), urgency: urgency(.normal), category: "x-reminderd.digest",
                 actions: groupActions(events), timeoutMilliseconds: 0)
             return (request, events)
         }
@@ -77,11 +77,14 @@ struct PopUpComposer {
         let named = reminders.prefix(PopUpComposer.mostNamedInGroup)
         let rest = reminders.count - named.count
         let titles = named.map(\.text.summary)
+        let first = titles.prefix(2).joined(separator: ", ")
         let summary =
-            "\(reminders.count) reminders: " + titles.prefix(2).joined(separator: ", ")
-            + (reminders.count > 2 ? " and \(reminders.count - 2) more" : "")
+            reminders.count > 2
+            ? _n("%1$d reminders: %2$s and %3$d more", "%1$d reminders: %2$s and %3$d more", reminders.count - 2)
+                .filled(String(reminders.count), first, String(reminders.count - 2))
+            : _n("%1$d reminders: %2$s", "%1$d reminders: %2$s", reminders.count).filled(String(reminders.count), first)
         var lines = named.map { "\($0.text.body) — reminderctl done \($0.event.itemId)" }
-        if rest > 0 { lines.append("and \(rest) more: reminderctl list") }
+        if rest > 0 { lines.append(_n("and %1$d more: reminderctl list", "and %1$d more: reminderctl list", rest).filled(String(rest))) }
         let urgencies = reminders.map(\.text.urgency)
         let most: NotificationText.Urgency =
             urgencies.contains(.critical) ? .critical : urgencies.contains(.normal) ? .normal : .low
@@ -108,12 +111,12 @@ struct PopUpComposer {
         }
         let time = { PopUpComposer.timeWords($0, zone: zone, now: now) }
         if pausedSince.count == events.count, let since = pausedSince.min() {
-            return "held by your pause since \(time(since))"
+            return _t("held by your pause since %1$s").filled(time(since))
         }
         if quietSince.count == events.count, let since = quietSince.min() {
-            return "held by Do Not Disturb since \(time(since))"
+            return _t("held by Do Not Disturb since %1$s").filled(time(since))
         }
-        return "while you were busy"
+        return _t("while you were busy")
     }
 
     /// What a pop-up for several reminders stands for.
@@ -129,7 +132,7 @@ struct PopUpComposer {
     /// one's due time (none when no snooze fits them all). Two buttons: within GNOME's three.
     func groupActions(_ events: [ReminderEngine.ScheduledEvent]) -> [(key: String, label: String)] {
         guard capabilities.contains("actions") else { return [] }
-        var actions = [(key: PopUpAction.oneAtATime.key, label: "One at a time")]
+        var actions = [(key: PopUpAction.oneAtATime.key, label: _t("One at a time"))]
         let fitting = configuration.snoozeOptions.sorted { $0.nominalSeconds < $1.nominalSeconds }.first { option in
             events.allSatisfy {
                 let end = PopUpComposer.snoozeEnd(
@@ -137,7 +140,7 @@ struct PopUpComposer {
                 return end?.shortened == false
             }
         }
-        if let fitting { actions.append((PopUpAction.snoozeAll(fitting).key, "Snooze all \(fitting)")) }
+        if let fitting { actions.append((PopUpAction.snoozeAll(fitting).key, _t("Snooze all %1$s").filled("\(fitting)"))) }
         return actions
     }
 
@@ -152,21 +155,25 @@ struct PopUpComposer {
         var body: String
         switch item.schedule {
         case .benefit(let benefit):
-            body = "Marked \(benefit.amount.map { $0.formatted(currency: currency, in: configuration.moneyLocale) + " " } ?? "")\(item.title) as used"
-        case .coupon: body = "Marked \(item.title) as used"
-        case .rebuy: body = "Rebought \(item.title)"
+            if let amount = benefit.amount {
+                body = _t("Marked %1$s %2$s as used").filled(amount.formatted(currency: currency, in: configuration.moneyLocale), item.title)
+            } else {
+                body = _t("Marked %1$s as used").filled(item.title)
+            }
+        case .coupon: body = _t("Marked %1$s as used").filled(item.title)
+        case .rebuy: body = _t("Rebought %1$s").filled(item.title)
         // The words of the button pressed ("Mark as paid") and of `reminderctl done` ("Paid").
-        case .subscription, .fee: body = "Marked \(item.title) as paid"
+        case .subscription, .fee: body = _t("Marked %1$s as paid").filled(item.title)
         }
         var actions: [(key: String, label: String)] = []
         if button && capabilities.contains("actions") {
-            actions.append((PopUpAction.undo.key, "Undo"))
+            actions.append((PopUpAction.undo.key, _t("Undo")))
         } else {
             body += "\nreminderctl undo \(itemId)"
         }
         // Normal, not low: GNOME shows no banner for a low one, so its Undo could not be reached.
         return NotificationRequest(
-            summary: "Done", body: markedUp(body), urgency: urgency(.normal), category: "x-reminderd.done",
+            summary: _t("Done"), body: markedUp(body), urgency: urgency(.normal), category: "x-reminderd.done",
             actions: actions, timeoutMilliseconds: 10_000)
     }
 
@@ -197,15 +204,15 @@ struct PopUpComposer {
             else { return nil }
             return (option, end.end)
         }
-        var offers = fitting.prefix(1).map { (PopUpAction.snooze($0.option), "Snooze \($0.option)") }
+        var offers = fitting.prefix(1).map { (PopUpAction.snooze($0.option), _t("Snooze %1$s").filled("\($0.option)")) }
         let tomorrow = PopUpComposer.tomorrowSnoozeEnd(from: now, due: due, configuration: configuration, rules: rules)
         if let tomorrow, tomorrow != fitting.first?.end {
-            offers.append((.snoozeUntilTomorrow, "Snooze until tomorrow"))
+            offers.append((.snoozeUntilTomorrow, _t("Snooze until tomorrow")))
         } else {
-            offers += fitting.dropFirst().prefix(1).map { (PopUpAction.snooze($0.option), "Snooze \($0.option)") }
+            offers += fitting.dropFirst().prefix(1).map { (PopUpAction.snooze($0.option), _t("Snooze %1$s").filled("\($0.option)")) }
         }
         if !offers.isEmpty { return offers }
-        return due - 60 > now + 60 ? [(PopUpAction.snoozeToLastMinute, "Remind 1 min before")] : []
+        return due - 60 > now + 60 ? [(PopUpAction.snoozeToLastMinute, _t("Remind 1 min before"))] : []
     }
 
     /// Where "Snooze until tomorrow" ends: tomorrow at the reminder time (`SnoozeTarget.tomorrow`),
@@ -267,14 +274,17 @@ struct PopUpComposer {
             return nil
         }
         if let reason { return reason.words(at: at, now: now, lateAfter: lateAfter, time: time) }
-        return now - at > lateAfter ? "Late: the computer was asleep or its clock jumped at \(time(at))" : nil
+        return now - at > lateAfter
+            ? _t("Late: the computer was asleep or its clock jumped at %1$s").filled(time(at)) : nil
     }
 
     /// The pop-up's `lateLabel` as a history reason writes it after the lead ("late: held by Do
     /// Not Disturb since …"), its times in RFC 3339 as history keeps them (reminderctl writes
-    /// them as tables do).
+    /// them as tables do). In English whatever the pop-ups' language: history is kept, and its
+    /// reasons are read back by their words.
     static func historyNote(of event: ReminderEngine.ScheduledEvent, zone: TimeZoneRules, now: Int64) -> String? {
-        guard let label = lateLabel(of: event, now: now, time: { Timestamp.format($0, in: zone) }) else { return nil }
+        let label = Translation.inEnglish { lateLabel(of: event, now: now, time: { Timestamp.format($0, in: zone) }) }
+        guard let label else { return nil }
         if label.hasPrefix("Late: ") { return "late: " + label.dropFirst("Late: ".count) }
         let sentence = label.prefix(1).lowercased() + label.dropFirst()
         return label.hasPrefix("Held") ? "late: " + sentence : sentence

@@ -10,7 +10,7 @@ enum ConfigCheck {
     /// The settings of CONTRACT §3.
     static let settings = [
         "timeZone", "reminderTime", "leadTimes", "quietHours", "snoozeOptions", "currency", "socketPath",
-        "historyDays", "sync", "indicator", "repeatEvery", "repeatTimes", "workdays",
+        "historyDays", "sync", "indicator", "repeatEvery", "repeatTimes", "workdays", "language",
     ]
 
     /// "PATH:LINE:COLUMN: what is wrong" for each mistake, in the file's order; empty when none.

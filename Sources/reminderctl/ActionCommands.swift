@@ -82,9 +82,9 @@ struct Snooze: ParsableCommand {
         default: request = .snooze(id: id, duration: duration)
         }
         guard let reply = try output.call(request, as: SnoozeReply.self) else { return }
-        var line = "Snoozed until \(Output.when(reply.until))"
+        var line = _t("Snoozed until %1$s").filled(Output.when(reply.until))
         // A duration's reason is why it was shortened; a time's also says it meant tomorrow.
-        let label = request == .snooze(id: id, duration: duration) ? "shortened: " : ""
+        let label = request == .snooze(id: id, duration: duration) ? _t("shortened: ") : ""
         if let why = reply.shortened { line += " (\(label)\(HumanTime.inText(why)))" }
         print(line)
     }
@@ -101,8 +101,10 @@ struct Pause: ParsableCommand {
 
     func run() throws {
         guard let reply = try output.call(.pause(duration: duration), as: PauseReply.self) else { return }
-        print(reply.until.map { "Paused until \(Output.when($0))" } ?? "Paused until you run: reminderctl resume")
-        print("Every pop-up is held, due-today ones too; they come as one digest when the pause ends.")
+        print(
+            reply.until.map { _t("Paused until %1$s").filled(Output.when($0)) }
+                ?? _t("Paused until you run: reminderctl resume"))
+        print(_t("Every pop-up is held, due-today ones too; they come as one digest when the pause ends."))
     }
 }
 
@@ -116,7 +118,7 @@ struct Resume: ParsableCommand {
         // Asked first, so that a resume with nothing paused says so rather than "Resumed".
         let paused = output.json ? nil : try DaemonClient.call(.status, as: StatusReply.self).paused
         guard try output.call(.resume) != nil else { return }
-        print(paused == nil ? "Nothing is paused: reminders are shown as they come" : "Resumed")
+        print(paused == nil ? _t("Nothing is paused: reminders are shown as they come") : _t("Resumed"))
     }
 }
 
@@ -129,7 +131,7 @@ struct Reload: ParsableCommand {
 
     func run() throws {
         guard try output.call(.reload) != nil else { return }
-        print("Config reloaded")
+        print(_t("Config reloaded"))
     }
 }
 

@@ -32,7 +32,7 @@ struct Cards: ParsableCommand {
         let cards = catalog.cards(matching: words.joined(separator: " "))
         if output.json { return print(Output.json(.array(cards.map(json)))) }
         if cards.isEmpty { throw Refusal(message: "no card matches \"\(words.joined(separator: " "))\"") }
-        var table = TextTable(headers: ["  ID", "CARD", "FEE", "CREDITS A YEAR", "CHECKED"])
+        var table = TextTable(headers: ["  " + _t("ID"), _t("CARD"), _t("FEE"), _t("CREDITS A YEAR"), _t("CHECKED")])
         for card in cards {
             table.add([
                 "  " + card.id, card.name, usd(card.annualFee), "\(usd(card.annualValue)) (\(card.credits.count))",
@@ -52,7 +52,7 @@ struct Cards: ParsableCommand {
     func show(_ card: CardCatalog.Card, catalog: CardCatalog, today: LocalDate) {
         if output.json { return print(Output.json(json(card))) }
         print("\(card.name) (\(card.issuer)) — annual fee \(usd(card.annualFee))")
-        var table = TextTable(headers: ["CREDIT", "TITLE", "AMOUNT", "PER YEAR"])
+        var table = TextTable(headers: [_t("CREDIT"), _t("TITLE"), _t("AMOUNT"), _t("PER YEAR")])
         for credit in card.credits {
             table.add([
                 credit.id, credit.title,

@@ -15,9 +15,13 @@ struct Upcoming: ParsableCommand {
     func run() throws {
         guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
         guard let rows = try output.call(.upcoming(days: days), as: UpcomingReply.self)?.reminders else { return }
-        if rows.isEmpty { return print("No reminders in the next \(days) days.") }
+        if rows.isEmpty {
+            let none = _n("No reminders in the next %1$d days.", "No reminders in the next %1$d days.", days)
+            return print(none.filled(String(days)))
+        }
         var table = TextTable(
-            headers: ["WHEN", "ITEM", "TITLE", "CARD", "AMOUNT", "LEAD", "DUE"], flexible: [(2, 2), (3, 1)])
+            headers: [_t("WHEN"), _t("ITEM"), _t("TITLE"), _t("CARD"), _t("AMOUNT"), _t("LEAD"), _t("DUE")],
+            flexible: [(2, 2), (3, 1)])
         for row in rows {
             table.add([
                 Output.when(row.fireAt), shown(row.item), shown(row.title), shown(row.card ?? ""),
@@ -41,10 +45,12 @@ struct Explain: ParsableCommand {
     func run() throws {
         guard let reply = try output.call(.explain(id: id), as: ExplainReply.self) else { return }
         if let snoozed = reply.snoozedUntil {
-            print("Snoozed until \(Output.when(snoozed)): no reminder before then")
+            print(_t("Snoozed until %1$s: no reminder before then").filled(Output.when(snoozed)))
         }
-        guard let first = reply.steps.first else { return print("Nothing is due for this item.") }
-        var table = TextTable(headers: ["LEAD", "RULE", "COMPUTED", "DST GAP", "QUIET HOURS", "FIRES", "RESULT"])
+        guard let first = reply.steps.first else { return print(_t("Nothing is due for this item.")) }
+        var table = TextTable(headers: [
+            _t("LEAD"), _t("RULE"), _t("COMPUTED"), _t("DST GAP"), _t("QUIET HOURS"), _t("FIRES"), _t("RESULT"),
+        ])
         for step in reply.steps {
             table.add([
                 step.lead, step.rule, Output.when(step.computed), step.dstGap ? "yes" : "no", step.quietHours,
@@ -95,12 +101,13 @@ struct History: ParsableCommand {
             let entries = try output.call(.history(limit: limit, since: since, item: item), as: HistoryReply.self)?
                 .entries
         else { return }
-        if entries.isEmpty { return print("No history yet.") }
+        if entries.isEmpty { return print(_t("No history yet.")) }
         print(History.table(entries), terminator: "")
     }
 
     static func table(_ entries: [HistoryReply.Entry], maxWidth: Int? = TextTable.terminalWidth()) -> String {
-        var table = TextTable(headers: ["WHEN", "EVENT", "ITEM", "TITLE", "REASON"], flexible: [(3, 2), (4, 1)])
+        var table = TextTable(
+            headers: [_t("WHEN"), _t("EVENT"), _t("ITEM"), _t("TITLE"), _t("REASON")], flexible: [(3, 2), (4, 1)])
         for entry in entries {
             // The title and the reason may quote another device or a CalDAV server: shown, never raw.
             table.add([

@@ -79,7 +79,9 @@ struct Add: ParsableCommand {
         for date in dates { Output.note(date.echo, json: output.json) }
         let request = ReminderRequest.add(item: .object(fields), force: force, newCard: newCard)
         guard let reply = try output.call(request, as: AddReply.self) else { return }
-        print("Added \(reply.id): \(shown(reply.item.title)) (\(kind)), \(Output.nextReminder(reply.item))")
+        print(
+            _t("Added %1$s: %2$s (%3$s), %4$s").filled(
+                reply.id, shown(reply.item.title), kind, Output.nextReminder(reply.item)))
         Add.sayStoredDue(typed: fields["due"] ?? fields["next"], stored: reply.item.due)
         if reply.item.nextReminder == nil { Add.sayWhenNoReminder(reply.id) }
     }
@@ -205,7 +207,7 @@ struct Edit: ParsableCommand {
             let edited = try output.call(
                 .edit(id: id, changes: .object(changes), newCard: newCard), as: ItemReply.self)?.item
         else { return }
-        print("Changed \(edited.id): \(shown(edited.title)), \(Output.nextReminder(edited))")
+        print(_t("Changed %1$s: %2$s, %3$s").filled(edited.id, shown(edited.title), Output.nextReminder(edited)))
         if edited.nextReminder == nil { Add.sayWhenNoReminder(edited.id) }
     }
 }
@@ -313,7 +315,7 @@ struct List: ParsableCommand {
             if items.isEmpty { throw Refusal(message: List.noCard(card, among: listed)) }
         }
         if output.json { return print(Output.json(.object(["items": .array(items.map(\.json))]))) }
-        if items.isEmpty { return print("No items. Add one with: reminderctl add KIND TITLE …") }
+        if items.isEmpty { return print(_t("No items. Add one with: reminderctl add KIND TITLE …")) }
         print(List.table(List.dueFirst(items)), terminator: "")
     }
 
@@ -321,7 +323,10 @@ struct List: ParsableCommand {
     /// the title and the card cut to fit.
     static func table(_ items: [ItemView], maxWidth: Int? = TextTable.terminalWidth()) -> String {
         var table = TextTable(
-            headers: ["ID", "KIND", "TITLE", "CARD", "AMOUNT", "STATUS", "DUE", "WHEN", "NEXT REMINDER"],
+            headers: [
+                _t("ID"), _t("KIND"), _t("TITLE"), _t("CARD"), _t("AMOUNT"), _t("STATUS"), _t("DUE"), _t("WHEN"),
+                _t("NEXT REMINDER"),
+            ],
             flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([

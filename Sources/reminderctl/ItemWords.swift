@@ -19,17 +19,17 @@ extension Output {
     /// "today", "tomorrow", "in 3 days", "yesterday", "13 days ago".
     static func days(_ days: Int64) -> String {
         switch days {
-        case 0: "today"
-        case 1: "tomorrow"
-        case -1: "yesterday"
-        case ..<0: "\(-days) days ago"
-        default: "in \(days) days"
+        case 0: _t("today")
+        case 1: _t("tomorrow")
+        case -1: _t("yesterday")
+        case ..<0: _n("%1$d days ago", "%1$d days ago", Int(-days)).filled(String(-days))
+        default: _n("in %1$d days", "in %1$d days", Int(days)).filled(String(days))
         }
     }
 
     /// "next reminder Sat 2026-11-28 09:00", or "no reminder pending".
     static func nextReminder(_ item: ItemView) -> String {
         let next = when(item.nextReminder)
-        return next.isEmpty ? "no reminder pending" : "next reminder \(next)"
+        return next.isEmpty ? _t("no reminder pending") : _t("next reminder %1$s").filled(next)
     }
 }

@@ -60,7 +60,7 @@ struct Plan: ParsableCommand {
         _ entries: [Planner.Entry], items: [Item], zone: TimeZoneRules, configuration: Configuration
     ) -> String {
         if entries.isEmpty { return "No reminders in this range.\n" }
-        var table = TextTable(headers: ["FIRES", "ITEM", "TITLE", "LEAD", "DUE", "NOTE"])
+        var table = TextTable(headers: [_t("FIRES"), _t("ITEM"), _t("TITLE"), _t("LEAD"), _t("DUE"), _t("NOTE")])
         // Left alone, each reminder comes back: said beside it (the repeats depend on when it is shown).
         func repeats(_ item: Item) -> String? {
             RepeatRule.of(item, configuration).map { "then \($0) unless acknowledged" }

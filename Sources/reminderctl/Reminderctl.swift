@@ -23,6 +23,8 @@ struct Reminderctl: ParsableCommand {
     /// Runs the command with CONTRACT §5's exit codes: 0 ok, 1 refused, 2 usage, 69 daemon not
     /// reachable, 76 a reply it cannot read. (swift-argument-parser alone would use 64 for usage errors.)
     static func main() {
+        Translation.bindCatalogs()
+        Translation.choose(localeName: Translation.environmentLocaleName())
         do {
             // Test-only; refused here, so that no command reads an unshifted clock instead.
             if case .failure(let error) = TestClock.environment { throw Refusal.usage("\(error)") }

@@ -33,7 +33,8 @@ struct Wallet: ParsableCommand {
         }
         if output.json { return print(Output.json(.object(["cards": .array(cards.map(\.json))]))) }
         if cards.isEmpty {
-            return print("No cards yet. Add one with: reminderctl add card ID --fee-due DATE (ids: reminderctl cards)")
+            return print(
+                _t("No cards yet. Add one with: reminderctl add card ID --fee-due DATE (ids: reminderctl cards)"))
         }
         print(cards.map { $0.render(colour: Colour.enabled) }.joined(separator: "\n"), terminator: "")
     }
@@ -108,7 +109,7 @@ struct WalletCard {
                 "  " + Colour.paint("Expires within 7 days:", "31", colour) + " " + parts.joined(separator: ", ")
                 + "\n"
         }
-        var table = TextTable(headers: ["  LEFT", "OF", "CREDIT", "PERIOD", "STATUS", "RESETS"], flexible: [(2, 1)])
+        var table = TextTable(headers: ["  " + _t("LEFT"), _t("OF"), _t("CREDIT"), _t("PERIOD"), _t("STATUS"), _t("RESETS")], flexible: [(2, 1)])
         // What is left first, soonest to reset first; what is used up below.
         func order(_ credit: Credit) -> (Int, Int64) { (credit.left > .zero ? 0 : 1, credit.daysLeft ?? .max) }
         for credit in credits.sorted(by: { order($0) < order($1) }) {
@@ -126,7 +127,7 @@ struct WalletCard {
     /// break even".
     func feeLine() -> String {
         guard let fee else {
-            return "No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)"
+            return _t("No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)")
         }
         var line = "Annual fee \(money(fee.amount)) due \(Output.when(fee.due).prefix(14))"
         if let days = fee.daysLeft { line += " (\(WalletCard.days(days)))" }

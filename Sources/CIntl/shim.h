@@ -1,0 +1,3 @@
+// glibc's gettext (libintl.h), which Swift's Glibc module leaves out; part of libc itself, so
+// there is nothing to link.
+#include <libintl.h>

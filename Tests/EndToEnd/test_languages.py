@@ -1,0 +1,79 @@
+"""reminderctl and reminderd in Korean and German: the catalogs complete and current, `reminderctl`
+following its own environment, the daemon's pop-ups its environment or its config's `language`.
+
+The locales are generated here (localedef into a temporary LOCPATH, no root needed) and the
+catalogs compiled from po/ (scripts/build-mo.sh) into the folder REMINDERD_LOCALEDIR names."""
+import subprocess
+
+import pytest
+
+from conftest import BIN, ROOT, FaultDaemon, local_in, plain, wait_for
+
+
+@pytest.fixture(scope="module")
+def languages(tmp_path_factory):
+    """The environment that makes ko_KR.UTF-8 and de_DE.UTF-8 usable with the build tree's catalogs."""
+    folder = tmp_path_factory.mktemp("languages")
+    (folder / "locales").mkdir()
+    for name in ("ko_KR", "de_DE"):
+        subprocess.run(["localedef", "-i", name, "-f", "UTF-8", str(folder / "locales" / f"{name}.UTF-8")],
+                       check=True, capture_output=True)
+    subprocess.run([str(ROOT / "scripts" / "build-mo.sh"), str(folder / "catalogs")], check=True)
+    return {"LOCPATH": str(folder / "locales"), "REMINDERD_LOCALEDIR": str(folder / "catalogs")}
+
+
+def test_the_catalogs_are_complete_current_and_their_placeholders_match():
+    """Fails on a message in the code missing from the template (a fresh extraction differs), on
+    an untranslated or fuzzy entry, and on a translation whose %1$s placeholders differ."""
+    stale = subprocess.run([str(ROOT / "scripts" / "update-po.sh"), "--check-only"], capture_output=True, text=True)
+    assert stale.returncode == 0, stale.stderr
+    for po in sorted((ROOT / "po").glob("*.po")):
+        merged = subprocess.run(["msgmerge", "--quiet", "-o", "-", str(po), str(ROOT / "po" / "reminderd.pot")],
+                                check=True, capture_output=True, text=True).stdout
+        for flag in ("--untranslated", "--only-fuzzy"):
+            left = subprocess.run(["msgattrib", flag, "--no-obsolete", "-"], input=merged, check=True,
+                                  capture_output=True, text=True).stdout
+            assert "msgid" not in left.replace('msgid ""\nmsgstr ""', "", 1), f"{po.name} {flag}:\n{left}"
+        checked = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(po)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+
+
+def test_reminderctl_speaks_its_own_environment_s_language(server, daemon, languages):
+    daemon.start()
+    daemon.ctl("add", "coupon", "Pizza", "--expires", "2031-01-31", "--value", "4900", "--currency", "KRW")
+    english = daemon.ctl("list").stdout
+    assert english.splitlines()[0].split()[:2] == ["ID", "KIND"]
+    korean = subprocess.run(
+        [str(BIN / "reminderctl"), "list"],
+        env=dict(daemon.env, **languages, LANG="ko_KR.UTF-8"), capture_output=True, text=True, check=True).stdout
+    header = korean.splitlines()[0].split()
+    assert header[:2] == ["ID", "종류"] and "상태" in header and "다음" in header, korean
+    assert "곧 만료" not in korean and "사용 가능" in korean  # the status in its words
+    german = subprocess.run(
+        [str(BIN / "reminderctl"), "list"],
+        env=dict(daemon.env, **languages, LANG="C", LC_MESSAGES="de_DE.UTF-8"), capture_output=True, text=True,
+        check=True).stdout
+    assert german.splitlines()[0].split()[:3] == ["ID", "ART", "TITEL"], german
+    # A locale without a catalog, or one not installed, is English byte for byte.
+    for lang in ("fr_FR.UTF-8", "C.UTF-8"):
+        other = subprocess.run([str(BIN / "reminderctl"), "list"],
+                               env=dict(daemon.env, **languages, LANG=lang), capture_output=True, check=True).stdout
+        assert other == english.encode()
+
+
+def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(server, bus, tmp_path, languages):
+    daemon = FaultDaemon(tmp_path, bus, dict(languages, LANG="de_DE.UTF-8")).start()
+    try:
+        daemon.ctl("add", "coupon", "Pizza", "--expires", local_in(66), "--lead", "1m", "--code", "P2")
+        summary, body, line = wait_for(server.notifications, timeout=15, what="the German pop-up")[0]
+        assert plain(body).startswith("Gutschein läuft ab · Pizza läuft in 1 Min. ab"), body
+        assert "Code P2" in plain(body)
+        assert '["done", "Als genutzt markieren"]' in line
+        daemon.write_config({"timeZone": "UTC", "quietHours": None, "language": "ko_KR.UTF-8"})
+        daemon.ctl("reload")
+        daemon.ctl("add", "coupon", "Tacos", "--expires", local_in(66), "--lead", "1m")
+        summary, body, line = wait_for(lambda: server.notifications()[1:], timeout=15, what="the Korean pop-up")[0]
+        assert plain(body).startswith("쿠폰 곧 만료 · Tacos, 1분 후 만료"), body
+        assert '["done", "사용함으로 표시"]' in line
+    finally:
+        daemon.stop()
