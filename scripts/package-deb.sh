@@ -48,14 +48,19 @@ arch=$(dpkg --print-architecture)
 # argument-parser's too: 0.3 MB, which with the rest keeps the installed package under issue
 # 21's 32 MiB; the daemon's shared modules stay at -O for its start-up). reminderd's functions
 # each in a section of their own, so the linker's garbage collection drops those never called
-# (0.06 MiB of the package, 2026-11-28).
+# (0.06 MiB of the package, 2026-11-28). Functions with identical code kept once by gold's
+# identical code folding: in reminderd only those whose address is never taken (--icf=safe: GLib
+# compares the callbacks it is given), in reminderctl, which hands no function to C that compares
+# them, all of them (--icf=all); 0.22 MiB, 2026-11-28, when repeat-until-acknowledged, working
+# days, gettext and locale money had taken the package to 32.1 MiB.
 # In a scratch path of its own: sharing .build with scripts/run.sh's release build made each
 # rebuild all of the other's work (222 s each time).
 scratch=.build-deb
 # reminderd is reminderd-sync too, when started under that name (Sources/reminderd/main.swift):
 # the package's reminderd-sync is a link to it, so the runtime is in two binaries, not three.
-swift_build -c release --static-swift-stdlib --scratch-path "$scratch" --product reminderd -Xswiftc -Xfrontend -Xswiftc -function-sections >&2
-swift_build "${static_reminderctl[@]}" -Xswiftc -Osize --scratch-path "$scratch-ctl" >&2
+swift_build -c release --static-swift-stdlib --scratch-path "$scratch" --product reminderd -Xswiftc -Xfrontend -Xswiftc -function-sections \
+  -Xlinker --icf=safe >&2
+swift_build "${static_reminderctl[@]}" -Xswiftc -Osize -Xlinker --icf=all --scratch-path "$scratch-ctl" >&2
 
 work="$scratch/deb"
 root="$work/reminderd_${version}_${arch}"

@@ -24,6 +24,12 @@ SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's, which has python3-dbusmock
 # a width sets COLUMNS itself).
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
+# The programs speak and write money as their locale says (gettext, LC_MONETARY); the tests read
+# today's English text, so every child starts in C.UTF-8 whatever the machine's session says, and
+# a test of a language sets LANG itself.
+for _name in ("LC_ALL", "LC_MESSAGES", "LC_MONETARY", "LC_NUMERIC", "LC_TIME", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 # A test-only clock (scripts/e2e-at.sh, REMINDERD_TEST_AT): the suite runs as if the wall clock
 # were CLOCK_SHIFT seconds ahead. This process runs under libfaketime (FAKETIME="+Ns"), so its
