@@ -95,7 +95,7 @@ extension DeliveryController {
             }
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
-            let pending = outbox.take(.waiting) + outbox.take(.repost)
+            let pending = outbox.takeForNewServer()
             closeLeftOnScreen()
             for notice in outbox.takeNotices() { showNotice(notice) }
             showSamplesAwaitingServer(now: now)

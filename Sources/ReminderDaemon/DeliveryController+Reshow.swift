@@ -14,7 +14,8 @@ extension DeliveryController {
     /// Stores the reminders to show again after a start when they changed since last stored
     /// (after each change the engine publishes): those on screen alone or grouped — but the one
     /// gone through in turn, which `persistTurn` keeps — and those to be shown again on the next
-    /// server, with the ids of their pop-ups. A failure is logged: they are still shown while this run lasts.
+    /// server, with the ids of their pop-ups. A failure is logged: they are still shown while this run lasts,
+    /// and the next change stores them again.
     func persistReshow() {
         let outbox = outbox
         var ids = state.value.closeAtStart
@@ -36,11 +37,12 @@ extension DeliveryController {
                     "reminders": DeliveryController.remindersJSON(events),
                 ]).serialized(), as: UTF8.self)
         guard text != state.value.storedReshow else { return }
-        do {
+        // As every write made for a pop-up: after the lock another program holds is let go, so
+        // the engine's queue (reads, timers, buttons) does not wait on it (issue 27, case 11).
+        core.writeUnlessLocked("cannot store the reminders on screen (a restart now would not show them again)") {
+            [store, weak self] () throws(ReminderStoreError) in
             try store.saveReshow(text)
-            state.value.storedReshow = text
-        } catch {
-            logger.error("cannot store the reminders on screen (a restart now would not show them again): \(error)")
+            self?.state.value.storedReshow = text
         }
     }
 

@@ -119,6 +119,17 @@ struct FireOutbox {
             late: late.map { LateReason.kept($0, after: keptLate) } ?? keptLate)
     }
 
+    /// Takes the reminders waiting for a server and those to be shown again on it, one per
+    /// occurrence: a repeat (`RepeatRule`) that came due while reminderd was stopped joins the
+    /// reminder taken back from the screen at start, one late pop-up instead of two.
+    mutating func takeForNewServer() -> [Event] {
+        var merged: [Event] = []
+        for event in waiting + repost { FireOutbox.add(event, to: &merged) }
+        waiting.removeAll()
+        repost.removeAll()
+        return merged
+    }
+
     /// Takes every reminder kept in `place`.
     mutating func take(_ place: Place) -> [Event] {
         switch place {
