@@ -32,16 +32,6 @@ public struct MoneyLocale: Sendable, Hashable {
         self.symbolSpaced = symbolSpaced
     }
 
-    /// The locale name a program reads from its environment for `category` (`LC_MONETARY`,
-    /// `LC_TIME`): `LC_ALL`, then the category's own variable, then `LANG` — POSIX's order; the
-    /// first set and non-empty wins.
-    public static func name(for category: String, environment: (String) -> String?) -> String? {
-        for variable in ["LC_ALL", category, "LANG"] {
-            if let value = environment(variable), !value.isEmpty { return value }
-        }
-        return nil
-    }
-
     /// `whole` grouped as this locale groups (`1234567` → `1.234.567` in de_DE).
     func grouped(_ whole: String) -> String {
         guard !grouping.isEmpty, !groupSeparator.isEmpty else { return whole }

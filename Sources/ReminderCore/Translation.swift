@@ -37,10 +37,7 @@ public enum Translation {
     /// The locale name the environment asks messages in: `LC_ALL`, else `LC_MESSAGES`, else
     /// `LANG` (POSIX's order), `C` when none is set. `LANGUAGE` is honoured by gettext itself.
     public static func environmentLocaleName() -> String {
-        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let value = environmentValue(name) { return value }
-        }
-        return "C"
+        LocaleName.fromEnvironment(for: "LC_MESSAGES", environment: environmentValue) ?? "C"
     }
 
     /// Uses `name` (a locale name like `de_DE.UTF-8`) for messages from now on, in every thread.

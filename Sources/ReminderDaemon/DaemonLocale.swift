@@ -10,7 +10,7 @@ enum DaemonLocale {
     /// the environment reminderd started with (the user manager's, which carries the session's
     /// `LANG`), in POSIX's order for money: `LC_ALL`, `LC_MONETARY`, `LANG`.
     static func formattingLocaleName(_ configuration: Configuration) -> String? {
-        configuration.language ?? MoneyLocale.name(for: "LC_MONETARY") { environmentVariable($0) }
+        configuration.language ?? LocaleName.fromEnvironment(for: "LC_MONETARY") { environmentVariable($0) }
     }
 
     /// `configuration` as read from its file, with the money locale of `formattingLocaleName`.

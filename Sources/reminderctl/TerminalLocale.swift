@@ -7,7 +7,7 @@ import ReminderPlatform
 /// `LC_MONETARY`, then `LANG`), never from `setlocale`: nil — today's text — for C/POSIX, an
 /// unset environment, or a locale not installed.
 enum TerminalLocale {
-    static let money = MoneyLocale(named: MoneyLocale.name(for: "LC_MONETARY") { getenv($0).map { String(cString: $0) } })
+    static let money = MoneyLocale(named: LocaleName.fromEnvironment(for: "LC_MONETARY") { getenv($0).map { String(cString: $0) } })
 
     /// An amount option as typed (`--amount 12,50` in de_DE) as the decimal the daemon reads;
     /// an ambiguous one (`1.234` there) is refused before anything is sent.

@@ -68,9 +68,9 @@ import Testing
 
     @Test func theEnvironmentNamesTheLocaleInPOSIXOrder() {
         let all = ["LC_ALL": "de_DE.UTF-8", "LC_MONETARY": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"]
-        #expect(MoneyLocale.name(for: "LC_MONETARY") { all[$0] } == "de_DE.UTF-8")
-        #expect(MoneyLocale.name(for: "LC_MONETARY") { ["LC_ALL": "", "LC_MONETARY": "ko_KR.UTF-8", "LANG": "C"][$0] } == "ko_KR.UTF-8")
-        #expect(MoneyLocale.name(for: "LC_TIME") { ["LANG": "en_US.UTF-8"][$0] } == "en_US.UTF-8")
-        #expect(MoneyLocale.name(for: "LC_TIME") { _ in nil } == nil)
+        #expect(LocaleName.fromEnvironment(for: "LC_MONETARY") { all[$0] } == "de_DE.UTF-8")
+        #expect(LocaleName.fromEnvironment(for: "LC_MONETARY") { ["LC_ALL": "", "LC_MONETARY": "ko_KR.UTF-8", "LANG": "C"][$0] } == "ko_KR.UTF-8")
+        #expect(LocaleName.fromEnvironment(for: "LC_TIME") { ["LANG": "en_US.UTF-8"][$0] } == "en_US.UTF-8")
+        #expect(LocaleName.fromEnvironment(for: "LC_TIME") { _ in nil } == nil)
     }
 }
