@@ -2,8 +2,8 @@ import ReminderCore
 import ReminderJSON
 
 extension JSONValue {
-    /// A string, or null for nil (the key stays in the reply).
-    public static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+    /// A value, or null for nil (the key stays in the reply).
+    public static func optional<Value: WireValue>(_ value: Value?) -> JSONValue { value?.wire ?? .null }
 }
 
 extension [String: JSONValue] {

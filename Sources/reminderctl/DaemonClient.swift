@@ -152,14 +152,14 @@ enum Output {
     }
 
     /// `2026-11-24T09:00:00-05:00` → `2026-11-24 09:00`, for tables short of room.
-    static func compact(_ time: String?) -> String {
+    static func compact(_ time: OffsetDateTime?) -> String {
         let full = when(time)
         return full.count == 20 ? String(full.dropFirst(4)) : full
     }
 
     /// A due time as its date, with the time only when it is not the end of the day (23:59, the
     /// due time of anything due "on" a date): `2026-12-31`, `2026-12-31 20:00`.
-    static func day(_ time: String?) -> String {
+    static func day(_ time: OffsetDateTime?) -> String {
         let short = compact(time)
         return short.hasSuffix(" 23:59") ? String(short.dropLast(6)) : short
     }
@@ -167,8 +167,22 @@ enum Output {
     /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables; "" for nil.
     static func when(_ time: String?) -> String {
         guard let time else { return "" }
-        guard case .success(let instant) = Timestamp.parse(time) else { return time }
-        let offset = Timestamp.offsetSeconds(time) ?? 0
-        return HumanTime.format(instant, in: TimeZoneRules.fixed(identifier: "offset", offset: Int32(offset)))
+        return OffsetDateTime(time).map { when($0) } ?? time
+    }
+
+    static func when(_ time: OffsetDateTime?) -> String {
+        time.map { HumanTime.format($0.instant, in: $0.zone) } ?? ""
+    }
+
+    /// `compact` of a time's text; the text itself when it is not RFC 3339.
+    static func compact(_ time: String?) -> String {
+        guard let time else { return "" }
+        return OffsetDateTime(time).map { compact($0) } ?? time
+    }
+
+    /// `day` of a time's text; the text itself when it is not RFC 3339.
+    static func day(_ time: String?) -> String {
+        guard let time else { return "" }
+        return OffsetDateTime(time).map { day($0) } ?? time
     }
 }

@@ -23,10 +23,10 @@ enum DoneWording {
     static func done(_ item: ItemView, early: Bool = false) -> String {
         let title = shown(item.title)
         switch item.kind {
-        case "subscription", "fee":
+        case .subscription, .fee:
             if early || item.due == nil { return "Paid\(early ? " early" : ""): \(title)\(nextText(item))" }
             return "Paid: \(title) (due \(Output.day(item.due)))\(nextText(item))"
-        case "rebuy":
+        case .rebuy:
             return "Rebought: \(title)\(nextDue(item, next: true))"
         default:
             return "Done: \(title) is \(Output.status(item))\(nextText(item))"
@@ -39,14 +39,13 @@ enum DoneWording {
     /// given): Uber Cash is used". Nil for the other kinds and a Done of a whole untouched period.
     /// Without `before` (it could not be read), nothing is taken as used before.
     static func recorded(before: ItemView?, after: ItemView, asked: String?) -> String? {
-        guard after.kind == "benefit", let currency = after.currency,
-            let total = money(after.amountThisPeriod ?? after.amount)
+        guard after.kind == .benefit, let currency = after.currency, let total = after.amountThisPeriod ?? after.amount
         else { return nil }
-        let leftBefore = before.flatMap { $0.status == ItemStatus.used.rawValue ? nil : money($0.amountLeft) } ?? total
+        let leftBefore = before.flatMap { $0.status == .used ? nil : $0.amountLeft } ?? total
         func text(_ amount: Money) -> String { amount.formatted(currency: currency, in: TerminalLocale.money) }
         let usedBefore = total - leftBefore
         let title = shown(after.title)
-        if let usedNow = money(after.amountUsed) {
+        if let usedNow = after.amountUsed {
             let more = usedBefore > .zero ? "\(text(usedNow - usedBefore)) more: " : ""
             return "Recorded \(more)\(text(usedNow)) of \(text(total)) \(title) used; "
                 + "reminders go on for the remaining \(text(total - usedNow))"
@@ -64,27 +63,25 @@ enum DoneWording {
     /// again until 2026-12-31 (in 3 days)"; when an earlier Done still stands, that it does.
     static func undone(_ item: ItemView, before: ItemView? = nil) -> String {
         let title = shown(item.title)
-        let used = ItemStatus.used.rawValue
-        if let before, before.status != used, item.status != used, let currency = item.currency,
-            let removed = money(before.amountUsed).map({ $0 - (money(item.amountUsed) ?? .zero) }), removed > .zero
+        if let before, before.status != .used, item.status != .used, let currency = item.currency,
+            let removed = before.amountUsed.map({ $0 - (item.amountUsed ?? .zero) }), removed > .zero
         {
-            let left =
-                money(item.amountLeft).map { ": \($0.formatted(currency: currency, in: TerminalLocale.money)) left" } ?? ""
+            let left = item.amountLeft.map { ": \($0.formatted(currency: currency, in: TerminalLocale.money)) left" } ?? ""
             let amount = removed.formatted(currency: currency, in: TerminalLocale.money)
             return "Undone: the \(amount) use of \(title) is removed\(left)\(nextText(item))"
         }
-        if item.status == used {
-            return "Undone: the latest Done of \(title) is removed; it is still \(verb(item.kind)) "
+        if item.status == .used {
+            return "Undone: the latest Done of \(title) is removed; it is still \(verb(item.kindName)) "
                 + "for the occurrence due \(Output.day(item.due)) (reminderctl undo again restores that too)"
         }
         switch item.kind {
-        case "subscription", "fee", "rebuy":
+        case .subscription, .fee, .rebuy:
             return "Undone: \(title) is due again\(dueWords(item, "on"))\(nextText(item))"
         default:
-            if item.status == ItemStatus.expired.rawValue {
+            if item.status == .expired {
                 return "Undone: \(title) is not used; it expired\(dueWords(item, "on"))"
             }
-            let left = money(item.amountLeft).map { ": \(Output.amount($0.description, currency: item.currency)) left" }
+            let left = item.amountLeft.map { ": \(Output.amount($0, currency: item.currency)) left" }
             return "Undone: \(title) is available again\(left ?? "")\(dueWords(item, "until"))\(nextText(item))"
         }
     }

@@ -65,10 +65,10 @@ struct Explain: ParsableCommand {
     /// `periodStart` (a card anniversary, whose credit is due the day before the next one).
     /// Empty for the other kinds, or when the item cannot be read.
     static func periodWords(id: String) -> String {
-        guard let item = try? DaemonClient.call(.get(id: id), as: ItemReply.self).item, item.kind == "benefit",
+        guard let item = try? DaemonClient.call(.get(id: id), as: ItemReply.self).item, item.kind == .benefit,
             let period = item.period
         else { return "" }
-        guard case .string(let start)? = item.fields["periodStart"] else {
+        guard let start = item.periodStart else {
             return ": the last day of its \(period) calendar period"
         }
         return ": the last day of its \(period) period counted from \(start), the day before the next one starts"
