@@ -153,8 +153,9 @@ enum Output {
 
     /// `2026-11-24T09:00:00-05:00` → `2026-11-24 09:00`, for tables short of room.
     static func compact(_ time: String?) -> String {
-        let full = when(time)
-        return full.count == 20 ? String(full.dropFirst(4)) : full
+        guard let time else { return "" }
+        guard let (local, _) = local(time) else { return time }
+        return "\(local.date) \(local.time.hourMinute)"
     }
 
     /// A due time as its date, with the time only when it is not the end of the day (23:59, the
@@ -164,11 +165,33 @@ enum Output {
         return short.hasSuffix(" 23:59") ? String(short.dropLast(6)) : short
     }
 
-    /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables; "" for nil.
+    /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables (the weekday in the
+    /// terminal's language, `DateText.table`); "" for nil.
     static func when(_ time: String?) -> String {
         guard let time else { return "" }
-        guard case .success(let instant) = Timestamp.parse(time) else { return time }
-        let offset = Timestamp.offsetSeconds(time) ?? 0
-        return HumanTime.format(instant, in: TimeZoneRules.fixed(identifier: "offset", offset: Int32(offset)))
+        guard let (local, _) = local(time) else { return time }
+        return DateText.table(local)
+    }
+
+    /// The time as a sentence writes it in the terminal's language: `Tue 2026-11-24 09:00`,
+    /// `11월 24일 (화) 09:00`, `Di., 24. Nov., 09:00`; "" for nil.
+    static func sentence(_ time: String?) -> String {
+        guard let time else { return "" }
+        guard let (local, thisYear) = local(time) else { return time }
+        return DateText.sentence(local, thisYear: thisYear)
+    }
+
+    /// Its date alone in a sentence: `Tue 2026-11-24`, `11월 24일 (화)`.
+    static func dateInSentence(_ time: String?) -> String {
+        guard let time else { return "" }
+        guard let (local, thisYear) = local(time) else { return time }
+        return DateText.sentence(local.date, thisYear: thisYear)
+    }
+
+    /// The wall-clock time an RFC 3339 time names, in its own offset, and the year it is now there.
+    private static func local(_ time: String) -> (LocalDateTime, Int)? {
+        guard case .success(let instant) = Timestamp.parse(time) else { return nil }
+        let zone = TimeZoneRules.fixed(identifier: "offset", offset: Int32(Timestamp.offsetSeconds(time) ?? 0))
+        return (zone.localDateTime(at: instant), zone.localDateTime(at: TestClock.process.now()).date.year)
     }
 }

@@ -36,8 +36,8 @@ enum ItemCard {
             case "amountIn": text = ItemCard.byMonth(value, currency: item.currency)
             case _ where ItemCard.money.contains(key): text = Output.amount(text, currency: item.currency)
             case "status": text = Output.status(item)
-            case "due": text = Output.when(text) + (item.daysLeft.map { " (\(Output.days($0)))" } ?? "")
-            case "nextReminder", "createdAt": text = Output.when(text)
+            case "due": text = Output.sentence(text) + (item.daysLeft.map { " (\(Output.days($0)))" } ?? "")
+            case "nextReminder", "createdAt": text = Output.sentence(text)
             default: break
             }
             if text.isEmpty { continue }
