@@ -210,7 +210,10 @@ extension DeliveryController {
             for: item, id: itemId, button: undoButton)
         notifier.show(request) { [weak self] result in
             guard let self, undoButton, case .success(let id) = result else { return }
-            self.onQueue { self.outbox.offerUndo(id, for: itemId) }
+            self.onQueue {
+                self.outbox.offerUndo(id, for: itemId)
+                self.persistReshow()  // taken back after a restart, as a reminder's pop-up is
+            }
         }
     }
 
