@@ -29,6 +29,8 @@ public struct ItemView: Sendable, Equatable {
 
     public var id: String { text("id") ?? "" }
     public var kind: String { text("kind") ?? "" }
+    /// Another app's task from the synced task list (`sync.otherTasks`), not an item of reminderd's.
+    public var taskList: Bool { fields["taskList"] == .bool(true) }
     public var title: String { text("title") ?? "" }
     /// available, expiring, used, expired, overdue — or unreadable for an item set aside.
     public var status: String { text("status") ?? "" }
