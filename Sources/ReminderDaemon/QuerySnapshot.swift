@@ -167,7 +167,8 @@ struct QuerySnapshot {
                 item: row.id, title: items[row.id]?.title ?? "", fireAt: Timestamp.format(row.at, in: zone),
                 due: Timestamp.format(row.occurrence.due, in: zone), lead: row.lead, late: row.late,
                 card: text("card"), amount: text("amount"), value: text("value"),
-                currency: money == nil ? nil : items[row.id]?.currency ?? configuration.currency)
+                currency: money == nil ? nil : items[row.id]?.currency ?? configuration.currency,
+                taskList: itemFields["taskList"] == .bool(true))
         }
     }
 

@@ -2,7 +2,10 @@
 `"otherTasks": true`, a real Radicale on 127.0.0.1, dbusmock as the notification server, and a
 "phone" that is a plain CalDAV writer PUTting a task the way Tasks.org writes one (its PRODID, its
 own X- property, a VALARM on the due time). The task pops up at its alarm, and the pop-up's Done
-completes it on the server as those apps expect, leaving the rest as the phone wrote it."""
+completes it on the server as those apps expect, leaving the rest as the phone wrote it; turned
+off, the task goes from reminderd and nothing of it changes on the server."""
+import json
+
 from datetime import datetime, timedelta, timezone
 
 from conftest import Dav, wait_for
@@ -33,6 +36,7 @@ def test_a_phone_made_task_with_due_pops_up_and_its_done_completes_it_on_the_ser
     a.sync_now()
     listed = a.ctl("list", "--all").stdout
     assert "task list" in listed and "\u001b" not in listed
+    assert "task list" in a.ctl("upcoming").stdout
     (task,) = a.items()
     refusal = a.ctl("edit", task["id"], "--title", "Mine now", check=False)
     assert refusal.returncode != 0 and "another app's task" in refusal.stderr
@@ -52,3 +56,21 @@ def test_a_phone_made_task_with_due_pops_up_and_its_done_completes_it_on_the_ser
     changed = {"STATUS", "PERCENT-COMPLETE", "COMPLETED", "X-MOZ-LASTACK"}
     kept = [line for line in after if line.split(":", 1)[0].split(";", 1)[0] not in changed]
     assert kept == [line for line in before if line.split(":", 1)[0].split(";", 1)[0] not in changed]
+
+    # Turned off (config reloaded): the task goes from here at the next pass; the server keeps it as it was.
+    etag, done_body = server.get(href)
+    config = json.loads(a.daemon.config_path.read_text())
+    config["sync"]["otherTasks"] = False
+    a.daemon.write_config(config)
+    a.ctl("reload")
+    a.sync_now()
+    assert a.items() == []
+    assert server.get(href) == (etag, done_body)
+    # On again: the task list is read from the start, and the task is back, done.
+    config["sync"]["otherTasks"] = True
+    a.daemon.write_config(config)
+    a.ctl("reload")
+    a.sync_now()
+    (back,) = a.items()
+    assert back["title"] == task["title"] and back["status"] == "used" and back["taskList"] is True
+    assert server.get(href) == (etag, done_body)
