@@ -93,7 +93,12 @@ final class SyncEndpoint: Sendable {
         -> SyncBeginReply
     {
         let otherTasks = core.configuration.sync?.otherTasks ?? false
-        if !otherTasks, try stored({ try store.syncOtherTasks() }) { try forgetTaskListTasks(now: now) }
+        // Another task list's tasks are not this one's: they would be pushed into it as new items.
+        let switching = try stored { try store.syncCollection() }.map { $0 != collection } ?? false
+        if try stored({ try store.syncOtherTasks() }), switching || !otherTasks {
+            try forgetTaskListTasks(
+                because: switching ? "another task list is synced" : "sync.otherTasks is off", now: now)
+        }
         let begun = try stored {
             try store.beginSync(collection: collection, account: account, otherTasks: otherTasks, at: now)
         }
@@ -103,10 +108,10 @@ final class SyncEndpoint: Sendable {
             token: begun.token, resources: begun.resources.map { SyncBeginReply.Known(href: $0.href, etag: $0.etag) })
     }
 
-    /// `sync.otherTasks` turned off: other apps' tasks are no longer reminded. They go from
-    /// here with their sync state, and nothing goes to the server: the tasks stay in the task
+    /// `sync.otherTasks` turned off (or another task list): other apps' tasks are no longer
+    /// reminded. They go from here with their sync state, and nothing goes to the server: the tasks stay in the task
     /// list as their apps left them.
-    private func forgetTaskListTasks(now: Int64) throws(EngineError) {
+    private func forgetTaskListTasks(because reason: String, now: Int64) throws(EngineError) {
         var changes = PulledChanges()
         for id in order {
             guard let item = items[id], item.isFromTaskList else { continue }
@@ -116,7 +121,7 @@ final class SyncEndpoint: Sendable {
             changes.batch.history.append(
                 HistoryRecord(
                     at: now, itemId: id, title: item.title, event: .removed,
-                    reason: "sync.otherTasks is off: no longer reminded here (the task stays in its app)"))
+                    reason: "\(reason): no longer reminded here (the task stays in its app)"))
         }
         guard !changes.batch.removed.isEmpty else { return }
         try stored { try core.applyPulledChanges(changes, now: now) }

@@ -57,6 +57,9 @@ def test_a_phone_made_task_with_due_pops_up_and_its_done_completes_it_on_the_ser
     kept = [line for line in after if line.split(":", 1)[0].split(";", 1)[0] not in changed]
     assert kept == [line for line in before if line.split(":", 1)[0].split(";", 1)[0] not in changed]
 
+    # A backup leaves it out: it is kept in its task list, and import refuses a task-list task.
+    backup = a.ctl("export").stdout
+    assert json.loads(backup)["items"] == [] and "phone" not in backup.lower()
     # Turned off (config reloaded): the task goes from here at the next pass; the server keeps it as it was.
     etag, done_body = server.get(href)
     config = json.loads(a.daemon.config_path.read_text())
