@@ -55,6 +55,21 @@ import Testing
         #expect(after.properties == before.properties)
     }
 
+    @Test func aDoneHereMeetsAnEditThereAndBothStay() throws {
+        harness.advance(to: 5400)
+        _ = harness.perform("Done", ["id": .string(id)])
+        // Meanwhile the phone renamed it (its write, a new ETag): the pass pulls, merges, and puts.
+        let renamed = try #require(server.resources[href]?.body).replacing("Call the bank", with: "Call the bank!")
+        server.put(href, renamed)
+        server.sync(harness.engine)
+        let body = try #require(server.resources[href]?.body)
+        let todo = try #require(try Component.parse(body).components.last)
+        #expect(todo.property("SUMMARY")?.value == "Call the bank!")
+        #expect(todo.property("STATUS")?.value == "COMPLETED" && todo.property("PERCENT-COMPLETE")?.value == "100")
+        #expect(harness.field(id, "title") == "Call the bank!")
+        #expect(harness.pending.isEmpty)
+    }
+
     @Test func editAndRemoveRefuseInWords() {
         for (method, parameters) in [
             ("Edit", ["id": JSONValue.string(id), "changes": .object(["title": .string("Mine")])]),
