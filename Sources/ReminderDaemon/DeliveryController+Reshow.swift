@@ -17,7 +17,8 @@ extension DeliveryController {
     /// Stores the reminders to show again after a start when they changed since last stored
     /// (after each change the engine publishes): those on screen alone or grouped — but the one
     /// gone through in turn, which `persistTurn` keeps — and those to be shown again on the next
-    /// server, with the ids of their pop-ups and of the Done confirmations offering Undo. A failure is logged: they are still shown while this run lasts,
+    /// server, with the ids of their pop-ups and of the Done confirmations offering Undo, and the
+    /// server that gave the ids. A failure is logged: they are still shown while this run lasts,
     /// and the next change stores them again.
     func persistReshow() {
         let outbox = outbox

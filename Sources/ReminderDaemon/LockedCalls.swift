@@ -121,7 +121,8 @@ extension ReminderEngine {
         for case .write(let failure, let write) in lockedCalls.waiting { writes.append((failure, write)) }
         lockedCalls.waiting.removeAll()
         let seen = lastSeen(clock())
-        writes.append(("cannot record the time", { [store] () throws(ReminderStoreError) in try store.saveLastSeen(seen) }))
+        writes.append(
+            ("cannot record the time", { [store] () throws(ReminderStoreError) in try store.saveLastSeen(seen) }))
         var stillLocked = false
         for (failure, write) in writes {
             guard !stillLocked else {
