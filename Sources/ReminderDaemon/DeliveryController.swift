@@ -79,6 +79,10 @@ final class DeliveryController: Sendable {
         /// The server ids of the pop-ups the previous run left on screen: closed when a server is
         /// known, before their reminders are shown again (`restoreReshow`).
         var closeAtStart: [UInt32] = []
+        /// The server process that gave those ids (`ServerInfo.identity`), as stored with them.
+        var closeAtStartServer: String?
+        /// The server process that gave `turnShownBefore` (`ServerInfo.identity`), as stored with it.
+        var turnShownBeforeServer: String?
         /// The server ids of the sample pop-ups on screen (`reminderctl try`): their buttons change nothing.
         var samplePopUps: Set<UInt32> = []
         /// `reminderctl try` calls made while no notification server was known, waiting for one.

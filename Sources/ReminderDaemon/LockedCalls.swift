@@ -14,9 +14,9 @@ import ReminderStore
 /// A write put aside is one whose change memory has already (a reminder shown, an occurrence
 /// passed, a dismiss, the time last seen, a prune): it is kept for as long as the lock is held,
 /// never dropped, and only a failure other than the lock (the disk's) is logged and given up.
-/// What such a write stores is worked out again at the next start should it never land (the
-/// clock passes the occurrence again, an unrecorded fire is shown again late), so memory being
-/// ahead of the store until then shows nothing false.
+/// Should one never land, the next start sees what it sees after a crash (the occurrence is past
+/// its due by the clock, an unrecorded fire is shown again late), so memory being ahead of the
+/// store until then shows nothing false.
 ///
 /// Order is kept: a call from a connection that has one put aside waits behind it (a later call
 /// must not act before an earlier one of the same client, nor its reply overtake), and so does
@@ -110,23 +110,27 @@ extension ReminderEngine {
         armLockRetry()
     }
 
-    /// At stop: the writes still put aside and then the time last seen, in order, each waiting
-    /// for the lock as long as opening the store does (10 s) until one finds it still held, those
-    /// after it only a moment. What is not stored is logged (the next start works it out again,
-    /// `LockedCalls`).
+    /// At stop: the writes still put aside and then the time last seen, in order, waiting for the
+    /// lock as long as opening the store does (10 s); once one finds it still held, those after it
+    /// are not tried (a later one stored without an earlier would break their order: `lastSeen`
+    /// past a pass not stored would keep the next start from working that pass out). What is not
+    /// stored is logged (the next start sees it as after a crash, `LockedCalls`).
     func writeBeforeStop() {
         dispatchPrecondition(condition: .onQueue(queue))
         var writes: [(failure: String, write: () throws(ReminderStoreError) -> Void)] = []
         for case .write(let failure, let write) in lockedCalls.waiting { writes.append((failure, write)) }
         lockedCalls.waiting.removeAll()
         let seen = lastSeen(clock())
-        writes.append(("cannot record the time", { [store] () throws(ReminderStoreError) in try store.saveLastSeen(seen) }))
+        writes.append(
+            ("cannot record the time", { [store] () throws(ReminderStoreError) in try store.saveLastSeen(seen) }))
         var stillLocked = false
         for (failure, write) in writes {
-            do throws(ReminderStoreError) {
-                if stillLocked { try store.failingFastWhenLocked(write) } else { try write() }
-            } catch {
-                stillLocked = stillLocked || error.isLocked
+            guard !stillLocked else {
+                logger.error("\(failure) before stopping: the store is still locked by another program")
+                continue
+            }
+            do throws(ReminderStoreError) { try write() } catch {
+                stillLocked = error.isLocked
                 logger.error("\(failure) before stopping: \(error)")
             }
         }

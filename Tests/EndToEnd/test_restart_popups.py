@@ -81,3 +81,25 @@ def test_a_done_confirmation_left_on_screen_by_a_restart_is_taken_back(server, d
     wait_for(lambda: confirmation[2] in closed(server), what="the confirmation taken back")
     assert daemon.ctl_json("show", item_id)["item"]["status"] == "used"
     assert [c[1] for c in calls(server)].count(own("Pho")) == 1
+
+
+def test_pop_up_ids_from_before_a_restart_are_closed_only_on_the_server_that_gave_them(bus, server, daemon, tmp_path):
+    """A notification server restarted while reminderd was stopped counts its ids from 1 again:
+    the old numbers may be another program's pop-ups now, and are not closed there."""
+    daemon.start()
+    daemon.ctl("add", "coupon", "Pho", "--expires", local_in(2 * 86400 + 6), "--lead", "48h")
+    wait_for(lambda: [c[1] for c in calls(server)] == [own("Pho")], timeout=20, what="Pho's pop-up")
+    wait_for(lambda: calls(server)[0][2] in stored_reshow(daemon).get("close", []), what="its id stored")
+    daemon.stop()
+    server.stop()
+    second = NotificationServer(bus, tmp_path / "notify2.log")
+    try:
+        # Another program's pop-up takes the number Pho's had on the old server.
+        other = second.gdbus("org.freedesktop.Notifications.Notify", "other", "0", "", "Another program's", "",
+                             "[]", "{}", "0").stdout
+        assert f"(uint32 {calls(server)[0][2]},)" in other, other
+        daemon.start()
+        wait_for(lambda: own("Pho") in [c[1] for c in calls(second)], what="Pho shown again on the new server")
+        assert closed(second) == [], "another program's pop-up was closed"
+    finally:
+        second.stop()

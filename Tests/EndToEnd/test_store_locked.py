@@ -203,3 +203,23 @@ def test_a_twelve_second_lock_stalls_nothing_and_every_change_is_stored_after_it
     assert daemon.ctl_json("show", walk["Ramen"])["item"]["status"] == "used"
     assert events_of(daemon, passing).count("expired") == 1
     assert events_of(daemon, due).count("fired") == 1
+
+
+def test_a_stop_while_locked_stores_what_waited_once_the_lock_goes(server, daemon):
+    """SIGTERM while an occurrence's pass waits for the lock: the stop waits for it (up to 10 s)
+    and stores it, so the next start neither loses nor repeats it."""
+    daemon.start()
+    passing = daemon.ctl_json("add", "coupon", "Passes meanwhile", "--expires", local_in(3))["id"]
+    lock = StoreLock(daemon)
+    try:
+        wait_for(lambda: daemon.ctl_json("show", passing)["item"]["status"] == "expired", what="the pass while locked")
+        daemon.process.terminate()
+        wait_for(lambda: any("STOPPING=1" in m for m in daemon.read_messages()), what="the stop begun")
+        assert daemon.process.poll() is None, "the stop did not wait for the lock"
+    finally:
+        lock.release()
+    assert daemon.process.wait(10) == 0
+    daemon.stop()
+    daemon.start()
+    assert events_of(daemon, passing).count("expired") == 1
+    assert [e for e in events_of(daemon, passing) if e in ("expired", "missed")] == ["expired"]
