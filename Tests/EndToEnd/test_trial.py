@@ -1,0 +1,50 @@
+"""A free trial (issue #30 item 2): `add subscription … --trial-ends DATE` reminds before the
+trial's last day with what it will then charge; "I cancelled" on the pop-up ends the subscription
+and `report` counts the charge kept; "Keep it" (Done) clears the trial and the renewals go on.
+The daemon's clock is set three seconds before 09:00 (the reminder time) on the day before the
+trial's last day, so the day lead fires at once."""
+from datetime import datetime, timezone
+
+from conftest import Daemon, clock_at, wait_for
+
+
+def start_before_nine(tmp_path, bus):
+    daemon = Daemon(tmp_path, bus, {"timeZone": "UTC", "quietHours": None})
+    clock_at(daemon, datetime(2030, 1, 20, 8, 59, 57, tzinfo=timezone.utc))
+    daemon.start()
+    item_id = daemon.ctl_json(
+        "add", "subscription", "Hulu", "--amount", "9.99", "--every", "1mo", "--trial-ends", "2030-01-21",
+        "--lead", "1d")["id"]
+    return daemon, item_id
+
+
+def test_the_trial_is_reminded_and_i_cancelled_ends_it_and_counts_the_money_kept(bus, server, tmp_path):
+    daemon, item_id = start_before_nine(tmp_path, bus)
+    try:
+        item = daemon.ctl_json("show", item_id)["item"]
+        assert (item["trialEnds"], item["next"], item["due"][:10]) == ("2030-01-21", "2030-01-22", "2030-01-21")
+        wait_for(lambda: len(server.notifications()) == 1, timeout=20, what="the trial's reminder")
+        summary, body, line = server.notifications()[0]
+        assert "free trial ends tomorrow" in body and "then $9.99/mo" in body, body
+        assert '["done", "Keep it", "cancelled", "I cancelled"' in line, line
+        server.invoke(1, "cancelled")
+        wait_for(lambda: daemon.ctl_json("show", item_id)["item"].get("cancelled") == "2030-01-20",
+                 what="the subscription cancelled")
+        assert daemon.ctl_json("show", item_id)["item"]["nextReminder"] is None
+        report = daemon.ctl_json("report", "--months", "1")["report"]
+        assert report["months"][-1]["redeemed"] == "9.99", report
+        assert report["subscriptions"]["items"] == []
+    finally:
+        daemon.stop()
+
+
+def test_keep_it_clears_the_trial_and_the_renewals_go_on(bus, server, tmp_path):
+    daemon, item_id = start_before_nine(tmp_path, bus)
+    try:
+        wait_for(lambda: len(server.notifications()) == 1, timeout=20, what="the trial's reminder")
+        server.invoke(1, "done")
+        wait_for(lambda: "trialEnds" not in daemon.ctl_json("show", item_id)["item"], what="the trial kept")
+        item = daemon.ctl_json("show", item_id)["item"]
+        assert item["due"][:10] == "2030-01-22" and item["nextReminder"][:16] == "2030-01-21T09:00", item
+    finally:
+        daemon.stop()
