@@ -3,9 +3,11 @@ trial's last day with what it will then charge; "I cancelled" on the pop-up ends
 and `report` counts the charge kept; "Keep it" (Done) clears the trial and the renewals go on.
 The daemon's clock is set three seconds before 09:00 (the reminder time) on the day before the
 trial's last day, so the day lead fires at once."""
+import json
+import subprocess
 from datetime import datetime, timezone
 
-from conftest import Daemon, clock_at, wait_for
+from conftest import BIN, Daemon, clock_at, wait_for
 
 
 def start_before_nine(tmp_path, bus):
@@ -23,6 +25,8 @@ def test_the_trial_is_reminded_and_i_cancelled_ends_it_and_counts_the_money_kept
     try:
         item = daemon.ctl_json("show", item_id)["item"]
         assert (item["trialEnds"], item["next"], item["due"][:10]) == ("2030-01-21", "2030-01-22", "2030-01-21")
+        steps = daemon.ctl_json("explain", item_id)["steps"]
+        assert [s["rule"] for s in steps] == ["09:00, 1 day before the free trial's last day"], steps
         wait_for(lambda: len(server.notifications()) == 1, timeout=20, what="the trial's reminder")
         summary, body, line = server.notifications()[0]
         assert "free trial ends tomorrow" in body and "then $9.99/mo" in body, body
@@ -48,3 +52,16 @@ def test_keep_it_clears_the_trial_and_the_renewals_go_on(bus, server, tmp_path):
         assert item["due"][:10] == "2030-01-22" and item["nextReminder"][:16] == "2030-01-21T09:00", item
     finally:
         daemon.stop()
+
+
+def test_plan_says_which_reminder_is_the_trials_end(tmp_path):
+    items = tmp_path / "items.json"
+    items.write_text(json.dumps([{"kind": "subscription", "title": "Hulu", "amount": "9.99", "every": "1mo",
+                                  "next": "2030-03-11", "trialEnds": "2030-03-10", "lead": ["1d"]}]))
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"timeZone": "UTC"}))
+    table = subprocess.run(
+        [str(BIN / "reminderctl"), "plan", "--config", str(config), "--items", str(items), "--from", "2030-03-01",
+         "--to", "2030-03-12"], capture_output=True, text=True, check=True, timeout=30).stdout
+    rows = table.splitlines()[1:]
+    assert [row.rstrip().endswith("free trial ends") for row in rows] == [True, False], table
