@@ -30,6 +30,10 @@ struct Done: ParsableCommand {
         let request = ReminderRequest.done(id: id, amount: amount, early: early, cancelled: cancelled)
         guard let item = try output.call(request, as: ItemReply.self)?.item else { return }
         if cancelled { return print(_t("Cancelled %1$s: no more reminders").filled(shown(item.title))) }
+        // A Done of a free trial keeps the subscription: said so, not "Paid".
+        if before?.more["trialEnds"] != nil, item.more["trialEnds"] == nil {
+            return print(_t("Kept %1$s after its free trial").filled(shown(item.title)) + nextText(item))
+        }
         print(DoneWording.recorded(before: before, after: item, asked: amount) ?? DoneWording.done(item, early: early))
     }
 }
