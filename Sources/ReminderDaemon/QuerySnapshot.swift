@@ -62,6 +62,7 @@ struct QuerySnapshot {
         var view = ItemView(
             id: id, kind: item.kind, title: item.title, status: status,
             currency: item.currency ?? configuration.currency, more: ItemView.untypedFields(of: item.json))
+        if item.isFromTaskList { view.taskList = true }
         if let due {
             view.due = OffsetDateTime(due.due, in: zone)
             view.daysLeft = NotificationText.daysLeft(due, now: now, zone: zone)
@@ -167,7 +168,8 @@ struct QuerySnapshot {
                 item: row.id, title: items[row.id]?.title ?? "", fireAt: Timestamp.format(row.at, in: zone),
                 due: Timestamp.format(row.occurrence.due, in: zone), lead: row.lead, late: row.late,
                 card: text("card"), amount: text("amount"), value: text("value"),
-                currency: money == nil ? nil : items[row.id]?.currency ?? configuration.currency)
+                currency: money == nil ? nil : items[row.id]?.currency ?? configuration.currency,
+                taskList: itemFields["taskList"] == .bool(true))
         }
     }
 

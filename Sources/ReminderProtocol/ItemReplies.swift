@@ -14,6 +14,9 @@ public struct ItemView: Sendable, Equatable {
     /// Nil for an item whose stored data cannot be read (`"?"` on the wire).
     public var kind: ItemKind?
     public var title = ""
+    /// True for another app's task from the synced task list (`sync.otherTasks`), not an item of
+    /// reminderd's; nil (left out on the wire) for the rest.
+    public var taskList: Bool?
     public var status = ItemStatus.available
     public var card: String?
     public var amount: Money?
@@ -89,6 +92,7 @@ extension ItemView: WireObject {
             return nil
         },
         .required("title", \.title),
+        .optional("taskList", \.taskList),
         .required("status", \.status),
         .optional("card", \.card),
         .optional("amount", \.amount),

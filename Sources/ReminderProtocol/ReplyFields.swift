@@ -75,6 +75,10 @@ struct ReplyFields {
         try required(key, "true or false") { reader throws(FieldError) in try reader.boolean(key) }
     }
 
+    func optionalBool(_ key: String) throws(ReminderProtocolError) -> Bool? {
+        try optional(key, "true, false or null") { reader throws(FieldError) in try reader.boolean(key) }
+    }
+
     func strings(_ key: String) throws(ReminderProtocolError) -> [String] {
         guard let texts = try optionalStrings(key) else { throw wrong(key, "an array of strings") }
         return texts

@@ -22,6 +22,7 @@ enum DoneWording {
     /// the next one. `early` paid the occurrence after the due one, so that date is left out.
     static func done(_ item: ItemView, early: Bool = false) -> String {
         let title = shown(item.title)
+        if item.taskList == true { return "Done: \(title) (completed in its task list)" }
         switch item.kind {
         case .subscription, .fee:
             if early || item.due == nil { return "Paid\(early ? " early" : ""): \(title)\(nextText(item))" }

@@ -23,8 +23,10 @@ struct Upcoming: ParsableCommand {
             headers: [_t("WHEN"), _t("ITEM"), _t("TITLE"), _t("CARD"), _t("AMOUNT"), _t("LEAD"), _t("DUE")],
             flexible: [(2, 2), (3, 1)])
         for row in rows {
+            // Another app's task has no card: its column says where it comes from.
+            let card = row.taskList ? _t("task list") : shown(row.card ?? "")
             table.add([
-                Output.when(row.fireAt), shown(row.item), shown(row.title), shown(row.card ?? ""),
+                Output.when(row.fireAt), shown(row.item), shown(row.title), card,
                 Output.amount(row.amount ?? row.value, currency: row.currency), row.lead, Output.day(row.due),
             ])
         }
