@@ -135,7 +135,8 @@ import Testing
         #expect(try CardCatalog.bundled().subscription(id: "adobe-creative-cloud")?.trialDays == 7)
         #expect(try CardCatalog.bundled().subscription(id: "netflix")?.trialDays == nil)
         #expect(
-            throws: ReminderCoreError.invalidValue(field: "subscriptions[0].trialDays", reason: "0 is not between 1 and 365")
+            throws: ReminderCoreError.invalidValue(
+                field: "subscriptions[0].trialDays", reason: "0 is not between 1 and 365")
         ) {
             try catalog(
                 #"{"subscriptions": [{"id": "x", "title": "X", "amount": "1", "every": "1mo", "trialDays": 0}]}"#,
