@@ -80,7 +80,7 @@ extension DeliveryController {
                 from: now, due: now + PopUpComposer.sampleDueIn, configuration: configuration, rules: rules)
             let when = end.map { " at \(PopUpComposer.timeWords($0, zone: zone, now: now))" } ?? ""
             words = "Snooze until tomorrow would show this reminder again\(when)."
-        case .undo, .oneAtATime, .snoozeAll:
+        case .cancelled, .undo, .oneAtATime, .snoozeAll:
             return
         }
         logger.info("a sample pop-up's \(action.key) pressed; nothing changed")

@@ -65,6 +65,12 @@ struct Plan: ParsableCommand {
         func repeats(_ item: Item) -> String? {
             RepeatRule.of(item, configuration).map { "then \($0) unless acknowledged" }
         }
+        // A subscription's free trial: its last day is due before the renewals (CONTRACT §2).
+        func trialEnd(_ item: Item, _ occurrence: Occurrence) -> String? {
+            guard case .subscription(let subscription) = item.schedule, occurrence.dueDate == subscription.trialEnds
+            else { return nil }
+            return _t("free trial ends")
+        }
         for entry in entries {
             let item = items[entry.itemIndex]
             let fire = entry.fire
@@ -74,7 +80,8 @@ struct Plan: ParsableCommand {
                 shown(item.title),
                 fire.lead.description,
                 HumanTime.format(fire.occurrence.due, in: zone),
-                [fire.adjusted?.rawValue, repeats(item)].compactMap { $0 }.joined(separator: "; "),
+                [fire.adjusted?.rawValue, trialEnd(item, fire.occurrence), repeats(item)].compactMap { $0 }
+                    .joined(separator: "; "),
             ])
         }
         return table.render()
