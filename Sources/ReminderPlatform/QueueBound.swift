@@ -2,7 +2,7 @@ import Dispatch
 
 /// A value that may be touched only on one serial queue, checked at run time on every access,
 /// like swift-nio's `NIOLoopBoundBox`: a class that keeps some state on a queue is `Sendable`
-/// through this box instead of an `@unchecked Sendable` and a "confined to …" comment that
+/// through this box instead of an unchecked conformance and a "confined to …" comment that
 /// nothing checks. Creating the box is allowed anywhere (set-up runs before the queue does).
 /// Its value's members read through it (`running.connections`), each access checked. Here, not
 /// in the daemon, so the store's group commit and its connection use it too; inlinable, so the
