@@ -181,7 +181,7 @@ public final class DBusNotifier: Notifier, Sendable {
 }
 
 /// The GLib thread's work, handed to `g_thread_new` through its `gpointer`.
-private final class GLibThreadBody: @unchecked Sendable {  // run once, by the one thread it is handed to
+private final class GLibThreadBody: Sendable {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 
