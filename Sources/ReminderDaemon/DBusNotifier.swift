@@ -25,11 +25,10 @@ import Synchronization
 /// `+Connection` (the bus connection and its reconnection), `+Calls` (method calls and the
 /// GLib plumbing), `+DoNotDisturb` (keeping `DoNotDisturb` up to date), `+Indicator` (the panel
 /// indicator, exported on the same connection).
-// @unchecked Sendable: `connection`, `sharedConnection`, `gnomeSettings`, `shown`, `events`,
-// `doNotDisturbState`, the watch, subscription and closed-handler ids, `generation` and
-// `reconnectDelay`, `busAbsenceSaid`, the server's owner and ignored signals, and the indicator's view, revision, objects and watch are touched only on the
-// GLib thread; `info`, `watcherPresent` and `started` only behind their Mutexes.
-public final class DBusNotifier: Notifier, @unchecked Sendable {
+// Sendable: what the GLib thread keeps is in `glib`, a box that checks every access is on that
+// thread (`DBusNotifier+GLibState.swift`); the server's info, whether a StatusNotifierWatcher is
+// there and whether the thread started are behind Mutexes, for the engine to read.
+public final class DBusNotifier: Notifier, Sendable {
     static let busName = "org.freedesktop.Notifications"
     static let objectPath = "/org/freedesktop/Notifications"
     static let interface = "org.freedesktop.Notifications"
@@ -41,44 +40,13 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
     /// connection attempt to a hung bus could).
     static let stopSeconds = 2
 
-    let context: OpaquePointer
-    let loop: OpaquePointer
+    /// The GLib thread's context and loop, and its state.
+    let glib = GLibBound(GLibState())
     let logger: Logger
     let applicationName: String
-    var events: (@Sendable (NotifierEvent) -> Void)?
-    /// Our own session-bus connection; nil while the bus is away.
-    var connection: OpaquePointer?
-    var watchID: guint = 0
-    var subscriptions: [guint] = []
-    var closedHandler: gulong = 0
-    var reconnectDelay: guint = 1
-    /// Whether the bus's absence was logged since the last connection (`connect`).
-    var busAbsenceSaid = false
-    /// The unique name that owns `busName` now: only its signals are taken (`+Signals`).
-    var serverOwner: String?
-    /// Signals ignored as not the server's or not as documented (`+Signals`).
-    var ignoredSignals = 0
-    /// Ids of our pop-ups on screen: the server's signals reach every client, so others' are
-    /// ignored.
-    var shown: Set<UInt32> = []
-    /// Bumped whenever the server changes, so a late answer about the previous one is ignored.
-    var generation = 0
-    /// GNOME's notification settings, when its schema is installed.
-    var gnomeSettings: UnsafeMutablePointer<GSettings>?
-    /// GLib's shared session-bus connection, held so it stays set not to exit on close.
-    var sharedConnection: OpaquePointer?
-    var doNotDisturbState = DoNotDisturb()
     let info = Mutex<ServerInfo?>(nil)
-    /// The panel indicator (`+Indicator`): whether to offer one; what it shows (nil until the
-    /// engine first says), its menu's layout revision, its registered objects and the watch on
-    /// the StatusNotifierWatcher's name; whether a watcher is there, behind a Mutex.
+    /// Whether to offer a panel indicator (`+Indicator`).
     let indicatorEnabled: Bool
-    var indicatorView: IndicatorView?
-    /// The menu entries' ids, stable while an entry is shown, whichever host fetched when.
-    var indicatorIds = IndicatorMenuIds()
-    var indicatorRevision: UInt32 = 0
-    var indicatorObjects: [guint] = []
-    var watcherWatchID: guint = 0
     let watcherPresent = Mutex(false)
     /// Signalled when the GLib thread has finished; whether it was started.
     private let finished = DispatchSemaphore(value: 0)
@@ -88,13 +56,6 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
         self.applicationName = applicationName
         indicatorEnabled = indicator
         self.logger = logger
-        context = g_main_context_new()
-        loop = g_main_loop_new(context, 0)
-    }
-
-    deinit {
-        g_main_loop_unref(loop)
-        g_main_context_unref(context)
     }
 
     public func start(events: @escaping @Sendable (NotifierEvent) -> Void) {
@@ -223,7 +184,7 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
 }
 
 /// The GLib thread's work, handed to `g_thread_new` through its `gpointer`.
-private final class GLibThreadBody: @unchecked Sendable {  // run once, by the one thread it is handed to
+private final class GLibThreadBody: Sendable {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 

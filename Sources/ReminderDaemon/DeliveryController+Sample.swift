@@ -17,7 +17,7 @@ extension DeliveryController {
     /// the server took it (the pop-up's words and buttons) or refused it; while no server is known,
     /// the call waits for one up to `sampleServerWait`, then is refused in words.
     func showSample(caller: any CallParking, now: Int64) {
-        let call = caller.park()
+        let call = caller.park(on: queue)
         guard notifier.serverInfo() != nil else {
             state.value.samplesAwaitingServer.append(call)
             queue.asyncAfter(deadline: .now() + Self.sampleServerWait) { [weak self] in

@@ -2,6 +2,7 @@ import CivilTime
 import Dispatch
 import Logging
 import ReminderCore
+import ReminderPlatform
 import ReminderProtocol
 import ReminderStore
 

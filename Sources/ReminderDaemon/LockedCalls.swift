@@ -75,7 +75,7 @@ extension ReminderEngine {
     /// Parks the call on `caller` (keeping its place in the connection's replies) and tries it
     /// again shortly.
     func putAside(_ method: ReminderMethod, _ parameters: [String: JSONValue], caller: any CallParking) {
-        let call = caller.park()
+        let call = caller.park(on: queue)
         lockedCalls.waiting.append(
             .call(
                 LockedCalls.Waiting(

@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import ReminderPlatform
 
 /// Sends `sd_notify` states to the service manager from a queue of its own, in the order they
 /// were given. `sd_notify` blocks while the manager's socket is full; on this queue that holds up

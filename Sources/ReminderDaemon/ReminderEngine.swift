@@ -18,9 +18,10 @@ import ReminderStore
 /// `PopUpComposer` words a pop-up.
 ///
 /// All of it lives on `queue`, one serial queue; callers from other threads (the socket server,
-/// the notifier's GLib thread, the timer) hop onto it. Every change is written to the store in one
+/// the notifier's GLib thread, the timer) hop onto it, and every access to the state is checked to
+/// be there (`ReminderEngine+State.swift`). Every change is written to the store in one
 /// transaction before it is acknowledged.
-public final class ReminderEngine: @unchecked Sendable {  // all mutable state is confined to `queue`
+public final class ReminderEngine: Sendable {
     public let queue: DispatchQueue
     let store: ReminderStore
     let notifier: Notifier
@@ -28,35 +29,18 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
     let logger: Logger
     let startedAt: Int64
 
-    var configuration: Configuration
-    var zone: TimeZoneRules
-    var rules: FireTimeRules
-
-    /// Items, their order, occurrence records and accepted fires.
-    var index = ItemIndex()
-    /// The panel indicator's parts while a panel is present (`publishIndicator`).
-    var indicatorCache: IndicatorCache?
-    // Read-only views of the index, for the many places that only read.
-    var items: ItemTable { index.items }
-    var order: [String] { index.order }
-    var occurrences: [String: [Int64: OccurrenceRecord]] { index.occurrences }
-    var fired: FiredSet { index.fired }
-    var quarantined: [String: QuarantinedItem] { index.quarantined }
-
-    /// The timer wheel and what is on it.
-    var schedule: FireSchedule
-    /// Delivery: the outbox, retries, the pause, grouped pop-ups, buttons and the notifier's events.
-    private(set) lazy var delivery = DeliveryController(
-        core: self, store: store, notifier: notifier, clock: clock, logger: logger, queue: queue)
-    /// The calls put aside while another program holds the store's lock (`LockedCalls.swift`).
-    let lockedCalls = LockedCalls()
-    /// Sync: the `Sync…` methods and the link to reminderd-sync, with their state.
-    private(set) lazy var sync = SyncEndpoint(core: self, store: store, logger: logger, queue: queue)
-
-    /// Called on `queue` whenever the earliest deadline may have changed, so the driver re-arms.
-    var deadlineChanged: (@Sendable (Int64?) -> Void)?
-    /// Called on `queue` when the status line changes (for systemd's STATUS=).
-    var statusChanged: (@Sendable (String) -> Void)?
+    /// The state, each part in a box of its own that checks every access is on `queue`
+    /// (`QueueBound`, as delivery's and sync's state are); read and changed through the
+    /// properties of `ReminderEngine+State.swift`. One box per part, so a change of one part may
+    /// read another.
+    let configurationBox: QueueBound<Configuration>
+    let zoneBox: QueueBound<TimeZoneRules>
+    let rulesBox: QueueBound<FireTimeRules>
+    let indexBox: QueueBound<ItemIndex>
+    let scheduleBox: QueueBound<FireSchedule>
+    let indicatorCacheBox: QueueBound<IndicatorCache?>
+    let partsBox: QueueBound<Parts>
+    let listenersBox: QueueBound<Listeners>
 
     /// A wheel entry: a reminder to show, or the moment an occurrence passes.
     enum ScheduledEvent {
@@ -95,14 +79,18 @@ public final class ReminderEngine: @unchecked Sendable {  // all mutable state i
         self.queue = queue
         self.store = store
         self.notifier = notifier
-        self.configuration = configuration
-        self.zone = zone
-        self.rules = FireTimeRules(zone: zone, configuration: configuration)
+        configurationBox = QueueBound(configuration, queue: queue)
+        zoneBox = QueueBound(zone, queue: queue)
+        rulesBox = QueueBound(FireTimeRules(zone: zone, configuration: configuration), queue: queue)
+        indexBox = QueueBound(ItemIndex(), queue: queue)
+        indicatorCacheBox = QueueBound(nil, queue: queue)
+        partsBox = QueueBound(Parts(), queue: queue)
+        listenersBox = QueueBound(Listeners(), queue: queue)
         self.clock = clock
         self.logger = logger
         let now = clock()
         self.startedAt = now
-        self.schedule = FireSchedule(now: now)
+        scheduleBox = QueueBound(FireSchedule(now: now), queue: queue)
     }
 
     /// Loads the store and builds the schedule, collecting what was missed while away. Runs on

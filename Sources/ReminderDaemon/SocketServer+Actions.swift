@@ -94,18 +94,18 @@ private final class Caller: CallParking {
         self.slot = slot
     }
 
-    func park() -> ParkedCall {
+    func park(on queue: DispatchQueue) -> ParkedCall {
         parked = true
-        return keep(slot)
+        return keep(slot, on: queue)
     }
 
-    func watch() -> ParkedCall { keep(nil) }
+    func watch(on queue: DispatchQueue) -> ParkedCall { keep(nil, on: queue) }
 
     var connectionID: UInt64? { connection.id }
 
-    private func keep(_ slot: Int?) -> ParkedCall {
+    private func keep(_ slot: Int?, on queue: DispatchQueue) -> ParkedCall {
         let id = connection.id
-        let call = ParkedCall(acknowledging: { [weak server] reply, acknowledgesChange in
+        let call = ParkedCall(on: queue, acknowledging: { [weak server] reply, acknowledgesChange in
             server?.filled(id, slot, reply, acknowledgesChange: acknowledgesChange)
         })
         connection.parked.append(call)

@@ -10,10 +10,10 @@ import ReminderStore
 ///
 /// It writes the snapshot taken when the call was answered: its items, records, timer wheel,
 /// rules, zone and settings are copy-on-write values, so a change made before the reply goes out
-/// (after the group commit covering what it shows) is not in it. `@unchecked Sendable`: it is
-/// written on the engine's queue, where it was made (the server serves on that queue), and reads
-/// only those values of the snapshot — never delivery's state or the store, which move on.
-struct ListWriter: VarlinkReplyWriter, @unchecked Sendable {
+/// (after the group commit covering what it shows) is not in it. It reads only those values of
+/// the snapshot, never delivery's state or the store, which move on (and which check that they
+/// are touched only on the engine's queue).
+struct ListWriter: VarlinkReplyWriter {
     let snapshot: QuerySnapshot
     let kind: String?
     let all: Bool

@@ -15,7 +15,7 @@ extension SyncEndpoint {
     /// (nil).
     func syncWait(caller: any CallParking, now: Int64) -> SyncWaitReply? {
         if let reason = link.workWaiting(now: now) { return SyncWaitReply(reason: reason) }
-        link.park(kept(caller.park()))
+        link.park(kept(caller.park(on: state.queue)))
         core.publish()  // a change waiting for a waiter now has its deadline
         return nil
     }
@@ -27,7 +27,7 @@ extension SyncEndpoint {
             throw EngineError.syncFailed(
                 "reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")
         }
-        answer(link.now(kept(caller.park()), at: now), .success(SyncWaitReply(reason: .now)))
+        answer(link.now(kept(caller.park(on: state.queue)), at: now), .success(SyncWaitReply(reason: .now)))
         core.publish()
     }
 
@@ -38,7 +38,7 @@ extension SyncEndpoint {
     /// After `SyncBegin` from `caller`: a pass is under way until its report or until `caller`'s
     /// connection closes; its report answers the `SyncNow` calls made so far.
     func passBegun(by caller: any CallParking) {
-        answer(link.begun(on: kept(caller.watch())).map { [$0] } ?? [], .success(EmptyReply()))
+        answer(link.begun(on: kept(caller.watch(on: state.queue))).map { [$0] } ?? [], .success(EmptyReply()))
     }
 
     /// After `SyncReport`: the report answers the `SyncNow` calls of its pass (`error`, nil when

@@ -3,6 +3,7 @@ import Dispatch
 import Logging
 import ReminderCore
 import ReminderJSON
+import ReminderPlatform
 import ReminderProtocol
 import ReminderStore
 

@@ -1,33 +1,25 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Dispatch
+import ReminderPlatform
 
 /// One connection used by one thread at a time: the store's queue and the group commit's flush
-/// thread take turns at it behind a lock, as they did at GRDB's `DatabaseQueue`. Accesses do
-/// not nest (a read inside a write would wait for itself).
-final class DatabaseQueue: @unchecked Sendable {  // `database` is touched only with `lock` held
-    private let database: Database
-    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+/// thread take turns at it on a serial queue of its own, as they did at GRDB's `DatabaseQueue`;
+/// the connection is in a box that checks every access is on that queue (`QueueBound`).
+/// Accesses do not nest (a read inside a write would wait for itself: Dispatch stops the
+/// process instead).
+final class DatabaseQueue: Sendable {
+    private let database: QueueBound<Database>
 
     /// Opens `path`; `prepare` runs first on the new connection (the store's PRAGMAs).
     init(path: String, busyTimeout: Double = 0, prepare: (Database) throws -> Void = { _ in }) throws {
-        database = try Database(path: path, busyTimeout: busyTimeout)
+        let database = try Database(path: path, busyTimeout: busyTimeout)
         try prepare(database)
-        lock = .allocate(capacity: 1)
-        pthread_mutex_init(lock, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(lock)
-        lock.deallocate()
+        self.database = QueueBound(database, queue: DispatchQueue(label: "reminderd.store.connection"))
     }
 
     /// `body` with the connection, outside any transaction (it opens its own, or runs a
     /// statement SQLite does not allow in one: `PRAGMA journal_mode`, a checkpoint).
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return try body(database)
+        try database.queue.sync { try body(database.value) }
     }
 
     /// `body` in one IMMEDIATE transaction (the write lock taken at once, so it never has to be

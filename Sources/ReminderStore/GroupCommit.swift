@@ -23,26 +23,35 @@ import ReminderPlatform
 /// fails, which would take later, "flushed" transactions with it. So once a flush failed, the
 /// next ones are full checkpoints — every committed page copied into the database file and that
 /// file synced — until one works.
-final class GroupCommit: @unchecked Sendable {  // all mutable state is confined to `queue`
+final class GroupCommit: Sendable {
+    /// What the group commit counts and keeps, read and written only on `queue` (checked).
+    struct State {
+        /// Transactions committed so far.
+        var commitCount = 0
+        /// The count the last finished flush covered, whether it worked or not.
+        var settled = 0
+        /// The range (after, through] of the last flush that failed, and why.
+        var lastFailure: (after: Int, through: Int, reason: String)?
+        /// A flush failed and none has worked since.
+        var failedSinceLastSuccess = false
+        var flushing = false
+        var waiters: [(through: Int, body: @Sendable (Durability) -> Void)] = []
+    }
+
     let queue: DispatchQueue
     private let flushQueue = DispatchQueue(label: "reminderd.store.flush")
     /// Forces the committed transactions to disk; nil when it worked, else why not. Its argument
     /// says a flush failed since the last that worked. Runs on `flushQueue`.
     private let flush: @Sendable (_ afterFailure: Bool) -> String?
+    private let state: QueueBound<State>
+
     /// Transactions committed so far.
-    private(set) var commitCount = 0
-    /// The count the last finished flush covered, whether it worked or not.
-    private var settled = 0
-    /// The range (after, through] of the last flush that failed, and why.
-    private var lastFailure: (after: Int, through: Int, reason: String)?
-    /// A flush failed and none has worked since.
-    private var failedSinceLastSuccess = false
-    private var flushing = false
-    private var waiters: [(through: Int, body: @Sendable (Durability) -> Void)] = []
+    var commitCount: Int { state.commitCount }
 
     init(queue: DispatchQueue, flush: @escaping @Sendable (_ afterFailure: Bool) -> String?) {
         self.queue = queue
         self.flush = flush
+        state = QueueBound(State(), queue: queue)
     }
 
     /// Syncs the WAL beside `databasePath`; without one, or after a failed flush, `checkpoint`
@@ -70,11 +79,10 @@ final class GroupCommit: @unchecked Sendable {  // all mutable state is confined
 
     /// A transaction just committed.
     func changed() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        commitCount += 1
+        state.commitCount += 1
         // Queued behind the work already waiting, so that work's changes join this flush.
-        if !flushing {
-            flushing = true
+        if !state.flushing {
+            state.flushing = true
             queue.async { [self] in startFlush() }
         }
     }
@@ -83,23 +91,22 @@ final class GroupCommit: @unchecked Sendable {  // all mutable state is confined
     /// else after the flush that covers them. (Invariant: while no flush is under way, every
     /// committed transaction is settled.)
     func whenDurable(through count: Int, _ body: @escaping @Sendable (Durability) -> Void) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        if count <= settled { body(outcome(count)) } else { waiters.append((count, body)) }
+        if count <= state.settled { body(outcome(count)) } else { state.waiters.append((count, body)) }
     }
 
     /// The fate of transaction number `count`, once settled. Only the last failure is kept: a
     /// change registers before its flush finishes, so only replies that acknowledge nothing of
     /// their own (reads) ask about a count settled earlier.
     private func outcome(_ count: Int) -> Durability {
-        if let failure = lastFailure, count > failure.after, count <= failure.through {
+        if let failure = state.lastFailure, count > failure.after, count <= failure.through {
             return .notConfirmed(reason: failure.reason)
         }
         return .onDisk
     }
 
     private func startFlush() {
-        let covering = commitCount
-        let afterFailure = failedSinceLastSuccess
+        let covering = state.commitCount
+        let afterFailure = state.failedSinceLastSuccess
         flushQueue.async { [self] in
             let failure = flush(afterFailure)
             queue.async { [self] in finished(covering: covering, failure: failure) }
@@ -107,16 +114,16 @@ final class GroupCommit: @unchecked Sendable {  // all mutable state is confined
     }
 
     private func finished(covering: Int, failure: String?) {
-        if let failure { lastFailure = (settled, covering, failure) }
-        failedSinceLastSuccess = failure != nil
-        settled = covering
-        let ready = waiters.filter { $0.through <= covering }
-        waiters.removeAll { $0.through <= covering }
+        if let failure { state.lastFailure = (state.settled, covering, failure) }
+        state.failedSinceLastSuccess = failure != nil
+        state.settled = covering
+        let ready = state.waiters.filter { $0.through <= covering }
+        state.waiters.removeAll { $0.through <= covering }
         for waiter in ready { waiter.body(outcome(waiter.through)) }
-        if commitCount > covering {
+        if state.commitCount > covering {
             startFlush()
         } else {
-            flushing = false
+            state.flushing = false
         }
     }
 }

@@ -131,8 +131,8 @@ let dispatchBurst = dispatchBurstNanoseconds(burst)
 /// run its handler. (Not main-actor isolated: the handlers run on a Dispatch queue.)
 nonisolated func dispatchBurstNanoseconds(_ burst: Int) -> Double {
     let fired = DispatchSemaphore(value: 0)
-    let remaining = BurstCounter(burst)
     let queue = DispatchQueue(label: "bench.burst")
+    let remaining = QueueBound(burst, queue: queue)
     let lead = 0.5 + Double(burst) / 100_000
     let deadlineUptime = DispatchTime.now().uptimeNanoseconds + UInt64(lead * 1e9)
     let deadline = DispatchWallTime.now() + lead
@@ -152,12 +152,6 @@ nonisolated func dispatchBurstNanoseconds(_ burst: Int) -> Double {
     let total = Double(DispatchTime.now().uptimeNanoseconds - deadlineUptime)
     for timer in timers { timer.cancel() }
     return total / Double(burst)
-}
-
-/// Counts down the burst's handlers.
-final class BurstCounter: @unchecked Sendable {  // only touched on the serial queue "bench.burst"
-    var value: Int
-    init(_ value: Int) { self.value = value }
 }
 
 // MARK: - Memory

@@ -462,7 +462,7 @@ def test_gnome_shell_keeps_the_reminder_with_its_buttons_and_done_and_undo_reach
         moving_until = time.monotonic() + 6  # a normal banner hides 4 s after activity; this one stays
         while time.monotonic() < moving_until:
             banner_after_moving()
-            time.sleep(0.5)
+            time.sleep(0.5)  # paces the pointer's moves: the 6 s of real time are what is tested
         assert banner_buttons_at(env, 133), "the reminder's banner went away"
         assert shows_the_icon(env, 395, 40), "the banner shows no reminderd icon"
         if SHOTS:
@@ -471,7 +471,9 @@ def test_gnome_shell_keeps_the_reminder_with_its_buttons_and_done_and_undo_reach
         subprocess.run(["xdotool", "mousemove", "480", "133", "click", "1"], env=env, check=True)  # Mark as used
         wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] == "used", timeout=10, what="Done clicked on GNOME")
         subprocess.run(["xdotool", "mousemove", "640", "600"], env=env, check=True)
-        time.sleep(1)  # the reminder's banner slides away; the Undo offer takes its place
+        # The reminder's banner slides away and the Undo offer takes its place: both draw the same
+        # grey button row here, so no pixel tells them apart and the slide (1 s) is waited out.
+        time.sleep(1)
         wait_for(lambda: banner_buttons_at(env, 133), timeout=10, what="the Undo offer's banner")
         subprocess.run(["xdotool", "mousemove", "640", "133", "click", "1"], env=env, check=True)  # its one button
         wait_for(lambda: daemon.ctl_json("show", item_id)["item"]["status"] != "used", timeout=10, what="Undo clicked on GNOME")

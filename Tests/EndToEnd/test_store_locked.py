@@ -51,7 +51,7 @@ def test_reads_go_on_and_a_change_waits_while_another_program_holds_the_store(se
         pipelined = Client(daemon.socket_path, timeout=15)
         pipelined.send("Add", item=coupon("Pipelined"))
         pipelined.send("List", all=True)
-        time.sleep(0.3)  # lets the add reach the daemon first: the reads below come after it
+        # No wait for the add to arrive: the reads go on for 6 s, all but the first moment's after it.
         slowest = 0.0
         while lock.held() < 6:
             for command in (("list",), ("status",)):
@@ -59,7 +59,7 @@ def test_reads_go_on_and_a_change_waits_while_another_program_holds_the_store(se
                 slowest = max(slowest, took)
                 assert took < 1, f"reminderctl {command[0]} took {took:.1f} s while the store was locked"
             assert kept in daemon.ctl("list").stdout
-            time.sleep(0.2)
+            time.sleep(0.2)  # paces the reads: real time must pass with the lock held (6 s of them)
         assert adding.poll() is None, "the add did not wait for the lock"
     finally:
         lock.release()
@@ -90,7 +90,7 @@ def test_a_reminder_due_while_another_program_holds_the_store_pops_up_on_time(se
         for _ in range(5):
             took, _ = timed_ctl(daemon, "status")
             assert took < 1, f"reminderctl status took {took:.1f} s while the store was locked"
-            time.sleep(0.3)
+            time.sleep(0.3)  # paces the reads: real time must pass with the lock held
         assert lock.held() < 10
     finally:
         lock.release()
@@ -112,6 +112,8 @@ def test_a_button_pressed_while_another_program_holds_the_store_acts_once_it_is_
         for _ in range(8):
             took, _ = timed_ctl(daemon, "status")
             assert took < 1, f"reminderctl status took {took:.1f} s while the store was locked"
+            # Real time must pass: a Done put aside shows only by not being made while the lock
+            # is held (no event says it arrived), and is then waited for once the lock goes.
             time.sleep(0.3)
         assert daemon.ctl_json("show", item_id)["item"]["status"] != "used"
         assert lock.held() < 10
@@ -129,7 +131,7 @@ def test_a_change_is_refused_in_words_when_the_lock_outlasts_ten_seconds(server,
         while adding.poll() is None:
             took, _ = timed_ctl(daemon, "status")
             assert took < 1, f"reminderctl status took {took:.1f} s while the store was locked"
-            time.sleep(0.5)
+            time.sleep(0.5)  # paces the reads until the add is refused (10 s of real time)
         waited = time.monotonic() - started
         out, err = adding.communicate()
     finally:

@@ -1,3 +1,4 @@
+import Dispatch
 import ReminderJSON
 import ReminderProtocol
 import Testing
@@ -13,8 +14,8 @@ final class ParkingCaller: CallParking, @unchecked Sendable {  // touched on the
     /// The answers to its parked calls, in the order they came.
     private(set) var answers: [VarlinkReply] = []
 
-    func park() -> ParkedCall {
-        let call = ParkedCall { [weak self] reply in self?.answers.append(reply) }
+    func park(on queue: DispatchQueue) -> ParkedCall {
+        let call = ParkedCall(on: queue) { [weak self] reply in self?.answers.append(reply) }
         calls.append(call)
         return call
     }
@@ -22,8 +23,8 @@ final class ParkingCaller: CallParking, @unchecked Sendable {  // touched on the
     /// Its calls parked and not answered yet.
     var open: Int { calls.filter(\.isOpen).count }
 
-    func watch() -> ParkedCall {
-        let watch = ParkedCall { _ in }
+    func watch(on queue: DispatchQueue) -> ParkedCall {
+        let watch = ParkedCall(on: queue) { _ in }
         watches.append(watch)
         return watch
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import ReminderPlatform
 import Testing
 
 @testable import ReminderDaemon

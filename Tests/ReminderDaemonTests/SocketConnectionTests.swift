@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import ReminderJSON
 import ReminderProtocol
@@ -61,30 +62,38 @@ import Testing
     }
 
     @Test func aShutdownOfTheClientsSendingSideIsNotAHangUp() throws {
-        let (connection, client) = try pair()
-        defer { close(client) }
-        defer { connection.closeDescriptor() }
-        connection.parked.append(ParkedCall { _ in })
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        send(client, VarlinkCall(method: "io.reminderd.Reminders.SyncWait").bytes)
-        _ = connection.read(into: &buffer)  // parked: its place waits
-        shutdown(client, Int32(SHUT_WR))
-        #expect(connection.read(into: &buffer) == [.stopReading])  // its parked call is still answered
+        // A parked call lives on the engine's queue; the test plays that queue.
+        let queue = DispatchQueue(label: "test.parked")
+        try queue.sync {
+            let (connection, client) = try pair()
+            defer { close(client) }
+            defer { connection.closeDescriptor() }
+            connection.parked.append(ParkedCall(on: queue) { _ in })
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            send(client, VarlinkCall(method: "io.reminderd.Reminders.SyncWait").bytes)
+            _ = connection.read(into: &buffer)  // parked: its place waits
+            shutdown(client, Int32(SHUT_WR))
+            #expect(connection.read(into: &buffer) == [.stopReading])  // its parked call is still answered
+        }
     }
 
     @Test func aClientThatHungUpOnAParkedCallIsClosed() throws {
-        let (connection, client) = try pair()
-        defer { connection.closeDescriptor() }
-        var dropped = false
-        let parked = ParkedCall { _ in }
-        parked.dropped = { dropped = true }
-        connection.parked.append(parked)
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        send(client, VarlinkCall(method: "io.reminderd.Reminders.SyncWait").bytes)
-        _ = connection.read(into: &buffer)
-        close(client)
-        #expect(connection.read(into: &buffer) == [.close(releasedInput: 0)])
-        connection.closeDescriptor()
-        #expect(dropped)  // its keeper forgets it
+        // A parked call lives on the engine's queue; the test plays that queue.
+        let queue = DispatchQueue(label: "test.parked")
+        try queue.sync {
+            let (connection, client) = try pair()
+            defer { connection.closeDescriptor() }
+            var dropped = false
+            let parked = ParkedCall(on: queue) { _ in }
+            parked.dropped = { dropped = true }
+            connection.parked.append(parked)
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            send(client, VarlinkCall(method: "io.reminderd.Reminders.SyncWait").bytes)
+            _ = connection.read(into: &buffer)
+            close(client)
+            #expect(connection.read(into: &buffer) == [.close(releasedInput: 0)])
+            connection.closeDescriptor()
+            #expect(dropped)  // its keeper forgets it
+        }
     }
 }
