@@ -59,11 +59,14 @@ struct Plan: ParsableCommand {
     static func table(
         _ entries: [Planner.Entry], items: [Item], zone: TimeZoneRules, configuration: Configuration
     ) -> String {
-        if entries.isEmpty { return "No reminders in this range.\n" }
+        if entries.isEmpty { return _t("No reminders in this range.") + "\n" }
         var table = TextTable(headers: [_t("FIRES"), _t("ITEM"), _t("TITLE"), _t("LEAD"), _t("DUE"), _t("NOTE")])
         // Left alone, each reminder comes back: said beside it (the repeats depend on when it is shown).
         func repeats(_ item: Item) -> String? {
-            RepeatRule.of(item, configuration).map { "then \($0) unless acknowledged" }
+            RepeatRule.of(item, configuration).map {
+                _n("then every %1$s, %2$d time unless acknowledged", "then every %1$s, %2$d times unless acknowledged", $0.times)
+                    .filled($0.every.description, String($0.times))
+            }
         }
         for entry in entries {
             let item = items[entry.itemIndex]

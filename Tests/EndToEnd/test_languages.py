@@ -59,6 +59,17 @@ def test_reminderctl_speaks_its_own_environment_s_language(server, daemon, langu
         env=dict(daemon.env, **languages, LANG="C", LC_MESSAGES="de_DE.UTF-8"), capture_output=True, text=True,
         check=True).stdout
     assert german.splitlines()[0].split()[:3] == ["ID", "ART", "TITEL"], german
+    # status, done and undo speak it too; status's values start in one column, Hangul counted two wide.
+    def ctl(lang, *args):
+        return subprocess.run([str(BIN / "reminderctl"), *args], env=dict(daemon.env, **languages, LANG=lang),
+                              capture_output=True, text=True, check=True).stdout
+    status = ctl("ko_KR.UTF-8", "status").splitlines()
+    assert status[0].startswith("버전:") and status[1].startswith("실행 시간:"), status
+    starts = {sum(2 if "\uac00" <= c <= "\ud7a3" else 1 for c in line[:line.index(":") + 1])
+              + len(line[line.index(":") + 1:]) - len(line[line.index(":") + 1:].lstrip()) for line in status}
+    assert len(starts) == 1, status
+    assert ctl("de_DE.UTF-8", "done", "Pizza").startswith("Erledigt: Pizza ist genutzt")
+    assert ctl("ko_KR.UTF-8", "undo", "Pizza").startswith("실행 취소: Pizza 다시 사용 가능, ")
     # A locale without a catalog, or one not installed, is English byte for byte.
     for lang in ("fr_FR.UTF-8", "C.UTF-8"):
         other = subprocess.run([str(BIN / "reminderctl"), "list"],
