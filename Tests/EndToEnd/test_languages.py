@@ -92,6 +92,10 @@ def test_dates_in_sentences_use_the_language_s_names_and_order(server, daemon, l
     german = pause("de_DE.UTF-8")
     assert re.fullmatch(r"Pausiert bis (So|Mo|Di|Mi|Do|Fr|Sa)\., \d{1,2}\. (Mai|\w{3}\.)( \d{4})?, \d\d:\d\d", german), german
     daemon.ctl("resume")
+    report = subprocess.run([str(BIN / "reminderctl"), "report", "--months", "1"],
+                            env=dict(daemon.env, **languages, LANG="ko_KR.UTF-8"), capture_output=True, text=True,
+                            check=True).stdout
+    assert re.match(r"월별 사용액, \d{4}년 \d{1,2}월 \(금액 단위 [A-Z]{3}\)", report), report
 
 
 def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(server, bus, tmp_path, languages):
