@@ -147,7 +147,7 @@ extension DeliveryController {
         }
         logger.warning("button \(button.key) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
         let title = items[popUp.itemId]?.title ?? popUp.itemId
-        showRefusal(button == .done ? "Not done" : "Not snoozed", "\(title): \(reason)")
+        showRefusal(button == .done ? _t("Not done") : _t("Not snoozed"), "\(title): \(reason)")
         return false
     }
 
