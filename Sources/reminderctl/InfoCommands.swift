@@ -13,7 +13,7 @@ struct Upcoming: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
+        guard (0...3660).contains(days) else { throw Refusal.usage(_t("--days must be between %1$d and %2$d").filled("0", "3660")) }
         guard let rows = try output.call(.upcoming(days: days), as: UpcomingReply.self)?.reminders else { return }
         if rows.isEmpty {
             let none = _n("No reminders in the next %1$d days.", "No reminders in the next %1$d days.", days)
@@ -57,7 +57,7 @@ struct Explain: ParsableCommand {
                 Output.when(step.fireAt), HumanTime.inText(step.result),
             ])
         }
-        print("Due \(Output.sentence(first.due))\(Explain.periodWords(id: id))")
+        print(_t("Due %1$s%2$s").filled(Output.sentence(first.due), Explain.periodWords(id: id)))
         print(table.render(), terminator: "")
     }
 
@@ -69,9 +69,10 @@ struct Explain: ParsableCommand {
             let period = item.period
         else { return "" }
         guard case .string(let start)? = item.fields["periodStart"] else {
-            return ": the last day of its \(period) calendar period"
+            // TRANSLATORS: %1$s is the period as the item stores it: monthly, quarterly, semiannual or annual.
+            return _t(": the last day of its %1$s calendar period").filled(period)
         }
-        return ": the last day of its \(period) period counted from \(start), the day before the next one starts"
+        return _t(": the last day of its %1$s period counted from %2$s, the day before the next one starts").filled(period, start)
     }
 }
 
@@ -89,7 +90,7 @@ struct History: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard (1...100_000).contains(limit) else { throw Refusal.usage("--limit must be between 1 and 100000") }
+        guard (1...100_000).contains(limit) else { throw Refusal.usage(_t("--limit must be between %1$d and %2$d").filled("1", "100000")) }
         // A natural date (today, yesterday, mon) is resolved here as every other date option's.
         var since = self.since
         if let typed = since,

@@ -38,7 +38,7 @@ struct Plan: ParsableCommand {
         }
         let start = try Plan.instant(from, option: "--from", zone: zone)
         let end = try Plan.instant(to, option: "--to", zone: zone)
-        guard start < end else { throw Refusal.usage("--to must be later than --from") }
+        guard start < end else { throw Refusal.usage(_t("--to must be later than --from")) }
         let list = try ItemsFile.load(path: items, zone: zone, defaultCreatedAt: start)
         let planner = Planner(configuration: configuration, zone: zone)
         let entries = planner.plan(items: list, from: start, to: end)

@@ -27,7 +27,7 @@ struct Report: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard (1...120).contains(months) else { throw Refusal.usage("--months must be between 1 and 120") }
+        guard (1...120).contains(months) else { throw Refusal.usage(_t("--months must be between %1$d and %2$d").filled("1", "120")) }
         guard let reply = try output.call(.report(months: months, card: card), as: ReportReply.self) else { return }
         let view = ReportView(report: reply.report, width: TextTable.terminalWidth(), unicode: ReportView.unicodeLocale)
         print(view.render(), terminator: "")
