@@ -2,7 +2,12 @@
 public enum Timestamp {
     /// `2026-11-24T09:00:00-05:00`: the local reading with its UTC offset (`+00:00` for UTC).
     public static func format(_ instant: Int64, in zone: TimeZoneRules) -> String {
-        let offset = Int(zone.offset(at: instant))
+        format(instant, offsetSeconds: zone.offset(at: instant))
+    }
+
+    /// `format` at a known UTC offset (`OffsetDateTime`'s, as it was read).
+    public static func format(_ instant: Int64, offsetSeconds: Int32) -> String {
+        let offset = Int(offsetSeconds)
         let local = LocalDateTime(localSeconds: instant + Int64(offset))
         let sign = offset < 0 ? "-" : "+"
         let magnitude = abs(offset)

@@ -36,6 +36,12 @@ public struct Item: Hashable, Sendable {
     }
 
     public var kind: ItemKind { schedule.kind }
+
+    /// Whether this is another app's task from the synced task list (`Coupon.taskList`).
+    public var isFromTaskList: Bool {
+        if case .coupon(let coupon) = schedule { return coupon.taskList }
+        return false
+    }
 }
 
 public enum ItemKind: String, Sendable, CaseIterable, Codable {
@@ -227,12 +233,19 @@ public struct Coupon: Hashable, Sendable {
     public var code: String?
     public var value: Money?
     public var category: String?
+    /// A task another app keeps in the synced task list (`sync.otherTasks`), reminded here as a
+    /// one-off due at its DUE: its fields are that app's, so it is not edited here, and Done
+    /// completes it on the server as that app expects (docs/SYNC-FORMAT.md, "Other apps' tasks").
+    public var taskList: Bool
 
-    public init(expires: Expiry, code: String? = nil, value: Money? = nil, category: String? = nil) {
+    public init(
+        expires: Expiry, code: String? = nil, value: Money? = nil, category: String? = nil, taskList: Bool = false
+    ) {
         self.expires = expires
         self.code = code
         self.value = value
         self.category = category
+        self.taskList = taskList
     }
 }
 

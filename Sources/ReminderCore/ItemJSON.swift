@@ -96,7 +96,9 @@ extension Item {
             let code = try Item.shortText(&fields, "code")
             let value = try fields.parsed("value", Money.parse)
             let category = try Item.shortText(&fields, "category")
-            schedule = .coupon(Coupon(expires: expires, code: code, value: value, category: category))
+            let taskList = try fields.boolean("taskList") ?? false
+            schedule = .coupon(
+                Coupon(expires: expires, code: code, value: value, category: category, taskList: taskList))
         case .fee:
             let card = try Item.shortText(&fields, "card")
             let amount = try fields.parsed("amount", Money.parse)
@@ -183,6 +185,7 @@ extension Item {
             put("code", c.code)
             put("value", c.value)
             put("category", c.category)
+            if c.taskList { object["taskList"] = .bool(true) }
         case .fee(let f):
             put("card", f.card)
             put("amount", f.amount)

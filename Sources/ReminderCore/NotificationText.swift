@@ -127,6 +127,9 @@ public struct NotificationText: Hashable, Sendable {
             } else if let card = subscription.card {
                 body += " · " + _t("on %1$s").filled(isolated(card))
             }
+        case .coupon(let coupon) where coupon.taskList:
+            heading = _t("Task Due")
+            body = _t("%1$s %2$s").filled(title, phrase(.due))
         case .coupon(let coupon):
             heading = _t("Coupon Expiring")
             doneLabel = _t("Mark as used")

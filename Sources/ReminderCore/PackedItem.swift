@@ -55,7 +55,7 @@ public struct PackedItem: Sendable {
             writer.byte(2)
             var dateTime = false
             if case .dateTime = coupon.expires { dateTime = true }
-            writer.flags(coupon.code != nil, coupon.value != nil, coupon.category != nil, dateTime)
+            writer.flags(coupon.code != nil, coupon.value != nil, coupon.category != nil, dateTime, coupon.taskList)
             switch coupon.expires {
             case .date(let date): writer.date(date)
             case .dateTime(let moment):
@@ -147,7 +147,8 @@ public struct PackedItem: Sendable {
                 let code = flags & 1 != 0 ? reader.string() : nil
                 let value = flags & 2 != 0 ? reader.money() : nil
                 let category = flags & 4 != 0 ? reader.string() : nil
-                schedule = .coupon(Coupon(expires: expires, code: code, value: value, category: category))
+                schedule = .coupon(
+                    Coupon(expires: expires, code: code, value: value, category: category, taskList: flags & 16 != 0))
             case 3:
                 let flags = reader.byte()
                 let card = flags & 1 != 0 ? reader.string() : nil

@@ -28,12 +28,16 @@ public struct SyncSettings: Hashable, Sendable {
     /// loopback carries the password in clear (with Basic auth, which a server or a man in the middle may ask for). Without it
     /// `reminderctl sync setup` and `reminderd-sync` refuse such an address (`plainHTTPRefusal`).
     public let allowPlainHTTP: Bool
+    /// `otherTasks`: remind the tasks other apps (Tasks.org, Thunderbird, …) keep in the task
+    /// list, and complete them there on Done (docs/SYNC-FORMAT.md, "Other apps' tasks"). Off:
+    /// they are left alone, as before.
+    public let otherTasks: Bool
 
     public static let defaultCalendar = "reminderd"
 
     public init(
         url: String, username: String, password: PasswordSource, calendar: String = defaultCalendar,
-        mirror: String? = nil, allowPlainHTTP: Bool = false
+        mirror: String? = nil, allowPlainHTTP: Bool = false, otherTasks: Bool = false
     ) {
         self.url = url
         self.username = username
@@ -41,10 +45,11 @@ public struct SyncSettings: Hashable, Sendable {
         self.calendar = calendar
         self.mirror = mirror
         self.allowPlainHTTP = allowPlainHTTP
+        self.otherTasks = otherTasks
     }
 
     /// Reads `{"url", "username", "passwordCommand" | "passwordFile", "calendar", "mirror",
-    /// "allowPlainHttp"}` at
+    /// "allowPlainHttp", "otherTasks"}` at
     /// `path`, refusing unknown fields, both password sources at once, and values a server would
     /// trip over later, each with its field's path.
     public init(_ value: JSONValue, path: String = "sync") throws(FieldError) {
@@ -91,6 +96,7 @@ public struct SyncSettings: Hashable, Sendable {
             }
         }
         allowPlainHTTP = try fields.boolean("allowPlainHttp") ?? false
+        otherTasks = try fields.boolean("otherTasks") ?? false
         try fields.rejectUnknown()
         self.url = url
         self.username = username
@@ -107,6 +113,7 @@ public struct SyncSettings: Hashable, Sendable {
         object["calendar"] = .string(calendar)
         if let mirror { object["mirror"] = .string(mirror) }
         if allowPlainHTTP { object["allowPlainHttp"] = .bool(true) }
+        if otherTasks { object["otherTasks"] = .bool(true) }
         return .object(object)
     }
 

@@ -27,18 +27,24 @@ struct Backup {
     let zone: TimeZoneRules
 
     /// `Export`: the items in creation order and their state, with the store's ledger (the
-    /// redemptions, the undo steps and, when asked, the history).
+    /// redemptions, the undo steps and, when asked, the history). Other apps' tasks
+    /// (`Coupon.taskList`) are left out: they are kept in their task list, which sync reads
+    /// again, and `Import` refuses them.
     func export(_ index: ItemIndex, from store: ReminderStore, history: Bool) throws(EngineError) -> ExportReply {
         ExportReply(
-            items: index.order.compactMap { index.items[$0]?.json },
+            items: index.order.compactMap { index.items[$0].flatMap(Backup.exported) },
             state: try exportState(index, from: store, history: history))
     }
+
+    /// An item as a backup holds it; nil for another app's task, which it leaves out.
+    static func exported(_ item: Item) -> JSONValue? { item.isFromTaskList ? nil : item.json }
 
     /// `Export`'s `state`: the occurrence records of `index`, and the store's ledger read now.
     func exportState(_ index: ItemIndex, from store: ReminderStore, history: Bool) throws(EngineError) -> JSONValue {
         let time = { (instant: Int64) in JSONValue.string(Timestamp.format(instant, in: self.zone)) }
         var occurrenceRows: [JSONValue] = []
-        for id in index.order {
+        let tasks = Set(index.order.filter { index.items[$0]?.isFromTaskList == true })
+        for id in index.order where !tasks.contains(id) {
             for record in (index.occurrences[id] ?? [:]).values.sorted(by: { $0.due < $1.due }) {
                 var fields: [String: JSONValue] = ["item": .string(id), "due": time(record.due)]
                 if let doneAt = record.doneAt { fields["doneAt"] = time(doneAt) }
@@ -58,7 +64,7 @@ struct Backup {
                 ])
             })
         state["undo"] = .array(
-            ledger.undoSteps.map { step in
+            ledger.undoSteps.filter { !tasks.contains($0.itemId) }.map { step in
                 .object([
                     "item": .string(step.itemId),
                     "before": (try? JSONValue.parse(Array(step.itemJSON.utf8), source: "undo")) ?? .null,
@@ -67,7 +73,7 @@ struct Backup {
             })
         if history {
             state["history"] = .array(
-                ledger.history.map { entry in
+                ledger.history.filter { !tasks.contains($0.itemId) }.map { entry in
                     .object([
                         "at": time(entry.at), "item": .string(entry.itemId), "title": .string(entry.title),
                         "event": .string(entry.event.rawValue), "reason": .string(entry.reason),

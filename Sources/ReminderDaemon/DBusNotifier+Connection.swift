@@ -1,5 +1,9 @@
 internal import CNotify
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The session-bus connection: our own, watched for the server's name and for the signals we
 /// act on, and opened again when the bus comes back. All on the GLib thread.
 extension DBusNotifier {
@@ -117,5 +121,35 @@ extension DBusNotifier {
             }, Unmanaged.passUnretained(self).toOpaque(), nil)
         g_source_attach(source, context)
         g_source_unref(source)
+    }
+
+    /// The process of the connection `owner` ("PID start-time", `ServerInfo.process`): the bus
+    /// says its PID, `/proc` when it started (a PID alone may be another process's by now).
+    /// Nil when either cannot say. On the GLib thread.
+    func serverProcess(_ owner: String, _ handle: @escaping (String?) -> Void) {
+        var children = [g_variant_new_string(owner)]
+        let parameters = children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 1) }
+        call(
+            "GetConnectionUnixProcessID", parameters, on: "org.freedesktop.DBus", of: "org.freedesktop.DBus",
+            at: "/org/freedesktop/DBus", returning: "(u)"
+        ) { result in
+            guard case .success(let reply) = result else { return handle(nil) }
+            let pid = DBusNotifier.child(reply, 0, g_variant_get_uint32)
+            handle(DBusNotifier.startTime(of: pid).map { "\(pid) \($0)" })
+        }
+    }
+
+    /// Field 22 of `/proc/PID/stat` (clock ticks after boot), read after the command name's
+    /// closing parenthesis, since the name itself may hold spaces and parentheses.
+    static func startTime(of pid: UInt32) -> String? {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+        let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let close = line.lastIndex(of: ")") else { return nil }
+        // After ")": state is field 3, so start time (22) is the 20th.
+        let fields = line[line.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? String(fields[19]) : nil
     }
 }

@@ -198,12 +198,15 @@ public final class DBusNotifier: Notifier, @unchecked Sendable {
                 if case .success(let reply) = result {
                     fields = (0..<3).map { DBusNotifier.child(reply, gsize($0), DBusNotifier.string) }
                 }
-                readServerDoNotDisturb(DoNotDisturb.Switch.serverProperties, asked: asked) { [self] _ in
-                    info.withLock {
-                        $0 = ServerInfo(
-                            name: fields[0], vendor: fields[1], version: fields[2], capabilities: capabilities)
+                serverProcess(owner) { [self] process in
+                    readServerDoNotDisturb(DoNotDisturb.Switch.serverProperties, asked: asked) { [self] _ in
+                        info.withLock {
+                            $0 = ServerInfo(
+                                name: fields[0], vendor: fields[1], version: fields[2], capabilities: capabilities,
+                                process: process)
+                        }
+                        events?(.serverAppeared)
                     }
-                    events?(.serverAppeared)
                 }
             }
         }

@@ -8,13 +8,17 @@ import ReminderStore
 /// Their reminders are stored with those to be shown again on the next server whenever either
 /// changes; after a start, once a server is known, the old pop-ups are closed by id and their
 /// reminders still due are shown again, once (history `reshown`), as on a new server. Closing
-/// first keeps them off the screen twice whether or not the server is the one that showed them;
-/// one the person closed while reminderd was stopped comes back (never lost, over never repeated).
+/// first keeps them off the screen twice; one the person closed while reminderd was stopped
+/// comes back (never lost, over never repeated). The ids are closed only on the server process
+/// that gave them (`ServerInfo.identity`, stored with them): a server restarted meanwhile took
+/// the old pop-ups with it and counts its ids from 1 again, so the same number may now be
+/// another program's pop-up.
 extension DeliveryController {
     /// Stores the reminders to show again after a start when they changed since last stored
     /// (after each change the engine publishes): those on screen alone or grouped — but the one
     /// gone through in turn, which `persistTurn` keeps — and those to be shown again on the next
-    /// server, with the ids of their pop-ups. A failure is logged: they are still shown while this run lasts,
+    /// server, with the ids of their pop-ups and of the Done confirmations offering Undo, and the
+    /// server that gave the ids. A failure is logged: they are still shown while this run lasts,
     /// and the next change stores them again.
     func persistReshow() {
         let outbox = outbox
@@ -28,14 +32,17 @@ extension DeliveryController {
             ids.append(id)
             events += group
         }
+        // A Done's confirmation: its Undo would do nothing in the next run, so it is taken back too.
+        ids += outbox.undoOffers.keys.sorted()
+        // Before a server is known only the previous run's ids are kept, with its server's identity.
+        let server = state.value.closeAtStart.isEmpty ? notifier.serverInfo()?.identity : state.value.closeAtStartServer
+        var fields: [String: JSONValue] = [
+            "close": .array(ids.map { .integer(Int64($0)) }),
+            "reminders": DeliveryController.remindersJSON(events),
+        ]
+        if let server { fields["server"] = .string(server) }
         let text =
-            events.isEmpty && ids.isEmpty
-            ? nil
-            : String(
-                decoding: JSONValue.object([
-                    "close": .array(ids.map { .integer(Int64($0)) }),
-                    "reminders": DeliveryController.remindersJSON(events),
-                ]).serialized(), as: UTF8.self)
+            events.isEmpty && ids.isEmpty ? nil : String(decoding: JSONValue.object(fields).serialized(), as: UTF8.self)
         guard text != state.value.storedReshow else { return }
         // As every write made for a pop-up: after the lock another program holds is let go, so
         // the engine's queue (reads, timers, buttons) does not wait on it (issue 27, case 11).
@@ -60,12 +67,30 @@ extension DeliveryController {
         }
         outbox.keep(events.filter { stillDue($0, now: now) }, in: .repost)
         state.value.closeAtStart = ids.compactMap { if case .integer(let id) = $0 { UInt32(exactly: id) } else { nil } }
+        if case .string(let server)? = fields["server"] { state.value.closeAtStartServer = server }
     }
 
-    /// Closes the pop-ups the previous run left on screen (a server is known now); their
-    /// reminders are shown again with the others to be shown again.
+    /// Closes the pop-ups the previous run left on screen (a server is known now) when it is
+    /// the server process that showed them; their reminders are shown again with the others to
+    /// be shown again either way.
     func closeLeftOnScreen() {
+        let now = notifier.serverInfo()?.identity
+        // The reminder gone through in turn replaces its old pop-up only on the same server too.
+        if turnShownBefore != nil, state.value.turnShownBeforeServer.map({ $0 != now }) ?? true {
+            turnShownBefore = nil
+        }
+        state.value.turnShownBeforeServer = nil
+        defer {
+            state.value.closeAtStart = []
+            state.value.closeAtStartServer = nil
+        }
+        guard !state.value.closeAtStart.isEmpty else { return }
+        guard let then = state.value.closeAtStartServer, then == now else {
+            logger.info(
+                "the pop-ups left on screen by the last run were shown by another notification server (\(state.value.closeAtStartServer ?? "not recorded")), not this one (\(now ?? "its process unknown")): they are not closed by number"
+            )
+            return
+        }
         for id in state.value.closeAtStart { notifier.close(id: id) }
-        state.value.closeAtStart = []
     }
 }

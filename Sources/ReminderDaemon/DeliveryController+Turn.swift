@@ -9,18 +9,21 @@ import ReminderStore
 /// its turn. They are stored whenever they change and gone through again after a start.
 extension DeliveryController {
     /// Stores the reminders being gone through one at a time when they changed since last stored
-    /// (after each change the engine publishes). A failure is logged: they are still gone
-    /// through while this run lasts.
+    /// (after each change the engine publishes); after another program's lock on the store is
+    /// let go (`LockedCalls`), so that a walk goes on meanwhile. A failure is logged: they are
+    /// still gone through while this run lasts.
     func persistTurn() {
         let queue = outbox.turnQueue
         guard !(queue.isEmpty && storedTurn == nil) else { return }
-        let text = queue.isEmpty ? nil : DeliveryController.encodeTurn(queue, shownAs: outbox.turnOnScreen)
+        let text =
+            queue.isEmpty
+            ? nil
+            : DeliveryController.encodeTurn(
+                queue, shownAs: outbox.turnOnScreen, server: notifier.serverInfo()?.identity)
         guard text != storedTurn else { return }
-        do {
-            try store.saveTurn(text)
-            storedTurn = text
-        } catch {
-            logger.error("cannot store the reminders shown one at a time (a restart now would lose them): \(error)")
+        storedTurn = text
+        core.writeUnlessLocked("cannot store the reminders shown one at a time (a restart now would lose them)") {
+            [store] () throws(ReminderStoreError) in try store.saveTurn(text)
         }
     }
 
@@ -30,21 +33,24 @@ extension DeliveryController {
     func restoreTurn(now: Int64) throws(ReminderStoreError) {
         guard let text = try store.savedTurn() else { return }
         storedTurn = text
-        guard let (events, shownAs) = DeliveryController.decodeTurn(text) else {
+        guard let (events, shownAs, server) = DeliveryController.decodeTurn(text) else {
             logger.error("the stored reminders shown one at a time are unreadable and were dropped: \(text)")
             return
         }
         outbox.goThrough(events.filter { stillDue($0, now: now) })
         turnShownBefore = shownAs
+        state.value.turnShownBeforeServer = server
     }
 
     /// How many reminders are being gone through one at a time (Status, `upcoming`).
     var inTurnCount: Int { outbox.turnQueue.count }
 
-    /// `{"shownAs": id, "reminders": [{"item", "due", "date", "lead", "fires": [[at, lead], …]}, …]}`.
-    static func encodeTurn(_ events: [ScheduledEvent], shownAs: UInt32?) -> String {
+    /// `{"shownAs": id, "server": identity, "reminders": [{"item", "due", "date", "lead", "fires":
+    /// [[at, lead], …]}, …]}`; `server` is who gave `shownAs` (`ServerInfo.identity`).
+    static func encodeTurn(_ events: [ScheduledEvent], shownAs: UInt32?, server: String?) -> String {
         var fields: [String: JSONValue] = ["reminders": remindersJSON(events)]
         if let shownAs { fields["shownAs"] = .integer(Int64(shownAs)) }
+        if shownAs != nil, let server { fields["server"] = .string(server) }
         return String(decoding: JSONValue.object(fields).serialized(), as: UTF8.self)
     }
 
@@ -62,14 +68,16 @@ extension DeliveryController {
         return .array(reminders)
     }
 
-    /// The reminders `encodeTurn` wrote, and the server id of the one on screen; nil when unreadable.
-    static func decodeTurn(_ text: String) -> (events: [ScheduledEvent], shownAs: UInt32?)? {
+    /// The reminders `encodeTurn` wrote, the server id of the one on screen and who gave it; nil when unreadable.
+    static func decodeTurn(_ text: String) -> (events: [ScheduledEvent], shownAs: UInt32?, server: String?)? {
         guard case .object(let fields)? = try? JSONValue.parse(Array(text.utf8), source: "turn"),
             let events = decodeReminders(fields["reminders"])
         else { return nil }
         var shownAs: UInt32?
         if case .integer(let id)? = fields["shownAs"], let server = UInt32(exactly: id) { shownAs = server }
-        return (events, shownAs)
+        var server: String?
+        if case .string(let identity)? = fields["server"] { server = identity }
+        return (events, shownAs, server)
     }
 
     /// The reminders `remindersJSON` wrote; nil when unreadable.

@@ -66,12 +66,22 @@ public struct ServerInfo: Sendable, Equatable {
     public var vendor: String
     public var version: String
     public var capabilities: [String]
+    /// The server's process, "PID start-time" (`/proc/PID/stat`), which a restart of the server
+    /// changes while its bus name and version stay; nil when the bus did not say.
+    public var process: String?
 
-    public init(name: String, vendor: String, version: String, capabilities: [String]) {
+    public init(name: String, vendor: String, version: String, capabilities: [String], process: String? = nil) {
         self.name = name
         self.vendor = vendor
         self.version = version
         self.capabilities = capabilities
+        self.process = process
+    }
+
+    /// Who gave a pop-up its id: the same only for the same server process (ids are its own
+    /// counter, started again by a restart). Nil when its process is not known.
+    public var identity: String? {
+        process.map { "\(name) \(vendor) \(version), process \($0)" }
     }
 }
 

@@ -47,55 +47,56 @@ struct QuerySnapshot {
         return (NotificationText.daysLeft(first, now: now, zone: zone) <= 7 ? .expiring : .available, first)
     }
 
-    /// The item's §2 JSON plus `status`, `due`, `daysLeft`, `nextReminder`, and the currency it
-    /// is shown in when it has none of its own (the config's); an unreadable item as
-    /// `quarantinedView` shows it.
+    /// The item's §2 fields plus `status`, `due`, `daysLeft`, `nextReminder`, what is used and left
+    /// of a benefit's period, and the currency it is shown in when it has none of its own (the
+    /// config's); an unreadable item as `quarantinedView` shows it.
     func view(_ id: String) -> ItemView {
         if let unreadable = index.quarantined[id] { return QuerySnapshot.quarantinedView(unreadable) }
-        guard let item = items[id] else { return ItemView(fields: [:]) }
+        guard let item = items[id] else { return ItemView(id: id, kind: nil, title: "", status: .unreadable) }
         return view(item, id: id, status: status(of: item))
     }
 
     /// `view` of an item whose status the caller has worked out already (`list` filters by it).
     func view(_ item: Item, id: String, status known: (status: ItemStatus, due: Occurrence?)) -> ItemView {
-        guard case .object(var fields) = item.json else { return ItemView(fields: [:]) }
-        fields["currency"] = .string(item.currency ?? configuration.currency)
         let (status, due) = known
-        fields["status"] = .string(status.rawValue)
+        var view = ItemView(
+            id: id, kind: item.kind, title: item.title, status: status,
+            currency: item.currency ?? configuration.currency, more: ItemView.untypedFields(of: item.json))
+        if item.isFromTaskList { view.taskList = true }
         if let due {
-            fields["due"] = .string(Timestamp.format(due.due, in: zone))
-            fields["daysLeft"] = .integer(NotificationText.daysLeft(due, now: now, zone: zone))
+            view.due = OffsetDateTime(due.due, in: zone)
+            view.daysLeft = NotificationText.daysLeft(due, now: now, zone: zone)
         }
-        if case .benefit(let benefit) = item.schedule, !benefit.amountIn.isEmpty, let due,
-            let amount = benefit.amount(dueOn: due.dueDate)
-        {
-            fields["amountThisPeriod"] = .string(amount.description)
-        }
-        if case .benefit(let benefit) = item.schedule {
-            // What is used of the current period: a use of a period that is over shows as nothing
-            // (the wallet and the card read this). Its period is the one `due` names: not repeated.
-            fields["amountUsed"] = due.flatMap { benefit.amountUsed(inPeriodDueOn: $0.dueDate) }.map {
-                .string($0.description)
+        switch item.schedule {
+        case .benefit(let benefit):
+            (view.card, view.amount, view.period, view.periodStart) = (
+                benefit.card, benefit.amount, benefit.period, benefit.periodStart
+            )
+            // The period it counts toward is the one `due` names: not repeated.
+            view.more["amountUsedPeriod"] = nil
+            if let due {
+                if !benefit.amountIn.isEmpty { view.amountThisPeriod = benefit.amount(dueOn: due.dueDate) }
+                // What is used of the current period: a use of a period that is over shows as
+                // nothing (the wallet and the card read this).
+                view.amountUsed = benefit.amountUsed(inPeriodDueOn: due.dueDate)
+                // What is left of it, by the rule every reader of "left this period" asks.
+                view.amountLeft = benefit.amountLeft(inPeriodDueOn: due.dueDate, done: status == .used)
             }
-            fields["amountUsedPeriod"] = nil
-            // What is left of it, by the rule every reader of "left this period" asks.
-            fields["amountLeft"] = due.flatMap {
-                benefit.amountLeft(inPeriodDueOn: $0.dueDate, done: status == .used)
-            }.map { .string($0.description) }
+        case .subscription(let subscription): (view.card, view.amount) = (subscription.card, subscription.amount)
+        case .fee(let fee): (view.card, view.amount) = (fee.card, fee.amount)
+        case .coupon(let coupon): view.value = coupon.value
+        case .rebuy: break
         }
-        let next = schedule.fires(of: id).map(\.at).min()
-        fields["nextReminder"] = next.map { .string(Timestamp.format($0, in: zone)) } ?? .null
-        return ItemView(fields: fields)
+        view.nextReminder = schedule.fires(of: id).map(\.at).min().map { OffsetDateTime($0, in: zone) }
+        return view
     }
 
     /// How `list` and `show` present an item whose stored data cannot be read: status
     /// "unreadable", the reason, and the way out.
     static func quarantinedView(_ item: QuarantinedItem) -> ItemView {
-        ItemView(fields: [
-            "id": .string(item.id), "kind": .string("?"), "title": .string(item.title ?? "(unreadable)"),
-            "status": .string(ItemStatus.unreadable.rawValue), "reason": .string(item.reason),
-            "hint": .string("reminderctl remove \(item.id)"),
-        ])
+        ItemView(
+            id: item.id, kind: nil, title: item.title ?? "(unreadable)", status: .unreadable, reason: item.reason,
+            hint: "reminderctl remove \(item.id)")
     }
 
     func list(kind: String?, all: Bool) throws(EngineError) -> [ItemView] {
@@ -167,7 +168,8 @@ struct QuerySnapshot {
                 item: row.id, title: items[row.id]?.title ?? "", fireAt: Timestamp.format(row.at, in: zone),
                 due: Timestamp.format(row.occurrence.due, in: zone), lead: row.lead, late: row.late,
                 card: text("card"), amount: text("amount"), value: text("value"),
-                currency: money == nil ? nil : items[row.id]?.currency ?? configuration.currency)
+                currency: money == nil ? nil : items[row.id]?.currency ?? configuration.currency,
+                taskList: itemFields["taskList"] == .bool(true))
         }
     }
 

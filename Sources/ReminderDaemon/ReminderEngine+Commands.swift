@@ -42,6 +42,11 @@ extension ReminderEngine {
     /// Validates an item's JSON, refusing with `InvalidItem`. Dates in the future are judged
     /// against the engine's present, not the item's creation (a rebuy is bought again later).
     func decodeItem(_ json: JSONValue, path: String, defaultCreatedAt: Int64?) throws(EngineError) -> Item {
+        if json.hasField("taskList") {
+            // Only sync reads another app's task (`sync.otherTasks`); given here it has no task behind it.
+            throw EngineError.invalidItem(
+                .invalidValue(field: path.isEmpty ? "taskList" : path + ".taskList", reason: "set by sync only"))
+        }
         let context = Item.DecodingContext(zone: zone, defaultCreatedAt: defaultCreatedAt, present: .instant(clock()))
         let result: Result<Item, ReminderCoreError> = Result { () throws(ReminderCoreError) in
             try Item(json: json, path: path, context: context)
@@ -74,6 +79,11 @@ extension ReminderEngine {
     func edit(_ id: String, changes: JSONValue, newCard: Bool = false, now: Int64) throws(EngineError) -> ItemReply {
         guard let item = items[id], case .object(var fields) = item.json, case .object(let updates) = changes else {
             throw EngineError.invalidParameter("changes", "expected an object of fields")
+        }
+        if item.isFromTaskList {
+            throw EngineError.notApplicable(
+                id, "it is another app's task from the synced task list: change it in that app (reminderd only "
+                    + "reminds of it, and marks it done)")
         }
         // A used amount belongs to its period as a Done to its occurrence: one of the current
         // period stays with the current period (whose due date an edit of the schedule may move:
@@ -108,6 +118,11 @@ extension ReminderEngine {
     func remove(_ id: String, now: Int64) throws(EngineError) -> RemoveReply {
         if let unreadable = quarantined[id] { return try removeQuarantined(unreadable, now: now) }
         guard let item = items[id] else { return RemoveReply(id: id) }
+        if item.isFromTaskList {
+            throw EngineError.notApplicable(
+                id, "it is another app's task from the synced task list: delete it in that app, or mark it done "
+                    + "(removing it here would delete it there)")
+        }
         let removed = queries(now: now).view(id)
         do { try store.removeItem(id: id, title: item.title, reason: "", at: now) } catch {
             throw EngineError.store(error)

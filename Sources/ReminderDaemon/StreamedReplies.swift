@@ -48,7 +48,7 @@ struct ExportWriter: VarlinkReplyWriter {
     func write(from cursor: inout VarlinkReplyCursor, into out: inout [UInt8], atLeast bytes: Int) -> Bool {
         ArrayParts.write(
             from: &cursor, into: &out, atLeast: bytes, prefix: #"{"items":["#, count: index.order.count,
-            element: { position in index.items[index.order[position]]?.json },
+            element: { position in index.items[index.order[position]].flatMap(Backup.exported) },
             suffix: { out in
                 out += Array(#"],"state":"#.utf8)
                 state.serialize(into: &out)

@@ -42,6 +42,7 @@ extension SyncEndpoint {
         for (resource, calendar, reading) in later {
             if try pullCompletedCopy(calendar, into: &plan, context: context) { continue }
             guard let reading else {
+                try forgetTaskListTask(at: resource.href, into: &plan, now: now)
                 noteForeignTask(resource.href)
                 // Kept with its ETag: a full listing does not fetch it again while it is unchanged.
                 if let etag = resource.etag {
@@ -134,6 +135,22 @@ extension SyncEndpoint {
             .init(href: resource.href, reason: "\(reason); item \(id) “\(item.title)” of this device replaces it"))
     }
 
+    /// Another app's task reminded here that no longer reads as one (its DUE gone, a repeat
+    /// added, `sync.otherTasks` off): it goes from here, and nothing goes to the server.
+    private func forgetTaskListTask(at href: String, into plan: inout SyncPullPlan, now: Int64) throws {
+        guard let object = try stored({ try store.syncObject(href: href) }), let item = items[object.itemId],
+            item.isFromTaskList, plan.merged[object.itemId] == nil
+        else { return }
+        plan.merged[object.itemId] = SyncRecord(item: item)
+        plan.changes.batch.removed.append(object.itemId)
+        plan.changes.closing.append((object.itemId, nil))
+        plan.changes.batch.history.append(
+            HistoryRecord(
+                at: now, itemId: object.itemId, title: item.title, event: .removedElsewhere,
+                reason: "no longer a task with a due date that does not repeat"))
+        plan.applied += 1
+    }
+
     /// A task of another app is not an item and does not remind: said once in the journal, so
     /// that a person who made it on a phone can learn why (docs/SYNC-FORMAT.md).
     private func noteForeignTask(_ href: String) {
@@ -213,6 +230,13 @@ extension SyncEndpoint {
         }
         plan.changes.batch.objects.append(
             SyncObject(itemId: id, uid: reading.uid, href: resource.href, etag: resource.etag, body: resource.body))
+        if item.isFromTaskList {
+            // Another app's task: written back only when a Done, Undo, snooze or dismissal here
+            // changes what the server holds (its other fields are the app's, never pushed).
+            let written = TaskListTask.write(merged, into: reading.calendar, context: context)
+            settle(id, differs: written != reading.calendar, into: &plan)
+            return
+        }
         settle(id, differs: !SyncEndpoint.sameOnServer(merged, remote) || SyncEndpoint.inOtherClientsForm(reading),
             into: &plan)
     }
@@ -289,7 +313,8 @@ extension SyncEndpoint {
         }
         plan.merged[id] = SyncRecord(item: item)
         plan.applied += 1
-        if try stored({ try store.syncChangedHere(itemId: id) }) {
+        // Another app's task deleted there goes here too, whatever was done to it here.
+        if !item.isFromTaskList, try stored({ try store.syncChangedHere(itemId: id) }) {
             plan.changes.batch.objects.append(SyncObject(itemId: id, uid: object.uid))
             plan.changes.batch.waiting.append(id)
             plan.changes.batch.history.append(

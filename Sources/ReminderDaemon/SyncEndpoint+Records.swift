@@ -13,7 +13,8 @@ extension SyncEndpoint {
     func syncContext(now: Int64) -> SyncContext {
         SyncContext(
             planner: Planner(configuration: core.configuration, zone: zone), now: now,
-            zoneNamed: { try? ZoneDatabase.shared.zone(named: $0) })
+            zoneNamed: { try? ZoneDatabase.shared.zone(named: $0) },
+            otherTasks: core.configuration.sync?.otherTasks ?? false)
     }
 
     /// The item as a record: its done occurrences are the ledger; acknowledgements and the
@@ -87,10 +88,14 @@ extension SyncEndpoint {
     }
 
     /// The body to PUT for `item`: its record written into the server's last body (so what other
-    /// clients added there survives), or into a new resource.
+    /// clients added there survives), or into a new resource. Another app's task changes only in
+    /// its completion and alarm state (`TaskListTask.write`).
     func syncBody(of item: Item, object: SyncObject, href: String, context: SyncContext) -> String {
         let base = readBase(object.body, href: href, context: context)
         let record = syncRecord(of: item, base: base.record, acknowledged: object.acknowledgedAt, context: context)
+        if item.isFromTaskList, let calendar = base.calendar {
+            return TaskListTask.write(record, into: calendar, context: context).serialized()
+        }
         return VTodoWriter.write(record, uid: object.uid, into: base.calendar, context: context).serialized()
     }
 

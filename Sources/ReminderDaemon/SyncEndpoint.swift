@@ -92,11 +92,39 @@ final class SyncEndpoint: Sendable {
     func begin(collection: String, account: String, caller: any CallParking, now: Int64) throws(EngineError)
         -> SyncBeginReply
     {
-        let begun = try stored { try store.beginSync(collection: collection, account: account, at: now) }
+        let otherTasks = core.configuration.sync?.otherTasks ?? false
+        // Another task list's tasks are not this one's: they would be pushed into it as new items.
+        let switching = try stored { try store.syncCollection() }.map { $0 != collection } ?? false
+        if try stored({ try store.syncOtherTasks() }), switching || !otherTasks {
+            try forgetTaskListTasks(
+                because: switching ? "another task list is synced" : "sync.otherTasks is off", now: now)
+        }
+        let begun = try stored {
+            try store.beginSync(collection: collection, account: account, otherTasks: otherTasks, at: now)
+        }
         passNoted.removeAll()
         passBegun(by: caller)
         return SyncBeginReply(
             token: begun.token, resources: begun.resources.map { SyncBeginReply.Known(href: $0.href, etag: $0.etag) })
+    }
+
+    /// `sync.otherTasks` turned off (or another task list): other apps' tasks are no longer
+    /// reminded. They go from here with their sync state, and nothing goes to the server: the tasks stay in the task
+    /// list as their apps left them.
+    private func forgetTaskListTasks(because reason: String, now: Int64) throws(EngineError) {
+        var changes = PulledChanges()
+        for id in order {
+            guard let item = items[id], item.isFromTaskList else { continue }
+            changes.batch.removed.append(id)
+            changes.closing.append((id, nil))
+            changes.touched.insert(id)
+            changes.batch.history.append(
+                HistoryRecord(
+                    at: now, itemId: id, title: item.title, event: .removed,
+                    reason: "\(reason): no longer reminded here (the task stays in its app)"))
+        }
+        guard !changes.batch.removed.isEmpty else { return }
+        try stored { try core.applyPulledChanges(changes, now: now) }
     }
 
     /// `SyncPulled`: the pull is applied (`SyncEndpoint+Pull.swift`), then the fires held for a

@@ -167,8 +167,11 @@ extension ReminderEngine {
             return .array(
                 ids.map { id in
                     let view = snapshot.view(id)
-                    var fields: [String: JSONValue] = [:]
-                    for key in ["id", "title", "kind", "card", "due"] { fields[key] = view.fields[key] }
+                    var fields: [String: JSONValue] = [
+                        "id": .string(view.id), "title": .string(view.title), "kind": .string(view.kindName),
+                    ]
+                    fields["card"] = view.card?.wire
+                    fields["due"] = view.due?.wire
                     return .object(fields)
                 })
         }

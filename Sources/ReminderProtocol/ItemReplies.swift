@@ -1,61 +1,114 @@
+import CivilTime
 import ReminderCore
 import ReminderJSON
 
-/// An item as the replies of Add, List, Get, Edit, Done and Undo describe it: its §2 fields, kept
-/// whole (`show` and `--json` print fields this version does not know yet), plus what the daemon
-/// works out — `status`, the current occurrence's `due` and `daysLeft`, `nextReminder`, and
-/// `currency`: the item's own or, when it has none, the daemon's configured one, so a client
-/// never guesses it from a config file the daemon may not be using. What a client reads is typed
-/// here, next to the writer, so a misspelt field does not compile.
+/// An item as the replies of Add, List, Get, Edit, Done and Undo describe it: its §2 fields, plus
+/// what the daemon works out — `status`, the current occurrence's `due` and `daysLeft`,
+/// `nextReminder`, what is used and left of a benefit's period, and `currency`: the item's own
+/// or, when it has none, the daemon's configured one, so a client never guesses it from a config
+/// file the daemon may not be using. What a client reads is a typed field, written and read by
+/// `wireFields` alone; the §2 fields it only shows (`every`, `notes`, …), and any this version
+/// does not know yet, travel whole in `more` (`show` and `--json` print them).
 public struct ItemView: Sendable, Equatable {
-    public let fields: [String: JSONValue]
+    public var id = ""
+    /// Nil for an item whose stored data cannot be read (`"?"` on the wire).
+    public var kind: ItemKind?
+    public var title = ""
+    /// True for another app's task from the synced task list (`sync.otherTasks`), not an item of
+    /// reminderd's; nil (left out on the wire) for the rest.
+    public var taskList: Bool?
+    public var status = ItemStatus.available
+    public var card: String?
+    public var amount: Money?
+    /// A coupon's value (the others have an amount).
+    public var value: Money?
+    /// What is used of a benefit's current period: nothing once that period is over.
+    public var amountUsed: Money?
+    /// What is left of a benefit's current period (`Benefit.amountLeft`): nothing once it is done.
+    public var amountLeft: Money?
+    /// A benefit's current period's amount when its amount varies by month (`amountIn`).
+    public var amountThisPeriod: Money?
+    public var period: Benefit.Period?
+    /// The day a benefit's periods are counted from (a card anniversary); nil for calendar periods.
+    public var periodStart: LocalDate?
+    public var currency: String?
+    /// The current occurrence's due time, in the daemon's zone.
+    public var due: OffsetDateTime?
+    public var daysLeft: Int64?
+    public var nextReminder: OffsetDateTime?
+    /// Why an unreadable item cannot be read, and the way out (`reminderctl remove ID`).
+    public var reason, hint: String?
+    /// The item's other fields, as they are: shown, never read.
+    public var more: [String: JSONValue] = [:]
 
-    /// The daemon's view of an item it holds (a valid one, so nothing is checked).
-    public init(fields: [String: JSONValue]) { self.fields = fields }
+    public init(
+        id: String, kind: ItemKind?, title: String, status: ItemStatus, card: String? = nil, amount: Money? = nil,
+        value: Money? = nil, amountUsed: Money? = nil, amountLeft: Money? = nil, amountThisPeriod: Money? = nil,
+        period: Benefit.Period? = nil, periodStart: LocalDate? = nil, currency: String? = nil,
+        due: OffsetDateTime? = nil, daysLeft: Int64? = nil, nextReminder: OffsetDateTime? = nil,
+        reason: String? = nil, hint: String? = nil, more: [String: JSONValue] = [:]
+    ) {
+        (self.id, self.kind, self.title, self.status, self.card) = (id, kind, title, status, card)
+        (self.amount, self.value, self.amountUsed, self.amountLeft) = (amount, value, amountUsed, amountLeft)
+        (self.amountThisPeriod, self.period, self.periodStart) = (amountThisPeriod, period, periodStart)
+        (self.currency, self.due, self.daysLeft, self.nextReminder) = (currency, due, daysLeft, nextReminder)
+        (self.reason, self.hint, self.more) = (reason, hint, more)
+    }
+
+    /// The kind as the wire says it: `"?"` for an unreadable item.
+    public var kindName: String { kind?.rawValue ?? "?" }
 
     /// Reads an item of a reply at `path`, refusing one whose fields have the wrong types.
     public init(json: JSONValue?, path: String) throws(ReminderProtocolError) {
-        let reader = try ReplyFields(json, path)
-        for key in ["id", "kind", "title", "status"] { _ = try reader.string(key) }
-        let optional = ["card", "amount", "value", "amountUsed", "amountLeft", "period", "currency", "due", "nextReminder"]
-        for key in optional {
-            _ = try reader.optionalString(key)
-        }
-        _ = try reader.optionalInteger("daysLeft")
-        self.init(fields: reader.fields)
+        try self.init(wire: json, path: path)
+        more = json.map(ItemView.untypedFields) ?? [:]
     }
 
-    public var json: JSONValue { .object(fields) }
-
-    public var id: String { text("id") ?? "" }
-    public var kind: String { text("kind") ?? "" }
-    public var title: String { text("title") ?? "" }
-    /// available, expiring, used, expired, overdue — or unreadable for an item set aside.
-    public var status: String { text("status") ?? "" }
-    public var card: String? { text("card") }
-    public var amount: String? { text("amount") }
-    /// A coupon's value (the others have an amount).
-    public var value: String? { text("value") }
-    public var amountUsed: String? { text("amountUsed") }
-    /// What is left of a benefit's current period (`Benefit.amountLeft`): nothing once it is done.
-    public var amountLeft: String? { text("amountLeft") }
-    /// A benefit's current period's amount when its amount varies by month (`amountIn`).
-    public var amountThisPeriod: String? { text("amountThisPeriod") }
-    public var period: String? { text("period") }
-    public var currency: String? { text("currency") }
-    /// The current occurrence's due time (RFC 3339 in the daemon's zone).
-    public var due: String? { text("due") }
-    public var nextReminder: String? { text("nextReminder") }
-
-    public var daysLeft: Int64? {
-        if case .integer(let days)? = fields["daysLeft"] { return days }
-        return nil
+    /// The fields of an item's §2 JSON that `wireFields` does not type: its `more`.
+    public static func untypedFields(of json: JSONValue) -> [String: JSONValue] {
+        guard case .object(var object) = json else { return [:] }
+        for field in wireFields { object[field.key] = nil }
+        return object
     }
 
-    private func text(_ key: String) -> String? {
-        if case .string(let text)? = fields[key] { return text }
-        return nil
+    /// The item as the wire carries it (the key order is the writer's: sorted).
+    public var json: JSONValue {
+        var object = more
+        for field in ItemView.wireFields { field.write(self, &object) }
+        return .object(object)
     }
+}
+
+extension ItemView: WireObject {
+    public init(unread: Void) {}
+
+    /// Every typed field, once. An unreadable item has only `id`, `kind`, `title`, `status`,
+    /// `reason` and `hint`; a readable one always says its `nextReminder`, null when none.
+    public static let wireFields: [WireField<ItemView>] = [
+        .required("id", \.id),
+        WireField(key: "kind") { view, object in object["kind"] = .string(view.kindName) } read: { view, json in
+            guard case .string(let name)? = json else { return String.expected }
+            view.kind = ItemKind(rawValue: name)
+            return nil
+        },
+        .required("title", \.title),
+        .optional("taskList", \.taskList),
+        .required("status", \.status),
+        .optional("card", \.card),
+        .optional("amount", \.amount),
+        .optional("value", \.value),
+        .optional("amountUsed", \.amountUsed),
+        .optional("amountLeft", \.amountLeft),
+        .optional("amountThisPeriod", \.amountThisPeriod),
+        .optional("period", \.period),
+        .optional("periodStart", \.periodStart),
+        .optional("currency", \.currency),
+        .optional("due", \.due),
+        .optional("daysLeft", \.daysLeft),
+        .nullable("nextReminder", \.nextReminder) { $0.kind != nil },
+        .optional("reason", \.reason),
+        .optional("hint", \.hint),
+    ]
 }
 
 /// `Add`: the new item's id, and the item.

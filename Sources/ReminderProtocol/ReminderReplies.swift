@@ -157,15 +157,19 @@ public struct UpcomingReply: ReminderReply {
         /// The item's card and money, when it has them, so two "Uber Cash" rows of two cards can
         /// be told apart; a coupon has a `value` where the others have an `amount`.
         public var card, amount, value, currency: String?
+        /// Another app's task from the synced task list (`sync.otherTasks`).
+        public var taskList: Bool
 
         public init(
             item: String, title: String, fireAt: String, due: String, lead: String, late: Bool, card: String? = nil,
-            amount: String? = nil, value: String? = nil, currency: String? = nil
+            amount: String? = nil, value: String? = nil, currency: String? = nil, taskList: Bool = false
         ) {
             (self.item, self.title, self.fireAt, self.due, self.lead, self.late) = (
                 item, title, fireAt, due, lead, late
             )
-            (self.card, self.amount, self.value, self.currency) = (card, amount, value, currency)
+            (self.card, self.amount, self.value, self.currency, self.taskList) = (
+                card, amount, value, currency, taskList
+            )
         }
     }
 
@@ -186,6 +190,7 @@ public struct UpcomingReply: ReminderReply {
                     fields.put("amount", $0.amount)
                     fields.put("value", $0.value)
                     fields.put("currency", $0.currency)
+                    if $0.taskList { fields["taskList"] = .bool(true) }
                     return .object(fields)
                 })
         ]
@@ -199,7 +204,8 @@ public struct UpcomingReply: ReminderReply {
                     item: try row.string("item"), title: try row.string("title"), fireAt: try row.string("fireAt"),
                     due: try row.string("due"), lead: try row.string("lead"), late: try row.bool("late"),
                     card: try row.optionalString("card"), amount: try row.optionalString("amount"),
-                    value: try row.optionalString("value"), currency: try row.optionalString("currency")))
+                    value: try row.optionalString("value"), currency: try row.optionalString("currency"),
+                    taskList: try row.optionalBool("taskList") ?? false))
         }
         self.init(reminders: reminders)
     }

@@ -2,8 +2,8 @@ import ReminderCore
 import ReminderJSON
 
 extension JSONValue {
-    /// A string, or null for nil (the key stays in the reply).
-    public static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+    /// A value, or null for nil (the key stays in the reply).
+    public static func optional<Value: WireValue>(_ value: Value?) -> JSONValue { value?.wire ?? .null }
 }
 
 extension [String: JSONValue] {
@@ -73,6 +73,10 @@ struct ReplyFields {
 
     func bool(_ key: String) throws(ReminderProtocolError) -> Bool {
         try required(key, "true or false") { reader throws(FieldError) in try reader.boolean(key) }
+    }
+
+    func optionalBool(_ key: String) throws(ReminderProtocolError) -> Bool? {
+        try optional(key, "true, false or null") { reader throws(FieldError) in try reader.boolean(key) }
     }
 
     func strings(_ key: String) throws(ReminderProtocolError) -> [String] {

@@ -41,10 +41,18 @@ extension ReminderStore {
     /// A sync pass starts: stores the account and collection, and returns the stored token and
     /// the resources known. Another collection than the stored one starts over: token and
     /// server state go, removals not pushed are forgotten, and every item waits to be pushed.
-    public func beginSync(collection: String, account: String, at now: Int64) throws(ReminderStoreError) -> (
-        token: String?, resources: [(href: String, etag: String?)]
-    ) {
+    /// `otherTasks` other than the last pass's (`sync.otherTasks` turned on or off) forgets the
+    /// token and the other apps' tasks' ETags, so that the pass reads every task again.
+    public func beginSync(collection: String, account: String, otherTasks: Bool = false, at now: Int64)
+        throws(ReminderStoreError) -> (token: String?, resources: [(href: String, etag: String?)])
+    {
         try write { db in
+            let wasOn = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'sync.otherTasks'") == "1"
+            if wasOn != otherTasks {
+                try ReminderStore.setSetting("sync.otherTasks", otherTasks ? "1" : nil, db)
+                try ReminderStore.setSetting("sync.token", nil, db)
+                try db.execute(sql: "DELETE FROM syncForeign")
+            }
             let stored = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'sync.collection'")
             if stored != collection {
                 try ReminderStore.setSetting("sync.collection", collection, db)

@@ -209,6 +209,9 @@ extension ReminderStore {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT href FROM syncForeign")) }
     }
 
+    /// Whether the last `SyncBegin` reminded other apps' tasks (`sync.otherTasks`).
+    public func syncOtherTasks() throws(ReminderStoreError) -> Bool { try setting("sync.otherTasks") == "1" }
+
     /// The task list's URL of the last `SyncBegin`, nil before the first.
     public func syncCollection() throws(ReminderStoreError) -> String? { try setting("sync.collection") }
 

@@ -79,7 +79,7 @@ enum AlarmProperties {
         return value.isSameLength(as: trigger)
     }
 
-    private static func writeAcknowledgements(_ state: AlarmState, into todo: inout Component) {
+    static func writeAcknowledgements(_ state: AlarmState, into todo: inout Component) {
         if let acknowledged = state.lastAcknowledged {
             todo.set("X-MOZ-LASTACK", DateTimeValue.utc(acknowledged).description)
         } else {

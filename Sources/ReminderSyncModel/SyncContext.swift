@@ -9,12 +9,17 @@ public struct SyncContext: Sendable {
     public var now: Int64
     /// The rules of an IANA zone by name, for times another client wrote in its own `TZID`.
     public var zoneNamed: @Sendable (String) -> TimeZoneRules?
+    /// `sync.otherTasks`: other apps' tasks read as reminders (`TaskListTask`), not skipped.
+    public var otherTasks: Bool
 
-    public init(planner: Planner, now: Int64, zoneNamed: @escaping @Sendable (String) -> TimeZoneRules? = { _ in nil })
-    {
+    public init(
+        planner: Planner, now: Int64, zoneNamed: @escaping @Sendable (String) -> TimeZoneRules? = { _ in nil },
+        otherTasks: Bool = false
+    ) {
         self.planner = planner
         self.now = now
         self.zoneNamed = zoneNamed
+        self.otherTasks = otherTasks
     }
 
     public var rules: FireTimeRules { planner.rules }

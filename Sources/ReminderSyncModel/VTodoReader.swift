@@ -43,7 +43,12 @@ public enum VTodoReader {
         guard let uid = todo.property("UID")?.text, !uid.isEmpty else {
             throw .invalid(resource: name, reason: "the VTODO has no UID")
         }
-        guard let fields = ItemProperties.read(todo) else { throw .notAnItem(resource: name) }
+        guard let fields = ItemProperties.read(todo) else {
+            guard context.otherTasks, let record = TaskListTask.record(of: todo, context: context) else {
+                throw .notAnItem(resource: name)
+            }
+            return Reading(calendar: calendar, uid: uid, record: record, foreignCompletions: [])
+        }
         var record = SyncRecord(item: try item(from: fields, todo: todo, name: name, context: context))
         do { record.ledger = try LedgerProperties.read(todo) } catch {
             throw .invalid(resource: name, reason: error.reason)

@@ -61,7 +61,8 @@ struct AccountSetup: ParsableCommand {
             // Found by its display name, the list is kept by its place: reminderd-sync looks it up so.
             let saved = SyncSettings(
                 url: settings.url, username: settings.username, password: settings.password,
-                calendar: taskList.lastPathComponent, mirror: settings.mirror, allowPlainHTTP: settings.allowPlainHTTP)
+                calendar: taskList.lastPathComponent, mirror: settings.mirror, allowPlainHTTP: settings.allowPlainHTTP,
+                otherTasks: settings.otherTasks)
             document["sync"] = saved.json
             do { _ = try Configuration(json: .object(document)) } catch { throw Refusal(message: "\(path): \(error)") }
             try writeConfigFile(document, to: path)
@@ -102,6 +103,7 @@ struct AccountSetup: ParsableCommand {
             }
         }
         if let mirror = previous?.mirror { object["mirror"] = .string(mirror) }
+        if options.otherTasks ?? previous?.otherTasks ?? false { object["otherTasks"] = .bool(true) }
         // Accepted once for an address, kept while the address stays; saved only where it matters.
         let accepted = allowPlainHttp || (previous?.allowPlainHTTP == true && previous?.url == url)
         if accepted && SyncSettings.clearTextHost(of: url) != nil { object["allowPlainHttp"] = .bool(true) }

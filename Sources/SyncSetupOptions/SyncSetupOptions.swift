@@ -17,6 +17,10 @@ public struct SyncSetupOptions: ParsableArguments {
         config as "allowPlainHttp": true; sync status then says so). Loopback addresses \
         (localhost, 127.0.0.0/8, [::1]) need no flag.
 
+        --other-tasks (saved as "otherTasks": true) reminds the tasks other apps keep in the \
+        task list too, those with a due date that do not repeat; --no-other-tasks turns it \
+        off. Run again without either, the setting stays.
+
         reminderctl sync setup runs reminderd-sync setup (next to reminderctl, else on PATH) \
         with the same options: the check needs reminderd-sync's CalDAV client.
 
@@ -36,6 +40,10 @@ public struct SyncSetupOptions: ParsableArguments {
         name: .customLong("allow-plain-http"),
         help: "Accept an http:// address on another machine, which gets the password in clear on every request.")
     public var allowPlainHttp = false
+    @Flag(
+        name: .customLong("other-tasks"), inversion: .prefixedNo,
+        help: "Also remind the tasks other apps keep in the task list, and complete them there on Done.")
+    public var otherTasks: Bool?
     @Option(help: "Config file to write (default ~/.config/reminderd/config.json).") public var config: String?
 
     public init() {}
@@ -56,6 +64,7 @@ public struct SyncSetupOptions: ParsableArguments {
         ]
         for case (let name, let value?) in values { words.append("\(name)=\(value)") }
         if allowPlainHttp { words.append("--allow-plain-http") }
+        if let otherTasks { words.append(otherTasks ? "--other-tasks" : "--no-other-tasks") }
         return words
     }
 }

@@ -101,7 +101,7 @@ enum Catalog {
                 return ""
             }
         }
-        let known = Set(existing.map { [$0.kind, $0.card ?? "", $0.title].map { $0.lowercased() } })
+        let known = Set(existing.map { [$0.kindName, $0.card ?? "", $0.title].map { $0.lowercased() } })
         var result: (new: [JSONValue], tracked: [JSONValue]) = ([], [])
         for item in items {
             if known.contains(key(item)) { result.tracked.append(item) } else { result.new.append(item) }

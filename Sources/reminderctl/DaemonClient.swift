@@ -152,46 +152,62 @@ enum Output {
     }
 
     /// `2026-11-24T09:00:00-05:00` → `2026-11-24 09:00`, for tables short of room.
-    static func compact(_ time: String?) -> String {
-        guard let time else { return "" }
-        guard let (local, _) = local(time) else { return time }
+    static func compact(_ time: OffsetDateTime?) -> String {
+        guard let (local, _) = local(time) else { return "" }
         return "\(local.date) \(local.time.hourMinute)"
     }
 
     /// A due time as its date, with the time only when it is not the end of the day (23:59, the
     /// due time of anything due "on" a date): `2026-12-31`, `2026-12-31 20:00`.
-    static func day(_ time: String?) -> String {
+    static func day(_ time: OffsetDateTime?) -> String {
         let short = compact(time)
         return short.hasSuffix(" 23:59") ? String(short.dropLast(6)) : short
     }
 
     /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables (the weekday in the
     /// terminal's language, `DateText.table`); "" for nil.
-    static func when(_ time: String?) -> String {
-        guard let time else { return "" }
-        guard let (local, _) = local(time) else { return time }
+    static func when(_ time: OffsetDateTime?) -> String {
+        guard let (local, _) = local(time) else { return "" }
         return DateText.table(local)
     }
 
     /// The time as a sentence writes it in the terminal's language: `Tue 2026-11-24 09:00`,
     /// `11월 24일 (화) 09:00`, `Di., 24. Nov., 09:00`; "" for nil.
-    static func sentence(_ time: String?) -> String {
-        guard let time else { return "" }
-        guard let (local, thisYear) = local(time) else { return time }
+    static func sentence(_ time: OffsetDateTime?) -> String {
+        guard let (local, thisYear) = local(time) else { return "" }
         return DateText.sentence(local, thisYear: thisYear)
     }
 
     /// Its date alone in a sentence: `Tue 2026-11-24`, `11월 24일 (화)`.
-    static func dateInSentence(_ time: String?) -> String {
-        guard let time else { return "" }
-        guard let (local, thisYear) = local(time) else { return time }
+    static func dateInSentence(_ time: OffsetDateTime?) -> String {
+        guard let (local, thisYear) = local(time) else { return "" }
         return DateText.sentence(local.date, thisYear: thisYear)
     }
 
-    /// The wall-clock time an RFC 3339 time names, in its own offset, and the year it is now there.
-    private static func local(_ time: String) -> (LocalDateTime, Int)? {
-        guard case .success(let instant) = Timestamp.parse(time) else { return nil }
-        let zone = TimeZoneRules.fixed(identifier: "offset", offset: Int32(Timestamp.offsetSeconds(time) ?? 0))
-        return (zone.localDateTime(at: instant), zone.localDateTime(at: TestClock.process.now()).date.year)
+    /// `when` of a time's text; the text itself when it is not RFC 3339.
+    static func when(_ time: String?) -> String { parsed(time, when) }
+
+    /// `compact` of a time's text; the text itself when it is not RFC 3339.
+    static func compact(_ time: String?) -> String { parsed(time, compact) }
+
+    /// `day` of a time's text; the text itself when it is not RFC 3339.
+    static func day(_ time: String?) -> String { parsed(time, day) }
+
+    /// `sentence` of a time's text; the text itself when it is not RFC 3339.
+    static func sentence(_ time: String?) -> String { parsed(time, sentence) }
+
+    /// `dateInSentence` of a time's text; the text itself when it is not RFC 3339.
+    static func dateInSentence(_ time: String?) -> String { parsed(time, dateInSentence) }
+
+    private static func parsed(_ time: String?, _ format: (OffsetDateTime?) -> String) -> String {
+        guard let time else { return "" }
+        return OffsetDateTime(time).map { format($0) } ?? time
+    }
+
+    /// The wall-clock time a moment names, in its own offset, and the year it is now there.
+    private static func local(_ time: OffsetDateTime?) -> (LocalDateTime, Int)? {
+        guard let time else { return nil }
+        let zone = time.zone
+        return (zone.localDateTime(at: time.instant), zone.localDateTime(at: TestClock.process.now()).date.year)
     }
 }

@@ -22,12 +22,13 @@ enum DoneWording {
     /// the next one. `early` paid the occurrence after the due one, so that date is left out.
     static func done(_ item: ItemView, early: Bool = false) -> String {
         let title = shown(item.title)
+        if item.taskList == true { return "Done: \(title) (completed in its task list)" }
         switch item.kind {
-        case "subscription", "fee":
+        case .subscription, .fee:
             if early { return _t("Paid early: %1$s%2$s").filled(title, nextText(item)) }
             if item.due == nil { return _t("Paid: %1$s%2$s").filled(title, nextText(item)) }
             return _t("Paid: %1$s (due %2$s)%3$s").filled(title, Output.day(item.due), nextText(item))
-        case "rebuy":
+        case .rebuy:
             return _t("Rebought: %1$s%2$s").filled(title, nextDue(item, next: true))
         default:
             return _t("Done: %1$s is %2$s%3$s").filled(title, Output.status(item), nextText(item))
@@ -40,14 +41,13 @@ enum DoneWording {
     /// given): Uber Cash is used". Nil for the other kinds and a Done of a whole untouched period.
     /// Without `before` (it could not be read), nothing is taken as used before.
     static func recorded(before: ItemView?, after: ItemView, asked: String?) -> String? {
-        guard after.kind == "benefit", let currency = after.currency,
-            let total = money(after.amountThisPeriod ?? after.amount)
+        guard after.kind == .benefit, let currency = after.currency, let total = after.amountThisPeriod ?? after.amount
         else { return nil }
-        let leftBefore = before.flatMap { $0.status == ItemStatus.used.rawValue ? nil : money($0.amountLeft) } ?? total
+        let leftBefore = before.flatMap { $0.status == .used ? nil : $0.amountLeft } ?? total
         func text(_ amount: Money) -> String { amount.formatted(currency: currency, in: TerminalLocale.money) }
         let usedBefore = total - leftBefore
         let title = shown(after.title)
-        if let usedNow = money(after.amountUsed) {
+        if let usedNow = after.amountUsed {
             if usedBefore > .zero {
                 return _t("Recorded %1$s more: %2$s of %3$s %4$s used; reminders go on for the remaining %5$s").filled(
                     text(usedNow - usedBefore), text(usedNow), text(total), title, text(total - usedNow))
@@ -68,30 +68,28 @@ enum DoneWording {
     /// again until 2026-12-31 (in 3 days)"; when an earlier Done still stands, that it does.
     static func undone(_ item: ItemView, before: ItemView? = nil) -> String {
         let title = shown(item.title)
-        let used = ItemStatus.used.rawValue
-        if let before, before.status != used, item.status != used, let currency = item.currency,
-            let removed = money(before.amountUsed).map({ $0 - (money(item.amountUsed) ?? .zero) }), removed > .zero
+        if let before, before.status != .used, item.status != .used, let currency = item.currency,
+            let removed = before.amountUsed.map({ $0 - (item.amountUsed ?? .zero) }), removed > .zero
         {
             let left =
-                money(item.amountLeft).map {
-                    _t(": %1$s left").filled($0.formatted(currency: currency, in: TerminalLocale.money))
-                } ?? ""
+                item.amountLeft.map { _t(": %1$s left").filled($0.formatted(currency: currency, in: TerminalLocale.money)) }
+                ?? ""
             let amount = removed.formatted(currency: currency, in: TerminalLocale.money)
             return _t("Undone: the %1$s use of %2$s is removed%3$s%4$s").filled(amount, title, left, nextText(item))
         }
-        if item.status == used {
+        if item.status == .used {
             return _t(
                 "Undone: the latest Done of %1$s is removed; it is still %2$s for the occurrence due %3$s (reminderctl undo again restores that too)"
-            ).filled(title, verb(item.kind), Output.day(item.due))
+            ).filled(title, verb(item.kindName), Output.day(item.due))
         }
         switch item.kind {
-        case "subscription", "fee", "rebuy":
+        case .subscription, .fee, .rebuy:
             return _t("Undone: %1$s is due again%2$s%3$s").filled(title, dueWords(item, until: false), nextText(item))
         default:
-            if item.status == ItemStatus.expired.rawValue {
+            if item.status == .expired {
                 return _t("Undone: %1$s is not used; it expired%2$s").filled(title, dueWords(item, until: false))
             }
-            let left = money(item.amountLeft).map { _t(": %1$s left").filled(Output.amount($0.description, currency: item.currency)) }
+            let left = item.amountLeft.map { _t(": %1$s left").filled(Output.amount($0, currency: item.currency)) }
             return _t("Undone: %1$s is available again%2$s%3$s%4$s").filled(
                 title, left ?? "", dueWords(item, until: true), nextText(item))
         }

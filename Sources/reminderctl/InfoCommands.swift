@@ -23,8 +23,10 @@ struct Upcoming: ParsableCommand {
             headers: [_t("WHEN"), _t("ITEM"), _t("TITLE"), _t("CARD"), _t("AMOUNT"), _t("LEAD"), _t("DUE")],
             flexible: [(2, 2), (3, 1)])
         for row in rows {
+            // Another app's task has no card: its column says where it comes from.
+            let card = row.taskList ? _t("task list") : shown(row.card ?? "")
             table.add([
-                Output.when(row.fireAt), shown(row.item), shown(row.title), shown(row.card ?? ""),
+                Output.when(row.fireAt), shown(row.item), shown(row.title), card,
                 Output.amount(row.amount ?? row.value, currency: row.currency), row.lead, Output.day(row.due),
             ])
         }
@@ -65,14 +67,14 @@ struct Explain: ParsableCommand {
     /// `periodStart` (a card anniversary, whose credit is due the day before the next one).
     /// Empty for the other kinds, or when the item cannot be read.
     static func periodWords(id: String) -> String {
-        guard let item = try? DaemonClient.call(.get(id: id), as: ItemReply.self).item, item.kind == "benefit",
+        guard let item = try? DaemonClient.call(.get(id: id), as: ItemReply.self).item, item.kind == .benefit,
             let period = item.period
         else { return "" }
-        guard case .string(let start)? = item.fields["periodStart"] else {
+        guard let start = item.periodStart else {
             // TRANSLATORS: %1$s is the period as the item stores it: monthly, quarterly, semiannual or annual.
-            return _t(": the last day of its %1$s calendar period").filled(period)
+            return _t(": the last day of its %1$s calendar period").filled("\(period)")
         }
-        return _t(": the last day of its %1$s period counted from %2$s, the day before the next one starts").filled(period, start)
+        return _t(": the last day of its %1$s period counted from %2$s, the day before the next one starts").filled("\(period)", "\(start)")
     }
 }
 

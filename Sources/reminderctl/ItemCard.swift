@@ -26,8 +26,8 @@ enum ItemCard {
     /// this version does not know. Every value is `shown`: a title, a note or a code is the
     /// user's (or another device's) text, with whatever controls it holds.
     static func render(_ item: ItemView) -> String {
-        let values = item.fields
-        var out = "\(shown(item.title))  (\(shown(item.id)), \(shown(item.kind)))\n"
+        guard case .object(let values) = item.json else { return "" }
+        var out = "\(shown(item.title))  (\(shown(item.id)), \(shown(item.kindName)))\n"
         var rows: [(String, String)] = []
         // The days left are said beside the due date ("in 3 days", "13 days ago").
         var known: Set<String> = ["title", "id", "kind", "daysLeft"]
@@ -39,8 +39,9 @@ enum ItemCard {
             case "amountIn": text = ItemCard.byMonth(value, currency: item.currency)
             case _ where ItemCard.money.contains(key): text = Output.amount(text, currency: item.currency)
             case "status": text = Output.status(item)
-            case "due": text = Output.sentence(text) + (item.daysLeft.map { " (\(Output.days($0)))" } ?? "")
-            case "nextReminder", "createdAt": text = Output.sentence(text)
+            case "due": text = Output.sentence(item.due) + (item.daysLeft.map { " (\(Output.days($0)))" } ?? "")
+            case "nextReminder": text = Output.sentence(item.nextReminder)
+            case "createdAt": text = Output.sentence(text)
             default: break
             }
             if text.isEmpty { continue }
@@ -51,7 +52,7 @@ enum ItemCard {
             rows.append((shown(words(key)), shown(Output.string(values[key]))))
         }
         // An item set aside as unreadable has no reminders to speak of.
-        if item.nextReminder == nil, item.status != "unreadable" {
+        if item.nextReminder == nil, item.status != .unreadable {
             rows.append((_t("Next reminder"), _t("no reminder pending")))
         }
         let width = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
@@ -91,10 +92,15 @@ extension Output {
         amount(item.amountThisPeriod ?? item.amount ?? item.value, currency: item.currency)
     }
 
-    /// An amount's text with its currency — the daemon gives every item's, its own or the
-    /// configured one; "" when there is no amount.
+    /// An amount's text with its currency (`amount(_:currency:)`); "" when it is none.
     static func amount(_ text: String?, currency: String?) -> String {
-        guard let text, case .success(let money) = Money.parse(text) else { return "" }
+        amount(text.flatMap { Money.parse($0).value }, currency: currency)
+    }
+
+    /// An amount with its currency — the daemon gives every item's, its own or the configured
+    /// one; "" when there is no amount.
+    static func amount(_ money: Money?, currency: String?) -> String {
+        guard let money else { return "" }
         return currency.map { money.formatted(currency: $0, in: TerminalLocale.money) } ?? money.description
     }
 }

@@ -96,8 +96,8 @@ struct Add: ParsableCommand {
 
     /// A fee or renewal date already past is stored as the next one ahead: say so, with the
     /// date kept, rather than leave the user believing the date typed.
-    static func sayStoredDue(typed: JSONValue?, stored: String?) {
-        guard case .string(let typed)? = typed, let stored, !stored.hasPrefix(typed) else { return }
+    static func sayStoredDue(typed: JSONValue?, stored: OffsetDateTime?) {
+        guard case .string(let typed)? = typed, let stored, !stored.description.hasPrefix(typed) else { return }
         print(_t("%1$s is past; the next one is due %2$s, and that is what is stored").filled(typed, Output.dateInSentence(stored)))
     }
 
@@ -242,8 +242,8 @@ struct Remove: ParsableCommand {
         let items = try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
         let onCard = items.filter { $0.card?.lowercased() == name.lowercased() }
         guard !onCard.isEmpty else { throw Refusal(message: _t("no items have the card \"%1$s\"").filled(shown(name))) }
-        let own = onCard.filter { ["benefit", "fee"].contains($0.kind) }
-        let paidWith = onCard.filter { !["benefit", "fee"].contains($0.kind) }
+        let own = onCard.filter { $0.kind == .benefit || $0.kind == .fee }
+        let paidWith = onCard.filter { !($0.kind == .benefit || $0.kind == .fee) }
         var doomed = own
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
@@ -293,12 +293,12 @@ struct Remove: ParsableCommand {
     /// "Removed Uber Cash (benefit, Amex Platinum), k4s8" — what went, not only its id.
     static func removed(_ reply: RemoveReply) -> String {
         guard let item = reply.item else { return _t("Removed %1$s").filled(shown(reply.id)) }
-        let what = [item.kind, item.card ?? ""].filter { !$0.isEmpty }.map(shown).joined(separator: ", ")
+        let what = [item.kindName, item.card ?? ""].filter { !$0.isEmpty }.map(shown).joined(separator: ", ")
         return _t("Removed %1$s (%2$s), %3$s").filled(shown(item.title), what, shown(reply.id))
     }
 
     static func line(_ item: ItemView) -> String {
-        "  \(item.id)  \(item.kind)  \(shown(item.title))"
+        "  \(item.id)  \(item.kindName)  \(shown(item.title))"
     }
 }
 
@@ -337,7 +337,8 @@ struct List: ParsableCommand {
             flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([
-                shown(item.id), item.kind, shown(item.title), shown(item.card ?? ""), Output.amount(item),
+                shown(item.id), item.taskList == true ? _t("task list") : item.kindName, shown(item.title),
+                shown(item.card ?? ""), Output.amount(item),
                 shown(Output.status(item)), Output.day(item.due), item.daysLeft.map(Output.days) ?? "",
                 Output.compact(item.nextReminder),
             ])

@@ -8,7 +8,7 @@ extension Output {
     /// The item's status in its kind's words (`ItemStatus.words(for:)`); the raw status when
     /// the kind or the status is one this version does not know.
     static func status(_ item: ItemView) -> String {
-        status(item.status, kind: item.kind)
+        item.kind.map { item.status.words(for: $0) } ?? item.status.rawValue
     }
 
     static func status(_ status: String, kind: String) -> String {

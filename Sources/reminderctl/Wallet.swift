@@ -69,19 +69,19 @@ struct WalletCard {
     static func stack(items: [ItemView], feeReturns: [SummaryReply.FeeReturn]) -> [WalletCard] {
         var cards: [String: WalletCard] = [:]
         for item in items {
-            guard let name = item.card, !name.isEmpty, item.kind == "benefit" || item.kind == "fee" else { continue }
+            guard let name = item.card, !name.isEmpty, item.kind == .benefit || item.kind == .fee else { continue }
             var card = cards[name] ?? WalletCard(name: name, currency: item.currency ?? "")
-            if item.kind == "fee" {
+            if item.kind == .fee {
                 card.fee = item
-            } else if let text = item.amountThisPeriod ?? item.amount, case .success(let amount) = Money.parse(text) {
+            } else if let amount = item.amountThisPeriod ?? item.amount {
                 // What is left is the daemon's figure (`Benefit.amountLeft`, as summary and the
                 // menu count it); what is used is the rest of the period's amount.
-                let left = item.amountLeft.flatMap { Money.parse($0).value } ?? amount
+                let left = item.amountLeft ?? amount
                 card.usedThisPeriod = card.usedThisPeriod + (amount - left)
                 card.credits.append(
                     Credit(
-                        id: item.id, title: item.title, left: left, amount: amount, period: item.period ?? "",
-                        status: item.status, daysLeft: item.daysLeft))
+                        id: item.id, title: item.title, left: left, amount: amount, period: item.period?.rawValue ?? "",
+                        status: item.status.rawValue, daysLeft: item.daysLeft))
             }
             cards[name] = card
         }
@@ -129,7 +129,7 @@ struct WalletCard {
         guard let fee else {
             return _t("No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)")
         }
-        var line = "Annual fee \(money(fee.amount)) due \(Output.dateInSentence(fee.due))"
+        var line = "Annual fee \(fee.amount.map(money) ?? "") due \(Output.dateInSentence(fee.due))"
         if let days = fee.daysLeft { line += " (\(WalletCard.days(days)))" }
         if let feeReturn {
             line += "; \(money(feeReturn.redeemed)) back this card year"

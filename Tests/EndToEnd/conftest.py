@@ -223,6 +223,11 @@ class NotificationServer:
         self.gdbus("org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications", "ActionInvoked", "us",
                    f"[<uint32 {notification_id}>, <'{action}'>]")
 
+    def close(self, notification_id, reason):
+        """The pop-up closed as the server says it (2: by the person)."""
+        self.gdbus("org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications", "NotificationClosed", "uu",
+                   f"[<uint32 {notification_id}>, <uint32 {reason}>]")
+
     def stop(self):
         self.process.terminate()
         self.process.wait(5)
@@ -608,7 +613,8 @@ class SyncDevice:
     whose `"sync"` object names the server (password in a 0600 file), and its own reminderd-sync
     started beside it. Both stopped by their PIDs."""
 
-    def __init__(self, tmp, name, server_url, calendar="reminderd", config=None, notifications=False):
+    def __init__(self, tmp, name, server_url, calendar="reminderd", config=None, notifications=False,
+                 sync_options=None):
         self.name = name
         self.home = Path(tmp) / name
         self.home.mkdir(parents=True)
@@ -619,7 +625,7 @@ class SyncDevice:
         password.chmod(0o600)
         self.password_file = password
         self.sync_settings = {"url": server_url, "username": DAV_USER, "passwordFile": str(password),
-                              "calendar": calendar}
+                              "calendar": calendar, **(sync_options or {})}
         self.daemon = Daemon(self.home, self.bus, {"timeZone": "UTC", "quietHours": None, **(config or {}),
                                                    "sync": self.sync_settings})
         self.sync_process = None

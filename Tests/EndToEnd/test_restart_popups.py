@@ -6,7 +6,11 @@ restart of the server shows them again there."""
 
 import re
 
+import json
+import sqlite3
+
 from conftest import NotificationServer, local_in, wait_for
+from test_faults_state import store_path
 from test_one_at_a_time import calls, own
 
 
@@ -50,3 +54,52 @@ def test_pop_ups_left_on_screen_by_a_restart_are_taken_back(bus, server, daemon,
     for item_id in ids.values():
         events = [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]]
         assert events.count("fired") == 1, events
+
+
+def stored_reshow(daemon):
+    connection = sqlite3.connect(store_path(daemon))
+    try:
+        row = connection.execute("SELECT value FROM setting WHERE key = 'reshow'").fetchone()
+    finally:
+        connection.close()
+    return json.loads(row[0]) if row else {}
+
+
+def test_a_done_confirmation_left_on_screen_by_a_restart_is_taken_back(server, daemon):
+    """Its Undo would do nothing in the new run (the run that offered it is gone)."""
+    daemon.start()
+    item_id = daemon.ctl_json("add", "coupon", "Pho", "--expires", local_in(2 * 86400 + 6), "--lead", "48h")["id"]
+    wait_for(lambda: [c[1] for c in calls(server)] == [own("Pho")], timeout=20, what="Pho's pop-up")
+    server.invoke(calls(server)[0][2], "done")
+    wait_for(lambda: len(calls(server)) == 2, what="the Done confirmation")
+    confirmation = calls(server)[1]
+    assert '["undo", ' in server.notifications()[1][2], "the confirmation offers no Undo"
+    wait_for(lambda: confirmation[2] in stored_reshow(daemon).get("close", []), what="the confirmation stored to take back")
+
+    daemon.stop()
+    daemon.start()
+    wait_for(lambda: confirmation[2] in closed(server), what="the confirmation taken back")
+    assert daemon.ctl_json("show", item_id)["item"]["status"] == "used"
+    assert [c[1] for c in calls(server)].count(own("Pho")) == 1
+
+
+def test_pop_up_ids_from_before_a_restart_are_closed_only_on_the_server_that_gave_them(bus, server, daemon, tmp_path):
+    """A notification server restarted while reminderd was stopped counts its ids from 1 again:
+    the old numbers may be another program's pop-ups now, and are not closed there."""
+    daemon.start()
+    daemon.ctl("add", "coupon", "Pho", "--expires", local_in(2 * 86400 + 6), "--lead", "48h")
+    wait_for(lambda: [c[1] for c in calls(server)] == [own("Pho")], timeout=20, what="Pho's pop-up")
+    wait_for(lambda: calls(server)[0][2] in stored_reshow(daemon).get("close", []), what="its id stored")
+    daemon.stop()
+    server.stop()
+    second = NotificationServer(bus, tmp_path / "notify2.log")
+    try:
+        # Another program's pop-up takes the number Pho's had on the old server.
+        other = second.gdbus("org.freedesktop.Notifications.Notify", "other", "0", "", "Another program's", "",
+                             "[]", "{}", "0").stdout
+        assert f"(uint32 {calls(server)[0][2]},)" in other, other
+        daemon.start()
+        wait_for(lambda: own("Pho") in [c[1] for c in calls(second)], what="Pho shown again on the new server")
+        assert closed(second) == [], "another program's pop-up was closed"
+    finally:
+        second.stop()

@@ -116,6 +116,10 @@ def test_a_second_setup_finds_the_task_list(daemon, env, radicale, tmp_path):
     assert again.returncode == 0, again.stderr
     assert 'Found the task list "reminderd"' in again.stdout
     assert json.loads(daemon.config_path.read_text())["sync"] == sync
+    # Other apps' tasks: turned on by its flag, kept by a setup without it, turned off by --no-.
+    for flags, expected in ((["--other-tasks"], True), ([], True), (["--no-other-tasks"], None)):
+        assert run(env, *flags).returncode == 0
+        assert json.loads(daemon.config_path.read_text())["sync"].get("otherTasks") == expected, flags
 
 
 def test_a_wrong_password_names_401_and_changes_nothing(daemon, env, radicale):

@@ -43,6 +43,7 @@ import Testing
         Item(
             id: "c3", title: "Deal 3", schedule: .coupon(Coupon(expires: .date(date))),
             repeatEvery: CalendarDuration(0, .minutes), repeatTimes: 1),
+        Item(id: "t", title: "Call the bank", schedule: .coupon(Coupon(expires: .date(date), taskList: true))),
         Item(
             id: "f", title: "Annual fee", currency: "JPY",
             schedule: .fee(Fee(card: "Sapphire", amount: Money(tenThousandths: 950_000), due: date))),

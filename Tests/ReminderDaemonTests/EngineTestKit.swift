@@ -47,7 +47,7 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
 
     /// A server named `name` with `capabilities`, or none on the bus (nil).
     init(capabilities: [String]? = ["actions"], name: String = "test") {
-        server = capabilities.map { ServerInfo(name: name, vendor: "", version: "", capabilities: $0) }
+        server = capabilities.map { ServerInfo(name: name, vendor: "", version: "", capabilities: $0, process: "1 1") }
     }
 
     /// Every pop-up asked for, in order (accepted or not).
@@ -146,7 +146,9 @@ final class RecordingNotifier: Notifier, @unchecked Sendable {  // all state beh
 
     /// A server takes the name and says what it can do.
     func appear(capabilities: [String] = ["actions"]) {
-        lock.withLock { server = ServerInfo(name: "test", vendor: "", version: "", capabilities: capabilities) }
+        lock.withLock {
+            server = ServerInfo(name: "test", vendor: "", version: "", capabilities: capabilities, process: "1 1")
+        }
         emit(.serverAppeared)
     }
 

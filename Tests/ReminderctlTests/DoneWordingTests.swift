@@ -14,7 +14,7 @@ import Testing
         ]
         if let due { fields["due"] = .string(due) }
         if let next { fields["nextReminder"] = .string(next) }
-        return ItemView(fields: fields)
+        return ItemView.reply(fields)
     }
 
     @Test func aSubscriptionIsPaidAndARebuyRebought() {
@@ -86,6 +86,6 @@ import Testing
     var netflixPaid: ItemView { item("subscription", "Netflix", status: "used", due: nil, next: nil) }
 
     func with(_ view: ItemView, _ more: [String: JSONValue]) -> ItemView {
-        ItemView(fields: view.fields.merging(more) { $1 })
+        view.with(more)
     }
 }

@@ -39,7 +39,7 @@ import Testing
     }
 
     func item(_ id: String, title: String, card: String = "Amex Gold", status: String = "available") -> ItemView {
-        ItemView(fields: [
+        ItemView.reply( [
             "id": .string(id), "kind": .string("benefit"), "title": .string(title), "card": .string(card),
             "amount": .string("10"), "currency": .string("USD"), "period": .string("monthly"),
             "status": .string(status), "due": .string("2030-01-31T23:59:00+00:00"), "daysLeft": .integer(30),

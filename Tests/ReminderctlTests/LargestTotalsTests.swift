@@ -67,7 +67,7 @@ import Testing
 
     @Test func aWalletOfTheLargestCreditsAddsThemUp() {
         let items = (0..<1_000).map { index in
-            ItemView(fields: [
+            ItemView.reply( [
                 "id": .string("c\(index)"), "kind": .string("benefit"), "title": .string("Credit \(index)"),
                 "card": .string("Big"), "amount": .string(largest.description), "period": .string("monthly"),
                 "status": .string("available"), "daysLeft": .integer(3), "currency": .string("USD"),

@@ -11,7 +11,7 @@ import Testing
 /// The wallet's card stack, `show`'s layout, the catalog's age and negative values, from replies
 /// and inputs as the daemon and the user give them.
 @Suite struct WalletAndShowTests {
-    func item(_ fields: [String: JSONValue]) -> ItemView { ItemView(fields: fields) }
+    func item(_ fields: [String: JSONValue]) -> ItemView { ItemView.reply(fields) }
 
     /// A benefit as the daemon lists it: `left` is its `amountLeft` (the whole amount by default).
     func benefit(
@@ -24,7 +24,7 @@ import Testing
             "daysLeft": .integer(days), "currency": .string("USD"), "amountLeft": .string(left ?? amount),
         ]
         if let used { fields["amountUsed"] = .string(used) }
-        return ItemView(fields: fields)
+        return ItemView.reply(fields)
     }
 
     @Test func theStackPutsValueAboutToExpireFirstThenTheMostLeft() {
