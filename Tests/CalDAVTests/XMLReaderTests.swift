@@ -177,9 +177,10 @@ import Testing
 
     /// Many attributes on one tag, or many namespace declarations under deep nesting, cost time
     /// in proportion to the answer, not its square (a 64 MiB answer is allowed). Told by the ratio
-    /// of two sizes' times, each the best of two runs taken in turns, not by a wall-clock limit
-    /// that a loaded machine misses: four times the input takes about four times as long when
-    /// linear, sixteen times when quadratic.
+    /// of two sizes' times, each the best of three runs taken in turns, not by a wall-clock limit
+    /// that a loaded machine misses: eight times the input takes about eight times as long when
+    /// linear, sixty-four times when quadratic; the bound between them leaves room for a machine
+    /// shared with other builds (a 4× step with a bound of 8 once measured 10× under such load).
     @Test func manyAttributesAndDeclarationsTakeLinearTime() throws {
         func wide(_ count: Int) -> String { "<a\((0..<count).map { " a\($0)=''" }.joined())/>" }
         func deep(_ count: Int) -> String {
@@ -191,15 +192,15 @@ import Testing
         #expect((try? parse(wide(40_000)))?.attributes.count == 40_000)
         #expect((try? parse(deep(40_000)))?.children.first?.namespace == "urn:0")
         for (shape, document) in [("attributes", wide), ("declarations under 255 levels", deep)] {
-            let small = document(10_000)
+            let small = document(5_000)
             let large = document(40_000)
             var best = (small: Duration.seconds(1_000), large: Duration.seconds(1_000))
-            for _ in 0..<2 {
+            for _ in 0..<3 {
                 best.small = min(best.small, ContinuousClock().measure { _ = try? parse(small) })
                 best.large = min(best.large, ContinuousClock().measure { _ = try? parse(large) })
             }
             let ratio = best.large / best.small
-            #expect(ratio < 8, "40,000 \(shape) took \(ratio)× as long as 10,000 (\(best.large) against \(best.small))")
+            #expect(ratio < 24, "40,000 \(shape) took \(ratio)× as long as 5,000 (\(best.large) against \(best.small))")
         }
     }
 }

@@ -8,7 +8,8 @@ import Testing
 /// went, and what the daemon writes reads back to the same bytes.
 @Suite struct ItemViewWireTests {
     /// A benefit with every typed field set, and two fields it only carries.
-    let full = ItemView(
+    let full: ItemView = {
+        var view = ItemView(
         id: "ab12cd34", kind: .benefit, title: "Uber Cash", status: .used, card: "Amex Gold",
         amount: Money(tenThousandths: 150_000), value: Money(tenThousandths: 75_000),
         amountUsed: Money(tenThousandths: 50_000), amountLeft: Money(tenThousandths: 100_000),
@@ -16,6 +17,9 @@ import Testing
         currency: "EUR", due: OffsetDateTime(instant: 1_796_090_340, offsetSeconds: -18_000), daysLeft: -3,
         nextReminder: OffsetDateTime(instant: 1_795_600_800, offsetSeconds: 3_600), reason: "why", hint: "what",
         more: ["notes": .string("n"), "lead": .array([.string("3d")])])
+        view.taskList = true
+        return view
+    }()
 
     func read(_ text: String) throws -> ItemView {
         try ItemView(json: JSONValue.parse(Array(text.utf8), source: "reply"), path: "item")
