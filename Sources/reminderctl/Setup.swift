@@ -83,11 +83,11 @@ struct Setup: ParsableCommand {
         }
         document["reminderTime"] = .string(settings.reminderTime)
         guard case .success(let leads) = Setup.leads(settings.leadTimes) else {
-            throw Refusal.usage("--lead-times \"\(settings.leadTimes)\": expected e.g. 7d,1d,0d")
+            throw Refusal.usage(_t("--lead-times \"%1$s\": expected e.g. 7d,1d,0d").filled(settings.leadTimes))
         }
         document["leadTimes"] = .array(leads.map { .string($0.description) })
         guard case .success(let quiet) = Setup.quiet(settings.quietHours) else {
-            throw Refusal.usage("--quiet-hours \"\(settings.quietHours)\": expected 22:00-08:00 or none")
+            throw Refusal.usage(_t("--quiet-hours \"%1$s\": expected 22:00-08:00 or none").filled(settings.quietHours))
         }
         document["quietHours"] =
             quiet.map { .object(["start": .string($0.start.description), "end": .string($0.end.description)]) } ?? .null
