@@ -93,6 +93,8 @@ public struct CardCatalog: Sendable, Equatable {
         public var title: String
         public var amount: Money
         public var every: CalendarDuration
+        /// The usual free trial in days, when the service offers one (`add --template ID --trial`).
+        public var trialDays: Int?
     }
 
     /// The catalog built into reminderctl: `Resources/cards.json`, embedded in the code at build

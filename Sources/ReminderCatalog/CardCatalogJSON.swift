@@ -111,6 +111,10 @@ extension CardCatalog.SubscriptionTemplate {
         every = try fields.required("every", "how often it renews, like 1mo") {
             CalendarDuration.parse($0, rules: .renewal)
         }
+        trialDays = try fields.integer("trialDays").map(Int.init)
+        if let trialDays, !(1...365).contains(trialDays) {
+            throw .invalidValue(field: fields.fieldPath("trialDays"), reason: "\(trialDays) is not between 1 and 365")
+        }
         try fields.rejectUnknown()
     }
 }

@@ -178,17 +178,31 @@ public struct Benefit: Hashable, Sendable {
 }
 
 /// A renewal on `next`, then every `every` after it (anchored, clamped months).
+///
+/// A free trial (`trialEnds`) comes due on its last day before the renewals: Done there keeps the
+/// subscription (the trial is cleared, renewals go on from `next`, the first charge), and
+/// cancelling ends it (`cancelled`, the day it was cancelled: no occurrence is due any more, and
+/// `report` counts one charge as money kept).
 public struct Subscription: Hashable, Sendable {
     public var amount: Money?
     public var every: CalendarDuration
     public var next: LocalDate
     public var card: String?
+    /// The free trial's last day; nil once kept, or for a subscription without one.
+    public var trialEnds: LocalDate?
+    /// The day the trial was cancelled: the subscription has ended.
+    public var cancelled: LocalDate?
 
-    public init(amount: Money? = nil, every: CalendarDuration, next: LocalDate, card: String? = nil) {
+    public init(
+        amount: Money? = nil, every: CalendarDuration, next: LocalDate, card: String? = nil,
+        trialEnds: LocalDate? = nil, cancelled: LocalDate? = nil
+    ) {
         self.amount = amount
         self.every = every
         self.next = next
         self.card = card
+        self.trialEnds = trialEnds
+        self.cancelled = cancelled
     }
 
     /// A renewal amount as a monthly cost, one rule for `summary` and `report`: by months for

@@ -90,7 +90,16 @@ extension Item {
             }
             let next = try fields.required("next", "the next renewal date, YYYY-MM-DD", LocalDate.parse)
             let card = try Item.shortText(&fields, "card")
-            schedule = .subscription(Subscription(amount: amount, every: every, next: next, card: card))
+            let trialEnds = try fields.parsed("trialEnds", LocalDate.parse)
+            let cancelled = try fields.parsed("cancelled", LocalDate.parse)
+            if cancelled != nil, trialEnds == nil {
+                throw .invalidValue(
+                    field: fields.fieldPath("cancelled"), reason: "only beside trialEnds (the trial cancelled)")
+            }
+            schedule = .subscription(
+                Subscription(
+                    amount: amount, every: every, next: next, card: card, trialEnds: trialEnds, cancelled: cancelled)
+            )
         case .coupon:
             let expires = try fields.required("expires", "a date or local date-time", Coupon.Expiry.parse)
             let code = try Item.shortText(&fields, "code")
@@ -180,6 +189,8 @@ extension Item {
             put("every", s.every)
             put("next", s.next)
             put("card", s.card)
+            put("trialEnds", s.trialEnds)
+            put("cancelled", s.cancelled)
         case .coupon(let c):
             put("expires", c.expires)
             put("code", c.code)

@@ -18,6 +18,8 @@ public struct NotificationText: Hashable, Sendable {
     public let category: String
     /// The label of the `done` action.
     public let doneLabel: String
+    /// The label of the `cancelled` action, offered at a free trial's end only ("I cancelled").
+    public var cancelLabel: String?
 
     public enum Urgency: String, Hashable, Sendable {
         case low, normal, critical
@@ -60,7 +62,10 @@ public struct NotificationText: Hashable, Sendable {
         occurrence.dueDate.dayNumber - zone.localDateTime(at: now).date.dayNumber
     }
 
-    public init(summary: String, body: String, urgency: Urgency, category: String, doneLabel: String) {
+    public init(
+        summary: String, body: String, urgency: Urgency, category: String, doneLabel: String, cancelLabel: String? = nil
+    ) {
+        self.cancelLabel = cancelLabel
         self.summary = summary
         self.body = body
         self.urgency = urgency
@@ -99,6 +104,7 @@ public struct NotificationText: Hashable, Sendable {
         let heading: String
         var body: String
         var doneLabel = _t("Done")
+        var cancelLabel: String?
         let title = isolated(item.title)
         switch item.schedule {
         case .benefit(let benefit):
@@ -117,6 +123,15 @@ public struct NotificationText: Hashable, Sendable {
                 body = _t("Your %1$s %2$s").filled(title, when)
             }
             if let card = benefit.card { body = "\(isolated(card)) · " + body }
+        case .subscription(let subscription) where occurrence.dueDate == subscription.trialEnds:
+            // The trial's end: what it will start charging, so the person can decide in time.
+            heading = _t("Free Trial Ends Soon")
+            doneLabel = _t("Keep it")
+            cancelLabel = _t("I cancelled")
+            body = _t("%1$s free trial %2$s").filled(title, phrase(.ends))
+            if let amount = money(subscription.amount) {
+                body += " · " + _t("then %1$s").filled("\(amount)\(NotificationText.per(subscription.every))")
+            }
         case .subscription(let subscription):
             heading = _t("Subscription Renews Soon")
             doneLabel = _t("Mark as paid")
@@ -157,7 +172,7 @@ public struct NotificationText: Hashable, Sendable {
         self.init(
             summary: title, body: "\(heading) · \(body)",
             urgency: NotificationText.urgency(daysLeft: NotificationText.daysLeft(occurrence, now: now, zone: zone)),
-            category: "x-reminderd.\(item.kind.rawValue)", doneLabel: doneLabel)
+            category: "x-reminderd.\(item.kind.rawValue)", doneLabel: doneLabel, cancelLabel: cancelLabel)
     }
 
     /// `/mo`, `/yr`, `/wk`, or ` every 3 months`.
@@ -203,6 +218,11 @@ struct Verb {
         Verb(
             past: _t("has renewed"), today: _t("renews today"), todayAt: nil, tomorrow: _t("renews tomorrow"),
             inDays: { _n("renews in %1$d days", "renews in %1$d days", $0) }, inTime: _t("renews in %1$s"))
+    }
+    static var ends: Verb {
+        Verb(
+            past: _t("has ended"), today: _t("ends today"), todayAt: nil, tomorrow: _t("ends tomorrow"),
+            inDays: { _n("ends in %1$d days", "ends in %1$d days", $0) }, inTime: _t("ends in %1$s"))
     }
     static var due: Verb {
         Verb(

@@ -23,6 +23,9 @@ extension FireTimeRules {
                 end = benefit.periodEnd(containing: end.adding(days: 1))
             }
         case .subscription(let subscription):
+            guard subscription.cancelled == nil else { break }
+            let trial = subscription.trialEnds.map { occurrence(dueOn: $0) }
+            if let trial, !emit(trial) { break }
             var k = 0
             let every = subscription.every
             if every.unit == .months || every.unit == .years {
@@ -30,7 +33,12 @@ extension FireTimeRules {
             } else {
                 k = max(0, Int((firstDate.dayNumber - subscription.next.dayNumber) / every.days) - 1)
             }
-            while emit(occurrence(dueOn: subscription.renewal(k))) { k += 1 }
+            // Renewals on or before the trial's end are not charged: the first charge follows it.
+            while true {
+                let renewal = occurrence(dueOn: subscription.renewal(k))
+                if renewal.due > trial?.due ?? .min, !emit(renewal) { break }
+                k += 1
+            }
         case .fee(let fee):
             var year = max(fee.due.year, firstDate.year - 1)
             while year <= LocalDate.supportedYears.upperBound, emit(occurrence(dueOn: fee.due(in: year))) { year += 1 }

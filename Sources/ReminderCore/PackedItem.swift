@@ -46,11 +46,15 @@ public struct PackedItem: Sendable {
             }
         case .subscription(let subscription):
             writer.byte(1)
-            writer.flags(subscription.amount != nil, subscription.card != nil)
+            writer.flags(
+                subscription.amount != nil, subscription.card != nil, subscription.trialEnds != nil,
+                subscription.cancelled != nil)
             if let amount = subscription.amount { writer.money(amount) }
             writer.duration(subscription.every)
             writer.date(subscription.next)
             if let card = subscription.card { writer.string(card) }
+            if let trialEnds = subscription.trialEnds { writer.date(trialEnds) }
+            if let cancelled = subscription.cancelled { writer.date(cancelled) }
         case .coupon(let coupon):
             writer.byte(2)
             var dateTime = false
@@ -130,7 +134,12 @@ public struct PackedItem: Sendable {
                 let every = reader.duration()
                 let next = reader.date()
                 let card = flags & 2 != 0 ? reader.string() : nil
-                schedule = .subscription(Subscription(amount: amount, every: every, next: next, card: card))
+                let trialEnds = flags & 4 != 0 ? reader.date() : nil
+                let cancelled = flags & 8 != 0 ? reader.date() : nil
+                schedule = .subscription(
+                    Subscription(
+                        amount: amount, every: every, next: next, card: card, trialEnds: trialEnds,
+                        cancelled: cancelled))
             case 2:
                 let flags = reader.byte()
                 let date = reader.date()

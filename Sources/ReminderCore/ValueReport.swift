@@ -9,8 +9,9 @@ import CivilTime
 /// A redemption counts in the month of its Done (the day `done` was run or a Done came from
 /// another device), in the configured zone: that is the one date every redemption has (a partial
 /// use is not tied to an occurrence), and the card year's return is counted by the same dates.
-/// A coupon used counts its value the same way, and a subscription's renewal marked paid counts
-/// in the month it was paid. Value lost counts in the month its period or coupon was due.
+/// A coupon used counts its value the same way, a free trial cancelled one charge (money kept) in
+/// the month it was cancelled, and a subscription's renewal marked paid counts in the month it
+/// was paid. Value lost counts in the month its period or coupon was due.
 public struct ValueReport: Sendable, Equatable {
     /// What one card redeemed in one month.
     public struct CardAmount: Sendable, Equatable {
@@ -224,6 +225,16 @@ public struct ValueReport: Sendable, Equatable {
             }
         }
 
+        // A free trial cancelled keeps one charge, counted as redeemed in the month it was
+        // cancelled, as a coupon's value is (it is on no card's return).
+        for item in items where wanted == nil {
+            guard case .subscription(let subscription) = item.schedule, let cancelled = subscription.cancelled,
+                let amount = subscription.amount, (item.currency ?? currency) == currency,
+                cancelled >= first, cancelled < current.adding(months: 1)
+            else { continue }
+            months[index(cancelled)].redeemed = months[index(cancelled)].redeemed + amount
+        }
+
         // Lost: periods and coupons due in the window, by now, while the item existed, not done.
         var lost: [(due: Int64, loss: Loss)] = []
         var ledger: [String: [Redeemed]] = [:]
@@ -283,7 +294,7 @@ public struct ValueReport: Sendable, Equatable {
         var monthly = Money.zero
         for item in items {
             guard let id = item.id, case .subscription(let subscription) = item.schedule, kept(subscription.card),
-                let amount = subscription.amount
+                let amount = subscription.amount, subscription.cancelled == nil
             else { continue }
             let itemCurrency = item.currency ?? currency
             let perMonth = ReminderCore.Subscription.perMonth(amount, every: subscription.every)

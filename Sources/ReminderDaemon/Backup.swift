@@ -65,11 +65,15 @@ struct Backup {
             })
         state["undo"] = .array(
             ledger.undoSteps.filter { !tasks.contains($0.itemId) }.map { step in
-                .object([
+                var fields: [String: JSONValue] = [
                     "item": .string(step.itemId),
                     "before": (try? JSONValue.parse(Array(step.itemJSON.utf8), source: "undo")) ?? .null,
-                    "due": time(step.due), "doneAt": time(step.doneAt),
-                ])
+                    "doneAt": time(step.doneAt),
+                ]
+                // A Done that marked no occurrence (a rebuy's, a partial use) has none to name:
+                // the epoch it is stored as reads as 1969 west of UTC, before any date allowed.
+                if step.due != 0 { fields["due"] = time(step.due) }
+                return .object(fields)
             })
         if history {
             state["history"] = .array(
@@ -199,7 +203,7 @@ struct Backup {
             result.undoSteps.append(
                 UndoStep(
                     itemId: try item(&entry), itemJSON: before.text(pretty: false),
-                    due: try instant(&entry, "due")!, doneAt: try instant(&entry, "doneAt")!))
+                    due: try instant(&entry, "due", optional: true) ?? 0, doneAt: try instant(&entry, "doneAt")!))
         }
         for var entry in try entries("history") {
             let eventName = try text(&entry, "event")

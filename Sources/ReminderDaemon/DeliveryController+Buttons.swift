@@ -52,11 +52,11 @@ extension DeliveryController {
             guard let popUp = outbox.onScreen[id] else { return }
             let itemId = popUp.itemId
             switch action {
-            case .done:
+            case .done, .cancelled:
                 // Pressed on a reminder gone through one at a time with more to come (`walkGoesOn`).
                 let walkGoesOn = outbox.turn == .onScreen(id: id) && !outbox.inTurn.isEmpty
                 let done = press(action, on: popUp, now: now) { () throws(EngineError) in
-                    _ = try core.markDone(itemId, amount: nil, early: false, now: now)
+                    _ = try core.markDone(itemId, amount: nil, early: false, cancelled: action == .cancelled, now: now)
                 }
                 if done {
                     // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
@@ -152,7 +152,8 @@ extension DeliveryController {
         }
         logger.warning("button \(button.key) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
         let title = items[popUp.itemId]?.title ?? popUp.itemId
-        showRefusal(button == .done ? _t("Not done") : _t("Not snoozed"), "\(title): \(reason)")
+        let summary = button == .done ? _t("Not done") : button == .cancelled ? "Not cancelled" : _t("Not snoozed")
+        showRefusal(summary, "\(title): \(reason)")
         return false
     }
 

@@ -90,7 +90,7 @@ extension DeliveryController {
                     _t("On a real reminder, %1$s would show this reminder again at %2$s.").filled(
                         button, PopUpComposer.timeWords($0, zone: zone, now: now))
                 } ?? _t("On a real reminder, %1$s would show this reminder again.").filled(button)
-        case .undo, .oneAtATime, .snoozeAll:
+        case .cancelled, .undo, .oneAtATime, .snoozeAll:
             return
         }
         logger.info("a sample pop-up's \(action.key) pressed; nothing changed")

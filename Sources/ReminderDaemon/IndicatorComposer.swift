@@ -21,6 +21,8 @@ struct IndicatorComposer {
         var card: String?
         /// The pop-up's word for its Done ("Mark as used", "Mark as paid", "Rebought").
         var doneLabel: String
+        /// A free trial's "I cancelled" (`NotificationText.cancelLabel`).
+        var cancelLabel: String? = nil
         /// The snoozes its pop-up would offer now (`PopUpComposer.snoozeOffers`), in its words.
         var snoozes: [Snooze]
         /// A coupon: its value is what it is worth ("worth $7"), not what is left of it, as a benefit's is.
@@ -65,6 +67,9 @@ struct IndicatorComposer {
                 IndicatorMenuItem(key: "\(key):\(name)", label: label, action: action, about: entry.title)
             }
             var children = [offer("done", entry.doneLabel, .done(itemId: entry.itemId, due: entry.due))]
+            if let cancelLabel = entry.cancelLabel {
+                children.append(offer("cancelled", cancelLabel, .cancelled(itemId: entry.itemId, due: entry.due)))
+            }
             for snooze in entry.snoozes {
                 switch snooze.action {
                 case .snooze(let duration):
@@ -76,7 +81,7 @@ struct IndicatorComposer {
                 case .snoozeUntilTomorrow:
                     let action = IndicatorAction.snoozeUntilTomorrow(itemId: entry.itemId, due: entry.due)
                     children.append(offer(snooze.action.key, snooze.label, action))
-                case .done, .undo, .oneAtATime, .snoozeAll:
+                case .done, .cancelled, .undo, .oneAtATime, .snoozeAll:
                     break  // not a snooze of one reminder
                 }
             }

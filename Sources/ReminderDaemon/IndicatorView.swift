@@ -6,6 +6,8 @@ import ReminderCore
 /// button is, instead of landing on the next occurrence.
 public enum IndicatorAction: Sendable, Equatable {
     case done(itemId: String, due: Int64)
+    /// A free trial's "I cancelled".
+    case cancelled(itemId: String, due: Int64)
     case snooze(itemId: String, due: Int64, CalendarDuration)
     /// The pop-up's "Remind 1 min before", offered when no configured snooze fits.
     case snoozeToLastMinute(itemId: String, due: Int64)

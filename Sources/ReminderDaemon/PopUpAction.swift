@@ -6,6 +6,8 @@ import ReminderCore
 enum PopUpAction: Equatable, Sendable {
     /// On one reminder's pop-up: marks its occurrence done (a benefit used, a rebuy rebought).
     case done
+    /// On a free trial's pop-up: the person cancelled it, which ends the subscription.
+    case cancelled
     /// On one reminder's pop-up: snoozes it by a configured duration.
     case snooze(CalendarDuration)
     /// On one reminder's pop-up: snoozes it until a minute before its due time (no configured
@@ -27,6 +29,7 @@ enum PopUpAction: Equatable, Sendable {
     var key: String {
         switch self {
         case .done: "done"
+        case .cancelled: "cancelled"
         case .snooze(let duration): "snooze-\(duration)"
         case .snoozeToLastMinute: "snooze-last-minute"
         case .snoozeUntilTomorrow: "snooze-tomorrow"
@@ -48,6 +51,7 @@ enum PopUpAction: Equatable, Sendable {
         }
         switch key {
         case "done": self = .done
+        case "cancelled": self = .cancelled
         case "snooze-last-minute": self = .snoozeToLastMinute
         case "snooze-tomorrow": self = .snoozeUntilTomorrow
         case "undo": self = .undo

@@ -38,7 +38,8 @@ struct PopUpComposer {
         var actions: [(key: String, label: String)] = []
         if capabilities.contains("actions") {
             actions.append((PopUpAction.done.key, text.doneLabel))
-            actions += snoozeActions(due: event.dueInstant)
+            if let cancelLabel = text.cancelLabel { actions.append((PopUpAction.cancelled.key, cancelLabel)) }
+            actions += snoozeActions(due: event.dueInstant).prefix(3 - actions.count)
         } else {
             body += "\nreminderctl done \(event.itemId)"
         }
@@ -162,6 +163,8 @@ struct PopUpComposer {
             }
         case .coupon: body = _t("Marked %1$s as used").filled(item.title)
         case .rebuy: body = _t("Rebought %1$s").filled(item.title)
+        case .subscription(let subscription) where subscription.cancelled != nil:
+            body = _t("Cancelled %1$s").filled(item.title)
         // The words of the button pressed ("Mark as paid") and of `reminderctl done` ("Paid").
         case .subscription, .fee: body = _t("Marked %1$s as paid").filled(item.title)
         }

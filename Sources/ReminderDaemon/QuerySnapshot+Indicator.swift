@@ -71,7 +71,7 @@ extension QuerySnapshot {
             .snoozeOffers(due: due.due).map { IndicatorComposer.Snooze(action: $0.action, label: $0.label) }
         return IndicatorComposer.Entry(
             itemId: id, due: due.due, title: item.title, daysLeft: days, value: value, currency: currency,
-            expires: expires, card: card, doneLabel: text.doneLabel, snoozes: snoozes,
+            expires: expires, card: card, doneLabel: text.doneLabel, cancelLabel: text.cancelLabel, snoozes: snoozes,
             isCoupon: item.kind == .coupon, repeats: RepeatRule.of(item, configuration))
     }
 

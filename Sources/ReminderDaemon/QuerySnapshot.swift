@@ -191,6 +191,11 @@ struct QuerySnapshot {
             rules.snoozeEnd(stored: $0, due: occurrence.due)
         }
         let leads = item.lead ?? configuration.leadTimes
+        // A subscription's free trial: its last day is the due date explained (CONTRACT §2).
+        var dueWords = "the due date"
+        if case .subscription(let subscription) = item.schedule, occurrence.dueDate == subscription.trialEnds {
+            dueWords = "the free trial's last day"
+        }
         var kept: [FireTime] = []
         rules.fireTimes(of: occurrence, leads: leads, createdAt: item.createdAt, into: &kept)
         for lead in leads {
@@ -233,8 +238,8 @@ struct QuerySnapshot {
                 let days = lead.days
                 rule =
                     days == 0
-                    ? "\(configuration.reminderTime) on the due date"
-                    : "\(configuration.reminderTime), \(days) day\(days == 1 ? "" : "s") before the due date"
+                    ? "\(configuration.reminderTime) on \(dueWords)"
+                    : "\(configuration.reminderTime), \(days) day\(days == 1 ? "" : "s") before \(dueWords)"
             }
             if let workday {
                 rule += "; moved from \(workday.from.weekdayAbbreviation) \(workday.from) to "

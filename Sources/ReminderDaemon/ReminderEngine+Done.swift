@@ -12,7 +12,14 @@ extension ReminderEngine {
     /// changes nothing — a repeated `done` (or a second click) must not quietly acknowledge next
     /// year's fee — unless `early` asks to acknowledge the next occurrence not yet done.
     /// Every Done is kept as an undo step, so Undo can walk back all of them.
-    func markDone(_ id: String, amount: String?, early: Bool = false, now: Int64) throws(EngineError) -> ItemReply {
+    ///
+    /// On a subscription's free trial not yet over, Done answers the trial: it keeps the
+    /// subscription (the trial cleared, renewals go on from the first charge), and `cancelled`
+    /// ends it instead (no reminder any more; `report` counts one charge as money kept). Neither
+    /// marks a renewal paid. `cancelled` on anything else is refused.
+    func markDone(_ id: String, amount: String?, early: Bool = false, cancelled: Bool = false, now: Int64)
+        throws(EngineError) -> ItemReply
+    {
         guard var item = items[id] else { throw EngineError.notApplicable(id, "no such item") }
         let previous = item
         let today = zone.localDateTime(at: now).date
@@ -30,7 +37,23 @@ extension ReminderEngine {
                 throw EngineError.invalidParameter("amount", "only a benefit records a partial use")
             }
         }
+        func trialOver(_ trial: LocalDate) -> Bool { rules.occurrence(dueOn: trial).due <= now }
+        if cancelled {
+            guard case .subscription(let subscription) = item.schedule, let trial = subscription.trialEnds,
+                subscription.cancelled == nil, !trialOver(trial)
+            else { throw EngineError.notApplicable(id, "no free trial running to cancel; nothing changed") }
+        }
         switch item.schedule {
+        case .subscription(var subscription)
+        where subscription.cancelled == nil && subscription.trialEnds.map { !trialOver($0) } ?? false:
+            if cancelled {
+                subscription.cancelled = today
+                reason = "free trial cancelled on \(today)"
+            } else {
+                subscription.trialEnds = nil
+                reason = "kept after the free trial; renews \(subscription.next)"
+            }
+            item.schedule = .subscription(subscription)
         case .rebuy(var rebuy):
             if rebuy.lastPurchased == today {
                 throw EngineError.notApplicable(id, "already rebought today (\(today)); nothing changed")

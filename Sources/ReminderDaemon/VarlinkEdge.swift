@@ -86,8 +86,8 @@ extension ReminderEngine {
         case .edit(let id, let changes, let newCard):
             return try edit(index.resolve(id), changes: changes, newCard: newCard, now: now)
         case .remove(let id): return try remove(index.resolve(id, quarantinedToo: true), now: now)
-        case .done(let id, let amount, let early):
-            return try markDone(index.resolve(id), amount: amount, early: early, now: now)
+        case .done(let id, let amount, let early, let cancelled):
+            return try markDone(index.resolve(id), amount: amount, early: early, cancelled: cancelled, now: now)
         case .undo(let id): return try undo(index.resolve(id), now: now)
         case .snooze(let text, let durationText, let untilText):
             let id = try index.resolve(text)

@@ -33,7 +33,8 @@ public enum ReminderInterface {
 
         # Marks the current occurrence done (used, rebought, acknowledged). When it is done
         # already, NotApplicable and nothing changes; early: true acknowledges the next one.
-        method Done(id: string, amount: ?string, early: ?bool) -> (item: object)
+        # On a subscription's free trial Done keeps it; cancelled: true ends it instead.
+        method Done(id: string, amount: ?string, early: ?bool, cancelled: ?bool) -> (item: object)
 
         # Restores the item as it was before its latest Done; repeated, before each earlier one.
         method Undo(id: string) -> (item: object)

@@ -81,7 +81,7 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         case .list: return ["kind", "all"]
         case .get, .remove, .undo, .explain: return ["id"]
         case .edit: return ["id", "changes", "newCard"]
-        case .done: return ["id", "amount", "early"]
+        case .done: return ["id", "amount", "early", "cancelled"]
         case .snooze: return ["id", "duration", "until"]
         case .upcoming, .calendar: return ["days"]
         case .history: return ["limit", "since", "item"]

@@ -13,7 +13,8 @@ public enum ReminderRequest: Sendable, Equatable {
     /// `newCard`: a changed card is new though its name is a few letters from a tracked one.
     case edit(id: String, changes: JSONValue, newCard: Bool = false)
     case remove(id: String)
-    case done(id: String, amount: String?, early: Bool)
+    /// `cancelled`: a free trial cancelled, which ends the subscription (CONTRACT §2).
+    case done(id: String, amount: String?, early: Bool, cancelled: Bool = false)
     case undo(id: String)
     /// A duration ("1h") or a wall time to snooze until ("18:00", "tomorrow"): one of the two.
     case snooze(id: String, duration: String?, until: String? = nil)
@@ -70,7 +71,7 @@ public enum ReminderRequest: Sendable, Equatable {
         case .done:
             self = .done(
                 id: try p.string("id"), amount: try p.optionalString("amount"),
-                early: try p.optionalBool("early") ?? false)
+                early: try p.optionalBool("early") ?? false, cancelled: try p.optionalBool("cancelled") ?? false)
         case .undo: self = .undo(id: try p.string("id"))
         case .snooze:
             self = .snooze(
@@ -136,8 +137,9 @@ public enum ReminderRequest: Sendable, Equatable {
         case .edit(let id, let changes, let newCard):
             (fields["id"], fields["changes"]) = (.string(id), changes)
             if newCard { fields["newCard"] = .bool(true) }
-        case .done(let id, let amount, let early):
+        case .done(let id, let amount, let early, let cancelled):
             (fields["id"], fields["amount"], fields["early"]) = (.string(id), amount.map { .string($0) }, .bool(early))
+            if cancelled { fields["cancelled"] = .bool(true) }
         case .snooze(let id, let duration, let until):
             fields["id"] = .string(id)
             (fields["duration"], fields["until"]) = (duration.map { .string($0) }, until.map { .string($0) })

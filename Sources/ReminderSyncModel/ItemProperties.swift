@@ -17,7 +17,7 @@ enum ItemProperties {
     static let keys = [
         "kind", "id", "currency", "card", "amount", "period", "amountUsed", "every", "next", "due", "code", "value",
         "category", "everyDays", "lastPurchased", "lead", "createdAt", "periodStart",
-        "amountIn", "repeatEvery", "repeatTimes",
+        "amountIn", "repeatEvery", "repeatTimes", "trialEnds", "cancelled",
     ]
 
     /// `amountUsed` → `X-REMINDERD-AMOUNT-USED`; `id` is `ITEM-ID` (the resource's UID is

@@ -9,6 +9,7 @@ struct Done: ParsableCommand {
         abstract: "Mark the current occurrence done: used, rebought or acknowledged.",
         discussion: """
             Examples: reminderctl done ufhq   ·   reminderctl done ufhq --amount 7.50 (part of a benefit)
+            On a free trial: reminderctl done ID keeps the subscription, --cancelled ends it.
             When the current occurrence is done already, nothing changes; --early acknowledges the
             next one ahead of time. Each Done can be undone, newest first, with reminderctl undo.
             """)
@@ -19,13 +20,19 @@ struct Done: ParsableCommand {
     @Option(help: "For a benefit: the part used, as a decimal.", transform: TerminalLocale.amount)
     var amount: String?
     @Flag(help: "When the current occurrence is done already, mark the next one done early.") var early = false
+    @Flag(help: "A subscription's free trial: you cancelled it, which ends it (plain done keeps it).")
+    var cancelled = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         // The item as it was, to say what a Done of a partly used benefit recorded.
         let before = output.json || early ? nil : try? DaemonClient.call(.get(id: id), as: ItemReply.self).item
-        guard let item = try output.call(.done(id: id, amount: amount, early: early), as: ItemReply.self)?.item else {
-            return
+        let request = ReminderRequest.done(id: id, amount: amount, early: early, cancelled: cancelled)
+        guard let item = try output.call(request, as: ItemReply.self)?.item else { return }
+        if cancelled { return print(_t("Cancelled %1$s: no more reminders").filled(shown(item.title))) }
+        // A Done of a free trial keeps the subscription: said so, not "Paid".
+        if before?.more["trialEnds"] != nil, item.more["trialEnds"] == nil {
+            return print(_t("Kept %1$s after its free trial").filled(shown(item.title)) + nextText(item))
         }
         print(DoneWording.recorded(before: before, after: item, asked: amount) ?? DoneWording.done(item, early: early))
     }

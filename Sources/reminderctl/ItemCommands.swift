@@ -15,6 +15,7 @@ struct Add: ParsableCommand {
               reminderctl add benefit "Uber Cash" --card "Amex Platinum" --amount 15 --period monthly
               reminderctl add subscription Netflix --amount 15.99 --every 1mo --next 2026-12-05
               reminderctl add subscription --template netflix --next 2026-12-05
+              reminderctl add subscription Hulu --amount 9.99 --every 1mo --trial-ends 2026-12-20
               reminderctl add coupon "BOGO" --expires 2026-12-31 --code BOGO2026
               reminderctl add fee "Platinum fee" --card "Amex Platinum" --amount 695 --due 2027-03-15
               reminderctl add rebuy Coffee --every-days 30 --last-purchased 2026-11-01
@@ -31,6 +32,8 @@ struct Add: ParsableCommand {
         help: "Subscription: fill title, amount and interval from a template (reminderctl cards --help).",
         completion: .custom(Completions.templates))
     var template: String?
+    @Flag(help: "Subscription: a free trial from today of the template's usual length (the catalog's trialDays).")
+    var trial = false
     @Option(help: "Card: your name for it, shown beside the catalog's, e.g. Amex Platinum (Work).")
     var nickname: String?
     @Option(name: .customLong("fee-due"), help: "Card: the annual fee's next due date (as for --next).") var feeDue:
@@ -70,9 +73,22 @@ struct Add: ParsableCommand {
             // Template prices are in US dollars unless you give your own price and currency.
             if fields["currency"] == nil && item.amount == nil { fields["currency"] = .string("USD") }
             fields["title"] = .string(title ?? found.title)
+            if trial {
+                guard let days = found.trialDays else {
+                    throw Refusal.usage("\(template) has no usual free trial in the catalog; give --trial-ends DATE")
+                }
+                fields["trialEnds"] = fields["trialEnds"] ?? .string(today.adding(days: Int64(days)).description)
+            }
         } else {
             guard let title else { throw Refusal.usage("add: give a TITLE (or --template for a subscription)") }
             fields["title"] = .string(title)
+        }
+        if trial, template == nil { throw Refusal.usage("--trial goes with --template (its usual trial length)") }
+        // The first charge follows the trial's last day unless --next says otherwise.
+        if case .string(let text)? = fields["trialEnds"], fields["next"] == nil,
+            case .success(let trialEnds) = LocalDate.parse(text)
+        {
+            fields["next"] = .string(trialEnds.adding(days: 1).description)
         }
         if kind == "rebuy" { try ItemOptions.rebuyInterval(&fields) }
         fields["kind"] = .string(kind)

@@ -39,6 +39,10 @@ struct ItemOptions: ParsableArguments {
     var periodStart: String?
     @Option(help: "Subscription interval, e.g. 1mo, 1y, 1w.") var every: String?
     @Option(help: "Next renewal date: YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next fri, dec 5.") var next: String?
+    @Option(
+        name: .customLong("trial-ends"),
+        help: "Subscription: the free trial's last day (as for --next); renewals start after it (\"\" clears).")
+    var trialEnds: String?
     @Option(help: "Coupon expiry: a date (as for --next) or YYYY-MM-DDTHH:MM.") var expires: String?
     @Option(help: "Coupon code.") var code: String?
     @Option(help: "Coupon value as a decimal.", transform: TerminalLocale.amount) var value: String?
@@ -71,6 +75,7 @@ struct ItemOptions: ParsableArguments {
         put("periodStart", periodStart)
         put("every", every)
         put("next", next)
+        put("trialEnds", trialEnds)
         put("expires", expires)
         put("code", code)
         put("value", value)

@@ -68,6 +68,12 @@ struct Plan: ParsableCommand {
                     .filled($0.every.description, String($0.times))
             }
         }
+        // A subscription's free trial: its last day is due before the renewals (CONTRACT §2).
+        func trialEnd(_ item: Item, _ occurrence: Occurrence) -> String? {
+            guard case .subscription(let subscription) = item.schedule, occurrence.dueDate == subscription.trialEnds
+            else { return nil }
+            return _t("free trial ends")
+        }
         for entry in entries {
             let item = items[entry.itemIndex]
             let fire = entry.fire
@@ -77,7 +83,8 @@ struct Plan: ParsableCommand {
                 shown(item.title),
                 fire.lead.description,
                 HumanTime.format(fire.occurrence.due, in: zone),
-                [fire.adjusted?.rawValue, repeats(item)].compactMap { $0 }.joined(separator: "; "),
+                [fire.adjusted?.rawValue, trialEnd(item, fire.occurrence), repeats(item)].compactMap { $0 }
+                    .joined(separator: "; "),
             ])
         }
         return table.render()

@@ -47,7 +47,7 @@ extension ItemOptions {
         var dates: [ResolvedDate] = []
         for (key, option) in [
             ("next", "--next"), ("expires", "--expires"), ("due", "--due"), ("lastPurchased", "--last-purchased"),
-            ("periodStart", "--period-start"),
+            ("periodStart", "--period-start"), ("trialEnds", "--trial-ends"),
         ] {
             guard case .string(let typed)? = fields[key],
                 let resolved = try ResolvedDate.resolve(typed, option: option, today: today)

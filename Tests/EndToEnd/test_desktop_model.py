@@ -13,8 +13,8 @@ seconds short of their expiry pop up within seconds.
 
 Seeds: each run takes two fixed seeds and a fresh one; REMINDERD_DESK_SEED=N replays one (it is
 printed at the start and in every failure), REMINDERD_DESK_STEPS (default 40) bounds the steps and
-REMINDERD_DESK_SECONDS (default 20) the time one seed's steps take after its first reminders (the
-three seeds together about a minute and a half)."""
+REMINDERD_DESK_SECONDS (default 12: about 20 steps) the time one seed's steps take after its first
+reminders (the three seeds together about a minute)."""
 import json
 import os
 import random
@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 # 19 minutes before a month's last credits expire (23:59), so a monthly benefit is due within the run.
 START = datetime(2030, 3, 31, 23, 40, 52, tzinfo=timezone.utc)
 STEPS = int(os.environ.get("REMINDERD_DESK_STEPS") or 40)
-BUDGET = float(os.environ.get("REMINDERD_DESK_SECONDS") or 20)
+BUDGET = float(os.environ.get("REMINDERD_DESK_SECONDS") or 12)
 # The two fixed seeds, and one new each run, drawn in the test (pytest-xdist's workers must collect
 # the same tests) and printed, so a failure can be replayed.
 SEEDS = [os.environ["REMINDERD_DESK_SEED"]] if os.environ.get("REMINDERD_DESK_SEED") else ["1", "2", "fresh"]

@@ -5,7 +5,7 @@ clients, and acts only on the notification server's own signals as documented â€
 one. And a session bus that is not there is a state, said once.
 
 The fuzz test is driven by a seed, printed, and replayable: REMINDERD_DBUS_FUZZ_SEED=<seed>
-(REMINDERD_DBUS_FUZZ_SECONDS bounds it, 20 s unless told). What it sends is a table of targets
+(REMINDERD_DBUS_FUZZ_SECONDS bounds it, 10 s unless told: ~14,000 messages, each run from a new seed). What it sends is a table of targets
 (`TARGETS`): add a row to fuzz another interface."""
 import json
 import os
@@ -262,7 +262,7 @@ def test_a_restarted_server_is_followed_and_the_old_ones_name_no_longer_counts(b
 
 def test_fuzzing_the_notification_interface_and_the_exported_objects_never_stops_or_moves_reminderd(server, daemon, bus):
     seed = int(os.environ.get("REMINDERD_DBUS_FUZZ_SEED") or random.randrange(2**32))
-    seconds = float(os.environ.get("REMINDERD_DBUS_FUZZ_SECONDS", "20"))
+    seconds = float(os.environ.get("REMINDERD_DBUS_FUZZ_SECONDS", "10"))
     print(f"D-Bus fuzz seed {seed} (replay: REMINDERD_DBUS_FUZZ_SEED={seed})")
     daemon.start()
     two_pop_ups(daemon, server)

@@ -130,6 +130,20 @@ import Testing
         #expect(merged.cards.count == (try CardCatalog.bundled().cards.count) + 1)
     }
 
+    /// A template's usual free trial (issue #30): optional, 1 to 365 days, read as written.
+    @Test func aSubscriptionTemplateMayCarryItsUsualTrialLength() throws {
+        #expect(try CardCatalog.bundled().subscription(id: "adobe-creative-cloud")?.trialDays == 7)
+        #expect(try CardCatalog.bundled().subscription(id: "netflix")?.trialDays == nil)
+        #expect(
+            throws: ReminderCoreError.invalidValue(
+                field: "subscriptions[0].trialDays", reason: "0 is not between 1 and 365")
+        ) {
+            try catalog(
+                #"{"subscriptions": [{"id": "x", "title": "X", "amount": "1", "every": "1mo", "trialDays": 0}]}"#,
+                requireHeader: false)
+        }
+    }
+
     @Test func badDataIsRefusedWithItsPath() {
         #expect(
             throws: ReminderCoreError.invalidValue(

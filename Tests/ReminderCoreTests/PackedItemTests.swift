@@ -25,7 +25,9 @@ import Testing
             schedule: .subscription(
                 Subscription(
                     amount: Money(tenThousandths: 9_999_999_999_999_999), every: CalendarDuration(1, .months),
-                    next: LocalDate(uncheckedYear: 2199, month: 12, day: 31), card: "Visa"))),
+                    next: LocalDate(uncheckedYear: 2199, month: 12, day: 31), card: "Visa",
+                    trialEnds: LocalDate(uncheckedYear: 2199, month: 12, day: 30),
+                    cancelled: LocalDate(uncheckedYear: 1970, month: 1, day: 1)))),
         Item(
             id: "s2", title: "Gym",
             schedule: .subscription(

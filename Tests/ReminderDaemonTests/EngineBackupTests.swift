@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Logging
 import ReminderCore
@@ -15,10 +16,11 @@ import Testing
         "reminderd-backup-\(UUID().uuidString)")
     let start: Int64 = 1_795_000_000  // 2026-11-18T11:06:40Z
 
-    func engine(_ name: String, clock: ManualClock) throws -> ReminderEngine {
+    func engine(_ name: String, clock: ManualClock, zone: TimeZoneRules = .utc) throws -> ReminderEngine {
         let engine = ReminderEngine(
             store: try ReminderStore(path: directory.appendingPathComponent("\(name).sqlite").path),
-            notifier: RecordingNotifier(), configuration: Configuration(timeZone: "UTC", quietHours: nil), zone: .utc,
+            notifier: RecordingNotifier(), configuration: Configuration(timeZone: zone.identifier, quietHours: nil),
+            zone: zone,
             clock: { clock.now }, logger: Logger(label: "test"))
         try engine.queue.sync { try engine.start() }
         return engine
@@ -55,6 +57,24 @@ import Testing
             ok(restored, "History", ["item": used])["entries"]?.elements.contains { $0["event"] == .string("done") }
                 == true)
         ok(restored, "Undo", ["id": used])  // the undo step came along
+    }
+
+    /// A partial use marks no occurrence done: its undo step names none, rather than the epoch, which
+    /// west of UTC reads as 1969-12-31 — a date import refused, so such a backup could not be
+    /// restored (an export in Etc/GMT+11 failed to import before).
+    @Test func aBackupWestOfUTCRestoresTheUndoOfADoneThatMarkedNoOccurrence() throws {
+        let clock = ManualClock(start)
+        let west = TimeZoneRules.fixed(identifier: "Etc/GMT+11", offset: -11 * 3600)
+        let original = try engine("west", clock: clock, zone: west)
+        let credit = add(original, benefit)
+        ok(original, "Done", ["id": credit, "amount": .string("4")])
+        let backup = ok(original, "Export", ["history": .bool(false)])
+        #expect(backup["state"]?["undo"]?.elements.first?["due"] == nil)
+
+        let restored = try engine("west-restored", clock: clock, zone: west)
+        ok(restored, "Import", ["items": backup["items"] ?? .null, "state": backup["state"] ?? .null])
+        #expect(ok(restored, "List") == ok(original, "List"))
+        ok(restored, "Undo", ["id": credit])
     }
 
     @Test func aStateEntryForAnItemNotImportedRefusesTheWholeImport() throws {

@@ -161,4 +161,13 @@ import Testing
         #expect(IndicatorComposer.nextMidnight(after: Parts.now, zone: zone) == 1_795_046_400 - 5 * 3600)
         #expect(IndicatorComposer.nextMidnight(after: 1_795_046_400, zone: .utc) == 1_795_046_400 + 86_400)
     }
+
+    /// A free trial's entry offers its pop-up's two answers, Keep it and I cancelled (issue #30).
+    @Test func aFreeTrialsEntryOffersKeepItAndICancelled() {
+        var trial = entry("h", "Hulu", days: 1, doneLabel: "Keep it", snoozes: [])
+        trial.cancelLabel = "I cancelled"
+        let children = compose([trial]).menu.flatMap(\.children)
+        #expect(children.map(\.label) == ["Keep it", "I cancelled"])
+        #expect(children.last?.action == .cancelled(itemId: "h", due: trial.due))
+    }
 }
