@@ -44,6 +44,13 @@ public enum DateText {
         return written(pattern, date: local.date, time: local.time, names: Translation.dateNames)
     }
 
+    /// A month of a year, as a report's rows name it: "Nov 2026", "2026년 11월".
+    public static func monthAndYear(_ date: LocalDate) -> String {
+        // TRANSLATORS: a month and its year, in reminderctl report's rows and headings.
+        let pattern = _p("date pattern: month and year", "%b %Y")
+        return written(pattern, date: date, time: nil, names: Translation.dateNames)
+    }
+
     /// A time of day in a pop-up's words ("expires today at 11:59 PM").
     public static func timeOfDay(_ time: LocalTime) -> String {
         // TRANSLATORS: a time of day in a sentence: %-I:%M hours (1–12) and minutes, %p AM or PM as your

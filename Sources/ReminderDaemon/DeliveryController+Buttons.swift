@@ -152,7 +152,7 @@ extension DeliveryController {
         }
         logger.warning("button \(button.key) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
         let title = items[popUp.itemId]?.title ?? popUp.itemId
-        let summary = button == .done ? "Not done" : button == .cancelled ? "Not cancelled" : "Not snoozed"
+        let summary = button == .done ? _t("Not done") : button == .cancelled ? "Not cancelled" : _t("Not snoozed")
         showRefusal(summary, "\(title): \(reason)")
         return false
     }

@@ -112,7 +112,7 @@ extension DeliveryController {
         }
         if refused.count < events.count { core.noteLocalChange(now: now) }
         guard !refused.isEmpty else { return }
-        showRefusal("Not snoozed", reasons.joined(separator: "\n"))
+        showRefusal(_t("Not snoozed"), reasons.joined(separator: "\n"))
         outbox.goThrough(refused.filter { stillDue($0, now: now) })
         showNextInTurn(now: now)
     }

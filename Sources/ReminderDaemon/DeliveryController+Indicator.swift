@@ -6,7 +6,7 @@ extension DeliveryController {
     func indicatorClicked(_ action: IndicatorAction, now: Int64) {
         switch action {
         case .done(let itemId, let due):
-            indicatorCommand("Not done", itemId, staleness(.done, itemId: itemId, due: due, now: now)) {
+            indicatorCommand(_t("Not done"), itemId, staleness(.done, itemId: itemId, due: due, now: now)) {
                 () throws(EngineError) in
                 _ = try core.markDone(itemId, amount: nil, early: false, cancelled: false, now: now)
             }
@@ -24,14 +24,14 @@ extension DeliveryController {
             let stale =
                 staleness(.snooze(duration), itemId: itemId, due: due, now: now)
                 ?? (fits ? nil : "a snooze of \(duration) would not end before it is due")
-            indicatorCommand("Not snoozed", itemId, stale) { () throws(EngineError) in
+            indicatorCommand(_t("Not snoozed"), itemId, stale) { () throws(EngineError) in
                 _ = try core.snooze(itemId, duration, now: now)
             }
         case .snoozeToLastMinute(let itemId, let due):
             let stale =
                 staleness(.snoozeToLastMinute, itemId: itemId, due: due, now: now)
                 ?? (due - 60 > now + 60 ? nil : "it is due within two minutes")
-            indicatorCommand("Not snoozed", itemId, stale) { () throws(EngineError) in
+            indicatorCommand(_t("Not snoozed"), itemId, stale) { () throws(EngineError) in
                 _ = try core.snooze(itemId, until: due - 60, label: nil, now: now)
             }
         case .snoozeUntilTomorrow(let itemId, let due):
@@ -41,23 +41,24 @@ extension DeliveryController {
             let stale =
                 staleness(.snoozeUntilTomorrow, itemId: itemId, due: due, now: now)
                 ?? (fits ? nil : "tomorrow at the reminder time is not before it is due")
-            indicatorCommand("Not snoozed", itemId, stale) { () throws(EngineError) in
+            indicatorCommand(_t("Not snoozed"), itemId, stale) { () throws(EngineError) in
                 _ = try core.snooze(itemId, SnoozeTarget.tomorrow, now: now)
             }
         case .withdrawn(let entry):
             logger.warning("indicator menu refused a click on an entry it no longer shows: \(entry)")
             showRefusal(
-                "Nothing done: the menu changed",
-                "\(entry) is no longer in the menu (the item changed since the menu was shown); nothing was changed")
+                _t("Nothing done: the menu changed"),
+                _t("%1$s is no longer in the menu (the item changed since the menu was shown); nothing was changed")
+                    .filled(entry))
         case .pause(let duration):
             do { try pause(until: now + duration.nominalSeconds) } catch {
                 logger.error("the indicator's pause failed: \(error)")
-                showRefusal("Not paused", "\(error)")
+                showRefusal(_t("Not paused"), "\(error)")
             }
         case .resume:
             do { try resumeNow(now: now) } catch {
                 logger.error("the indicator's resume failed: \(error)")
-                showRefusal("Not resumed", "\(error)")
+                showRefusal(_t("Not resumed"), "\(error)")
             }
         }
     }

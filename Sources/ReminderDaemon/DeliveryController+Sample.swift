@@ -67,19 +67,29 @@ extension DeliveryController {
         let words: String
         switch action {
         case .done:
-            words = "Mark as used would record this period's credit as used, and offer Undo for ten seconds."
+            words = _t("On a real reminder, %1$s would record this period's credit as used, and offer %2$s for ten seconds.")
+                .filled(_t("Mark as used"), _t("Undo"))
         case .snooze(let duration):
             let end = PopUpComposer.snoozeEnd(
                 duration, from: now, due: now + PopUpComposer.sampleDueIn, configuration: configuration, rules: rules)
-            let when = end.map { " at \(PopUpComposer.timeWords($0.end, zone: zone, now: now))" } ?? ""
-            words = "Snooze \(duration) would show this reminder again\(when)."
+            let button = _t("Snooze %1$s").filled("\(duration)")
+            words =
+                end.map {
+                    _t("On a real reminder, %1$s would show this reminder again at %2$s.").filled(
+                        button, PopUpComposer.timeWords($0.end, zone: zone, now: now))
+                } ?? _t("On a real reminder, %1$s would show this reminder again.").filled(button)
         case .snoozeToLastMinute:
-            words = "Remind 1 min before would show this reminder again a minute before it is due."
+            words = _t("On a real reminder, %1$s would show this reminder again a minute before it is due.").filled(
+                _t("Remind 1 min before"))
         case .snoozeUntilTomorrow:
             let end = PopUpComposer.tomorrowSnoozeEnd(
                 from: now, due: now + PopUpComposer.sampleDueIn, configuration: configuration, rules: rules)
-            let when = end.map { " at \(PopUpComposer.timeWords($0, zone: zone, now: now))" } ?? ""
-            words = "Snooze until tomorrow would show this reminder again\(when)."
+            let button = _t("Snooze until tomorrow")
+            words =
+                end.map {
+                    _t("On a real reminder, %1$s would show this reminder again at %2$s.").filled(
+                        button, PopUpComposer.timeWords($0, zone: zone, now: now))
+                } ?? _t("On a real reminder, %1$s would show this reminder again.").filled(button)
         case .cancelled, .undo, .oneAtATime, .snoozeAll:
             return
         }
@@ -87,7 +97,7 @@ extension DeliveryController {
         notifier.close(id: id)
         state.value.samplePopUps.remove(id)
         let request = NotificationRequest(
-            summary: "Sample: nothing changed", body: "On a real reminder, \(words)", urgency: .normal,
+            summary: _t("Sample: nothing changed"), body: words, urgency: .normal,
             category: "x-reminderd.sample", timeoutMilliseconds: 10_000)
         notifier.show(composer(for: notifier.serverInfo(), now: now).notice(request)) { _ in }
     }

@@ -88,7 +88,7 @@ struct IndicatorComposer {
             if let repeats = entry.repeats {
                 children.append(
                     IndicatorMenuItem(
-                        key: "\(key):repeats", label: "Repeats every \(repeats.every) until acknowledged", enabled: false))
+                        key: "\(key):repeats", label: _t("Repeats every %1$s until acknowledged").filled("\(repeats.every)"), enabled: false))
             }
             return IndicatorMenuItem(key: key, label: Self.menuLabel(line(entry)), children: children)
         }
@@ -162,7 +162,7 @@ struct IndicatorComposer {
         var lines = entries.map(line)
         let expiring = entries.filter { $0.expires && $0.currency == currency }.compactMap(\.value).reduce(
             Money.zero, +)
-        if expiring != .zero { lines.append("\(expiring.formatted(currency: currency, in: moneyLocale)) expiring this week") }
+        if expiring != .zero { lines.append(_t("%1$s expiring this week").filled(expiring.formatted(currency: currency, in: moneyLocale))) }
         return markupEscaped(lines.joined(separator: "\n"))
     }
 

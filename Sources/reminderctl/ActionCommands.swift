@@ -145,5 +145,5 @@ struct Reload: ParsableCommand {
 /// ", next reminder Tue 2026-11-24 09:00", or nothing.
 func nextText(_ item: ItemView) -> String {
     let next = Output.sentence(item.nextReminder)
-    return next.isEmpty ? "" : ", next reminder \(next)"
+    return next.isEmpty ? "" : _t(", next reminder %1$s").filled(next)
 }

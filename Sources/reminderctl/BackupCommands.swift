@@ -62,7 +62,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         if ics {
-            guard (1...3660).contains(days) else { throw Refusal.usage("--days must be between 1 and 3660") }
+            guard (1...3660).contains(days) else { throw Refusal.usage(_t("--days must be between %1$d and %2$d").filled("1", "3660")) }
             // The daemon writes it: its zone, reminder time, lead times and quiet hours decide the alarms.
             let calendar = try DaemonClient.call(.calendar(days: days), as: CalendarReply.self)
             return TerminalOutput.data(calendar.ics)

@@ -75,7 +75,7 @@ enum DaemonClient {
         } catch {
             switch error {
             case .unreachable:
-                throw Refusal(message: "\(error)\nhint: start it: \(StartHint.reminderd)", exitCode: 69)
+                throw Refusal(message: "\(error)\n" + _t("hint: start it: %1$s").filled(StartHint.reminderd), exitCode: 69)
             case .requestTooLarge: throw Refusal(message: error.description)
             default: throw Refusal(message: error.description, exitCode: 69)
             }

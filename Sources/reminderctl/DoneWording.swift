@@ -10,9 +10,9 @@ enum DoneWording {
     /// The word for a Done of `kind`.
     static func verb(_ kind: String) -> String {
         switch kind {
-        case "subscription", "fee": "paid"
-        case "rebuy": "rebought"
-        default: "used"
+        case "subscription", "fee": _t("paid")
+        case "rebuy": _t("rebought")
+        default: _t("used")
         }
     }
 
@@ -25,12 +25,13 @@ enum DoneWording {
         if item.taskList == true { return "Done: \(title) (completed in its task list)" }
         switch item.kind {
         case .subscription, .fee:
-            if early || item.due == nil { return "Paid\(early ? " early" : ""): \(title)\(nextText(item))" }
-            return "Paid: \(title) (due \(Output.day(item.due)))\(nextText(item))"
+            if early { return _t("Paid early: %1$s%2$s").filled(title, nextText(item)) }
+            if item.due == nil { return _t("Paid: %1$s%2$s").filled(title, nextText(item)) }
+            return _t("Paid: %1$s (due %2$s)%3$s").filled(title, Output.day(item.due), nextText(item))
         case .rebuy:
-            return "Rebought: \(title)\(nextDue(item, next: true))"
+            return _t("Rebought: %1$s%2$s").filled(title, nextDue(item, next: true))
         default:
-            return "Done: \(title) is \(Output.status(item))\(nextText(item))"
+            return _t("Done: %1$s is %2$s%3$s").filled(title, Output.status(item), nextText(item))
         }
     }
 
@@ -47,15 +48,18 @@ enum DoneWording {
         let usedBefore = total - leftBefore
         let title = shown(after.title)
         if let usedNow = after.amountUsed {
-            let more = usedBefore > .zero ? "\(text(usedNow - usedBefore)) more: " : ""
-            return "Recorded \(more)\(text(usedNow)) of \(text(total)) \(title) used; "
-                + "reminders go on for the remaining \(text(total - usedNow))"
+            if usedBefore > .zero {
+                return _t("Recorded %1$s more: %2$s of %3$s %4$s used; reminders go on for the remaining %5$s").filled(
+                    text(usedNow - usedBefore), text(usedNow), text(total), title, text(total - usedNow))
+            }
+            return _t("Recorded %1$s of %2$s %3$s used; reminders go on for the remaining %4$s").filled(
+                text(usedNow), text(total), title, text(total - usedNow))
         }
         let given = money(asked)
         guard usedBefore > .zero || (given.map { $0 != leftBefore } ?? false) else { return nil }
-        let beyond = given.map { $0 > leftBefore ? " (not the \(text($0)) given)" : "" } ?? ""
-        return "Recorded \(text(leftBefore)), all that was left of \(text(total))\(beyond): "
-            + "\(title) is used\(nextText(after))"
+        let beyond = given.map { $0 > leftBefore ? _t(" (not the %1$s given)").filled(text($0)) : "" } ?? ""
+        return _t("Recorded %1$s, all that was left of %2$s%3$s: %4$s is used%5$s").filled(
+            text(leftBefore), text(total), beyond, title, nextText(after))
     }
 
     /// `undo`'s line, from the item `before` the Undo (nil when it could not be read) and
@@ -67,31 +71,39 @@ enum DoneWording {
         if let before, before.status != .used, item.status != .used, let currency = item.currency,
             let removed = before.amountUsed.map({ $0 - (item.amountUsed ?? .zero) }), removed > .zero
         {
-            let left = item.amountLeft.map { ": \($0.formatted(currency: currency, in: TerminalLocale.money)) left" } ?? ""
+            let left =
+                item.amountLeft.map { _t(": %1$s left").filled($0.formatted(currency: currency, in: TerminalLocale.money)) }
+                ?? ""
             let amount = removed.formatted(currency: currency, in: TerminalLocale.money)
-            return "Undone: the \(amount) use of \(title) is removed\(left)\(nextText(item))"
+            return _t("Undone: the %1$s use of %2$s is removed%3$s%4$s").filled(amount, title, left, nextText(item))
         }
         if item.status == .used {
-            return "Undone: the latest Done of \(title) is removed; it is still \(verb(item.kindName)) "
-                + "for the occurrence due \(Output.day(item.due)) (reminderctl undo again restores that too)"
+            return _t(
+                "Undone: the latest Done of %1$s is removed; it is still %2$s for the occurrence due %3$s (reminderctl undo again restores that too)"
+            ).filled(title, verb(item.kindName), Output.day(item.due))
         }
         switch item.kind {
         case .subscription, .fee, .rebuy:
-            return "Undone: \(title) is due again\(dueWords(item, "on"))\(nextText(item))"
+            return _t("Undone: %1$s is due again%2$s%3$s").filled(title, dueWords(item, until: false), nextText(item))
         default:
             if item.status == .expired {
-                return "Undone: \(title) is not used; it expired\(dueWords(item, "on"))"
+                return _t("Undone: %1$s is not used; it expired%2$s").filled(title, dueWords(item, until: false))
             }
-            let left = item.amountLeft.map { ": \(Output.amount($0, currency: item.currency)) left" }
-            return "Undone: \(title) is available again\(left ?? "")\(dueWords(item, "until"))\(nextText(item))"
+            let left = item.amountLeft.map { _t(": %1$s left").filled(Output.amount($0, currency: item.currency)) }
+            return _t("Undone: %1$s is available again%2$s%3$s%4$s").filled(
+                title, left ?? "", dueWords(item, until: true), nextText(item))
         }
     }
 
-    /// " on 2026-11-15 (13 days ago)", or "" without a due date.
-    private static func dueWords(_ item: ItemView, _ preposition: String) -> String {
+    /// " on 2026-11-15 (13 days ago)", " until 2026-12-31 (in 3 days)", or "" without a due date.
+    private static func dueWords(_ item: ItemView, until: Bool) -> String {
         guard item.due != nil else { return "" }
-        let days = item.daysLeft.map { " (\(Output.days($0)))" } ?? ""
-        return " \(preposition) \(Output.day(item.due))\(days)"
+        let day = Output.day(item.due)
+        guard let days = item.daysLeft.map({ Output.days($0) }) else {
+            // " on %1$s" with a card is another message (NotificationText): a context of its own.
+            return (until ? _t(" until %1$s") : _p("a due date", " on %1$s")).filled(day)
+        }
+        return (until ? _t(" until %1$s (%2$s)") : _t(" on %1$s (%2$s)")).filled(day, days)
     }
 
     private static func money(_ text: String?) -> Money? {
@@ -102,6 +114,6 @@ enum DoneWording {
     /// "; next due 2026-12-05, next reminder Sat 2026-11-28 09:00", or as much of it as is known.
     private static func nextDue(_ item: ItemView, next: Bool) -> String {
         guard item.due != nil else { return nextText(item) }
-        return "; \(next ? "next due" : "due") \(Output.day(item.due))\(nextText(item))"
+        return (next ? _t("; next due %1$s%2$s") : _t("; due %1$s%2$s")).filled(Output.day(item.due), nextText(item))
     }
 }

@@ -16,22 +16,26 @@ enum ErrorWording {
         case names.ambiguousId:
             let matches = error.parameters["matches"]?.elements.map { shown(Output.string($0)) } ?? []
             let listed = matches.prefix(8).joined(separator: ", ") + (matches.count > 8 ? ", …" : "")
-            return "\"\(text("prefix"))\" matches \(matches.count) items (\(listed)); type more characters of the id"
+            return _n(
+                "\"%1$s\" matches %2$d item (%3$s); type more characters of the id",
+                "\"%1$s\" matches %2$d items (%3$s); type more characters of the id", matches.count
+            ).filled(text("prefix"), String(matches.count), listed)
         case names.ambiguousName:
             return ambiguousName(text("name"), candidates: error.parameters["candidates"]?.elements ?? [])
         case names.duplicate:
-            return "\(text("reason")); nothing was added:\n"
+            return _t("%1$s; nothing was added:").filled(text("reason")) + "\n"
                 + itemLines(error.parameters["existing"]?.elements ?? []).joined(separator: "\n")
-                + "\nTo add it anyway: the same command with --force"
+                + "\n" + _t("To add it anyway: the same command with --force")
         case names.nearCard:
             let known = error.parameters["known"]?.elements.map { "\"\(shown(Output.string($0)))\"" } ?? []
-            return "no item is on a card \"\(text("card"))\" yet; did you mean \(known.joined(separator: " or "))? "
-                + "Nothing was stored. If it is a new card: the same command with --new-card"
+            return _t(
+                "no item is on a card \"%1$s\" yet; did you mean %2$s? Nothing was stored. If it is a new card: the same command with --new-card"
+            ).filled(text("card"), known.joined(separator: _t(" or ")))
         case names.noSuchItem:
-            if text("id").isEmpty { return "no item id given; see the ids with: reminderctl list" }
-            return "no item has the id or title \"\(text("id"))\"; see them with: reminderctl list --all"
+            if text("id").isEmpty { return _t("no item id given; see the ids with: reminderctl list") }
+            return _t("no item has the id or title \"%1$s\"; see them with: reminderctl list --all").filled(text("id"))
         case names.nothingToUndo:
-            return "nothing to undo for \(text("id")): it has no Done left to undo"
+            return _t("nothing to undo for %1$s: it has no Done left to undo").filled(text("id"))
         case names.notApplicable:
             return "\(text("id")): \(HumanTime.inText(text("reason")))"
         case names.invalidConfig:
@@ -43,15 +47,15 @@ enum ErrorWording {
             }
             let first = lines.first ?? ""
             let what = first.hasPrefix(field) || field.isEmpty ? lines : ["\(field): \(first)"] + lines.dropFirst()
-            return "\(what.joined(separator: "\n")) (the config in use is kept)"
+            return _t("%1$s (the config in use is kept)").filled(what.joined(separator: "\n"))
         case names.syncFailed:
-            return "sync failed: \(text("reason").isEmpty ? "no reason given" : text("reason"))"
+            return _t("sync failed: %1$s").filled(text("reason").isEmpty ? _t("no reason given") : text("reason"))
         case names.internal where text("reason").isEmpty:
-            return "the daemon failed to carry out the command (see its log: journalctl --user -u reminderd)"
+            return _t("the daemon failed to carry out the command (see its log: journalctl --user -u reminderd)")
         case ReminderInterface.Service.methodNotFound:
-            return "the running daemon does not know \(text("method")); is it an older version? Restart it."
+            return _t("the running daemon does not know %1$s; is it an older version? Restart it.").filled(text("method"))
         case ReminderInterface.Service.permissionDenied:
-            return "the daemon refused the connection: it belongs to another user"
+            return _t("the daemon refused the connection: it belongs to another user")
         default:
             // The other errors carry `field`/`parameter` and `reason`, already in words.
             if !text("reason").isEmpty { return shown(error.description) }
@@ -62,9 +66,10 @@ enum ErrorWording {
     /// "uber" names 2 items; nothing was changed. Say which, by its id or more of its title:
     ///   k4s8  Uber Cash  benefit  Amex Platinum  due 2026-11-30
     static func ambiguousName(_ name: String, candidates: [JSONValue]) -> String {
-        let head =
-            "\"\(shown(name))\" names \(candidates.count) items; nothing was changed. "
-            + "Say which, by its id or more of its title:"
+        let head = _n(
+            "\"%1$s\" names %2$d item; nothing was changed. Say which, by its id or more of its title:",
+            "\"%1$s\" names %2$d items; nothing was changed. Say which, by its id or more of its title:", candidates.count
+        ).filled(shown(name), String(candidates.count))
         return ([head] + itemLines(candidates)).joined(separator: "\n")
     }
 
@@ -76,11 +81,13 @@ enum ErrorWording {
             let due = Output.string(fields["due"])
             let parts = [
                 Output.string(fields["id"]), Output.string(fields["title"]), Output.string(fields["kind"]),
-                Output.string(fields["card"]), due.isEmpty ? "" : "due \(Output.day(due))",
+                Output.string(fields["card"]), due.isEmpty ? "" : _t("due %1$s").filled(Output.day(due)),
             ]
             lines.append("  " + parts.filter { !$0.isEmpty }.map(shown).joined(separator: "  "))
         }
-        if items.count > 12 { lines.append("  and \(items.count - 12) more: reminderctl list") }
+        if items.count > 12 {
+            lines.append("  " + _n("and %1$d more: reminderctl list", "and %1$d more: reminderctl list", items.count - 12).filled(String(items.count - 12)))
+        }
         return lines
     }
 
@@ -93,6 +100,6 @@ enum ErrorWording {
             spaced += character.lowercased()
         }
         let details = error.parameters.keys.sorted().map { "\($0) \(shown(Output.string(error.parameters[$0])))" }
-        return "the daemon answered: \(spaced)" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+        return _t("the daemon answered: %1$s").filled(spaced) + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
     }
 }

@@ -13,7 +13,7 @@ struct Upcoming: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard (0...3660).contains(days) else { throw Refusal.usage("--days must be between 0 and 3660") }
+        guard (0...3660).contains(days) else { throw Refusal.usage(_t("--days must be between %1$d and %2$d").filled("0", "3660")) }
         guard let rows = try output.call(.upcoming(days: days), as: UpcomingReply.self)?.reminders else { return }
         if rows.isEmpty {
             let none = _n("No reminders in the next %1$d days.", "No reminders in the next %1$d days.", days)
@@ -59,7 +59,7 @@ struct Explain: ParsableCommand {
                 Output.when(step.fireAt), HumanTime.inText(step.result),
             ])
         }
-        print("Due \(Output.sentence(first.due))\(Explain.periodWords(id: id))")
+        print(_t("Due %1$s%2$s").filled(Output.sentence(first.due), Explain.periodWords(id: id)))
         print(table.render(), terminator: "")
     }
 
@@ -71,9 +71,10 @@ struct Explain: ParsableCommand {
             let period = item.period
         else { return "" }
         guard let start = item.periodStart else {
-            return ": the last day of its \(period) calendar period"
+            // TRANSLATORS: %1$s is the period as the item stores it: monthly, quarterly, semiannual or annual.
+            return _t(": the last day of its %1$s calendar period").filled("\(period)")
         }
-        return ": the last day of its \(period) period counted from \(start), the day before the next one starts"
+        return _t(": the last day of its %1$s period counted from %2$s, the day before the next one starts").filled("\(period)", "\(start)")
     }
 }
 
@@ -91,7 +92,7 @@ struct History: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard (1...100_000).contains(limit) else { throw Refusal.usage("--limit must be between 1 and 100000") }
+        guard (1...100_000).contains(limit) else { throw Refusal.usage(_t("--limit must be between %1$d and %2$d").filled("1", "100000")) }
         // A natural date (today, yesterday, mon) is resolved here as every other date option's.
         var since = self.since
         if let typed = since,
@@ -156,7 +157,7 @@ struct SummaryView {
     /// "‼ 13 days overdue", "‼ today", "! in 2 days", "• in 5 days", "  in 12 days", coloured by
     /// urgency: what `list` shows overdue is overdue here too, not "today".
     func urgency(_ days: Int64) -> String {
-        let words = days < 0 ? "\(-days) day\(days == -1 ? "" : "s") overdue" : Output.days(days)
+        let words = days < 0 ? _n("%1$d day overdue", "%1$d days overdue", Int(-days)).filled(String(-days)) : Output.days(days)
         switch days {
         case ...0: return Colour.paint("‼ \(words)", "1;31", colour)
         case 1...3: return Colour.paint("! \(words)", "31", colour)
@@ -168,17 +169,25 @@ struct SummaryView {
     /// The kind's word a Done's history reason starts with ("paid, for the occurrence due …",
     /// "rebought on …", "used"): "paid", "rebought", "used".
     static func verb(_ reason: String) -> String {
-        for word in ["paid", "rebought"] where reason.hasPrefix(word) { return word }
-        return "used"
+        if reason.hasPrefix("paid") { return _t("paid") }
+        if reason.hasPrefix("rebought") { return _t("rebought") }
+        return _t("used")
     }
 
     func render() -> String {
         var out = ""
+        // The labels' column: 15 as ever, wider for a language's longer label.
+        let labels = [_t("Benefits"), _t("Done recently"), _t("Subscriptions"), _t("Coupons")]
+        let width = max(15, (labels.map { DisplayWidth.of($0) }.max() ?? 0) + 2)
+        func label(_ text: String) -> String { text + String(repeating: " ", count: width - DisplayWidth.of(text)) }
         let cardCount = summary.benefitCards
         out +=
-            "Benefits       \(money(summary.benefitsAvailable))\(others(summary.benefitsAvailableOther)) available across \(cardCount) card\(cardCount == 1 ? "" : "s") this period\n"
+            label(labels[0])
+            + _n(
+                "%1$s available across %2$d card this period", "%1$s available across %2$d cards this period", Int(cardCount)
+            ).filled(money(summary.benefitsAvailable) + others(summary.benefitsAvailableOther), String(cardCount)) + "\n"
         let expiring = summary.expiring
-        out += "Due within 7 days\(expiring.isEmpty ? ": nothing" : "")\n"
+        out += (expiring.isEmpty ? _t("Due within 7 days: nothing") : _t("Due within 7 days")) + "\n"
         var table = TextTable(columns: 4)
         for entry in expiring.prefix(5) {
             let card = entry.card.map { " (\(shown($0)))" } ?? ""
@@ -186,44 +195,53 @@ struct SummaryView {
             table.add(["  " + urgency(entry.daysLeft ?? 0), shown(entry.title) + card, entry.kind, value])
         }
         out += table.render()
-        if expiring.count > 5 { out += "  and \(expiring.count - 5) more: reminderctl list\n" }
+        if expiring.count > 5 {
+            out += "  " + _n("and %1$d more: reminderctl list", "and %1$d more: reminderctl list", expiring.count - 5)
+                .filled(String(expiring.count - 5)) + "\n"
+        }
         if !summary.usedRecently.isEmpty {
             out +=
-                "Done recently  "
-                + summary.usedRecently.map { "\(shown($0.title)) \(SummaryView.verb($0.reason)) \(Output.sentence($0.at))" }
+                label(labels[1])
+                + summary.usedRecently.map {
+                    // TRANSLATORS: one thing done recently in reminderctl summary: "Netflix paid Sun 2026-11-29 09:00".
+                    _t("%1$s %2$s %3$s").filled(shown($0.title), SummaryView.verb($0.reason), Output.sentence($0.at))
+                }
                 .joined(separator: ", ") + "\n"
         }
         let renewing = summary.renewingThisWeek
-        out += "Subscriptions  \(money(summary.monthlyTotal))\(others(summary.monthlyOther)) a month"
+        out += label(labels[2]) + _t("%1$s a month").filled(money(summary.monthlyTotal) + others(summary.monthlyOther))
         out +=
             renewing.isEmpty
             ? "\n"
-            : "; renewing this week: " + renewing.map { shown($0.title) }.joined(separator: ", ") + "\n"
+            : _t("; renewing this week: %1$s").filled(renewing.map { shown($0.title) }.joined(separator: ", ")) + "\n"
         let today = summary.couponsToday
         let week = summary.couponsThisWeek
         if !today.isEmpty || !week.isEmpty {
             var parts: [String] = []
             if !today.isEmpty {
-                parts.append(Colour.paint("‼ today: ", "1;31", colour) + today.map { shown($0.title) }.joined(separator: ", "))
+                parts.append(
+                    Colour.paint("‼ " + _t("today: "), "1;31", colour) + today.map { shown($0.title) }.joined(separator: ", "))
             }
-            if !week.isEmpty { parts.append("this week: " + week.map { shown($0.title) }.joined(separator: ", ")) }
-            out += "Coupons        " + parts.joined(separator: " · ") + "\n"
+            if !week.isEmpty { parts.append(_t("this week: ") + week.map { shown($0.title) }.joined(separator: ", ")) }
+            out += label(labels[3]) + parts.joined(separator: " · ") + "\n"
         }
         if !summary.cards.isEmpty {
-            out += "Card fees\n"
+            out += _t("Card fees") + "\n"
             var feeTable = TextTable(columns: 3)
             for card in summary.cards {
-                var line = "\(money(card.redeemed, card.currency)) redeemed"
+                var line = _t("%1$s redeemed").filled(money(card.redeemed, card.currency))
                 if let fee = card.fee {
-                    line += " − \(money(fee, card.currency)) fee"
+                    line += _t(" − %1$s fee").filled(money(fee, card.currency))
                     if let net = card.net {
                         line +=
                             net.hasPrefix("-")
-                            ? ": redeem \(money(String(net.dropFirst()), card.currency)) more to break even"
+                            ? _t(": redeem %1$s more to break even").filled(money(String(net.dropFirst()), card.currency))
                             : " = +\(money(net, card.currency))"
                     }
                 }
-                feeTable.add(["  " + shown(card.card), line, "fee due " + urgency(card.daysUntilFee).trimmingCharacters()])
+                feeTable.add([
+                    "  " + shown(card.card), line, _t("fee due %1$s").filled(urgency(card.daysUntilFee).trimmingCharacters()),
+                ])
             }
             out += feeTable.render()
         }
@@ -255,35 +273,53 @@ struct Status: ParsableCommand {
             status.notificationServer.map {
                 shown("\($0.name) \($0.version) (\($0.capabilities.joined(separator: ", ")))")
             }
-            ?? "none on the session bus (reminders wait for one)"
+            ?? _t("none on the session bus (reminders wait for one)")
         let next = Output.sentence(status.nextReminder)
         var lines = [
-            ("Version", status.version), ("Uptime", "\(status.uptimeSeconds) s"),
-            ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "no reminder pending" : next),
-            ("Notification server", serverText),
-            ("Paused", Status.paused(status)),
-            ("Time zone", shown(status.timeZone)), ("Store", shown(status.store)),
+            (_t("Version"), status.version), (_t("Uptime"), _t("%1$d s").filled(String(status.uptimeSeconds))),
+            (_t("Items"), "\(status.items)"), (_t("Next reminder"), next.isEmpty ? _t("no reminder pending") : next),
+            (_t("Notification server"), serverText),
+            (_t("Paused"), Status.paused(status)),
+            (_t("Time zone"), shown(status.timeZone)), (_t("Store"), shown(status.store)),
         ]
         if status.inTurn > 0 {
-            let count = "\(status.inTurn) reminder\(status.inTurn == 1 ? "" : "s")"
-            lines.insert(("One at a time", "\(count) of a grouped pop-up, shown in turn"), at: 4)
+            let count = _n(
+                "%1$d reminder of a grouped pop-up, shown in turn", "%1$d reminders of a grouped pop-up, shown in turn",
+                Int(status.inTurn))
+            lines.insert((_t("One at a time"), count.filled(String(status.inTurn))), at: 4)
         }
-        for (label, value) in lines { print("\(label + ":")".padding(21) + value) }
-        if let sync = SyncWording.current()?.statusLine { print("Sync:".padding(21) + sync) }
+        let sync = SyncWording.current()?.statusLine.map { (_t("Sync"), $0) }
+        let shownLines = lines + (sync.map { [$0] } ?? [])
+        // Values start in column 22 as ever; further right when a language's label is longer.
+        let labels = shownLines.map { _t("%1$s:").filled($0.0) }
+        let width = max(21, (labels.map { DisplayWidth.of($0) }.max() ?? 0) + 1)
+        for (label, line) in zip(labels, shownLines) {
+            print(label + String(repeating: " ", count: width - DisplayWidth.of(label)) + line.1)
+        }
     }
 
     /// reminderd's own pause, or what else is holding reminders back: the desktop's
     /// do-not-disturb (the daemon holds them and sends one digest when it ends).
     static func paused(_ status: StatusReply) -> String {
         if let paused = status.paused {
-            let until = paused == "until resumed" ? "until you run: reminderctl resume" : "until \(Output.sentence(paused))"
-            let held = status.held == 0 ? "none yet" : "\(status.held) so far"
-            return "\(until); every pop-up is held (\(held)), shown as one digest when the pause ends"
+            let until =
+                paused == "until resumed"
+                ? _t("until you run: reminderctl resume") : _t("until %1$s").filled(Output.sentence(paused))
+            if status.held == 0 {
+                return _t("%1$s; every pop-up is held (none yet), shown as one digest when the pause ends").filled(until)
+            }
+            return _n(
+                "%1$s; every pop-up is held (%2$d so far), shown as one digest when the pause ends",
+                "%1$s; every pop-up is held (%2$d so far), shown as one digest when the pause ends", Int(status.held)
+            ).filled(until, String(status.held))
         }
         let held = status.held
-        guard held > 0 else { return "no" }
+        guard held > 0 else { return _t("no") }
         let reason = status.heldReason ?? ""
-        return
-            "no, but \(held) reminder\(held == 1 ? " is" : "s are") held by \(reason.isEmpty ? "the desktop's do-not-disturb" : shown(reason)); they come as one digest when it ends"
+        let holder = reason.isEmpty ? _t("the desktop's do-not-disturb") : shown(reason)
+        return _n(
+            "no, but %1$d reminder is held by %2$s; they come as one digest when it ends",
+            "no, but %1$d reminders are held by %2$s; they come as one digest when it ends", Int(held)
+        ).filled(String(held), holder)
     }
 }

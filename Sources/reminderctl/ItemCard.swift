@@ -8,17 +8,20 @@ import ReminderProtocol
 /// that form is `show --json`).
 enum ItemCard {
     /// (JSON key, label), in the order shown.
-    static let fields: [(key: String, label: String)] = [
-        ("card", "Card"), ("amount", "Amount"), ("amountIn", "Amount by month"), ("amountThisPeriod", "This period"),
-        ("amountUsed", "Used so far"), ("amountLeft", "Left this period"), ("value", "Value"),
-        ("period", "Period"), ("periodStart", "Periods from"), ("every", "Renews every"),
-        ("everyDays", "Every (days)"), ("status", "Status"),
-        ("due", "Due"), ("next", "Next renewal"), ("trialEnds", "Free trial ends"), ("cancelled", "Cancelled on"),
-        ("expires", "Expires"),
-        ("lastPurchased", "Last bought"), ("code", "Code"), ("category", "Category"), ("currency", "Currency"),
-        ("nextReminder", "Next reminder"), ("lead", "Lead times"), ("repeatEvery", "Repeats every"),
-        ("repeatTimes", "Repeats at most"), ("notes", "Notes"), ("createdAt", "Added"),
-    ]
+    static var fields: [(key: String, label: String)] {
+        [
+            ("card", _t("Card")), ("amount", _t("Amount")), ("amountIn", _t("Amount by month")),
+            ("amountThisPeriod", _t("This period")), ("amountUsed", _t("Used so far")),
+            ("amountLeft", _t("Left this period")), ("value", _t("Value")), ("period", _t("Period")),
+            ("periodStart", _t("Periods from")), ("every", _t("Renews every")), ("everyDays", _t("Every (days)")),
+            ("status", _t("Status")), ("due", _t("Due")), ("next", _t("Next renewal")),
+            ("trialEnds", "Free trial ends"), ("cancelled", "Cancelled on"), ("expires", _t("Expires")),
+            ("lastPurchased", _t("Last bought")), ("code", _t("Code")), ("category", _t("Category")),
+            ("currency", _t("Currency")), ("nextReminder", _t("Next reminder")), ("lead", _t("Lead times")),
+            ("repeatEvery", _t("Repeats every")), ("repeatTimes", _t("Repeats at most")), ("notes", _t("Notes")),
+            ("createdAt", _t("Added")),
+        ]
+    }
 
     /// The rows are the item's fields, the known ones in `fields`' order and words, then any
     /// this version does not know. Every value is `shown`: a title, a note or a code is the
@@ -51,10 +54,12 @@ enum ItemCard {
         }
         // An item set aside as unreadable has no reminders to speak of.
         if item.nextReminder == nil, item.status != .unreadable {
-            rows.append(("Next reminder", "no reminder pending"))
+            rows.append((_t("Next reminder"), _t("no reminder pending")))
         }
         let width = rows.map { DisplayWidth.of($0.0) }.max() ?? 0
-        for (label, text) in rows { out += "  \(label.padding(width))  \(text)\n" }
+        for (label, text) in rows {
+            out += "  \(label)\(String(repeating: " ", count: width - DisplayWidth.of(label)))  \(text)\n"
+        }
         return out
     }
 

@@ -114,7 +114,7 @@ struct Add: ParsableCommand {
     /// date kept, rather than leave the user believing the date typed.
     static func sayStoredDue(typed: JSONValue?, stored: OffsetDateTime?) {
         guard case .string(let typed)? = typed, let stored, !stored.description.hasPrefix(typed) else { return }
-        print("\(typed) is past; the next one is due \(Output.dateInSentence(stored)), and that is what is stored")
+        print(_t("%1$s is past; the next one is due %2$s, and that is what is stored").filled(typed, Output.dateInSentence(stored)))
     }
 
     /// One benefit per catalog credit and, with --fee-due, the annual fee — all or nothing. What
@@ -171,11 +171,11 @@ struct Add: ParsableCommand {
         if addsFee, let feeDue, let feeId = ids.last {
             // The daemon keeps the next fee date ahead: a past one moves on a year. Say what is stored.
             let stored = try DaemonClient.call(.get(id: feeId), as: ItemReply.self).item.due
-            print("and its \(usd(card.annualFee)) annual fee, due \(Output.dateInSentence(stored))")
+            print(_t("and its %1$s annual fee, due %2$s").filled(usd(card.annualFee), Output.dateInSentence(stored)))
             Add.sayStoredDue(typed: .string(feeDue), stored: stored)
         }
         if !addsFee, feeDue != nil {
-            print("Its annual fee is tracked already; change its date with: reminderctl edit ID --due YYYY-MM-DD")
+            print(_t("Its annual fee is tracked already; change its date with: reminderctl edit ID --due YYYY-MM-DD"))
         }
         let calendarYear = Catalog.anniversaryUnknown(card, feeDue: feeDue, anniversary: anniversary, skip: skip)
         if !calendarYear.isEmpty {
@@ -257,7 +257,7 @@ struct Remove: ParsableCommand {
     func removeCard(_ name: String) throws {
         let items = try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
         let onCard = items.filter { $0.card?.lowercased() == name.lowercased() }
-        guard !onCard.isEmpty else { throw Refusal(message: "no items have the card \"\(shown(name))\"") }
+        guard !onCard.isEmpty else { throw Refusal(message: _t("no items have the card \"%1$s\"").filled(shown(name))) }
         let own = onCard.filter { $0.kind == .benefit || $0.kind == .fee }
         let paidWith = onCard.filter { !($0.kind == .benefit || $0.kind == .fee) }
         var doomed = own
@@ -265,18 +265,22 @@ struct Remove: ParsableCommand {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw Refusal(
                     message:
-                        "remove --card asks before removing and this is not a terminal; add --yes to remove without asking"
+                        _t("remove --card asks before removing and this is not a terminal; add --yes to remove without asking")
                 )
             }
             if !own.isEmpty {
                 for item in own { print(Remove.line(item)) }
-                guard confirm("Remove these \(own.count) credits and fees of \(shown(name))?") else {
-                    return print("Nothing removed.")
+                let question = _n(
+                    "Remove these %1$d credits and fees of %2$s?", "Remove these %1$d credits and fees of %2$s?", own.count)
+                guard confirm(question.filled(String(own.count), shown(name))) else {
+                    return print(_t("Nothing removed."))
                 }
             }
             if !paidWith.isEmpty {
                 for item in paidWith { print(Remove.line(item)) }
-                if confirm("These are paid with \(shown(name)) but are not its own; remove them too?") { doomed += paidWith }
+                if confirm(_t("These are paid with %1$s but are not its own; remove them too?").filled(shown(name))) {
+                    doomed += paidWith
+                }
             }
         }
         var removed: [String] = []
@@ -291,19 +295,22 @@ struct Remove: ParsableCommand {
                         "ids": .array(removed.map { .string($0) }), "kept": .array(kept.map { .string($0.id) }),
                     ])))
         }
-        print("Removed \(removed.count) item\(removed.count == 1 ? "" : "s") of \(shown(name))")
+        print(_n("Removed %1$d item of %2$s", "Removed %1$d items of %2$s", removed.count).filled(String(removed.count), shown(name)))
         if !kept.isEmpty {
+            let listed = kept.map { "\(shown($0.title)) (\($0.id))" }.joined(separator: ", ")
             print(
-                "Kept \(kept.count) paid with it: \(kept.map { "\(shown($0.title)) (\($0.id))" }.joined(separator: ", ")); remove one with: reminderctl remove ID"
-            )
+                _n(
+                    "Kept %1$d paid with it: %2$s; remove one with: reminderctl remove ID",
+                    "Kept %1$d paid with it: %2$s; remove one with: reminderctl remove ID", kept.count
+                ).filled(String(kept.count), listed))
         }
     }
 
     /// "Removed Uber Cash (benefit, Amex Platinum), k4s8" — what went, not only its id.
     static func removed(_ reply: RemoveReply) -> String {
-        guard let item = reply.item else { return "Removed \(shown(reply.id))" }
+        guard let item = reply.item else { return _t("Removed %1$s").filled(shown(reply.id)) }
         let what = [item.kindName, item.card ?? ""].filter { !$0.isEmpty }.map(shown).joined(separator: ", ")
-        return "Removed \(shown(item.title)) (\(what)), \(shown(reply.id))"
+        return _t("Removed %1$s (%2$s), %3$s").filled(shown(item.title), what, shown(reply.id))
     }
 
     static func line(_ item: ItemView) -> String {
@@ -358,8 +365,8 @@ struct List: ParsableCommand {
     /// "no items have the card "Amex Plat"; the cards are Amex Gold, Amex Platinum".
     static func noCard(_ card: String, among items: [ItemView]) -> String {
         let names = Set(items.compactMap(\.card).filter { !$0.isEmpty }).sorted()
-        return "no items have the card \"\(shown(card))\""
-            + (names.isEmpty ? "" : "; the cards are \(names.map(shown).joined(separator: ", "))")
+        let none = _t("no items have the card \"%1$s\"").filled(shown(card))
+        return none + (names.isEmpty ? "" : _t("; the cards are %1$s").filled(names.map(shown).joined(separator: ", ")))
     }
 }
 

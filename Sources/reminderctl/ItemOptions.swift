@@ -106,7 +106,7 @@ extension ItemOptions {
             let parts = entry.split(separator: "=", maxSplits: 1).map { String($0).lowercased() }
             let number = parts.first.flatMap { Int($0) }.flatMap { (1...12).contains($0) ? $0 : nil }
             guard parts.count == 2, let month = number ?? NaturalDate.month(parts[0]) else {
-                throw Refusal.usage("--amount-in \"\(entry)\": expected MONTH=AMOUNT, like dec=35 or 12=35")
+                throw Refusal.usage(_t("--amount-in \"%1$s\": expected MONTH=AMOUNT, like dec=35 or 12=35").filled(entry))
             }
             months[String(month)] = .string(try TerminalLocale.amount(parts[1]))
         }
@@ -120,18 +120,18 @@ extension ItemOptions {
     /// options' words, not the fields' ("everyDays: missing").
     static func rebuyInterval(_ fields: inout [String: JSONValue]) throws {
         if fields["lastPurchased"] == nil {
-            throw Refusal.usage("add rebuy: say when you last bought it: --last-purchased today (or a date)")
+            throw Refusal.usage(_t("add rebuy: say when you last bought it: --last-purchased today (or a date)"))
         }
         guard case .string(let every)? = fields["every"] else {
             if fields["everyDays"] == nil {
-                throw Refusal.usage("add rebuy: say how often you rebuy it: --every-days 30, or --every 2w")
+                throw Refusal.usage(_t("add rebuy: say how often you rebuy it: --every-days 30, or --every 2w"))
             }
             return
         }
-        guard fields["everyDays"] == nil else { throw Refusal.usage("give --every or --every-days, not both") }
+        guard fields["everyDays"] == nil else { throw Refusal.usage(_t("give --every or --every-days, not both")) }
         let unit = every.last.map { $0 == "w" ? 7 : $0 == "d" ? 1 : 0 } ?? 0
         guard unit > 0, let count = Int(every.dropLast()), (1...365).contains(count * unit) else {
-            throw Refusal.usage("--every \"\(every)\": a rebuy's interval is days or weeks, 1 to 365 days (30d, 2w)")
+            throw Refusal.usage(_t("--every \"%1$s\": a rebuy's interval is days or weeks, 1 to 365 days (30d, 2w)").filled(every))
         }
         fields["every"] = nil
         fields["everyDays"] = .integer(Int64(count * unit))

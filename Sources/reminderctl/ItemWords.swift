@@ -29,7 +29,7 @@ extension Output {
 
     /// "next reminder Sat 2026-11-28 09:00", or "no reminder pending".
     static func nextReminder(_ item: ItemView) -> String {
-        let next = when(item.nextReminder)
+        let next = sentence(item.nextReminder)
         return next.isEmpty ? _t("no reminder pending") : _t("next reminder %1$s").filled(next)
     }
 }

@@ -1,4 +1,5 @@
 import CivilTime
+import ReminderCore
 import ReminderProtocol
 
 /// What `add` and `edit` say when the item's current occurrence will get no reminder at all: each
@@ -19,23 +20,24 @@ enum NoReminderNote {
         guard let first = steps.first, steps.allSatisfy({ $0.result.hasPrefix("dropped") || passed($0) }) else {
             return []
         }
-        var lines = ["No reminder will come before it is due, \(Output.sentence(first.due)):"]
+        var lines = [_t("No reminder will come before it is due, %1$s:").filled(Output.sentence(first.due))]
         let width = steps.map(\.lead.count).max() ?? 0
         for step in steps {
             let lead = step.lead.padding(width)
-            var why = passed(step) ? "its time had passed when the item or the settings changed" : step.result
+            var why = passed(step) ? _t("its time had passed when the item or the settings changed") : step.result
             if why.hasPrefix("dropped: ") { why = String(why.dropFirst(9)) }
             let time = Output.when(step.fireAt ?? step.computed)
             lines.append("  \(lead)  \(time)  \(HumanTime.inText(why))")
         }
         if steps.contains(where: { $0.result.contains("quiet hours") }) {
             lines.append(
-                "Quiet hours hold pop-ups until they end. To be reminded during them, change or turn them off: "
-                    + "reminderctl setup --quiet-hours START-END (or none)")
+                _t(
+                    "Quiet hours hold pop-ups until they end. To be reminded during them, change or turn them off: reminderctl setup --quiet-hours START-END (or none)"
+                ))
         } else if steps.contains(where: { $0.result.hasSuffix("at or after the due time") }) {
-            lines.append("To be reminded, give a lead in hours or minutes: reminderctl edit \(id) --lead 1h")
+            lines.append(_t("To be reminded, give a lead in hours or minutes: reminderctl edit %1$s --lead 1h").filled(id))
         } else {
-            lines.append("To be reminded, give a lead that is still ahead: reminderctl edit \(id) --lead 10m")
+            lines.append(_t("To be reminded, give a lead that is still ahead: reminderctl edit %1$s --lead 10m").filled(id))
         }
         return lines
     }

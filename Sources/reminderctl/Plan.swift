@@ -38,7 +38,7 @@ struct Plan: ParsableCommand {
         }
         let start = try Plan.instant(from, option: "--from", zone: zone)
         let end = try Plan.instant(to, option: "--to", zone: zone)
-        guard start < end else { throw Refusal.usage("--to must be later than --from") }
+        guard start < end else { throw Refusal.usage(_t("--to must be later than --from")) }
         let list = try ItemsFile.load(path: items, zone: zone, defaultCreatedAt: start)
         let planner = Planner(configuration: configuration, zone: zone)
         let entries = planner.plan(items: list, from: start, to: end)
@@ -59,11 +59,14 @@ struct Plan: ParsableCommand {
     static func table(
         _ entries: [Planner.Entry], items: [Item], zone: TimeZoneRules, configuration: Configuration
     ) -> String {
-        if entries.isEmpty { return "No reminders in this range.\n" }
+        if entries.isEmpty { return _t("No reminders in this range.") + "\n" }
         var table = TextTable(headers: [_t("FIRES"), _t("ITEM"), _t("TITLE"), _t("LEAD"), _t("DUE"), _t("NOTE")])
         // Left alone, each reminder comes back: said beside it (the repeats depend on when it is shown).
         func repeats(_ item: Item) -> String? {
-            RepeatRule.of(item, configuration).map { "then \($0) unless acknowledged" }
+            RepeatRule.of(item, configuration).map {
+                _n("then every %1$s, %2$d time unless acknowledged", "then every %1$s, %2$d times unless acknowledged", $0.times)
+                    .filled($0.every.description, String($0.times))
+            }
         }
         // A subscription's free trial: its last day is due before the renewals (CONTRACT §2).
         func trialEnd(_ item: Item, _ occurrence: Occurrence) -> String? {

@@ -27,7 +27,7 @@ struct Report: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard (1...120).contains(months) else { throw Refusal.usage("--months must be between 1 and 120") }
+        guard (1...120).contains(months) else { throw Refusal.usage(_t("--months must be between %1$d and %2$d").filled("1", "120")) }
         guard let reply = try output.call(.report(months: months, card: card), as: ReportReply.self) else { return }
         let view = ReportView(report: reply.report, width: TextTable.terminalWidth(), unicode: ReportView.unicodeLocale)
         print(view.render(), terminator: "")
@@ -49,9 +49,8 @@ struct ReportView {
         return name.contains("utf-8") || name.contains("utf8")
     }
 
-    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    static func name(_ month: LocalDate) -> String { "\(monthNames[month.month - 1]) \(month.year)" }
+    /// "Nov 2026" in the terminal's language (`DateText.monthAndYear`).
+    static func name(_ month: LocalDate) -> String { DateText.monthAndYear(month) }
 
     func money(_ amount: Money, _ currency: String? = nil) -> String {
         amount.formatted(currency: currency ?? report.currency, in: TerminalLocale.money)
@@ -99,15 +98,18 @@ struct ReportView {
             first == last
             ? ReportView.name(first.month)
             : "\(ReportView.name(first.month)) \(unicode ? "–" : "-") \(ReportView.name(last.month))"
-        let on = report.cardFilter.map { " on " + $0.map(shown).joined(separator: ", ") } ?? ""
-        var out = "Redeemed\(on) by month, \(span) (amounts in \(report.currency))\n"
+        var out =
+            (report.cardFilter.map {
+                _t("Redeemed on %1$s by month, %2$s (amounts in %3$s)").filled(
+                    $0.map(shown).joined(separator: ", "), span, report.currency)
+            } ?? _t("Redeemed by month, %1$s (amounts in %2$s)").filled(span, report.currency)) + "\n"
 
         let most = report.months.map(\.redeemed).max() ?? .zero
         let runs = ReportView.runs(report.months)
         var room = 10
         if runs.count == 1, runs[0].empty {
             // Not one figure in the whole span: one line says so, not a table of $0 rows.
-            out += "\(span): nothing redeemed or lost\n"
+            out += _t("%1$s: nothing redeemed or lost").filled(span) + "\n"
         } else {
             // A run of months with nothing in them is one row, its span in the month column.
             var rows: [[String]] = runs.map { run in
@@ -121,9 +123,9 @@ struct ReportView {
             let total = report.months.reduce((Money.zero, Money.zero, Money.zero)) {
                 ($0.0 + $1.redeemed, $0.1 + $1.lost, $0.2 + $1.subscriptions)
             }
-            rows.append(["Total", money(total.0), money(total.1), money(total.2)])
+            rows.append([_t("Total"), money(total.0), money(total.1), money(total.2)])
             let aligned = ReportView.rightAligned(
-                [["MONTH", "REDEEMED", "LOST", "SUBSCRIPTIONS"]] + rows, columns: 1...3)
+                [[_t("MONTH"), _t("REDEEMED"), _t("LOST"), _t("SUBSCRIPTIONS")]] + rows, columns: 1...3)
             let headers = aligned[0]
             rows = Array(aligned.dropFirst())
             room = self.room(beside: aligned)
@@ -136,20 +138,20 @@ struct ReportView {
         }
 
         if report.cards.isEmpty {
-            out += "\nNo cards yet. Add one with: reminderctl add card ID --fee-due DATE (ids: reminderctl cards)\n"
+            out += "\n" + _t("No cards yet. Add one with: reminderctl add card ID --fee-due DATE (ids: reminderctl cards)") + "\n"
         }
         // Card bars on the months' scale, so that a card's month reads against the total's.
         let scale = max(most, report.months.flatMap(\.cards).map(\.amount).max() ?? .zero)
         for card in report.cards { out += "\n" + render(card, room: room, most: scale) }
 
         if !report.subscriptions.isEmpty {
-            out += "\nSubscriptions: \(money(report.subscriptionsMonthly)) a month\n"
+            out += "\n" + _t("Subscriptions: %1$s a month").filled(money(report.subscriptionsMonthly)) + "\n"
             var subscriptions = TextTable(columns: 4)
             subscriptions.flexible = [(0, 2), (3, 1)]
             for subscription in report.subscriptions {
                 subscriptions.add([
                     "  " + shown(subscription.title), money(subscription.amount, subscription.currency),
-                    "every \(subscription.every)", shown(subscription.card ?? ""),
+                    _t("every %1$s").filled(subscription.every), shown(subscription.card ?? ""),
                 ])
             }
             out += subscriptions.render(maxWidth: width)
@@ -157,13 +159,13 @@ struct ReportView {
 
         if !report.lost.isEmpty {
             let lost = report.lost.filter { $0.currency == report.currency }.reduce(Money.zero) { $0 + $1.lost }
-            out += "\nExpired unused: \(money(lost)) lost\n"
+            out += "\n" + _t("Expired unused: %1$s lost").filled(money(lost)) + "\n"
             var losses = TextTable(columns: 4)
             losses.flexible = [(1, 2), (2, 1)]
             for loss in report.lost {
                 losses.add([
                     "  " + Output.day(loss.due), shown(loss.title), shown(loss.card ?? ""),
-                    "\(money(loss.lost, loss.currency)) of \(money(loss.amount, loss.currency))",
+                    _t("%1$s of %2$s").filled(money(loss.lost, loss.currency), money(loss.amount, loss.currency)),
                 ])
             }
             out += losses.render(maxWidth: width)
@@ -189,8 +191,8 @@ struct ReportView {
     /// A card's block: its total, a bar for each month it redeemed something (`most` filling
     /// `room`), its fee year.
     func render(_ card: ValueReport.Card, room: Int, most: Money) -> String {
-        var out = "\(shown(card.card)): \(money(card.redeemed, card.currency)) redeemed"
-        out += card.lost > .zero ? ", \(money(card.lost, card.currency)) expired unused\n" : "\n"
+        var out = _t("%1$s: %2$s redeemed").filled(shown(card.card), money(card.redeemed, card.currency))
+        out += (card.lost > .zero ? _t(", %1$s expired unused").filled(money(card.lost, card.currency)) : "") + "\n"
         let months = report.months.compactMap { month in
             month.cards.first { $0.card == card.card }.map { (month.month, $0.amount) }
         }
@@ -200,15 +202,17 @@ struct ReportView {
         for (row, month) in zip(rows, months) { table.add(row + [bar(month.1, of: most, room: room)]) }
         out += table.render(maxWidth: nil)
         if let yearRedeemed = card.yearRedeemed {
-            var line = "  This card year: \(money(yearRedeemed, card.currency)) back"
+            let back = money(yearRedeemed, card.currency)
+            var line = "  " + _t("This card year: %1$s back").filled(back)
             if let fee = card.fee, let net = card.net {
-                line += " against the \(money(fee, card.currency)) fee, "
-                line +=
-                    net < .zero
-                    ? "\(money(.zero - net, card.currency)) more to break even"
-                    : "\(money(net, card.currency)) ahead"
+                line =
+                    "  "
+                    + (net < .zero
+                        ? _t("This card year: %1$s back against the %2$s fee, %3$s more to break even")
+                        : _t("This card year: %1$s back against the %2$s fee, %3$s ahead")).filled(
+                            back, money(fee, card.currency), money(net < .zero ? .zero - net : net, card.currency))
             }
-            if let due = card.feeDue { line += " (fee due \(Output.dateInSentence(due)))" }
+            if let due = card.feeDue { line += _t(" (fee due %1$s)").filled(Output.dateInSentence(due)) }
             out += line + "\n"
         }
         return out

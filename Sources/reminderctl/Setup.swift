@@ -65,10 +65,10 @@ struct Setup: ParsableCommand {
         var dueDates = try Setup.cardDates(feeDue, option: "--fee-due")
         var anniversaries = try Setup.cardDates(anniversary, option: "--anniversary")
         if interactive && !givenFlags {
-            print("reminderd setup — press Enter to keep the value in brackets.")
-            settings.reminderTime = ask("Reminder time", settings.reminderTime) { LocalTime.parse($0).map { _ in () } }
-            settings.leadTimes = ask("Lead times", settings.leadTimes) { Setup.leads($0).map { _ in () } }
-            settings.quietHours = ask("Quiet hours (START-END or none)", settings.quietHours) {
+            print(_t("reminderd setup — press Enter to keep the value in brackets."))
+            settings.reminderTime = ask(_t("Reminder time"), settings.reminderTime) { LocalTime.parse($0).map { _ in () } }
+            settings.leadTimes = ask(_t("Lead times"), settings.leadTimes) { Setup.leads($0).map { _ in () } }
+            settings.quietHours = ask(_t("Quiet hours (START-END or none)"), settings.quietHours) {
                 Setup.quiet($0).map { _ in () }
             }
             pickCards(catalog, into: &cards, dueDates: &dueDates, anniversaries: &anniversaries)
@@ -83,11 +83,11 @@ struct Setup: ParsableCommand {
         }
         document["reminderTime"] = .string(settings.reminderTime)
         guard case .success(let leads) = Setup.leads(settings.leadTimes) else {
-            throw Refusal.usage("--lead-times \"\(settings.leadTimes)\": expected e.g. 7d,1d,0d")
+            throw Refusal.usage(_t("--lead-times \"%1$s\": expected e.g. 7d,1d,0d").filled(settings.leadTimes))
         }
         document["leadTimes"] = .array(leads.map { .string($0.description) })
         guard case .success(let quiet) = Setup.quiet(settings.quietHours) else {
-            throw Refusal.usage("--quiet-hours \"\(settings.quietHours)\": expected 22:00-08:00 or none")
+            throw Refusal.usage(_t("--quiet-hours \"%1$s\": expected 22:00-08:00 or none").filled(settings.quietHours))
         }
         document["quietHours"] =
             quiet.map { .object(["start": .string($0.start.description), "end": .string($0.end.description)]) } ?? .null
@@ -171,22 +171,24 @@ struct Setup: ParsableCommand {
         anniversaries: inout [String: String]
     ) {
         while true {
-            print("Search for a card you hold (Enter when done): ", terminator: "")
+            print(_t("Search for a card you hold (Enter when done): "), terminator: "")
             fflush(nil)
             guard let line = readLine() else { return }
             let search = line.trimmingCharacters()
             if search.isEmpty { return }
             let matches = Array(catalog.cards(matching: search).prefix(9))
             if matches.isEmpty {
-                print("  No card matches \"\(search)\".")
+                print("  " + _t("No card matches \"%1$s\".").filled(search))
                 continue
             }
             for (index, card) in matches.enumerated() {
                 print(
-                    "  \(index + 1). \(card.name) (\(card.issuer)) — \(usd(card.annualFee)) fee, \(usd(card.annualValue)) in credits"
+                    "  \(index + 1). "
+                        + _t("%1$s (%2$s) — %3$s fee, %4$s in credits").filled(
+                            card.name, card.issuer, usd(card.annualFee), usd(card.annualValue))
                 )
             }
-            print("Pick a number (Enter to search again): ", terminator: "")
+            print(_t("Pick a number (Enter to search again): "), terminator: "")
             fflush(nil)
             guard let pick = readLine().map({ Substring($0).trimmingCharacters() }), let number = Int(pick),
                 (1...matches.count).contains(number)
@@ -195,7 +197,7 @@ struct Setup: ParsableCommand {
             }
             let card = matches[number - 1]
             if !cards.contains(where: { $0.id == card.id }) { cards.append(card) }
-            let due = ask("Next annual fee date for \(card.name) (YYYY-MM-DD, or none)", dueDates[card.id] ?? "none") {
+            let due = ask(_t("Next annual fee date for %1$s (YYYY-MM-DD, or none)").filled(card.name), dueDates[card.id] ?? "none") {
                 text in
                 text == "none" ? .success(()) : LocalDate.parse(text).map { _ in () }
             }
@@ -204,13 +206,14 @@ struct Setup: ParsableCommand {
                 // The fee posts on the anniversary, so its date is the usual answer.
                 let shown = anniversaries[card.id] ?? dueDates[card.id] ?? "none"
                 let answer = ask(
-                    "Account anniversary for \(card.name), the day its anniversary credits reset (YYYY-MM-DD)", shown
+                    _t("Account anniversary for %1$s, the day its anniversary credits reset (YYYY-MM-DD)").filled(card.name),
+                    shown
                 ) { text in
                     text == "none" ? .success(()) : LocalDate.parse(text).map { _ in () }
                 }
                 anniversaries[card.id] = answer == "none" ? nil : answer
             }
-            print("  Added \(card.name).")
+            print("  " + _t("Added %1$s.").filled(card.name))
         }
     }
 
@@ -224,13 +227,13 @@ struct Setup: ParsableCommand {
         if exists {
             let old = (try? FileReader.read(path)) ?? []
             if old != Array(data) + [0x0A] && !yes {
-                guard interactive, confirm("Update \(path) with these settings?") else {
-                    throw Refusal(message: "\(path) exists; nothing changed (run with --yes to update it)")
+                guard interactive, confirm(_t("Update %1$s with these settings?").filled(path)) else {
+                    throw Refusal(message: _t("%1$s exists; nothing changed (run with --yes to update it)").filled(path))
                 }
             }
         }
         try writeConfigFile(document, to: path)
-        print("Config written to \(path).")
+        print(_t("Config written to %1$s.").filled(path))
     }
 
     func addCards(_ cards: [CardCatalog.Card], dueDates: [String: String], anniversaries: [String: String]) throws {
@@ -249,26 +252,36 @@ struct Setup: ParsableCommand {
             if !fresh.isEmpty { _ = try DaemonClient.call(.importItems(items: fresh, state: nil, replace: false)) }
             let fees = fresh.filter { $0["kind"] == .string("fee") }.count
             if tracked.isEmpty, !fresh.isEmpty {
-                print(
-                    "Tracking \(fresh.count - fees) benefits worth \(usd(value))/year on \(cards.count) card\(cards.count == 1 ? "" : "s")\(fees == 0 ? "" : " and \(fees) annual fee\(fees == 1 ? "" : "s")")."
-                )
+                let onCards = _n(
+                    "Tracking %1$d benefits worth %2$s/year on %3$d card", "Tracking %1$d benefits worth %2$s/year on %3$d cards",
+                    cards.count
+                ).filled(String(fresh.count - fees), usd(value), String(cards.count))
+                let andFees = _n(" and %1$d annual fee", " and %1$d annual fees", fees).filled(String(fees))
+                print(onCards + (fees == 0 ? "" : andFees) + ".")
             } else if !tracked.isEmpty {
-                print(
-                    "Added \(fresh.count) new item\(fresh.count == 1 ? "" : "s"); \(tracked.count) of your cards' items were tracked already and were skipped."
-                )
+                let added = _n("Added %1$d new item", "Added %1$d new items", fresh.count).filled(String(fresh.count))
+                let skipped = _n(
+                    "; %1$d of your cards' items were tracked already and were skipped.",
+                    "; %1$d of your cards' items were tracked already and were skipped.", tracked.count
+                ).filled(String(tracked.count))
+                print(added + skipped)
             }
             noteOldTerms(cards)
-            print("reminderd is running; see what needs attention with: reminderctl summary")
+            print(_t("reminderd is running; see what needs attention with: reminderctl summary"))
             return
         }
         if !items.isEmpty {
             let path = Catalog.userPath.replacingSuffix("cards.json", with: "setup-items.json")
             _ = FileWriter.write(JSONValue.array(items).serialized(pretty: true), to: path)
-            print("reminderd is not running, so the \(items.count) items of your cards were saved to \(path).")
-            print("After starting it, add them with: reminderctl import \(path)")
+            print(
+                _n(
+                    "reminderd is not running, so the %1$d items of your cards were saved to %2$s.",
+                    "reminderd is not running, so the %1$d items of your cards were saved to %2$s.", items.count
+                ).filled(String(items.count), path))
+            print(_t("After starting it, add them with: reminderctl import %1$s").filled(path))
             noteOldTerms(cards)
         }
-        print("Start reminderd: \(StartHint.reminderd)")
+        print(_t("Start reminderd: %1$s").filled(StartHint.reminderd))
     }
 }
 

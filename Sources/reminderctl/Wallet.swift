@@ -99,14 +99,14 @@ struct WalletCard {
     }
 
     func render(colour: Bool) -> String {
-        var out = Colour.paint(shown(name), "1", colour) + " — \(money(available)) left this period"
-        out += usedThisPeriod > .zero ? ", \(money(usedThisPeriod)) used\n" : "\n"
+        var out = Colour.paint(shown(name), "1", colour) + _t(" — %1$s left this period").filled(money(available))
+        out += (usedThisPeriod > .zero ? _t(", %1$s used").filled(money(usedThisPeriod)) : "") + "\n"
         if !expiring.isEmpty {
             let parts = expiring.sorted { ($0.daysLeft ?? 0) < ($1.daysLeft ?? 0) }.map { credit in
                 "\(shown(credit.title)) \(money(credit.left)) (\(WalletCard.days(credit.daysLeft ?? 0)))"
             }
             out +=
-                "  " + Colour.paint("Expires within 7 days:", "31", colour) + " " + parts.joined(separator: ", ")
+                "  " + Colour.paint(_t("Expires within 7 days:"), "31", colour) + " " + parts.joined(separator: ", ")
                 + "\n"
         }
         var table = TextTable(headers: ["  " + _t("LEFT"), _t("OF"), _t("CREDIT"), _t("PERIOD"), _t("STATUS"), _t("RESETS")], flexible: [(2, 1)])
@@ -129,20 +129,23 @@ struct WalletCard {
         guard let fee else {
             return _t("No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)")
         }
-        var line = "Annual fee \(fee.amount.map(money) ?? "") due \(Output.dateInSentence(fee.due))"
+        var line = _t("Annual fee %1$s due %2$s").filled(fee.amount.map(money) ?? "", Output.dateInSentence(fee.due))
         if let days = fee.daysLeft { line += " (\(WalletCard.days(days)))" }
         if let feeReturn {
-            line += "; \(money(feeReturn.redeemed)) back this card year"
+            line += _t("; %1$s back this card year").filled(money(feeReturn.redeemed))
             if let net = feeReturn.net {
                 line +=
                     net.hasPrefix("-")
-                    ? ", \(money(String(net.dropFirst()))) more to break even" : ", \(money(net)) ahead of the fee"
+                    ? _t(", %1$s more to break even").filled(money(String(net.dropFirst())))
+                    : _t(", %1$s ahead of the fee").filled(money(net))
             }
         }
         return line
     }
 
-    static func days(_ days: Int64) -> String { days <= 0 ? "today" : days == 1 ? "tomorrow" : "in \(days) days" }
+    static func days(_ days: Int64) -> String {
+        days <= 0 ? _t("today") : days == 1 ? _t("tomorrow") : _n("in %1$d days", "in %1$d days", Int(days)).filled(String(days))
+    }
 
     var json: JSONValue {
         var fields: [String: JSONValue] = [

@@ -59,6 +59,17 @@ def test_reminderctl_speaks_its_own_environment_s_language(server, daemon, langu
         env=dict(daemon.env, **languages, LANG="C", LC_MESSAGES="de_DE.UTF-8"), capture_output=True, text=True,
         check=True).stdout
     assert german.splitlines()[0].split()[:3] == ["ID", "ART", "TITEL"], german
+    # status, done and undo speak it too; status's values start in one column, Hangul counted two wide.
+    def ctl(lang, *args):
+        return subprocess.run([str(BIN / "reminderctl"), *args], env=dict(daemon.env, **languages, LANG=lang),
+                              capture_output=True, text=True, check=True).stdout
+    status = ctl("ko_KR.UTF-8", "status").splitlines()
+    assert status[0].startswith("버전:") and status[1].startswith("실행 시간:"), status
+    starts = {sum(2 if "\uac00" <= c <= "\ud7a3" else 1 for c in line[:line.index(":") + 1])
+              + len(line[line.index(":") + 1:]) - len(line[line.index(":") + 1:].lstrip()) for line in status}
+    assert len(starts) == 1, status
+    assert ctl("de_DE.UTF-8", "done", "Pizza").startswith("Erledigt: Pizza ist genutzt")
+    assert ctl("ko_KR.UTF-8", "undo", "Pizza").startswith("실행 취소: Pizza 다시 사용 가능, ")
     # A locale without a catalog, or one not installed, is English byte for byte.
     for lang in ("fr_FR.UTF-8", "C.UTF-8"):
         other = subprocess.run([str(BIN / "reminderctl"), "list"],
@@ -81,6 +92,10 @@ def test_dates_in_sentences_use_the_language_s_names_and_order(server, daemon, l
     german = pause("de_DE.UTF-8")
     assert re.fullmatch(r"Pausiert bis (So|Mo|Di|Mi|Do|Fr|Sa)\., \d{1,2}\. (Mai|\w{3}\.)( \d{4})?, \d\d:\d\d", german), german
     daemon.ctl("resume")
+    report = subprocess.run([str(BIN / "reminderctl"), "report", "--months", "1"],
+                            env=dict(daemon.env, **languages, LANG="ko_KR.UTF-8"), capture_output=True, text=True,
+                            check=True).stdout
+    assert re.match(r"월별 사용액, \d{4}년 \d{1,2}월 \(금액 단위 [A-Z]{3}\)", report), report
 
 
 def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(server, bus, tmp_path, languages):

@@ -42,6 +42,7 @@ import Testing
         #expect(DateText.weekdayAndTime(local) == "Sun 09:00")
         #expect(DateText.timeOfDay(night) == "11:05 PM")
         #expect(DateText.table(local) == "Sun 2026-11-29 09:00")
+        #expect(DateText.monthAndYear(sunday) == "Nov 2026")
     }
 
     @Test func koreanWritesTheMonthsNameNotItsPaddedAbbreviation() {
@@ -51,6 +52,7 @@ import Testing
         #expect(written("%p %-I:%M", Self.korean, time: night) == "오후 11:05")
         #expect(written("%A %H:%M", Self.korean) == "일요일 09:00")
         #expect(written("%Y-%m-%d (%a) %H:%M", Self.korean) == "2026-11-29 (일) 09:00")
+        #expect(written("%Y년 %B", Self.korean) == "2026년 11월")
     }
 
     /// German abbreviations take their point, except one that is the whole name (Mai).
@@ -59,6 +61,7 @@ import Testing
         let may = LocalDate(uncheckedYear: 2027, month: 5, day: 7)
         #expect(written("%a., %-d. %b. %Y, %H:%M", Self.german, date: may) == "Fr., 7. Mai 2027, 09:00")
         #expect(written("%a., %-d. %b.", Self.german, date: may) == "Fr., 7. Mai")
+        #expect(written("%b. %Y", Self.german) == "Nov. 2026")
         #expect(written("%H:%M", Self.german, time: night) == "23:05")
     }
 
