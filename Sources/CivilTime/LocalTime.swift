@@ -19,12 +19,6 @@ public struct LocalTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// `09:05`: the seconds dropped, as tables and status lines show a time.
     public var hourMinute: String { "\(pad(hour, 2)):\(pad(minute, 2))" }
 
-    /// "11:59 PM": the form the notification text uses.
-    public var twelveHourDescription: String {
-        let h = hour % 12 == 0 ? 12 : hour % 12
-        return "\(h):\(pad(minute, 2)) \(hour < 12 ? "AM" : "PM")"
-    }
-
     /// Parses `HH:MM` or `HH:MM:SS` on a 24-hour clock.
     public static func parse(_ text: String) -> Result<LocalTime, DateParseError> { parse(utf8: Array(text.utf8)) }
 

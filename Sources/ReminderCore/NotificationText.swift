@@ -79,7 +79,7 @@ public struct NotificationText: Hashable, Sendable {
         var hasTimeOfDay = false
         if case .coupon(let coupon) = item.schedule, case .dateTime = coupon.expires { hasTimeOfDay = true }
         let relative = NotificationText.relative(occurrence, hasTimeOfDay: hasTimeOfDay, now: now, zone: zone)
-        let dueTime = zone.localDateTime(at: occurrence.due).time.twelveHourDescription
+        let dueTime = DateText.timeOfDay(zone.localDateTime(at: occurrence.due).time)
         /// "expires in 3 days", "expires today at 11:59 PM", "has expired": whole phrases per verb,
         /// so a translation can place the time words where its language puts them.
         func phrase(_ verb: Verb) -> String {

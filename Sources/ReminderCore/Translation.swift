@@ -21,9 +21,10 @@ import Synchronization
 public enum Translation {
     static let domain = "reminderd"
 
-    /// The chosen language's name as given (e.g. `ko_KR.UTF-8`) and its `LC_MESSAGES` locale's
-    /// address (0: English). Set at start and at `reload`, read by every translation.
-    private static let chosen = Mutex<(name: String, locale: Int)>(("C", 0))
+    /// The chosen language's name as given (e.g. `ko_KR.UTF-8`), its `LC_MESSAGES` locale's
+    /// address (0: English) and its date names (English without a catalog). Set at start and at
+    /// `reload`, read by every translation.
+    private static let chosen = Mutex<(name: String, locale: Int, dates: DateNames)>(("C", 0, .english))
 
     /// Binds the text domain to its catalogs: `$REMINDERD_LOCALEDIR` (the tests' build tree) or
     /// `share/locale` beside the executable's `bin` (`/usr/share/locale` for `/usr/bin/reminderd`),
@@ -44,10 +45,16 @@ public enum Translation {
     /// Returns false, and falls back to English, when the locale is not installed.
     /// A locale replaced at `reload` is not freed: a translation in another thread may still
     /// have it installed, and a language changes only when the user reloads.
+    /// Dates are written with the locale's names only where a catalog speaks its language: a
+    /// locale without one (fr_FR) keeps the English patterns, so it keeps the English names too.
     @discardableResult
     public static func choose(localeName name: String) -> Bool {
         let locale = newlocale(LC_MESSAGES_MASK, name, nil)
-        chosen.withLock { $0 = (name, Int(bitPattern: locale)) }
+        chosen.withLock { $0 = (name, Int(bitPattern: locale), .english) }
+        // The empty msgid answers the catalog's header, and itself without a catalog.
+        let hasCatalog = !text("").isEmpty
+        let dates = hasCatalog ? DateNames(localeNamed: name) ?? .english : .english
+        chosen.withLock { $0.dates = dates }
         return locale != nil
     }
 
@@ -55,9 +62,24 @@ public enum Translation {
     /// dates in the same language as the words around them.
     public static var localeName: String { chosen.withLock { $0.name } }
 
+    /// The names dates are written with in the chosen language (`DateText`); English inside
+    /// `inEnglish`.
+    public static var dateNames: DateNames {
+        pthread_getspecific(englishKey) == nil ? chosen.withLock { $0.dates } : .english
+    }
+
     /// `msgid` in the chosen language.
     public static func text(_ msgid: String) -> String {
         lookup { msgid.withCString { id in String(cString: dgettext(domain, id)) } } ?? msgid
+    }
+
+    /// `msgid` in the chosen language where the catalog tells it apart by `context` (gettext's
+    /// `pgettext`: the two joined by EOT): one English text with two uses a language may write
+    /// differently, like a date of this year and of another.
+    public static func text(_ msgid: String, context: String) -> String {
+        let key = context + "\u{4}" + msgid
+        let found = lookup { key.withCString { id in String(cString: dgettext(domain, id)) } }
+        return found.flatMap { $0 == key ? nil : $0 } ?? msgid
     }
 
     /// The plural form of `singular`/`plural` for `count` in the chosen language.
@@ -113,6 +135,9 @@ public enum Translation {
 
 /// `msgid` translated; the keyword `scripts/update-po.sh` extracts.
 public func _t(_ msgid: String) -> String { Translation.text(msgid) }
+
+/// `msgid` translated in `context`; the keyword `_p:1c,2` that `scripts/update-po.sh` extracts.
+public func _p(_ context: String, _ msgid: String) -> String { Translation.text(msgid, context: context) }
 
 /// The plural form for `count`; the keyword `_n:1,2` that `scripts/update-po.sh` extracts.
 public func _n(_ singular: String, _ plural: String, _ count: Int) -> String {

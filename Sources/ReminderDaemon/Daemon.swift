@@ -209,7 +209,7 @@ public final class Daemon: Sendable {
         server.stop(timeout: .seconds(10))
         let flushed = DispatchSemaphore(value: 0)
         engine.queue.sync {
-            do { try engine.recordLastSeen(engine.clock()) } catch { logger.error("\(error)") }
+            engine.writeBeforeStop()
             store.whenDurable(through: store.commitCount) { _ in flushed.signal() }
         }
         if flushed.wait(timeout: .now() + .seconds(10)) == .timedOut {

@@ -5,13 +5,17 @@ import ReminderJSON
 import ReminderStore
 
 extension DeliveryController {
-    /// A button, a close or a menu click while another program holds the store's lock is kept
-    /// and handled once the lock is let go (`LockedCalls`), in the order it came, instead of
-    /// holding the engine's queue while its write waits; the other events are handled at once.
+    /// A button or a menu click while another program holds the store's lock is kept and
+    /// handled once the lock is let go (`LockedCalls`), in the order it came, instead of holding
+    /// the engine's queue while its write waits. A close is handled at once, its dismiss stored
+    /// after the lock, unless a kept button or click came before it (the close would take its
+    /// pop-up away from under it). The other events are handled at once.
     func receive(_ event: NotifierEvent) {
         switch event {
-        case .actionInvoked, .closed, .indicatorClicked:
+        case .actionInvoked, .indicatorClicked:
             core.whenStoreUnlocked { [weak self] in self?.handle(event) }
+        case .closed:
+            core.afterEarlierEvents { [weak self] in self?.handle(event) }
         case .serverAppeared, .serverVanished, .doNotDisturbChanged, .indicatorHostChanged:
             handle(event)
         }
@@ -85,13 +89,14 @@ extension DeliveryController {
                 // An acknowledgement: other devices close the same reminder (pushed with it).
                 let entry = HistoryRecord(
                     at: now, itemId: itemId, title: item.title, event: .dismissed, reason: "closed on screen")
-                do {
+                // In memory now, stored after another program's lock (`LockedCalls`); reminderd-sync
+                // is told once it is stored, the outbox row it pushes being written with it.
+                core.noteDismissed(itemId, at: now)
+                core.writeUnlessLocked("cannot record a dismiss of \(itemId)") {
+                    [store, weak core] () throws(ReminderStoreError) in
                     try store.recordDismiss(entry)
-                    core.noteDismissed(itemId, at: now)
-                } catch {
-                    logger.error("cannot record a dismiss: \(error)")
+                    core?.noteLocalChange(now: now)
                 }
-                core.noteLocalChange(now: now)
             }
         case .serverAppeared:
             // Waiting reminders, then those that were on the old server's screen, once each.
@@ -205,7 +210,10 @@ extension DeliveryController {
             for: item, id: itemId, button: undoButton)
         notifier.show(request) { [weak self] result in
             guard let self, undoButton, case .success(let id) = result else { return }
-            self.onQueue { self.outbox.offerUndo(id, for: itemId) }
+            self.onQueue {
+                self.outbox.offerUndo(id, for: itemId)
+                self.persistReshow()  // taken back after a restart, as a reminder's pop-up is
+            }
         }
     }
 

@@ -14,7 +14,7 @@ extension DeliveryController {
     /// Stores the reminders to show again after a start when they changed since last stored
     /// (after each change the engine publishes): those on screen alone or grouped — but the one
     /// gone through in turn, which `persistTurn` keeps — and those to be shown again on the next
-    /// server, with the ids of their pop-ups. A failure is logged: they are still shown while this run lasts,
+    /// server, with the ids of their pop-ups and of the Done confirmations offering Undo. A failure is logged: they are still shown while this run lasts,
     /// and the next change stores them again.
     func persistReshow() {
         let outbox = outbox
@@ -28,6 +28,8 @@ extension DeliveryController {
             ids.append(id)
             events += group
         }
+        // A Done's confirmation: its Undo would do nothing in the next run, so it is taken back too.
+        ids += outbox.undoOffers.keys.sorted()
         let text =
             events.isEmpty && ids.isEmpty
             ? nil

@@ -9,18 +9,17 @@ import ReminderStore
 /// its turn. They are stored whenever they change and gone through again after a start.
 extension DeliveryController {
     /// Stores the reminders being gone through one at a time when they changed since last stored
-    /// (after each change the engine publishes). A failure is logged: they are still gone
-    /// through while this run lasts.
+    /// (after each change the engine publishes); after another program's lock on the store is
+    /// let go (`LockedCalls`), so that a walk goes on meanwhile. A failure is logged: they are
+    /// still gone through while this run lasts.
     func persistTurn() {
         let queue = outbox.turnQueue
         guard !(queue.isEmpty && storedTurn == nil) else { return }
         let text = queue.isEmpty ? nil : DeliveryController.encodeTurn(queue, shownAs: outbox.turnOnScreen)
         guard text != storedTurn else { return }
-        do {
-            try store.saveTurn(text)
-            storedTurn = text
-        } catch {
-            logger.error("cannot store the reminders shown one at a time (a restart now would lose them): \(error)")
+        storedTurn = text
+        core.writeUnlessLocked("cannot store the reminders shown one at a time (a restart now would lose them)") {
+            [store] () throws(ReminderStoreError) in try store.saveTurn(text)
         }
     }
 

@@ -19,10 +19,13 @@ protocol DeliveryCore: AnyObject, Sendable {
     /// thrown after.
     /// Records the reminders shown; `failure` is logged with the error should storing that fail.
     func noteShown(_ shown: [ShownReminder], notificationId: UInt32, now: Int64, failure: String)
-    /// A write whose outcome changes nothing in memory, made later if another program holds
-    /// the store's lock (`LockedCalls`); `failure` is logged with the error should it fail.
     /// Runs `body` now, or once another program let go of the store's lock (`LockedCalls`).
     func whenStoreUnlocked(_ body: @escaping () -> Void)
+    /// Runs `body`, which writes only through `writeUnlessLocked`, now, or after the buttons and
+    /// calls kept before it (`LockedCalls`).
+    func afterEarlierEvents(_ body: @escaping () -> Void)
+    /// A write whose change memory has already, made later if another program holds the store's
+    /// lock (`LockedCalls`); `failure` is logged with the error should it fail other than by the lock.
     func writeUnlessLocked(_ failure: String, _ write: @escaping () throws(ReminderStoreError) -> Void)
     // A pop-up's buttons run the engine's commands, the very ones a client's call runs
     // (`VarlinkEdge.swift`), which throw their refusal (`EngineError`); the reply is not needed.
@@ -330,11 +333,11 @@ final class DeliveryController: Sendable {
         PopUpComposer(server: server, configuration: configuration, rules: rules, zone: zone, now: now)
     }
 
+    /// A history line, stored after another program's lock is let go (`LockedCalls`).
     func appendHistory(_ itemId: String, _ title: String, _ event: HistoryEvent, _ reason: String, now: Int64) {
-        do {
-            try store.recordHistory(HistoryRecord(at: now, itemId: itemId, title: title, event: event, reason: reason))
-        } catch {
-            logger.error("cannot record history: \(error)")
+        let entry = HistoryRecord(at: now, itemId: itemId, title: title, event: event, reason: reason)
+        core.writeUnlessLocked("cannot record history") { [store] () throws(ReminderStoreError) in
+            try store.recordHistory(entry)
         }
     }
 }

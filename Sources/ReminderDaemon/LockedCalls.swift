@@ -3,15 +3,20 @@ import ReminderJSON
 import ReminderProtocol
 import ReminderStore
 
-/// The varlink calls, the timer's writes and the pop-up events that found the store locked by
-/// another program (a `sqlite3` shell in a transaction, a backup tool), put aside and tried
-/// again from the engine's queue until `lockWait` has passed since each came; then a call is
-/// refused in words, a write's failure logged, an event handled with writes that wait only a
-/// moment. Meanwhile the queue serves everything else — queries, timers, pop-ups — instead of
-/// sitting in SQLite's busy handler for up to 10 s. Trying a whole call again is safe: a command
-/// changes memory only after its one store write committed, and a write the lock refused
-/// committed nothing. The timer's writes put aside (the time last seen, reminders handed over
-/// and shown) change nothing in memory; an event kept is handled as if it came then.
+/// The varlink calls, the engine's own writes and the pop-up events that found the store locked
+/// by another program (a `sqlite3` shell in a transaction, a backup tool), put aside and tried
+/// again from the engine's queue. Meanwhile the queue serves everything else — queries, timers,
+/// pop-ups — instead of sitting in SQLite's busy handler for up to 10 s. A call is refused in
+/// words, and an event handled with writes that wait only a moment, once `lockWait` has passed
+/// since it came. Trying a whole call again is safe: a command changes memory only after its one
+/// store write committed, and a write the lock refused committed nothing.
+///
+/// A write put aside is one whose change memory has already (a reminder shown, an occurrence
+/// passed, a dismiss, the time last seen, a prune): it is kept for as long as the lock is held,
+/// never dropped, and only a failure other than the lock (the disk's) is logged and given up.
+/// What such a write stores is worked out again at the next start should it never land (the
+/// clock passes the occurrence again, an unrecorded fire is shown again late), so memory being
+/// ahead of the store until then shows nothing false.
 ///
 /// Order is kept: a call from a connection that has one put aside waits behind it (a later call
 /// must not act before an earlier one of the same client, nor its reply overtake), and so does
@@ -21,8 +26,8 @@ import ReminderStore
 final class LockedCalls {  // confined to the engine's queue, as the engine is
     enum Work {
         case call(Waiting)
-        /// What is logged, with the error, should the write fail.
-        case write(failure: String, deadline: DispatchTime, () throws(ReminderStoreError) -> Void)
+        /// What is logged, with the error, should the write fail other than by the lock.
+        case write(failure: String, () throws(ReminderStoreError) -> Void)
         /// A pop-up's button, close or menu click, handled once the lock is let go.
         case event(deadline: DispatchTime, () -> Void)
     }
@@ -55,6 +60,15 @@ final class LockedCalls {  // confined to the engine's queue, as the engine is
             return waiting.caller.connectionID == connection && waiting.call.isOpen
         }
     }
+
+    /// Whether a call or an event waits, not only writes: an event that writes only through
+    /// `writeUnlessLocked` may then be handled at once, its writes queued behind those.
+    var holdsCallsOrEvents: Bool {
+        waiting.contains { work in
+            if case .write = work { return false }
+            return true
+        }
+    }
 }
 
 extension ReminderEngine {
@@ -84,8 +98,38 @@ extension ReminderEngine {
                 }
             }
         }
-        lockedCalls.waiting.append(.write(failure: failure, deadline: .now() + LockedCalls.lockWait, write))
+        lockedCalls.waiting.append(.write(failure: failure, write))
         armLockRetry()
+    }
+
+    /// Runs `body` (a pop-up closed: it writes only through `writeUnlessLocked`) now unless a call
+    /// or an event came before it and waits for the lock; then after them, in order.
+    func afterEarlierEvents(_ body: @escaping () -> Void) {
+        guard lockedCalls.holdsCallsOrEvents else { return body() }
+        lockedCalls.waiting.append(.event(deadline: .now() + LockedCalls.lockWait, body))
+        armLockRetry()
+    }
+
+    /// At stop: the writes still put aside and then the time last seen, in order, each waiting
+    /// for the lock as long as opening the store does (10 s) until one finds it still held, those
+    /// after it only a moment. What is not stored is logged (the next start works it out again,
+    /// `LockedCalls`).
+    func writeBeforeStop() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var writes: [(failure: String, write: () throws(ReminderStoreError) -> Void)] = []
+        for case .write(let failure, let write) in lockedCalls.waiting { writes.append((failure, write)) }
+        lockedCalls.waiting.removeAll()
+        let seen = lastSeen(clock())
+        writes.append(("cannot record the time", { [store] () throws(ReminderStoreError) in try store.saveLastSeen(seen) }))
+        var stillLocked = false
+        for (failure, write) in writes {
+            do throws(ReminderStoreError) {
+                if stillLocked { try store.failingFastWhenLocked(write) } else { try write() }
+            } catch {
+                stillLocked = stillLocked || error.isLocked
+                logger.error("\(failure) before stopping: \(error)")
+            }
+        }
     }
 
     /// Runs `body` (a button, a close or a menu click) now when the store is free and nothing
@@ -107,8 +151,9 @@ extension ReminderEngine {
     }
 
     /// Tries the work put aside, oldest first, until one still finds the lock held (it and
-    /// those behind it wait for the next try); a call whose time is up is refused in words, a
-    /// write's failure logged.
+    /// those behind it wait for the next try, but a call or an event whose time is up behind a
+    /// write is settled now); a call whose time is up is refused in words, a write's failure
+    /// other than the lock logged.
     private func retryLockedCalls() {
         dispatchPrecondition(condition: .onQueue(queue))
         lockedCalls.retryArmed = false
@@ -117,12 +162,12 @@ extension ReminderEngine {
             let stillLocked: Bool
             switch work {
             case .call(let waiting): stillLocked = retry(waiting)
-            case .write(let failure, let deadline, let write):
+            case .write(let failure, let write):
                 do throws(ReminderStoreError) {
                     try store.failingFastWhenLocked(write)
                     stillLocked = false
                 } catch {
-                    stillLocked = error.isLocked && DispatchTime.now() < deadline
+                    stillLocked = error.isLocked
                     if !stillLocked { logger.error("\(failure): \(error)") }
                 }
             case .event(let deadline, let body):
@@ -138,8 +183,28 @@ extension ReminderEngine {
             }
             if stillLocked {
                 lockedCalls.waiting.insert(work, at: 0)
+                settleOverdue()
                 armLockRetry()
                 return
+            }
+        }
+    }
+
+    /// Behind a write that waits as long as the lock is held: the calls refused and the events
+    /// handled (with writes that wait only a moment) whose `lockWait` has passed, as at the head.
+    private func settleOverdue() {
+        let now = DispatchTime.now()
+        var index = 1
+        while index < lockedCalls.waiting.count {
+            switch lockedCalls.waiting[index] {
+            case .call(let waiting) where now >= waiting.deadline:
+                lockedCalls.waiting.remove(at: index)
+                _ = retry(waiting)
+            case .event(let deadline, let body) where now >= deadline:
+                lockedCalls.waiting.remove(at: index)
+                store.failingFastWhenLocked(body)
+            default:
+                index += 1
             }
         }
     }

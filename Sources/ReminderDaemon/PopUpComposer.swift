@@ -293,14 +293,15 @@ struct PopUpComposer {
     /// How long after its time a reminder counts as late.
     static let lateAfter: Int64 = 60
 
-    /// A time on a pop-up: "09:00" today, "Tue 09:00" within the week around today, else as a
-    /// table writes it ("Tue 2026-11-24 09:00", reminderctl's `HumanTime`).
+    /// A time on a pop-up in its language (`DateText`): "09:00" today, "Tue 09:00" within the
+    /// week around today, else with its date ("Tue 2026-11-24 09:00", "11월 24일 (화) 09:00").
     static func timeWords(_ instant: Int64, zone: TimeZoneRules, now: Int64) -> String {
         let local = zone.localDateTime(at: instant)
-        let days = local.date.dayNumber - zone.localDateTime(at: now).date.dayNumber
+        let today = zone.localDateTime(at: now).date
+        let days = local.date.dayNumber - today.dayNumber
         if days == 0 { return local.time.hourMinute }
-        if abs(days) < 7 { return "\(local.date.weekdayAbbreviation) \(local.time.hourMinute)" }
-        return "\(local.date.weekdayAbbreviation) \(local.date) \(local.time.hourMinute)"
+        if abs(days) < 7 { return DateText.weekdayAndTime(local) }
+        return DateText.sentence(local, thisYear: today.year)
     }
 
     /// "Tue 09:00" within the coming week, else "2026-12-01 09:00".

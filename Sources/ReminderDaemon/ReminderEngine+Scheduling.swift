@@ -83,11 +83,11 @@ extension ReminderEngine {
             let entry = HistoryRecord(
                 at: now, itemId: itemId, title: item.title, event: .expired,
                 reason: "due \(Timestamp.format(occurrence.due, in: zone)) passed without Done")
-            do {
-                try store.recordPassed([(record, entry)])
-                index.record(record)
-            } catch {
-                logger.error("cannot record a passed occurrence: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
+            // In memory now, stored after another program's lock (`LockedCalls`): waiting here
+            // would hold every reminder and button behind it.
+            index.record(record)
+            writeUnlessLocked("cannot record that \(itemId)'s occurrence due \(occurrence.due) passed") {
+                [store] () throws(ReminderStoreError) in try store.recordPassed([(record, entry)])
             }
         }
         reschedule(itemId, now: now)
@@ -99,11 +99,9 @@ extension ReminderEngine {
         guard !missed.isEmpty else { return }
         for (item, occurrence) in missed { if let id = item.id { delivery.closePopUps(of: id, due: occurrence.due) } }
         let passes = interruptedRun(now: now).passes(of: missed, reason: reason)
-        do {
+        for pass in passes { index.record(pass.occurrence) }
+        writeUnlessLocked("cannot record missed reminders") { [store] () throws(ReminderStoreError) in
             try store.recordPassed(passes)
-            for pass in passes { index.record(pass.occurrence) }
-        } catch {
-            logger.error("cannot record missed reminders: \(error)")
         }
         delivery.showNotice(InterruptedRun.notice(naming: missed))
     }

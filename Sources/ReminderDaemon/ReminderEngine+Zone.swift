@@ -53,8 +53,9 @@ extension ReminderEngine {
             }
         }
         let now = clock()
-        do { try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400) } catch {
-            logger.error("cannot prune history: \(error)")
+        let before = now - Int64(configuration.historyDays) * 86_400
+        writeUnlessLocked("cannot prune history") { [store] () throws(ReminderStoreError) in
+            try store.pruneHistory(before: before)
         }
         for id in order { reschedule(id, now: now) }
         publish()

@@ -82,7 +82,7 @@ struct Snooze: ParsableCommand {
         default: request = .snooze(id: id, duration: duration)
         }
         guard let reply = try output.call(request, as: SnoozeReply.self) else { return }
-        var line = _t("Snoozed until %1$s").filled(Output.when(reply.until))
+        var line = _t("Snoozed until %1$s").filled(Output.sentence(reply.until))
         // A duration's reason is why it was shortened; a time's also says it meant tomorrow.
         let label = request == .snooze(id: id, duration: duration) ? _t("shortened: ") : ""
         if let why = reply.shortened { line += " (\(label)\(HumanTime.inText(why)))" }
@@ -102,7 +102,7 @@ struct Pause: ParsableCommand {
     func run() throws {
         guard let reply = try output.call(.pause(duration: duration), as: PauseReply.self) else { return }
         print(
-            reply.until.map { _t("Paused until %1$s").filled(Output.when($0)) }
+            reply.until.map { _t("Paused until %1$s").filled(Output.sentence($0)) }
                 ?? _t("Paused until you run: reminderctl resume"))
         print(_t("Every pop-up is held, due-today ones too; they come as one digest when the pause ends."))
     }
@@ -137,6 +137,6 @@ struct Reload: ParsableCommand {
 
 /// ", next reminder Tue 2026-11-24 09:00", or nothing.
 func nextText(_ item: ItemView) -> String {
-    let next = Output.when(item.nextReminder)
+    let next = Output.sentence(item.nextReminder)
     return next.isEmpty ? "" : ", next reminder \(next)"
 }

@@ -153,8 +153,8 @@ enum Output {
 
     /// `2026-11-24T09:00:00-05:00` → `2026-11-24 09:00`, for tables short of room.
     static func compact(_ time: OffsetDateTime?) -> String {
-        let full = when(time)
-        return full.count == 20 ? String(full.dropFirst(4)) : full
+        guard let (local, _) = local(time) else { return "" }
+        return "\(local.date) \(local.time.hourMinute)"
     }
 
     /// A due time as its date, with the time only when it is not the end of the day (23:59, the
@@ -164,25 +164,50 @@ enum Output {
         return short.hasSuffix(" 23:59") ? String(short.dropLast(6)) : short
     }
 
-    /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables; "" for nil.
-    static func when(_ time: String?) -> String {
-        guard let time else { return "" }
-        return OffsetDateTime(time).map { when($0) } ?? time
+    /// `2026-11-24T09:00:00-05:00` → `Tue 2026-11-24 09:00` for tables (the weekday in the
+    /// terminal's language, `DateText.table`); "" for nil.
+    static func when(_ time: OffsetDateTime?) -> String {
+        guard let (local, _) = local(time) else { return "" }
+        return DateText.table(local)
     }
 
-    static func when(_ time: OffsetDateTime?) -> String {
-        time.map { HumanTime.format($0.instant, in: $0.zone) } ?? ""
+    /// The time as a sentence writes it in the terminal's language: `Tue 2026-11-24 09:00`,
+    /// `11월 24일 (화) 09:00`, `Di., 24. Nov., 09:00`; "" for nil.
+    static func sentence(_ time: OffsetDateTime?) -> String {
+        guard let (local, thisYear) = local(time) else { return "" }
+        return DateText.sentence(local, thisYear: thisYear)
     }
+
+    /// Its date alone in a sentence: `Tue 2026-11-24`, `11월 24일 (화)`.
+    static func dateInSentence(_ time: OffsetDateTime?) -> String {
+        guard let (local, thisYear) = local(time) else { return "" }
+        return DateText.sentence(local.date, thisYear: thisYear)
+    }
+
+    /// `when` of a time's text; the text itself when it is not RFC 3339.
+    static func when(_ time: String?) -> String { parsed(time, when) }
 
     /// `compact` of a time's text; the text itself when it is not RFC 3339.
-    static func compact(_ time: String?) -> String {
-        guard let time else { return "" }
-        return OffsetDateTime(time).map { compact($0) } ?? time
-    }
+    static func compact(_ time: String?) -> String { parsed(time, compact) }
 
     /// `day` of a time's text; the text itself when it is not RFC 3339.
-    static func day(_ time: String?) -> String {
+    static func day(_ time: String?) -> String { parsed(time, day) }
+
+    /// `sentence` of a time's text; the text itself when it is not RFC 3339.
+    static func sentence(_ time: String?) -> String { parsed(time, sentence) }
+
+    /// `dateInSentence` of a time's text; the text itself when it is not RFC 3339.
+    static func dateInSentence(_ time: String?) -> String { parsed(time, dateInSentence) }
+
+    private static func parsed(_ time: String?, _ format: (OffsetDateTime?) -> String) -> String {
         guard let time else { return "" }
-        return OffsetDateTime(time).map { day($0) } ?? time
+        return OffsetDateTime(time).map { format($0) } ?? time
+    }
+
+    /// The wall-clock time a moment names, in its own offset, and the year it is now there.
+    private static func local(_ time: OffsetDateTime?) -> (LocalDateTime, Int)? {
+        guard let time else { return nil }
+        let zone = time.zone
+        return (zone.localDateTime(at: time.instant), zone.localDateTime(at: TestClock.process.now()).date.year)
     }
 }

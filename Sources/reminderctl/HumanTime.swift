@@ -1,11 +1,10 @@
 import CivilTime
 import ReminderCore
 
-/// Times as a person reads them in a table: `Tue 2026-11-24 09:00`.
+/// Times as a person reads them in a table: `Tue 2026-11-24 09:00` (`DateText.table`).
 enum HumanTime {
     static func format(_ instant: Int64, in zone: TimeZoneRules) -> String {
-        let local = zone.localDateTime(at: instant)
-        return "\(local.date.weekdayAbbreviation) \(local.date) \(local.time.hourMinute)"
+        DateText.table(zone.localDateTime(at: instant))
     }
 
     /// `text` with each RFC 3339 time in it (`2026-11-24T09:00:00-05:00`, `…Z`) written as the

@@ -45,7 +45,7 @@ struct Explain: ParsableCommand {
     func run() throws {
         guard let reply = try output.call(.explain(id: id), as: ExplainReply.self) else { return }
         if let snoozed = reply.snoozedUntil {
-            print(_t("Snoozed until %1$s: no reminder before then").filled(Output.when(snoozed)))
+            print(_t("Snoozed until %1$s: no reminder before then").filled(Output.sentence(snoozed)))
         }
         guard let first = reply.steps.first else { return print(_t("Nothing is due for this item.")) }
         var table = TextTable(headers: [
@@ -57,7 +57,7 @@ struct Explain: ParsableCommand {
                 Output.when(step.fireAt), HumanTime.inText(step.result),
             ])
         }
-        print("Due \(Output.when(first.due))\(Explain.periodWords(id: id))")
+        print("Due \(Output.sentence(first.due))\(Explain.periodWords(id: id))")
         print(table.render(), terminator: "")
     }
 
@@ -188,7 +188,7 @@ struct SummaryView {
         if !summary.usedRecently.isEmpty {
             out +=
                 "Done recently  "
-                + summary.usedRecently.map { "\(shown($0.title)) \(SummaryView.verb($0.reason)) \(Output.when($0.at))" }
+                + summary.usedRecently.map { "\(shown($0.title)) \(SummaryView.verb($0.reason)) \(Output.sentence($0.at))" }
                 .joined(separator: ", ") + "\n"
         }
         let renewing = summary.renewingThisWeek
@@ -254,7 +254,7 @@ struct Status: ParsableCommand {
                 shown("\($0.name) \($0.version) (\($0.capabilities.joined(separator: ", ")))")
             }
             ?? "none on the session bus (reminders wait for one)"
-        let next = Output.when(status.nextReminder)
+        let next = Output.sentence(status.nextReminder)
         var lines = [
             ("Version", status.version), ("Uptime", "\(status.uptimeSeconds) s"),
             ("Items", "\(status.items)"), ("Next reminder", next.isEmpty ? "no reminder pending" : next),
@@ -274,7 +274,7 @@ struct Status: ParsableCommand {
     /// do-not-disturb (the daemon holds them and sends one digest when it ends).
     static func paused(_ status: StatusReply) -> String {
         if let paused = status.paused {
-            let until = paused == "until resumed" ? "until you run: reminderctl resume" : "until \(Output.when(paused))"
+            let until = paused == "until resumed" ? "until you run: reminderctl resume" : "until \(Output.sentence(paused))"
             let held = status.held == 0 ? "none yet" : "\(status.held) so far"
             return "\(until); every pop-up is held (\(held)), shown as one digest when the pause ends"
         }

@@ -36,9 +36,9 @@ enum ItemCard {
             case "amountIn": text = ItemCard.byMonth(value, currency: item.currency)
             case _ where ItemCard.money.contains(key): text = Output.amount(text, currency: item.currency)
             case "status": text = Output.status(item)
-            case "due": text = Output.when(item.due) + (item.daysLeft.map { " (\(Output.days($0)))" } ?? "")
-            case "nextReminder": text = Output.when(item.nextReminder)
-            case "createdAt": text = Output.when(text)
+            case "due": text = Output.sentence(item.due) + (item.daysLeft.map { " (\(Output.days($0)))" } ?? "")
+            case "nextReminder": text = Output.sentence(item.nextReminder)
+            case "createdAt": text = Output.sentence(text)
             default: break
             }
             if text.isEmpty { continue }

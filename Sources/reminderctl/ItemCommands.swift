@@ -98,7 +98,7 @@ struct Add: ParsableCommand {
     /// date kept, rather than leave the user believing the date typed.
     static func sayStoredDue(typed: JSONValue?, stored: OffsetDateTime?) {
         guard case .string(let typed)? = typed, let stored, !stored.description.hasPrefix(typed) else { return }
-        print("\(typed) is past; the next one is due \(Output.when(stored).prefix(14)), and that is what is stored")
+        print("\(typed) is past; the next one is due \(Output.dateInSentence(stored)), and that is what is stored")
     }
 
     /// One benefit per catalog credit and, with --fee-due, the annual fee — all or nothing. What
@@ -155,7 +155,7 @@ struct Add: ParsableCommand {
         if addsFee, let feeDue, let feeId = ids.last {
             // The daemon keeps the next fee date ahead: a past one moves on a year. Say what is stored.
             let stored = try DaemonClient.call(.get(id: feeId), as: ItemReply.self).item.due
-            print("and its \(usd(card.annualFee)) annual fee, due \(Output.when(stored).prefix(14))")
+            print("and its \(usd(card.annualFee)) annual fee, due \(Output.dateInSentence(stored))")
             Add.sayStoredDue(typed: .string(feeDue), stored: stored)
         }
         if !addsFee, feeDue != nil {

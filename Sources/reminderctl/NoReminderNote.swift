@@ -19,7 +19,7 @@ enum NoReminderNote {
         guard let first = steps.first, steps.allSatisfy({ $0.result.hasPrefix("dropped") || passed($0) }) else {
             return []
         }
-        var lines = ["No reminder will come before it is due, \(Output.when(first.due)):"]
+        var lines = ["No reminder will come before it is due, \(Output.sentence(first.due)):"]
         let width = steps.map(\.lead.count).max() ?? 0
         for step in steps {
             let lead = step.lead.padding(width)

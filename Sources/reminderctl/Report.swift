@@ -208,7 +208,7 @@ struct ReportView {
                     ? "\(money(.zero - net, card.currency)) more to break even"
                     : "\(money(net, card.currency)) ahead"
             }
-            if let due = card.feeDue { line += " (fee due \(Output.when(due).prefix(14)))" }
+            if let due = card.feeDue { line += " (fee due \(Output.dateInSentence(due)))" }
             out += line + "\n"
         }
         return out

@@ -129,7 +129,7 @@ struct WalletCard {
         guard let fee else {
             return _t("No annual fee tracked (add it: reminderctl add fee …, or add card ID --fee-due DATE)")
         }
-        var line = "Annual fee \(fee.amount.map(money) ?? "") due \(Output.when(fee.due).prefix(14))"
+        var line = "Annual fee \(fee.amount.map(money) ?? "") due \(Output.dateInSentence(fee.due))"
         if let days = fee.daysLeft { line += " (\(WalletCard.days(days)))" }
         if let feeReturn {
             line += "; \(money(feeReturn.redeemed)) back this card year"

@@ -54,8 +54,6 @@ import Testing
         #expect(LocalTime.parse("23:59:30").map(\.description) == .success("23:59:30"))
         #expect((try? LocalTime.parse("24:00").get()) == nil)
         #expect((try? LocalTime.parse("9:00").get()) == nil)
-        #expect(LocalTime(hour: 23, minute: 59).twelveHourDescription == "11:59 PM")
-        #expect(LocalTime(hour: 0, minute: 5).twelveHourDescription == "12:05 AM")
     }
 
     @Test func timestampsRoundTripWithTheirOffset() {

@@ -223,6 +223,11 @@ class NotificationServer:
         self.gdbus("org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications", "ActionInvoked", "us",
                    f"[<uint32 {notification_id}>, <'{action}'>]")
 
+    def close(self, notification_id, reason):
+        """The pop-up closed as the server says it (2: by the person)."""
+        self.gdbus("org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.Notifications", "NotificationClosed", "uu",
+                   f"[<uint32 {notification_id}>, <uint32 {reason}>]")
+
     def stop(self):
         self.process.terminate()
         self.process.wait(5)

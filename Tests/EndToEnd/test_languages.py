@@ -3,6 +3,7 @@ following its own environment, the daemon's pop-ups its environment or its confi
 
 The locales are generated here (localedef into a temporary LOCPATH, no root needed) and the
 catalogs compiled from po/ (scripts/build-mo.sh) into the folder REMINDERD_LOCALEDIR names."""
+import re
 import subprocess
 
 import pytest
@@ -36,6 +37,10 @@ def test_the_catalogs_are_complete_current_and_their_placeholders_match():
             assert "msgid" not in left.replace('msgid ""\nmsgstr ""', "", 1), f"{po.name} {flag}:\n{left}"
         checked = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(po)], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stderr
+        # Date patterns are not c-format: their conversions are DateText's, checked here.
+        for pattern in re.findall(r'^msgctxt "date pattern: [^"]*"\nmsgid "[^"]*"\nmsgstr "([^"]*)"', po.read_text(), re.M):
+            unknown = re.sub(r"%(%|-?[aAbBYmdHIMp])", "", pattern)
+            assert "%" not in unknown, f"{po.name}: date pattern {pattern!r} has a conversion DateText does not know"
 
 
 def test_reminderctl_speaks_its_own_environment_s_language(server, daemon, languages):
@@ -59,6 +64,23 @@ def test_reminderctl_speaks_its_own_environment_s_language(server, daemon, langu
         other = subprocess.run([str(BIN / "reminderctl"), "list"],
                                env=dict(daemon.env, **languages, LANG=lang), capture_output=True, check=True).stdout
         assert other == english.encode()
+
+
+def test_dates_in_sentences_use_the_language_s_names_and_order(server, daemon, languages):
+    """"Paused until" in Korean ("11월 29일 (일) 09:00까지") and German ("So., 29. Nov., 09:00"),
+    the year only when it is another; English as ever in C."""
+    daemon.start()
+
+    def pause(lang):
+        return subprocess.run([str(BIN / "reminderctl"), "pause", "1h"], env=dict(daemon.env, **languages, LANG=lang),
+                              capture_output=True, text=True, check=True).stdout.splitlines()[0]
+    weekday = r"(Sun|Mon|Tue|Wed|Thu|Fri|Sat)"
+    assert re.fullmatch(rf"Paused until {weekday} \d{{4}}-\d\d-\d\d \d\d:\d\d", pause("C")), pause("C")
+    korean = pause("ko_KR.UTF-8")
+    assert re.fullmatch(r"(\d{4}년 )?\d{1,2}월 \d{1,2}일 \([일월화수목금토]\) \d\d:\d\d까지 일시 중지됨", korean), korean
+    german = pause("de_DE.UTF-8")
+    assert re.fullmatch(r"Pausiert bis (So|Mo|Di|Mi|Do|Fr|Sa)\., \d{1,2}\. (Mai|\w{3}\.)( \d{4})?, \d\d:\d\d", german), german
+    daemon.ctl("resume")
 
 
 def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(server, bus, tmp_path, languages):

@@ -6,7 +6,11 @@ restart of the server shows them again there."""
 
 import re
 
+import json
+import sqlite3
+
 from conftest import NotificationServer, local_in, wait_for
+from test_faults_state import store_path
 from test_one_at_a_time import calls, own
 
 
@@ -50,3 +54,30 @@ def test_pop_ups_left_on_screen_by_a_restart_are_taken_back(bus, server, daemon,
     for item_id in ids.values():
         events = [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]]
         assert events.count("fired") == 1, events
+
+
+def stored_reshow(daemon):
+    connection = sqlite3.connect(store_path(daemon))
+    try:
+        row = connection.execute("SELECT value FROM setting WHERE key = 'reshow'").fetchone()
+    finally:
+        connection.close()
+    return json.loads(row[0]) if row else {}
+
+
+def test_a_done_confirmation_left_on_screen_by_a_restart_is_taken_back(server, daemon):
+    """Its Undo would do nothing in the new run (the run that offered it is gone)."""
+    daemon.start()
+    item_id = daemon.ctl_json("add", "coupon", "Pho", "--expires", local_in(2 * 86400 + 6), "--lead", "48h")["id"]
+    wait_for(lambda: [c[1] for c in calls(server)] == [own("Pho")], timeout=20, what="Pho's pop-up")
+    server.invoke(calls(server)[0][2], "done")
+    wait_for(lambda: len(calls(server)) == 2, what="the Done confirmation")
+    confirmation = calls(server)[1]
+    assert '["undo", ' in server.notifications()[1][2], "the confirmation offers no Undo"
+    wait_for(lambda: confirmation[2] in stored_reshow(daemon).get("close", []), what="the confirmation stored to take back")
+
+    daemon.stop()
+    daemon.start()
+    wait_for(lambda: confirmation[2] in closed(server), what="the confirmation taken back")
+    assert daemon.ctl_json("show", item_id)["item"]["status"] == "used"
+    assert [c[1] for c in calls(server)].count(own("Pho")) == 1

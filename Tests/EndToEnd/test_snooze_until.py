@@ -1,9 +1,9 @@
 """`snooze ID until HH:MM` and `snooze ID tomorrow`: a snooze that ends at a wall time in the
 daemon's zone, clamped as every snooze is (before the due time, out of quiet hours)."""
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from conftest import Daemon, fired_once_and_settled, midday_zone, wait_for
+from conftest import Daemon, clock_at, fired_once_and_settled, midday_zone, wait_for
 
 
 def human(moment):
@@ -12,18 +12,26 @@ def human(moment):
 
 
 def test_snooze_until_a_time_fires_at_that_time(server, bus, tmp_path):
+    """The daemon's clock starts at 12:xx:40 (the test clock up to a minute on), so the next whole
+    minute, the snooze's end, is seconds away rather than up to a minute: its own timer fires it."""
     zone, _ = midday_zone()  # 12:xx there: the next minute is still today
-    daemon = Daemon(tmp_path, bus, {"timeZone": zone, "quietHours": None}).start()
+    moved = (40 - datetime.now().second) % 60
+    daemon = Daemon(tmp_path, bus, {"timeZone": zone, "quietHours": None})
+    clock_at(daemon, datetime.now(timezone.utc) + timedelta(seconds=moved))
+    daemon.start()
+
+    def now():
+        """The daemon's clock."""
+        return datetime.now(ZoneInfo(zone)) + timedelta(seconds=moved)
     try:
-        now = datetime.now(ZoneInfo(zone))
-        expires = (now + timedelta(seconds=186)).strftime("%Y-%m-%dT%H:%M:%S")
+        expires = (now() + timedelta(seconds=183)).strftime("%Y-%m-%dT%H:%M:%S")
         item_id = daemon.ctl_json("add", "coupon", "Bagels", "--expires", expires, "--lead", "3m")["id"]
         wait_for(server.notifications, timeout=20, what="the first pop-up")
-        target = (datetime.now(ZoneInfo(zone)) + timedelta(seconds=75)).replace(second=0, microsecond=0)
+        target = (now() + timedelta(seconds=70)).replace(second=0, microsecond=0)  # 10–70 s ahead
         reply = daemon.ctl("snooze", item_id, "until", target.strftime("%H:%M")).stdout
         assert reply.strip() == f"Snoozed until {human(target)}"
         wait_for(lambda: len(server.notifications()) == 2, timeout=90, what="the snoozed pop-up")
-        assert datetime.now(ZoneInfo(zone)) >= target  # not before its time
+        assert now() >= target  # not before its time
         assert fired_once_and_settled(daemon, item_id) == 2
     finally:
         daemon.stop()

@@ -10,6 +10,7 @@ import time
 from conftest import BIN, local_in, plain, wait_for
 from test_faults_socket import Client, coupon
 from test_faults_state import store_path
+from test_one_at_a_time import calls, own
 
 
 class StoreLock:
@@ -141,3 +142,64 @@ def test_a_change_is_refused_in_words_when_the_lock_outlasts_ten_seconds(server,
     # The daemon writes again once the lock is let go.
     daemon.ctl("add", "coupon", "Stored after", "--expires", "2031-02-01")
     wait_for(lambda: "Stored after" in daemon.ctl("list").stdout, what="the add after the lock")
+
+
+def events_of(daemon, item_id):
+    return [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]]
+
+
+def test_a_twelve_second_lock_stalls_nothing_and_every_change_is_stored_after_it(server, daemon):
+    """The engine's own writes — a pass, a dismiss, the walk one at a time, a reload's prune —
+    change memory at once and are stored once the lock is let go, in order, none dropped. Once,
+    each waited up to 10 s for the lock on the engine's queue, and everything waited behind it."""
+    daemon.start()
+    walk_expires = local_in(2 * 86400 + 3)
+    walk = {title: daemon.ctl_json("add", "coupon", title, "--expires", walk_expires, "--lead", "48h")["id"]
+            for title in ("Pho", "Ramen", "Sushi")}
+    due = daemon.ctl_json("add", "coupon", "Due meanwhile", "--expires", local_in(60 + 9), "--lead", "1m")["id"]
+    fire_at = time.monotonic() + 9
+    passing = daemon.ctl_json("add", "coupon", "Passes meanwhile", "--expires", local_in(12))["id"]
+    pass_at = time.monotonic() + 12
+    wait_for(lambda: calls(server) and calls(server)[0][1].startswith("3 reminders: "), what="the grouped pop-up")
+    server.invoke(calls(server)[0][2], "one-at-a-time")
+    wait_for(lambda: [c[1] for c in calls(server)][1:] == [own("Pho")], what="Pho shown alone")
+    pho = calls(server)[1][2]
+    assert time.monotonic() < fire_at - 3, "too slow to lock the store before the reminder comes due"
+
+    lock = StoreLock(daemon)
+    try:
+        # Pho closed by the person: the walk goes on at once, the dismiss stored later.
+        server.close(pho, 2)
+        closed = time.monotonic()
+        wait_for(lambda: own("Ramen") in [c[1] for c in calls(server)], timeout=3, what="Ramen after Pho closed")
+        assert time.monotonic() - closed < 1.5, "the close waited for the lock"
+        for command in (("reload",), ("status",)):
+            took, _ = timed_ctl(daemon, *command)
+            assert took < 1, f"reminderctl {command[0]} took {took:.1f} s while the store was locked"
+        wait_for(lambda: any(plain(c[1]) == "Due meanwhile" for c in calls(server)), timeout=fire_at + 4 - time.monotonic(),
+                 what="the reminder due while locked")
+        late = time.monotonic() - fire_at
+        assert late < 2, f"the pop-up came {late:.1f} s late"
+        wait_for(lambda: daemon.ctl_json("show", passing)["item"]["status"] == "expired",
+                 timeout=pass_at + 3 - time.monotonic(), what="the coupon expired while locked")
+        took, _ = timed_ctl(daemon, "status")
+        assert took < 1, f"reminderctl status took {took:.1f} s after a pass while the store was locked"
+        # A change pressed less than 10 s before the lock goes: acted on once it is let go.
+        ramen = [c for c in calls(server) if c[1] == own("Ramen")][-1][2]
+        server.invoke(ramen, "done")
+        wait_for(lambda: lock.held() >= 12, timeout=13, what="twelve seconds of lock")
+        assert "expired" not in events_of(daemon, passing), "a write went through another program's lock"
+    finally:
+        lock.release()
+    wait_for(lambda: daemon.ctl_json("show", walk["Ramen"])["item"]["status"] == "used", what="Ramen's Done")
+    wait_for(lambda: "expired" in events_of(daemon, passing), what="the pass stored")
+    assert events_of(daemon, passing).count("expired") == 1
+    assert "dismissed" in events_of(daemon, walk["Pho"])
+    assert events_of(daemon, due).count("fired") == 1
+    # Stored, not only remembered: a restart reads it all back.
+    daemon.stop()
+    daemon.start()
+    assert daemon.ctl_json("show", passing)["item"]["status"] == "expired"
+    assert daemon.ctl_json("show", walk["Ramen"])["item"]["status"] == "used"
+    assert events_of(daemon, passing).count("expired") == 1
+    assert events_of(daemon, due).count("fired") == 1

@@ -43,6 +43,24 @@ import Testing
         #expect(money("1.2345").formatted(currency: "CLF", in: Self.american) == "CLF 1.2345")
     }
 
+    /// The largest amount reminderd accepts, and a total of a thousand of them (a wallet's sum),
+    /// are written grouped to their last digit, rounded to the currency's minor unit, never trapping.
+    @Test func theLargestAmountsAndTheirTotalsAreGroupedInEveryLocale() {
+        let largest = money("999999999999.9999")
+        var total = Money.zero
+        for _ in 0..<1_000 { total = total + largest }
+        #expect(total == Money(tenThousandths: largest.tenThousandths * 1_000))
+        #expect(largest.formatted(currency: "EUR", in: Self.german) == "1.000.000.000.000 €")
+        #expect(largest.formatted(currency: "KRW", in: Self.korean) == "₩1,000,000,000,000")
+        #expect(largest.formatted(currency: "BHD", in: Self.german) == "1.000.000.000.000 BHD")
+        #expect(largest.formatted(currency: "CLF", in: Self.korean) == "CLF 999,999,999,999.9999")
+        #expect(total.formatted(currency: "EUR", in: Self.german) == "999.999.999.999.999,90 €")
+        #expect(total.formatted(currency: "KRW", in: Self.korean) == "₩1,000,000,000,000,000")
+        #expect(total.formatted(currency: "USD", in: Self.korean) == "$999,999,999,999,999.90")
+        #expect((Money.zero - total).formatted(currency: "EUR", in: Self.german) == "-999.999.999.999.999,90 €")
+        #expect(total.formatted(currency: "INR", in: Self.indian) == "₹99,99,99,99,99,99,999.90")
+    }
+
     /// The C/POSIX locale, and one glibc cannot load, write today's text.
     @Test func noLocaleWritesTodaysText() {
         for name in [nil, "", "C", "POSIX", "C.UTF-8", "xx_NOWHERE.UTF-8"] {
