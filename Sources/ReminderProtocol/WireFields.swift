@@ -101,6 +101,20 @@ public struct WireField<Owner>: Sendable {
         }
     }
 
+    /// An object that groups some of the owner's own fields (`summary.benefits.available`).
+    public static func group(_ key: String, _ fields: [WireField<Owner>]) -> WireField {
+        WireField(key: key) { owner, object in
+            var group: [String: JSONValue] = [:]
+            for field in fields { field.write(owner, &group) }
+            object[key] = .object(group)
+        } read: { owner, json, place throws(ReminderProtocolError) in
+            guard case .object(let group)? = json else { throw wrong(place, "an object") }
+            for field in fields {
+                try field.read(&owner, group[field.key].flatMap { $0 == .null ? nil : $0 }, "\(place).\(field.key)")
+            }
+        }
+    }
+
     /// An array of objects of their own fields; each named by its place (`entries[2].at`).
     public static func objects<Value: WireObject>(
         _ key: String, _ property: WritableKeyPath<Owner, [Value]> & Sendable
