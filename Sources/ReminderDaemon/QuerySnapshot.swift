@@ -60,8 +60,8 @@ struct QuerySnapshot {
     func view(_ item: Item, id: String, status known: (status: ItemStatus, due: Occurrence?)) -> ItemView {
         let (status, due) = known
         var view = ItemView(
-            id: id, kind: item.kind, title: item.title, status: status,
-            currency: item.currency ?? configuration.currency, more: ItemView.untypedFields(of: item.json))
+            id: id, kind: item.kind, title: item.title, status: status, currency: item.currency ?? configuration.currency)
+        if case .object(let fields) = item.json { view.more = ItemView.untypedFields(of: fields) }
         if item.isFromTaskList { view.taskList = true }
         if let due {
             view.due = OffsetDateTime(due.due, in: zone)

@@ -14,9 +14,9 @@ public struct ItemView: Sendable, Equatable {
     /// Nil for an item whose stored data cannot be read (`"?"` on the wire).
     public var kind: ItemKind?
     public var title = ""
-    /// True for another app's task from the synced task list (`sync.otherTasks`), not an item of
-    /// reminderd's; nil (left out on the wire) for the rest.
-    public var taskList: Bool?
+    /// Another app's task from the synced task list (`sync.otherTasks`), not an item of
+    /// reminderd's (left out on the wire for the rest).
+    public var taskList = false
     public var status = ItemStatus.available
     public var card: String?
     public var amount: Money?
@@ -57,42 +57,23 @@ public struct ItemView: Sendable, Equatable {
 
     /// The kind as the wire says it: `"?"` for an unreadable item.
     public var kindName: String { kind?.rawValue ?? "?" }
-
-    /// Reads an item of a reply at `path`, refusing one whose fields have the wrong types.
-    public init(json: JSONValue?, path: String) throws(ReminderProtocolError) {
-        try self.init(wire: json, path: path)
-        more = json.map(ItemView.untypedFields) ?? [:]
-    }
-
-    /// The fields of an item's §2 JSON that `wireFields` does not type: its `more`.
-    public static func untypedFields(of json: JSONValue) -> [String: JSONValue] {
-        guard case .object(var object) = json else { return [:] }
-        for field in wireFields { object[field.key] = nil }
-        return object
-    }
-
-    /// The item as the wire carries it (the key order is the writer's: sorted).
-    public var json: JSONValue {
-        var object = more
-        for field in ItemView.wireFields { field.write(self, &object) }
-        return .object(object)
-    }
 }
 
 extension ItemView: WireObject {
     public init(unread: Void) {}
+    public static var otherFields: (WritableKeyPath<ItemView, [String: JSONValue]> & Sendable)? { \ItemView.more }
 
     /// Every typed field, once. An unreadable item has only `id`, `kind`, `title`, `status`,
     /// `reason` and `hint`; a readable one always says its `nextReminder`, null when none.
     public static let wireFields: [WireField<ItemView>] = [
         .required("id", \.id),
-        WireField(key: "kind") { view, object in object["kind"] = .string(view.kindName) } read: { view, json in
-            guard case .string(let name)? = json else { return String.expected }
+        WireField(key: "kind") { view, object in object["kind"] = .string(view.kindName) } read: {
+            view, json, place throws(ReminderProtocolError) in
+            guard case .string(let name)? = json else { throw .malformedMessage(reason: "\(place): expected a string") }
             view.kind = ItemKind(rawValue: name)
-            return nil
         },
         .required("title", \.title),
-        .optional("taskList", \.taskList),
+        .flag("taskList", \.taskList),
         .required("status", \.status),
         .optional("card", \.card),
         .optional("amount", \.amount),
@@ -112,123 +93,73 @@ extension ItemView: WireObject {
 }
 
 /// `Add`: the new item's id, and the item.
-public struct AddReply: ReminderReply {
-    public var id: String
-    public var item: ItemView
+public struct AddReply: ReminderReply, WireObject {
+    public var id = ""
+    public var item = ItemView(unread: ())
 
     public init(id: String, item: ItemView) { (self.id, self.item) = (id, item) }
-
-    public var parameters: [String: JSONValue] { ["id": .string(id), "item": item.json] }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        self.init(
-            id: try ReplyFields(.object(parameters), "reply").string("id"),
-            item: try ItemView(json: parameters["item"], path: "item"))
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<AddReply>] = [.required("id", \.id), .object("item", \.item)]
 }
 
 /// `Get`, `Edit`, `Done`, `Undo`: the item as it is now.
-public struct ItemReply: ReminderReply {
-    public var item: ItemView
+public struct ItemReply: ReminderReply, WireObject {
+    public var item = ItemView(unread: ())
 
     public init(item: ItemView) { self.item = item }
-
-    public var parameters: [String: JSONValue] { ["item": item.json] }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        self.init(item: try ItemView(json: parameters["item"], path: "item"))
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<ItemReply>] = [.object("item", \.item)]
 }
 
 /// `List`: items with their status.
-public struct ListReply: ReminderReply {
-    public var items: [ItemView]
+public struct ListReply: ReminderReply, WireObject {
+    public var items: [ItemView] = []
 
     public init(items: [ItemView]) { self.items = items }
-
-    public var parameters: [String: JSONValue] { ["items": .array(items.map(\.json))] }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        guard case .array(let elements)? = parameters["items"] else {
-            throw .malformedMessage(reason: "items: expected an array")
-        }
-        var items: [ItemView] = []
-        for (index, element) in elements.enumerated() {
-            items.append(try ItemView(json: element, path: "items[\(index)]"))
-        }
-        self.init(items: items)
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<ListReply>] = [.objects("items", \.items)]
 }
 
 /// `Remove`: the full id of the item removed.
-public struct RemoveReply: ReminderReply {
-    public var id: String
+public struct RemoveReply: ReminderReply, WireObject {
+    public var id = ""
     /// The item as it was, so the client can say what went; nil for one whose stored data was
     /// unreadable (or from a daemon older than this field).
     public var item: ItemView?
 
-    public init(id: String, item: ItemView? = nil) {
-        self.id = id
-        self.item = item
-    }
-
-    public var parameters: [String: JSONValue] {
-        var parameters: [String: JSONValue] = ["id": .string(id)]
-        if let item { parameters["item"] = item.json }
-        return parameters
-    }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        let id = try ReplyFields(.object(parameters), "reply").string("id")
-        var item: ItemView?
-        if let json = parameters["item"], json != .null { item = try ItemView(json: json, path: "item") }
-        self.init(id: id, item: item)
-    }
+    public init(id: String, item: ItemView? = nil) { (self.id, self.item) = (id, item) }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<RemoveReply>] = [.required("id", \.id), .optionalObject("item", \.item)]
 }
 
 /// `Snooze`: until when, and why it is shorter than asked, when it is.
-public struct SnoozeReply: ReminderReply {
-    public var until: String
+public struct SnoozeReply: ReminderReply, WireObject {
+    public var until = ""
     public var shortened: String?
 
     public init(until: String, shortened: String? = nil) { (self.until, self.shortened) = (until, shortened) }
-
-    public var parameters: [String: JSONValue] {
-        var fields: [String: JSONValue] = ["until": .string(until)]
-        fields.put("shortened", shortened)
-        return fields
-    }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        let reply = try ReplyFields(.object(parameters), "reply")
-        self.init(until: try reply.string("until"), shortened: try reply.optionalString("shortened"))
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<SnoozeReply>] = [
+        .required("until", \.until), .optional("shortened", \.shortened),
+    ]
 }
 
 /// `Pause`: until when; null until `Resume`.
-public struct PauseReply: ReminderReply {
+public struct PauseReply: ReminderReply, WireObject {
     public var until: String?
 
     public init(until: String?) { self.until = until }
-
-    public var parameters: [String: JSONValue] { ["until": .optional(until)] }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        self.init(until: try ReplyFields(.object(parameters), "reply").optionalString("until"))
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<PauseReply>] = [.nullable("until", \.until)]
 }
 
 /// `Import`: the ids of the items added, in the order given.
-public struct ImportReply: ReminderReply {
-    public var ids: [String]
+public struct ImportReply: ReminderReply, WireObject {
+    public var ids: [String] = []
 
     public init(ids: [String]) { self.ids = ids }
-
-    public var parameters: [String: JSONValue] { ["ids": .array(ids.map { .string($0) })] }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        self.init(ids: try ReplyFields(.object(parameters), "reply").strings("ids"))
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<ImportReply>] = [.required("ids", \.ids)]
 }
 
 /// `Export`: a backup — every item in the §2 format and their state — which travels as it is, in
@@ -252,37 +183,24 @@ public struct ExportReply: ReminderReply {
 
 /// `Calendar`: the items as RFC 5545 iCalendar, their alarms where the daemon — in its zone, with
 /// its reminder time, lead times and quiet hours — would remind.
-public struct CalendarReply: ReminderReply {
-    public var ics: String
+public struct CalendarReply: ReminderReply, WireObject {
+    public var ics = ""
 
     public init(ics: String) { self.ics = ics }
-
-    public var parameters: [String: JSONValue] { ["ics": .string(ics)] }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        self.init(ics: try ReplyFields(.object(parameters), "reply").string("ics"))
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<CalendarReply>] = [.required("ics", \.ics)]
 }
 
 /// `ShowSample`: what the sample pop-up on screen says, and its buttons' labels.
-public struct SampleReply: ReminderReply {
-    public var summary: String
-    public var body: String
-    public var buttons: [String]
+public struct SampleReply: ReminderReply, WireObject {
+    public var summary = "", body = ""
+    public var buttons: [String] = []
 
     public init(summary: String, body: String, buttons: [String]) {
-        self.summary = summary
-        self.body = body
-        self.buttons = buttons
+        (self.summary, self.body, self.buttons) = (summary, body, buttons)
     }
-
-    public var parameters: [String: JSONValue] {
-        ["summary": .string(summary), "body": .string(body), "buttons": .array(buttons.map { .string($0) })]
-    }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        let fields = try ReplyFields(.object(parameters), "reply")
-        self.init(
-            summary: try fields.string("summary"), body: try fields.string("body"), buttons: try fields.strings("buttons"))
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<SampleReply>] = [
+        .required("summary", \.summary), .required("body", \.body), .required("buttons", \.buttons),
+    ]
 }

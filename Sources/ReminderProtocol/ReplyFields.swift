@@ -20,8 +20,6 @@ extension [String: JSONValue] {
 struct ReplyFields {
     private let reader: FieldReader
     var path: String { reader.path }
-    /// The object whole, for a reply that keeps fields this version does not read (`ItemView`).
-    var fields: [String: JSONValue] { reader.fields }
 
     init(_ value: JSONValue?, _ path: String) throws(ReminderProtocolError) {
         guard let value, let reader = try? FieldReader(value, path: path) else {
@@ -67,23 +65,6 @@ struct ReplyFields {
         try optional(key, "a string or null") { reader throws(FieldError) in try reader.string(key) }
     }
 
-    func integer(_ key: String) throws(ReminderProtocolError) -> Int64 {
-        try required(key, "a whole number") { reader throws(FieldError) in try reader.integer(key) }
-    }
-
-    func bool(_ key: String) throws(ReminderProtocolError) -> Bool {
-        try required(key, "true or false") { reader throws(FieldError) in try reader.boolean(key) }
-    }
-
-    func optionalBool(_ key: String) throws(ReminderProtocolError) -> Bool? {
-        try optional(key, "true, false or null") { reader throws(FieldError) in try reader.boolean(key) }
-    }
-
-    func strings(_ key: String) throws(ReminderProtocolError) -> [String] {
-        guard let texts = try optionalStrings(key) else { throw wrong(key, "an array of strings") }
-        return texts
-    }
-
     /// An array of strings, or nil when absent or null.
     func optionalStrings(_ key: String) throws(ReminderProtocolError) -> [String]? {
         let elements = try optional(key, "an array of strings") { reader throws(FieldError) in try reader.array(key) }
@@ -96,10 +77,6 @@ struct ReplyFields {
         return texts
     }
 
-    func optionalInteger(_ key: String) throws(ReminderProtocolError) -> Int64? {
-        try optional(key, "a whole number or null") { reader throws(FieldError) in try reader.integer(key) }
-    }
-
     func object(_ key: String) throws(ReminderProtocolError) -> ReplyFields {
         var reader = self.reader
         return try ReplyFields(reader.value(key), reader.fieldPath(key))
@@ -108,24 +85,5 @@ struct ReplyFields {
     func objects(_ key: String) throws(ReminderProtocolError) -> [ReplyFields] {
         var reader = self.reader
         return try ReplyFields.objects(reader.value(key), reader.fieldPath(key))
-    }
-
-    /// An object of strings, such as totals by currency (`{"EUR": "12.50"}`).
-    func stringMap(_ key: String) throws(ReminderProtocolError) -> [String: String] {
-        let entries = try required(key, "an object of strings") { reader throws(FieldError) in
-            try FieldReader(reader.value(key) ?? .null, path: reader.fieldPath(key)).fields
-        }
-        var map: [String: String] = [:]
-        for (name, value) in entries {
-            guard case .string(let text) = value else { throw wrong(key, "an object of strings") }
-            map[name] = text
-        }
-        return map
-    }
-
-    func optionalObject(_ key: String) throws(ReminderProtocolError) -> ReplyFields? {
-        var reader = self.reader
-        guard let value = reader.value(key) else { return nil }
-        return try ReplyFields(value, reader.fieldPath(key))
     }
 }

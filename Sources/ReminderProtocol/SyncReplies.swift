@@ -30,132 +30,80 @@ public struct SyncResource: Sendable, Equatable {
 }
 
 /// `SyncBegin`: where the last pull ended, and what it knew of each resource.
-public struct SyncBeginReply: ReminderReply {
-    /// A resource known at the last pull: an href and its ETag (nil when the server gave none).
-    public struct Known: Sendable, Equatable {
-        public var href: String
+public struct SyncBeginReply: ReminderReply, WireObject {
+    public struct Known: WireObject {
+        public var href = ""
         public var etag: String?
 
         public init(href: String, etag: String?) { (self.href, self.etag) = (href, etag) }
+        public init(unread: Void) {}
+        public static let wireFields: [WireField<Known>] = [.required("href", \.href), .optional("etag", \.etag)]
     }
 
-    /// The sync-collection token stored after the last pull; nil before the first, or after a
-    /// change of collection.
     public var token: String?
-    public var resources: [Known]
+    public var resources: [Known] = []
 
     public init(token: String?, resources: [Known]) { (self.token, self.resources) = (token, resources) }
-
-    public var parameters: [String: JSONValue] {
-        [
-            "token": .optional(token),
-            "resources": .array(
-                resources.map {
-                    var fields: [String: JSONValue] = ["href": .string($0.href)]
-                    fields.put("etag", $0.etag)
-                    return .object(fields)
-                }),
-        ]
-    }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        let top = try ReplyFields(.object(parameters), "reply")
-        var known: [Known] = []
-        for row in try ReplyFields.objects(parameters["resources"], "resources") {
-            known.append(Known(href: try row.string("href"), etag: try row.optionalString("etag")))
-        }
-        self.init(token: try top.optionalString("token"), resources: known)
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<SyncBeginReply>] = [
+        .nullable("token", \.token), .objects("resources", \.resources),
+    ]
 }
 
 /// `SyncPulled`: how many resources changed local items, how many of those changes disagreed
 /// with a local one (each is in history), and the resources that were not applied, so that
 /// reminderd-sync can say which ones on the server cannot be read and why.
-public struct SyncPulledReply: ReminderReply {
-    /// A resource left as it is on the server: its href, and why in words (not iCalendar, a
-    /// field that does not read, the UID of another resource of the same batch).
-    public struct Skipped: Sendable, Equatable {
-        public var href: String
-        public var reason: String
+public struct SyncPulledReply: ReminderReply, WireObject {
+    public struct Skipped: WireObject {
+        public var href = ""
+        public var reason = ""
 
         public init(href: String, reason: String) { (self.href, self.reason) = (href, reason) }
+        public init(unread: Void) {}
+        public static let wireFields: [WireField<Skipped>] = [.required("href", \.href), .required("reason", \.reason)]
     }
 
-    public var applied: Int64
-    public var conflicts: Int64
-    public var skipped: [Skipped]
+    public var applied: Int64 = 0
+    public var conflicts: Int64 = 0
+    public var skipped: [Skipped] = []
 
     public init(applied: Int64, conflicts: Int64, skipped: [Skipped] = []) {
         (self.applied, self.conflicts, self.skipped) = (applied, conflicts, skipped)
     }
-
-    public var parameters: [String: JSONValue] {
-        [
-            "applied": .integer(applied), "conflicts": .integer(conflicts),
-            "skipped": .array(skipped.map { .object(["href": .string($0.href), "reason": .string($0.reason)]) }),
-        ]
-    }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        let top = try ReplyFields(.object(parameters), "reply")
-        var skipped: [Skipped] = []
-        for row in try top.objects("skipped") {
-            skipped.append(Skipped(href: try row.string("href"), reason: try row.string("reason")))
-        }
-        self.init(applied: try top.integer("applied"), conflicts: try top.integer("conflicts"), skipped: skipped)
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<SyncPulledReply>] = [
+        .required("applied", \.applied), .required("conflicts", \.conflicts), .objects("skipped", \.skipped),
+    ]
 }
 
 /// `SyncPending`: the local changes the server has not taken yet, oldest first.
-public struct SyncPendingReply: ReminderReply {
-    /// One item's change, as the request to make: a body to PUT (with `If-None-Match: *` when
-    /// `etag` is nil, else `If-Match: etag`), or a DELETE when `body` is nil.
-    public struct Change: Sendable, Equatable {
-        public var uid: String
-        public var href: String
+public struct SyncPendingReply: ReminderReply, WireObject {
+    public struct Change: WireObject {
+        public var uid = ""
+        public var href = ""
         public var etag: String?
         public var body: String?
-        /// Which change this is: `SyncPushed` gives it back, and a later change of the same item
-        /// (made while this one was on its way) keeps the item waiting.
-        public var seq: Int64
+        public var seq: Int64 = 0
 
         public init(uid: String, href: String, etag: String?, body: String?, seq: Int64) {
             (self.uid, self.href, self.etag, self.body, self.seq) = (uid, href, etag, body, seq)
         }
-    }
-
-    public var changes: [Change]
-
-    public init(changes: [Change]) { self.changes = changes }
-
-    public var parameters: [String: JSONValue] {
-        [
-            "changes": .array(
-                changes.map {
-                    var fields: [String: JSONValue] = [
-                        "uid": .string($0.uid), "href": .string($0.href), "seq": .integer($0.seq),
-                    ]
-                    fields.put("etag", $0.etag)
-                    fields.put("body", $0.body)
-                    return .object(fields)
-                })
+        public init(unread: Void) {}
+        public static let wireFields: [WireField<Change>] = [
+            .required("uid", \.uid), .required("href", \.href), .optional("etag", \.etag), .optional("body", \.body),
+            .required("seq", \.seq),
         ]
     }
 
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        var changes: [Change] = []
-        for row in try ReplyFields.objects(parameters["changes"], "changes") {
-            changes.append(
-                Change(
-                    uid: try row.string("uid"), href: try row.string("href"), etag: try row.optionalString("etag"),
-                    body: try row.optionalString("body"), seq: try row.integer("seq")))
-        }
-        self.init(changes: changes)
-    }
+    public var changes: [Change] = []
+
+    public init(changes: [Change]) { self.changes = changes }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<SyncPendingReply>] = [.objects("changes", \.changes)]
 }
 
 /// `SyncStatus`: sync's state, for `reminderctl sync status` and `status`.
-public struct SyncStatusReply: ReminderReply {
+public struct SyncStatusReply: ReminderReply, WireObject {
     /// user@host of the last pass; nil when reminderd-sync never began one.
     public var account: String?
     /// The task list's URL.
@@ -166,12 +114,12 @@ public struct SyncStatusReply: ReminderReply {
     /// Why the last pass failed, in words; nil when it succeeded.
     public var error: String?
     /// Items whose changes the server has not taken yet, and since when the oldest waits.
-    public var waiting: Int64
+    public var waiting: Int64 = 0
     public var waitingSince: String?
     /// Conflicts resolved in the last 30 days (each is a history line).
-    public var conflicts: Int64
+    public var conflicts: Int64 = 0
     /// A reminderd-sync is connected and waiting for work.
-    public var connected: Bool
+    public var connected = false
 
     public init(
         account: String?, collection: String?, lastSync: String?, lastAttempt: String?, error: String?,
@@ -181,55 +129,42 @@ public struct SyncStatusReply: ReminderReply {
         (self.error, self.waiting, self.waitingSince) = (error, waiting, waitingSince)
         (self.conflicts, self.connected) = (conflicts, connected)
     }
+    public init(unread: Void) {}
 
-    public var parameters: [String: JSONValue] {
-        [
-            "sync": .object([
-                "account": .optional(account), "collection": .optional(collection), "lastSync": .optional(lastSync),
-                "lastAttempt": .optional(lastAttempt), "error": .optional(error), "waiting": .integer(waiting),
-                "waitingSince": .optional(waitingSince), "conflicts": .integer(conflicts),
-                "connected": .bool(connected),
-            ])
-        ]
-    }
+    /// Every key is written, null when there is nothing to say.
+    public static let wireFields: [WireField<SyncStatusReply>] = [
+        .nullable("account", \.account), .nullable("collection", \.collection), .nullable("lastSync", \.lastSync),
+        .nullable("lastAttempt", \.lastAttempt), .nullable("error", \.error), .required("waiting", \.waiting),
+        .nullable("waitingSince", \.waitingSince), .required("conflicts", \.conflicts),
+        .required("connected", \.connected),
+    ]
+
+    public var parameters: [String: JSONValue] { ["sync": json] }
 
     public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        let sync = try ReplyFields(parameters["sync"], "sync")
-        self.init(
-            account: try sync.optionalString("account"), collection: try sync.optionalString("collection"),
-            lastSync: try sync.optionalString("lastSync"), lastAttempt: try sync.optionalString("lastAttempt"),
-            error: try sync.optionalString("error"), waiting: try sync.integer("waiting"),
-            waitingSince: try sync.optionalString("waitingSince"), conflicts: try sync.integer("conflicts"),
-            connected: try sync.bool("connected"))
+        try self.init(wire: parameters["sync"], path: "sync")
     }
 }
 
 /// `SyncWait`: what reminderd-sync is woken for.
-public struct SyncWaitReply: ReminderReply {
-    public enum Reason: String, Sendable {
+public struct SyncWaitReply: ReminderReply, WireObject {
+    public enum Reason: String, Sendable, CaseIterable, WireText {
         /// Items changed here: push them (the daemon answers 2 s after the latest change).
         case changed
         /// `reminderctl sync now`: a whole pass, then `SyncReport`.
         case now
         /// A pop-up is about to show for `uids`: pull them at once; the daemon waits ≤ 2 s.
         case refresh
+
+        public var text: String { rawValue }
+        public init?(text: String) { self.init(rawValue: text) }
+        public static var expected: String { "changed, now or refresh" }
     }
 
-    public var reason: Reason
-    public var uids: [String]
+    public var reason = Reason.changed
+    public var uids: [String] = []
 
     public init(reason: Reason, uids: [String] = []) { (self.reason, self.uids) = (reason, uids) }
-
-    public var parameters: [String: JSONValue] {
-        ["reason": .string(reason.rawValue), "uids": .array(uids.map { .string($0) })]
-    }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        let top = try ReplyFields(.object(parameters), "reply")
-        let text = try top.string("reason")
-        guard let reason = Reason(rawValue: text) else {
-            throw .malformedMessage(reason: "reply.reason: \"\(text)\" is not changed, now or refresh")
-        }
-        self.init(reason: reason, uids: try top.strings("uids"))
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<SyncWaitReply>] = [.required("reason", \.reason), .required("uids", \.uids)]
 }

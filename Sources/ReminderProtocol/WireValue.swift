@@ -51,7 +51,28 @@ extension Array: WireValue where Element: WireValue {
         }
         self = values
     }
-    public static var expected: String { "an array of \(Element.expected.dropFirst(Element.expected.hasPrefix("an ") ? 3 : 2))s" }
+    public static var expected: String { "an array of \(pluralOf(Element.self))" }
+}
+
+/// An object of values by name, such as totals by currency (`{"EUR": "12.50"}`).
+extension Dictionary: WireValue where Key == String, Value: WireValue {
+    public var wire: JSONValue { .object(mapValues(\.wire)) }
+    public init?(wire: JSONValue) {
+        guard case .object(let members) = wire else { return nil }
+        var values: [String: Value] = [:]
+        for (name, member) in members {
+            guard let value = Value(wire: member) else { return nil }
+            values[name] = value
+        }
+        self = values
+    }
+    public static var expected: String { "an object of \(pluralOf(Value.self))" }
+}
+
+/// "strings" of "a string": what a collection of values holds, for its `expected`.
+private func pluralOf<Value: WireValue>(_ type: Value.Type) -> String {
+    let one = Value.expected
+    return one.dropFirst(one.hasPrefix("an ") ? 3 : one.hasPrefix("a ") ? 2 : 0) + "s"
 }
 
 /// A value of text on the wire: its raw value, or its description read back by `init?(text:)`.

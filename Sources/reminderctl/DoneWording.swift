@@ -22,7 +22,7 @@ enum DoneWording {
     /// the next one. `early` paid the occurrence after the due one, so that date is left out.
     static func done(_ item: ItemView, early: Bool = false) -> String {
         let title = shown(item.title)
-        if item.taskList == true { return "Done: \(title) (completed in its task list)" }
+        if item.taskList { return "Done: \(title) (completed in its task list)" }
         switch item.kind {
         case .subscription, .fee:
             if early { return _t("Paid early: %1$s%2$s").filled(title, nextText(item)) }

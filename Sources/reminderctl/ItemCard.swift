@@ -27,7 +27,7 @@ enum ItemCard {
     /// this version does not know. Every value is `shown`: a title, a note or a code is the
     /// user's (or another device's) text, with whatever controls it holds.
     static func render(_ item: ItemView) -> String {
-        guard case .object(let values) = item.json else { return "" }
+        let values = item.wireObject
         var out = "\(shown(item.title))  (\(shown(item.id)), \(shown(item.kindName)))\n"
         var rows: [(String, String)] = []
         // The days left are said beside the due date ("in 3 days", "13 days ago").

@@ -353,7 +353,7 @@ struct List: ParsableCommand {
             flexible: [(2, 2), (3, 1)])
         for item in items {
             table.add([
-                shown(item.id), item.taskList == true ? _t("task list") : item.kindName, shown(item.title),
+                shown(item.id), item.taskList ? _t("task list") : item.kindName, shown(item.title),
                 shown(item.card ?? ""), Output.amount(item),
                 shown(Output.status(item)), Output.day(item.due), item.daysLeft.map(Output.days) ?? "",
                 Output.compact(item.nextReminder),

@@ -40,7 +40,7 @@ import Testing
 
     @Test func itemRepliesRoundTripAndKeepFieldsThisVersionDoesNotKnow() throws {
         let view = try ItemView(
-            json: .object([
+            wire: .object([
                 "id": .string("ab12"), "kind": .string("benefit"), "title": .string("Uber Cash"),
                 "status": .string("used"), "amount": .string("15"), "currency": .string("EUR"), "daysLeft": .integer(3),
                 "nextReminder": .null, "futureField": .bool(true),

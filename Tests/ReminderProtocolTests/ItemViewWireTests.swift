@@ -22,12 +22,12 @@ import Testing
     }()
 
     func read(_ text: String) throws -> ItemView {
-        try ItemView(json: JSONValue.parse(Array(text.utf8), source: "reply"), path: "item")
+        try ItemView(wire: JSONValue.parse(Array(text.utf8), source: "reply"), path: "item")
     }
 
     @Test func everyTypedFieldComesBackThroughTheWire() throws {
         let bytes = full.json.serialized()
-        let back = try ItemView(json: JSONValue.parse(bytes, source: "reply"), path: "item")
+        let back = try ItemView(wire: JSONValue.parse(bytes, source: "reply"), path: "item")
         #expect(back == full)
         // Every field of the table is written, so none of them went untested here.
         guard case .object(let object) = full.json else {

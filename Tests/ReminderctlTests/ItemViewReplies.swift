@@ -8,7 +8,7 @@ extension ItemView {
         let every: [String: JSONValue] = [
             "id": .string("k4s8"), "kind": .string("benefit"), "title": .string("Item"), "status": .string("available"),
         ]
-        return try! ItemView(json: .object(every.merging(fields) { $1 }), path: "item")
+        return try! ItemView(wire: .object(every.merging(fields) { $1 }), path: "item")
     }
 
     /// The item with `changes` over its fields (null takes one away).
