@@ -77,9 +77,14 @@ public enum Translation {
     /// `pgettext`: the two joined by EOT): one English text with two uses a language may write
     /// differently, like a date of this year and of another.
     public static func text(_ msgid: String, context: String) -> String {
-        let key = context + "\u{4}" + msgid
-        let found = lookup { key.withCString { id in String(cString: dgettext(domain, id)) } }
-        return found.flatMap { $0 == key ? nil : $0 } ?? msgid
+        // The key is joined inside `lookup`, after its check for English: not joined at all
+        // where nothing is translated (dates in every row of a table ask this).
+        let found = lookup {
+            let key = context + "\u{4}" + msgid
+            let answer = key.withCString { id in String(cString: dgettext(domain, id)) }
+            return answer == key ? msgid : answer
+        }
+        return found ?? msgid
     }
 
     /// The plural form of `singular`/`plural` for `count` in the chosen language.
