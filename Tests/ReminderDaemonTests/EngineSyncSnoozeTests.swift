@@ -82,11 +82,9 @@ import Testing
 
     @Test func anOlderSnoozeOnOneDeviceLosesToADoneOnTheOtherWhicheverIsPushedFirst() throws {
         for snoozerFirst in [true, false] {
-            let server = FakeTaskList()
-            let (a, b) = (try EngineHarness(), try EngineHarness())
-            let id = a.addUber()
-            server.sync(a.engine)
-            server.sync(b.engine)
+            let fresh = try TwoDevices()
+            let (server, a, b) = (fresh.server, fresh.a, fresh.b)
+            let id = fresh.shared { $0.addUber() }
             a.clock.set(EngineHarness.start + 30)
             _ = a.perform("Snooze", ["id": .string(id), "duration": .string("1h")])
             b.clock.set(EngineHarness.start + 60)

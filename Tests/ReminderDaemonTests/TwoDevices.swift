@@ -15,6 +15,14 @@ struct TwoDevices {
         b = try EngineHarness()
         if let now { for device in [a, b] { device.clock.set(now) } }
     }
+
+    /// An item added on A by `add`, then synced to B through the server; returns its id.
+    func shared(_ add: (EngineHarness) -> String) -> String {
+        let id = add(a)
+        server.sync(a.engine)
+        server.sync(b.engine)
+        return id
+    }
 }
 
 /// A suite whose tests run on a fresh `TwoDevices`, named `server`, `a` and `b` in the tests.
@@ -27,11 +35,5 @@ extension TwoDeviceSuite {
     var a: EngineHarness { devices.a }
     var b: EngineHarness { devices.b }
 
-    /// An item added on A by `add`, then synced to B through the server; returns its id.
-    func shared(_ add: (EngineHarness) -> String) -> String {
-        let id = add(a)
-        server.sync(a.engine)
-        server.sync(b.engine)
-        return id
-    }
+    func shared(_ add: (EngineHarness) -> String) -> String { devices.shared(add) }
 }
