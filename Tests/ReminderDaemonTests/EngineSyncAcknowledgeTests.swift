@@ -11,22 +11,14 @@ import Testing
 /// Acknowledgements across devices (issue #14): a dismiss, snooze or Done here is pushed as
 /// `X-MOZ-LASTACK` / `ACKNOWLEDGED`, and one made on another device closes the pop-up here, which
 /// is then not shown again; a snooze elsewhere reminds here at its end, as a local one would.
-@Suite struct EngineSyncAcknowledgeTests {
-    let server = FakeTaskList()
-    let a: EngineHarness
-    let b: EngineHarness
+@Suite struct EngineSyncAcknowledgeTests: TwoDeviceSuite {
+    let devices: TwoDevices
 
-    init() throws {
-        a = try EngineHarness()
-        b = try EngineHarness()
-    }
+    init() throws { devices = try TwoDevices() }
 
     /// A coupon expiring two hours after the start, reminded an hour before, on both devices.
     func sharedCoupon() -> String {
-        let id = a.addCoupon(expiresIn: 7200, leads: ["1h"])
-        server.sync(a.engine)
-        server.sync(b.engine)
-        return id
+        shared { $0.addCoupon(expiresIn: 7200, leads: ["1h"]) }
     }
 
     /// The shared coupon's reminder on screen on both devices: its id and the two pop-ups.

@@ -271,11 +271,9 @@ import Testing
     }
 
     @Test func anOccurrenceDoneOnAnotherDeviceIsNotShownAfterTheRefreshsPull() throws {
-        let server = FakeTaskList()
-        let (phone, laptop) = (try EngineHarness(), try EngineHarness())
-        let item = phone.addCoupon(expiresIn: 2 * 86_400, leads: ["1d"])
-        server.sync(phone.engine)
-        server.sync(laptop.engine)
+        let devices = try TwoDevices()
+        let (server, phone, laptop) = (devices.server, devices.a, devices.b)
+        let item = devices.shared { $0.addCoupon(expiresIn: 2 * 86_400, leads: ["1d"]) }
         let waiter = ParkingCaller()
         #expect(laptop.perform("SyncWait", from: waiter) == nil)
         phone.clock.set(EngineHarness.start + EngineSyncLinkTests.fireAt - 60)

@@ -12,16 +12,10 @@ import Testing
 /// `X-REMINDERD-PERIOD-END`): it stays with its period on every device, and a copy written by a
 /// previous version — which keeps the period it read when the amount has not changed — does not
 /// bring a month that is over back as this month's.
-@Suite struct EngineSyncPartialUseTests {
-    let server = FakeTaskList()
-    let a: EngineHarness
-    let b: EngineHarness
+@Suite struct EngineSyncPartialUseTests: TwoDeviceSuite {
+    let devices: TwoDevices
 
-    init() throws {
-        a = try EngineHarness()
-        b = try EngineHarness()
-        for device in [a, b] { device.clock.set(Fixture.instant("2030-01-10T12:00:00Z")) }
-    }
+    init() throws { devices = try TwoDevices(now: Fixture.instant("2030-01-10T12:00:00Z")) }
 
     func shownUsed(_ harness: EngineHarness, _ id: String) -> String? {
         guard case .success(let reply) = harness.perform("Get", ["id": .string(id)]),

@@ -12,15 +12,10 @@ import Testing
 /// (`FakeTaskList` plays the server and reminderd-sync): what another device's add, Done, Undo,
 /// snooze, edit and removal do here, conflicts, the removal rules, the first join's catalog
 /// match, an Apple completed copy, resources that are not items, and a batch the store refuses.
-@Suite struct EngineSyncPullTests {
-    let server = FakeTaskList()
-    let a: EngineHarness
-    let b: EngineHarness
+@Suite struct EngineSyncPullTests: TwoDeviceSuite {
+    let devices: TwoDevices
 
-    init() throws {
-        a = try EngineHarness()
-        b = try EngineHarness()
-    }
+    init() throws { devices = try TwoDevices() }
 
     func uid(_ harness: EngineHarness, _ id: String) -> String? {
         harness.engine.queue.sync { harness.engine.sync.uids(of: [id]) }.first
@@ -28,14 +23,6 @@ import Testing
 
     func edit(_ harness: EngineHarness, _ id: String, title: String) {
         _ = harness.perform("Edit", ["id": .string(id), "changes": .object(["title": .string(title)])])
-    }
-
-    /// An item added on A, synced to B.
-    func shared(_ add: (EngineHarness) -> String) -> String {
-        let id = add(a)
-        server.sync(a.engine)
-        server.sync(b.engine)
-        return id
     }
 
     @Test func anItemAddedOnOneDeviceAppearsOnTheOtherUnderItsUID() throws {

@@ -7,15 +7,10 @@ import Testing
 /// Repeat until acknowledged across devices (issue #30): the item's repeat reaches the other
 /// device with it, and a dismiss there — the "acknowledged elsewhere" path — stops the repeats
 /// here, through a restart too.
-@Suite struct EngineSyncRepeatTests {
-    let server = FakeTaskList()
-    let a: EngineHarness
-    let b: EngineHarness
+@Suite struct EngineSyncRepeatTests: TwoDeviceSuite {
+    let devices: TwoDevices
 
-    init() throws {
-        a = try EngineHarness()
-        b = try EngineHarness()
-    }
+    init() throws { devices = try TwoDevices() }
 
     /// Minutes after the start at which `harness` showed pop-ups, advancing a minute at a time.
     func shownMinutes(_ harness: EngineHarness, from: Int64, through: Int64) -> [Int64] {

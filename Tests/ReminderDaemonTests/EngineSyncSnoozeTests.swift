@@ -10,15 +10,10 @@ import Testing
 /// still there from before the last Done (as an older reminderd or a client wrote it) is not
 /// taken as new by a device that reads the resource afterwards — it would remind of the next
 /// occurrence at the old snooze's end.
-@Suite struct EngineSyncSnoozeTests {
-    let server = FakeTaskList()
-    let a: EngineHarness
-    let b: EngineHarness
+@Suite struct EngineSyncSnoozeTests: TwoDeviceSuite {
+    let devices: TwoDevices
 
-    init() throws {
-        a = try EngineHarness()
-        b = try EngineHarness()
-    }
+    init() throws { devices = try TwoDevices() }
 
     /// The item's occurrences snoozed on `harness`, with their snooze's end.
     func snoozes(_ harness: EngineHarness, _ id: String) -> [Int64: Int64] {
@@ -28,9 +23,7 @@ import Testing
     /// The Uber Cash credit on A and B, snoozed for an hour on A and done on B a minute later;
     /// returns its id and the task list's only resource's href.
     func snoozedThenDoneElsewhere() throws -> (id: String, href: String) {
-        let id = a.addUber()
-        server.sync(a.engine)
-        server.sync(b.engine)
+        let id = shared { $0.addUber() }
         _ = a.perform("Snooze", ["id": .string(id), "duration": .string("1h")])
         server.sync(a.engine)
         server.sync(b.engine)
@@ -74,9 +67,7 @@ import Testing
     /// of the next): the other device takes the snooze, so both remind of the next occurrence at
     /// the same time (seed 5 of the end-to-end property test).
     @Test func aSnoozeInTheSameSecondAsTheDoneBeforeItIsTakenUpElsewhere() throws {
-        let id = a.addUber()
-        server.sync(a.engine)
-        server.sync(b.engine)
+        let id = shared { $0.addUber() }
         b.clock.set(EngineHarness.start + 60)
         _ = b.perform("Done", ["id": .string(id)])
         _ = b.perform("Snooze", ["id": .string(id), "duration": .string("1h")])
@@ -91,11 +82,9 @@ import Testing
 
     @Test func anOlderSnoozeOnOneDeviceLosesToADoneOnTheOtherWhicheverIsPushedFirst() throws {
         for snoozerFirst in [true, false] {
-            let server = FakeTaskList()
-            let (a, b) = (try EngineHarness(), try EngineHarness())
-            let id = a.addUber()
-            server.sync(a.engine)
-            server.sync(b.engine)
+            let fresh = try TwoDevices()
+            let (server, a, b) = (fresh.server, fresh.a, fresh.b)
+            let id = fresh.shared { $0.addUber() }
             a.clock.set(EngineHarness.start + 30)
             _ = a.perform("Snooze", ["id": .string(id), "duration": .string("1h")])
             b.clock.set(EngineHarness.start + 60)

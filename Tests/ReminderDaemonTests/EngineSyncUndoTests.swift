@@ -10,23 +10,10 @@ import Testing
 /// Undo across devices (issue #14): a Done that came from another device can be undone here as
 /// if it were local (the Undo goes back out, and that device says "undone elsewhere"), and an
 /// Undo that came from another device leaves nothing here for a later Undo to walk back.
-@Suite struct EngineSyncUndoTests {
-    let server = FakeTaskList()
-    let a: EngineHarness
-    let b: EngineHarness
+@Suite struct EngineSyncUndoTests: TwoDeviceSuite {
+    let devices: TwoDevices
 
-    init() throws {
-        a = try EngineHarness()
-        b = try EngineHarness()
-    }
-
-    /// The Uber Cash credit added on A and synced to B.
-    func sharedCredit() -> String {
-        let id = a.addUber()
-        server.sync(a.engine)
-        server.sync(b.engine)
-        return id
-    }
+    init() throws { devices = try TwoDevices() }
 
     func undo(_ harness: EngineHarness, _ id: String) -> VarlinkReply { harness.perform("Undo", ["id": .string(id)]) }
 
@@ -49,7 +36,7 @@ import Testing
     }
 
     @Test func aDoneElsewhereIsUndoneHereAndTheUndoGoesBack() throws {
-        let id = sharedCredit()
+        let id = shared { $0.addUber() }
         let due = dueOnServer
         let fee = try b.engine.queue.sync { try b.engine.store.redeemed(since: 0) }
         _ = a.perform("Done", ["id": .string(id)])
@@ -80,7 +67,7 @@ import Testing
     }
 
     @Test func undoWalksBackLocalDonesAndDonesElsewhereNewestFirst() throws {
-        let id = sharedCredit()
+        let id = shared { $0.addUber() }
         _ = a.perform("Done", ["id": .string(id)])
         server.sync(a.engine)
         server.sync(b.engine)
@@ -119,9 +106,7 @@ import Testing
     /// and its reminders resume. Before, A stayed "used", wrote no history and the phone's
     /// alarms rang alone.
     @Test func aPhoneUntickingADoneOneOffIsAnUndoElsewhere() throws {
-        let id = a.addCoupon(expiresIn: 40 * 86_400, leads: ["1d"])
-        server.sync(a.engine)
-        server.sync(b.engine)
+        let id = shared { $0.addCoupon(expiresIn: 40 * 86_400, leads: ["1d"]) }
         _ = a.perform("Done", ["id": .string(id)])
         server.sync(a.engine)
         server.sync(b.engine)
@@ -153,7 +138,7 @@ import Testing
     /// puts the date back on November: an Undo of November on both devices, the master back on
     /// November with an empty ledger.
     @Test func aPhoneMovingTheDateBackOnADoneOccurrenceIsAnUndoElsewhere() throws {
-        let id = sharedCredit()
+        let id = shared { $0.addUber() }
         let november = dueOnServer
         _ = a.perform("Done", ["id": .string(id)])
         server.sync(a.engine)
@@ -172,7 +157,7 @@ import Testing
 
     /// Tasks.org rolling December after A's Done of November: a Done of December, not an untick.
     @Test func aPhoneRollingPastADoneOccurrenceIsADone() throws {
-        let id = sharedCredit()
+        let id = shared { $0.addUber() }
         _ = a.perform("Done", ["id": .string(id)])
         server.sync(a.engine)
         try phoneWrites { $0.replacingOccurrences(of: "TZID=UTC:20261231T235900", with: "TZID=UTC:20270131T235900") }

@@ -8,22 +8,15 @@ import Testing
 
 /// A resource of an item this device knows that no longer reads (another client wrote a bad
 /// value into it): the item here wins and replaces it, rather than wait behind it forever.
-@Suite struct EngineSyncUnreadableTests {
-    let server = FakeTaskList()
-    let a: EngineHarness
-    let b: EngineHarness
+@Suite struct EngineSyncUnreadableTests: TwoDeviceSuite {
+    let devices: TwoDevices
 
-    init() throws {
-        a = try EngineHarness()
-        b = try EngineHarness()
-    }
+    init() throws { devices = try TwoDevices() }
 
     /// The Uber Cash credit, added on A and synced to B, then its resource spoiled on the server
     /// (`X-REMINDERD-AMOUNT:seven`); returns the item's id and href.
     func spoiled() throws -> (id: String, href: String) {
-        let id = a.addUber()
-        server.sync(a.engine)
-        server.sync(b.engine)
+        let id = shared { $0.addUber() }
         let href = try #require(server.resources.keys.first)
         let body = try #require(server.resources[href]?.body)
         #expect(body.contains("X-REMINDERD-AMOUNT:15"))
