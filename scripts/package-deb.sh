@@ -53,14 +53,20 @@ arch=$(dpkg --print-architecture)
 # compares the callbacks it is given), in reminderctl, which hands no function to C that compares
 # them, all of them (--icf=all); 0.22 MiB, 2026-11-28, when repeat-until-acknowledged, working
 # days, gettext and locale money had taken the package to 32.1 MiB.
+# No .eh_frame_hdr (gold's --no-eh-frame-hdr), 0.7 MiB of the package, 2026-11-28, when free
+# trials, other apps' tasks, dates in the language and typed replies had taken it to 32.4 MiB: it
+# is only the lookup table libgcc's unwinder searches to throw a C++ exception through a frame,
+# and no exception passes through these binaries (Swift errors are returned values; the Swift
+# runtime is built without exceptions; GLib, SQLite and libcurl are C). The unwind data itself
+# (.eh_frame) stays, so gdb and the Swift backtracer still walk the stack.
 # In a scratch path of its own: sharing .build with scripts/run.sh's release build made each
 # rebuild all of the other's work (222 s each time).
 scratch=.build-deb
 # reminderd is reminderd-sync too, when started under that name (Sources/reminderd/main.swift):
 # the package's reminderd-sync is a link to it, so the runtime is in two binaries, not three.
 swift_build -c release --static-swift-stdlib --scratch-path "$scratch" --product reminderd -Xswiftc -Xfrontend -Xswiftc -function-sections \
-  -Xlinker --icf=safe >&2
-swift_build "${static_reminderctl[@]}" -Xswiftc -Osize -Xlinker --icf=all --scratch-path "$scratch-ctl" >&2
+  -Xlinker --icf=safe -Xlinker --no-eh-frame-hdr >&2
+swift_build "${static_reminderctl[@]}" -Xswiftc -Osize -Xlinker --icf=all -Xlinker --no-eh-frame-hdr --scratch-path "$scratch-ctl" >&2
 
 work="$scratch/deb"
 root="$work/reminderd_${version}_${arch}"

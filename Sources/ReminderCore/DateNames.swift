@@ -52,7 +52,15 @@ public struct DateNames: Sendable, Hashable {
 }
 
 extension String {
+    /// Without leading and trailing spaces; itself, at no cost, when it has none — every name but
+    /// ko_KR's padded months, and `english`, which every reminderctl start makes (its first
+    /// version, by `Character` through reversed views, ran 1.4 M instructions there: 12% of `status`).
     fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        let space = UInt8(ascii: " ")
+        guard utf8.first == space || utf8.last == space else { return self }
+        let bytes = Array(utf8)
+        guard let first = bytes.firstIndex(where: { $0 != space }), let last = bytes.lastIndex(where: { $0 != space })
+        else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }
