@@ -15,7 +15,7 @@ enum ItemCard {
             ("amountLeft", _t("Left this period")), ("value", _t("Value")), ("period", _t("Period")),
             ("periodStart", _t("Periods from")), ("every", _t("Renews every")), ("everyDays", _t("Every (days)")),
             ("status", _t("Status")), ("due", _t("Due")), ("next", _t("Next renewal")),
-            ("trialEnds", "Free trial ends"), ("cancelled", "Cancelled on"), ("expires", _t("Expires")),
+            ("trialEnds", _t("Free trial ends")), ("cancelled", _t("Cancelled on")), ("expires", _t("Expires")),
             ("lastPurchased", _t("Last bought")), ("code", _t("Code")), ("category", _t("Category")),
             ("currency", _t("Currency")), ("nextReminder", _t("Next reminder")), ("lead", _t("Lead times")),
             ("repeatEvery", _t("Repeats every")), ("repeatTimes", _t("Repeats at most")), ("notes", _t("Notes")),
