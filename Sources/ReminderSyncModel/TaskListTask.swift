@@ -47,6 +47,8 @@ public enum TaskListTask {
     /// A task already finished the same way (or CANCELLED) keeps its own stamps.
     public static func write(_ record: SyncRecord, into calendar: Component, context: SyncContext) -> Component {
         var calendar = calendar
+        // Only a master VTODO is reminded (`read`): a body without one was never an item here,
+        // and the server keeps it exactly as the other app wrote it.
         guard let index = calendar.components.firstIndex(where: { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil })
         else { return calendar }
         var todo = calendar.components[index]

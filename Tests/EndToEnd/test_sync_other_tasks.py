@@ -17,6 +17,8 @@ def utc(moment):
 
 
 def phone_task(uid, title, due):
+    """A task as Tasks.org writes one, with a property reminderd does not know (X-APP-SORT) and an
+    alarm a minute before DUE; the last empty line ends the body with CRLF, as RFC 5545 asks."""
     return "\r\n".join([
         "BEGIN:VCALENDAR", "VERSION:2.0", f"PRODID:{TASKS_ORG}", "BEGIN:VTODO", f"UID:{uid}",
         f"DTSTAMP:{utc(datetime.now(timezone.utc))}", f"SUMMARY:{title}", f"DUE:{utc(due)}", "PRIORITY:1",
