@@ -149,9 +149,11 @@ struct Add: ParsableCommand {
         let (items, tracked) = Catalog.untracked(wanted, existing: try Catalog.trackedItems())
         if items.isEmpty {
             throw Refusal(
-                message:
-                    "\(name) is already tracked (\(tracked.count) item\(tracked.count == 1 ? "" : "s")); nothing added. "
-                    + "To start over: reminderctl remove --card \"\(name)\"")
+                message: _n(
+                    "%1$s is already tracked (%2$d item); nothing added. To start over: reminderctl remove --card \"%1$s\"",
+                    "%1$s is already tracked (%2$d items); nothing added. To start over: reminderctl remove --card \"%1$s\"",
+                    tracked.count
+                ).filled(name, String(tracked.count)))
         }
         guard
             let ids = try output.call(.importItems(items: items, state: nil, replace: false), as: ImportReply.self)?.ids
@@ -162,12 +164,15 @@ struct Add: ParsableCommand {
         let benefits = items.count - (addsFee ? 1 : 0)
         if tracked.isEmpty {
             print(
-                "Tracking \(benefits) benefit\(benefits == 1 ? "" : "s") worth \(usd(Catalog.trackedValue(card, skip: skip)))/year on \(name)"
-            )
+                _n("Tracking %1$d benefit worth %2$s/year on %3$s", "Tracking %1$d benefits worth %2$s/year on %3$s", benefits)
+                    .filled(String(benefits), usd(Catalog.trackedValue(card, skip: skip)), name))
         } else {
+            let skipped = tracked.map { shown(Output.string($0["title"])) }.joined(separator: ", ")
             print(
-                "\(name) was tracked already: added \(benefits) missing benefit\(benefits == 1 ? "" : "s"), skipped \(tracked.count) already there (\(tracked.map { shown(Output.string($0["title"])) }.joined(separator: ", ")))"
-            )
+                _n(
+                    "%1$s was tracked already: added %2$d missing benefit, skipped %3$d already there (%4$s)",
+                    "%1$s was tracked already: added %2$d missing benefits, skipped %3$d already there (%4$s)", benefits
+                ).filled(name, String(benefits), String(tracked.count), skipped))
         }
         if addsFee, let feeDue, let feeId = ids.last {
             // The daemon keeps the next fee date ahead: a past one moves on a year. Say what is stored.
@@ -180,11 +185,12 @@ struct Add: ParsableCommand {
         }
         let calendarYear = Catalog.anniversaryUnknown(card, feeDue: feeDue, anniversary: anniversary, skip: skip)
         if !calendarYear.isEmpty {
-            let one = calendarYear.count == 1
             print(
-                "\(calendarYear.joined(separator: ", ")) reset\(one ? "s" : "") on the card's anniversary; with no "
-                    + "--anniversary or --fee-due \(one ? "it is" : "they are") tracked per calendar year. "
-                    + "Set the date with: reminderctl edit ID --period-start YYYY-MM-DD")
+                _n(
+                    "%1$s resets on the card's anniversary; with no --anniversary or --fee-due it is tracked per calendar year. Set the date with: reminderctl edit ID --period-start YYYY-MM-DD",
+                    "%1$s reset on the card's anniversary; with no --anniversary or --fee-due they are tracked per calendar year. Set the date with: reminderctl edit ID --period-start YYYY-MM-DD",
+                    calendarYear.count
+                ).filled(calendarYear.joined(separator: ", ")))
         }
         if let note = Catalog.checkedNote(card, today: today) { print(note) }
         // By title, each with its id: a name to act on (`reminderctl done "uber cash"`) beside the id.
