@@ -103,7 +103,7 @@ def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(ser
     try:
         daemon.ctl("add", "coupon", "Pizza", "--expires", local_in(66), "--lead", "1m", "--code", "P2")
         summary, body, line = wait_for(server.notifications, timeout=15, what="the German pop-up")[0]
-        assert plain(body).startswith("Gutschein läuft ab · Pizza läuft in 1 Min. ab"), body
+        assert plain(body).startswith("Gutschein läuft bald ab · Pizza läuft in 1 Min. ab"), body
         assert "Code P2" in plain(body)
         assert '["done", "Als genutzt markieren"]' in line
         daemon.write_config({"timeZone": "UTC", "quietHours": None, "language": "ko_KR.UTF-8"})
