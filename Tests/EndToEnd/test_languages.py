@@ -95,7 +95,7 @@ def test_dates_in_sentences_use_the_language_s_names_and_order(server, daemon, l
     report = subprocess.run([str(BIN / "reminderctl"), "report", "--months", "1"],
                             env=dict(daemon.env, **languages, LANG="ko_KR.UTF-8"), capture_output=True, text=True,
                             check=True).stdout
-    assert re.match(r"월별 사용액, \d{4}년 \d{1,2}월 \(금액 단위 [A-Z]{3}\)", report), report
+    assert re.match(r"월별 사용액, \d{4}년 \d{1,2}월\(금액 단위 [A-Z]{3}\)", report), report
 
 
 def test_sync_cards_and_the_date_parser_s_reasons_speak_it_too(server, daemon, languages):
@@ -133,14 +133,14 @@ def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(ser
     try:
         daemon.ctl("add", "coupon", "Pizza", "--expires", local_in(66), "--lead", "1m", "--code", "P2")
         summary, body, line = wait_for(server.notifications, timeout=15, what="the German pop-up")[0]
-        assert plain(body).startswith("Gutschein läuft ab · Pizza läuft in 1 Min. ab"), body
+        assert plain(body).startswith("Gutschein läuft bald ab · Pizza läuft in 1 Min. ab"), body
         assert "Code P2" in plain(body)
         assert '["done", "Als genutzt markieren"]' in line
         daemon.write_config({"timeZone": "UTC", "quietHours": None, "language": "ko_KR.UTF-8"})
         daemon.ctl("reload")
         daemon.ctl("add", "coupon", "Tacos", "--expires", local_in(66), "--lead", "1m")
         summary, body, line = wait_for(lambda: server.notifications()[1:], timeout=15, what="the Korean pop-up")[0]
-        assert plain(body).startswith("쿠폰 곧 만료 · Tacos, 1분 후 만료"), body
+        assert plain(body).startswith("쿠폰 만료 예정 · Tacos, 1분 후 만료"), body
         assert '["done", "사용함으로 표시"]' in line
     finally:
         daemon.stop()
