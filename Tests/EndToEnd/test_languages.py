@@ -110,7 +110,7 @@ def test_sync_cards_and_the_date_parser_s_reasons_speak_it_too(server, daemon, l
         return result
     assert ctl("C", "sync", "status").stdout == "Sync:                not set up (run: reminderctl sync setup)\n"
     korean = ctl("ko_KR.UTF-8", "sync", "status").stdout
-    assert korean == "동기화:              설정 안 됨 (설정하려면: reminderctl sync setup)\n", korean
+    assert korean == "동기화:              설정 안 됨(설정하려면: reminderctl sync setup)\n", korean
     refused = ctl("de_DE.UTF-8", "add", "coupon", "X", "--expires", "12/05", code=2).stderr
     assert "--expires „12/05“ ist mehrdeutig: 12/05 ist in den USA der 5. Dezember" in refused, refused
     assert "is ambiguous" in ctl("C", "add", "coupon", "X", "--expires", "12/05", code=2).stderr
