@@ -157,10 +157,15 @@ extension ReminderEngine {
     /// Tries the work put aside, oldest first, until one still finds the lock held (it and
     /// those behind it wait for the next try, but a call or an event whose time is up behind a
     /// write is settled now); a call whose time is up is refused in words, a write's failure
-    /// other than the lock logged.
+    /// other than the lock logged. Once work went through, the deadlines are published: a write
+    /// may have told reminderd-sync of a change (a dismiss, `noteLocalChange`), whose settling
+    /// time the timer must wake for — else a parked `SyncWait` would hear of it only at the next
+    /// unrelated wake-up, minutes or hours on.
     private func retryLockedCalls() {
         dispatchPrecondition(condition: .onQueue(queue))
         lockedCalls.retryArmed = false
+        var done = false
+        defer { if done { publish() } }
         while let work = lockedCalls.waiting.first {
             lockedCalls.waiting.removeFirst()
             let stillLocked: Bool
@@ -191,6 +196,7 @@ extension ReminderEngine {
                 armLockRetry()
                 return
             }
+            done = true
         }
     }
 
