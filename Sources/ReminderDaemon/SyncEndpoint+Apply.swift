@@ -79,6 +79,18 @@ extension SyncEndpoint {
                 closedElsewhere = true
             }
         }
+        if local.alarms.snoozedUntil != nil,
+            merged.alarms.snoozedUntil == nil || SyncEndpoint.snoozeEndedByDone(merged)
+        {
+            // The snooze here was ended elsewhere (a Done there): no occurrence keeps it. The
+            // server holds one snooze, of the current occurrence; one kept here on a later
+            // occurrence (snoozed after a Done that an Undo then took back) would remind on this
+            // device alone.
+            for var record in records.values where record.doneAt == nil && record.snoozedUntil != nil {
+                record.snoozedUntil = nil
+                save(record)
+            }
+        }
         if announce, let acknowledged = merged.alarms.lastAcknowledged,
             acknowledged > local.alarms.lastAcknowledged ?? .min
         {
