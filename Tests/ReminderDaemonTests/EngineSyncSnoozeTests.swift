@@ -106,6 +106,33 @@ import Testing
         #expect(a.pending.isEmpty && b.pending.isEmpty)
     }
 
+    /// B holds A's snooze of the current occurrence when A's Done comes, then A's snooze of the
+    /// next one (which lands on the next here), then A's Undo: the current occurrence was B's
+    /// again with its old snooze, earlier than the server's one, which stayed on the next
+    /// occurrence (seed 6 of the property test). B, which only pulled, holds the server's.
+    @Test func anUndoElsewhereLeavesTheServersOneSnoozeOnTheCurrentOccurrence() throws {
+        let id = shared { $0.addUber() }
+        for (seconds, method) in [(10, "Snooze"), (20, "Done"), (30, "Snooze"), (40, "Undo")] {
+            a.clock.set(EngineHarness.start + Int64(seconds))
+            b.clock.set(EngineHarness.start + Int64(seconds))
+            let snooze: [String: JSONValue] = method == "Snooze" ? ["duration": .string("1h")] : [:]
+            _ = a.perform(method, snooze.merging(["id": .string(id)]) { $1 })
+            server.sync(a.engine)
+            server.sync(b.engine)
+        }
+        func live(_ device: EngineHarness) -> [Int64: Int64] {
+            snoozes(device, id).filter { !device.doneDues(id).contains($0.key) }
+        }
+        let done = b.doneDues(id)
+        let current = b.engine.queue.sync {
+            b.engine.items[id].flatMap { item in
+                b.engine.rules.firstOccurrence(of: item, dueAfter: EngineHarness.start + 40) { !done.contains($0.due) }
+            }
+        }
+        #expect(live(b) == [try #require(current).due: EngineHarness.start + 30 + 3600])
+        #expect(b.pending.isEmpty)
+    }
+
     @Test func anOlderSnoozeOnOneDeviceLosesToADoneOnTheOtherWhicheverIsPushedFirst() throws {
         for snoozerFirst in [true, false] {
             let fresh = try TwoDevices()
