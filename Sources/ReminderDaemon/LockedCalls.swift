@@ -139,11 +139,13 @@ extension ReminderEngine {
     /// Runs `body` (a button, a close or a menu click) now when the store is free and nothing
     /// waits for it, else after the work put aside once the lock is let go; 10 s on, it runs
     /// with writes that wait only a moment, so a change it makes is refused in words at once.
-    func whenStoreUnlocked(_ body: @escaping () -> Void) {
+    /// Put aside, it is logged (`what` names it): nothing else shows that the press arrived.
+    func whenStoreUnlocked(_ what: String, _ body: @escaping () -> Void) {
         if lockedCalls.waiting.isEmpty, !store.isLockedByAnother() {
             body()
             return
         }
+        logger.info("\(what) waits: another program holds the store's lock; handled once it is let go")
         lockedCalls.waiting.append(.event(deadline: .now() + LockedCalls.lockWait, body))
         armLockRetry()
     }
