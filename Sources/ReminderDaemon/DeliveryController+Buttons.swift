@@ -12,8 +12,10 @@ extension DeliveryController {
     /// pop-up away from under it). The other events are handled at once.
     func receive(_ event: NotifierEvent) {
         switch event {
-        case .actionInvoked, .indicatorClicked:
-            core.whenStoreUnlocked { [weak self] in self?.handle(event) }
+        case .actionInvoked(let id, _):
+            core.whenStoreUnlocked("a button pressed on pop-up \(id)") { [weak self] in self?.handle(event) }
+        case .indicatorClicked:
+            core.whenStoreUnlocked("a click in the panel indicator's menu") { [weak self] in self?.handle(event) }
         case .closed:
             core.afterEarlierEvents { [weak self] in self?.handle(event) }
         case .serverAppeared, .serverVanished, .doNotDisturbChanged, .indicatorHostChanged:

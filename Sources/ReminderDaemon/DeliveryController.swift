@@ -20,8 +20,9 @@ protocol DeliveryCore: AnyObject, Sendable {
     /// thrown after.
     /// Records the reminders shown; `failure` is logged with the error should storing that fail.
     func noteShown(_ shown: [ShownReminder], notificationId: UInt32, now: Int64, failure: String)
-    /// Runs `body` now, or once another program let go of the store's lock (`LockedCalls`).
-    func whenStoreUnlocked(_ body: @escaping () -> Void)
+    /// Runs `body` now, or once another program let go of the store's lock (`LockedCalls`);
+    /// `what` names it in the line logged when it is put aside.
+    func whenStoreUnlocked(_ what: String, _ body: @escaping () -> Void)
     /// Runs `body`, which writes only through `writeUnlessLocked`, now, or after the buttons and
     /// calls kept before it (`LockedCalls`).
     func afterEarlierEvents(_ body: @escaping () -> Void)
