@@ -43,7 +43,8 @@ public enum VTodoWriter {
         return calendar
     }
 
-    /// DUE, DTSTART, RRULE and the completion state for the current occurrence. A free trial's
+    /// DUE, DTSTART, RRULE and the completion state for the current occurrence (`CANCELLED` for a
+    /// cancelled subscription, its last DUE kept). A free trial's
     /// last day is written without RRULE: a series starting on it would count it as a charge,
     /// and a weekly or 30-day rule would step from it onto days that are never charged; the
     /// renewals' rule comes once the current occurrence is the first charge.
@@ -51,6 +52,14 @@ public enum VTodoWriter {
         _ record: SyncRecord, current: Occurrence?, into todo: inout Component, context: SyncContext
     ) {
         let zone = context.zone
+        if case .subscription(let subscription) = record.item.schedule, subscription.cancelled != nil {
+            // A cancelled subscription has no occurrence left: without this a phone kept showing
+            // an open task due on the trial's last day. An Undo writes the schedule back.
+            todo.remove("RRULE")
+            todo.remove("COMPLETED")
+            todo.set("STATUS", "CANCELLED")
+            return
+        }
         guard let current else { return }
         let due = DateTimeValue(local: current.key(in: zone), zoneID: zone.identifier)
         todo.set(due.property("DUE"))

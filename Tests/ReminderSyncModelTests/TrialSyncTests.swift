@@ -51,4 +51,19 @@ import Testing
         #expect(try Kit.todo(text).property("X-REMINDERD-CANCELLED")?.value == "2026-11-19")
         #expect(try Kit.read(text).record.item.schedule == cancelled.schedule)
     }
+
+    /// The task a phone shows once the trial is cancelled: cancelled, not an open task due on the
+    /// trial's last day (the body written during the trial kept STATUS:NEEDS-ACTION); an Undo
+    /// opens it again.
+    @Test func aCancelledTrialsTaskIsCancelledAndAnUndoOpensItAgain() throws {
+        let during = VTodoWriter.write(SyncRecord(item: trial()), uid: Kit.uid, into: nil, context: Kit.context)
+        #expect(try Kit.todo(during.serialized()).property("STATUS")?.value == "NEEDS-ACTION")
+        let cancelled = VTodoWriter.write(
+            SyncRecord(item: trial(cancelled: Fixture.date("2026-11-19"))), uid: Kit.uid, into: during, context: Kit.context)
+        let todo = try Kit.todo(cancelled.serialized())
+        #expect(todo.property("STATUS")?.value == "CANCELLED")
+        #expect(todo.property("RRULE") == nil)
+        let undone = VTodoWriter.write(SyncRecord(item: trial()), uid: Kit.uid, into: cancelled, context: Kit.context)
+        #expect(try Kit.todo(undone.serialized()).property("STATUS")?.value == "NEEDS-ACTION")
+    }
 }
