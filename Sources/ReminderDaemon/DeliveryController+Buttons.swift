@@ -39,7 +39,7 @@ extension DeliveryController {
             }
             if action == .undo, let itemId = outbox.takeUndoOffer(id) {
                 runButton(action.key, itemId, now: now) { () throws(EngineError) in
-                    _ = try core.undo(itemId, now: now)
+                    try core.undo(itemId, now: now)
                     showUndone(itemId, now: now)
                 }
                 notifier.close(id: id)
@@ -56,7 +56,7 @@ extension DeliveryController {
                 // Pressed on a reminder gone through one at a time with more to come (`walkGoesOn`).
                 let walkGoesOn = outbox.turn == .onScreen(id: id) && !outbox.inTurn.isEmpty
                 let done = press(action, on: popUp, now: now) { () throws(EngineError) in
-                    _ = try core.markDone(itemId, amount: nil, early: false, cancelled: action == .cancelled, now: now)
+                    try core.markDone(itemId, amount: nil, early: false, cancelled: action == .cancelled, now: now)
                 }
                 if done {
                     // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
