@@ -69,6 +69,17 @@ def test_the_architecture_summary_counts_the_files_the_walk_throughs_list():
         assert f"{title}** ({count} files" in summary, f"ARCHITECTURE.md does not say {title} crosses {count} files"
 
 
+def test_the_done_button_builds_no_reply_and_its_own_close_stays_on_the_glib_thread():
+    """Issue 29: the button's path, as measured, no longer builds the client's reply it threw
+    away (the item's view: QuerySnapshot, ItemReplies, WireFields) nor carries the server's
+    NotificationClosed for the pop-up reminderd closed itself onto the engine queue."""
+    button = DOCUMENT.read_text().split("## The Done button on a pop-up")[1]
+    for file in ("ReminderDaemon/QuerySnapshot.swift", "ReminderProtocol/ItemReplies.swift",
+                 "ReminderProtocol/WireFields.swift"):
+        assert f"`Sources/{file}`" not in button, f"the Done button's path runs {file} again"
+    assert "events?(.closed(" not in button, "the Done button's own close goes to the engine queue again"
+
+
 @pytest.mark.skipif(os.environ.get("REMINDERD_WALKTHROUGH_TEST") != "1",
                     reason="a coverage build and eight daemon runs; REMINDERD_WALKTHROUGH_TEST=1 runs it")
 def test_the_walk_throughs_are_what_a_run_gives():
