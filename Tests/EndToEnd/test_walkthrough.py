@@ -1,7 +1,7 @@
 """docs/WALKTHROUGHS.md, generated from a run by scripts/walkthrough.sh, stays true: every file it
 names exists, every function is declared in the file it is listed under and every crossing's line
 is in its file (always, in milliseconds), and with REMINDERD_WALKTHROUGH_TEST=1 a new run gives the
-same document (a coverage build and eight short daemon runs: docs/TESTING.md says how long)."""
+same files (a coverage build and twenty short daemon runs: docs/TESTING.md says how long)."""
 import os
 import re
 import subprocess
@@ -81,7 +81,7 @@ def test_the_done_button_builds_no_reply_and_its_own_close_stays_on_the_glib_thr
 
 
 @pytest.mark.skipif(os.environ.get("REMINDERD_WALKTHROUGH_TEST") != "1",
-                    reason="a coverage build and eight daemon runs; REMINDERD_WALKTHROUGH_TEST=1 runs it")
+                    reason="a coverage build and twenty daemon runs; REMINDERD_WALKTHROUGH_TEST=1 runs it")
 def test_the_walk_throughs_are_what_a_run_gives():
     result = subprocess.run([ROOT / "scripts" / "walkthrough.sh", "--check"], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
