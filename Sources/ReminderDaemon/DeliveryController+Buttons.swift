@@ -41,7 +41,7 @@ extension DeliveryController {
             }
             if action == .undo, let itemId = outbox.takeUndoOffer(id) {
                 runButton(action.key, itemId, now: now) { () throws(EngineError) in
-                    _ = try core.undo(itemId, now: now)
+                    try core.undo(itemId, now: now)
                     showUndone(itemId, now: now)
                 }
                 notifier.close(id: id)
@@ -59,7 +59,7 @@ extension DeliveryController {
                 let walkGoesOn = outbox.turn == .onScreen(id: id) && !outbox.inTurn.isEmpty
                 let trialBefore = items[itemId].flatMap(DeliveryController.trialEnds)
                 let done = press(action, on: popUp, now: now) { () throws(EngineError) in
-                    _ = try core.markDone(itemId, amount: nil, early: false, cancelled: action == .cancelled, now: now)
+                    try core.markDone(itemId, amount: nil, early: false, cancelled: action == .cancelled, now: now)
                 }
                 if done {
                     // "Keep it" clears the trial: the confirmation must say so, not "paid".

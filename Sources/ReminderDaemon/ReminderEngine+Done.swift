@@ -17,8 +17,11 @@ extension ReminderEngine {
     /// subscription (the trial cleared, renewals go on from the first charge), and `cancelled`
     /// ends it instead (no reminder any more; `report` counts one charge as money kept). Neither
     /// marks a renewal paid. `cancelled` on anything else is refused.
+    ///
+    /// Returns nothing: a client's reply, the item as it is now, is built at the varlink edge
+    /// (`VarlinkEdge.swift`); a button has no use for one.
     func markDone(_ id: String, amount: String?, early: Bool = false, cancelled: Bool = false, now: Int64)
-        throws(EngineError) -> ItemReply
+        throws(EngineError)
     {
         guard var item = items[id] else { throw EngineError.notApplicable(id, "no such item") }
         let previous = item
@@ -127,7 +130,6 @@ extension ReminderEngine {
         index.acknowledge(id, at: now)  // as stored: an Undo does not bring back the repeats
         delivery.closePopUps(of: id)
         reschedule(id, now: now)
-        return ItemReply(item: queries(now: now).view(id))
     }
 
     /// The occurrence due next, done or not: the one Done means.
@@ -162,7 +164,7 @@ extension ReminderEngine {
     /// carried is carried back to the restored schedule first — else the Done of an earlier
     /// occurrence would stay on a date the restored item does not have, and that occurrence would
     /// read as not done.
-    func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply {
+    func undo(_ id: String, now: Int64) throws(EngineError) {
         let step: UndoStep?
         do { step = try store.latestUndoStep(of: id) } catch { throw EngineError.store(error) }
         guard let step else { throw EngineError.nothingToUndo(id) }
@@ -188,6 +190,5 @@ extension ReminderEngine {
         delivery.moveOccurrences(of: id, moves)
         if let record { index.record(record) }
         reschedule(id, now: now)
-        return ItemReply(item: queries(now: now).view(id))
     }
 }

@@ -87,8 +87,13 @@ extension ReminderEngine {
             return try edit(index.resolve(id), changes: changes, newCard: newCard, now: now)
         case .remove(let id): return try remove(index.resolve(id, quarantinedToo: true), now: now)
         case .done(let id, let amount, let early, let cancelled):
-            return try markDone(index.resolve(id), amount: amount, early: early, cancelled: cancelled, now: now)
-        case .undo(let id): return try undo(index.resolve(id), now: now)
+            let id = try index.resolve(id)
+            try markDone(id, amount: amount, early: early, cancelled: cancelled, now: now)
+            return ItemReply(item: queries(now: now).view(id))
+        case .undo(let id):
+            let id = try index.resolve(id)
+            try undo(id, now: now)
+            return ItemReply(item: queries(now: now).view(id))
         case .snooze(let text, let durationText, let untilText):
             let id = try index.resolve(text)
             if let untilText {
