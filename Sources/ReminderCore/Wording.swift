@@ -37,7 +37,9 @@ public struct Wording: Sendable, Equatable, CustomStringConvertible {
 
     /// Text shown as it is in every language: what another program reads (reminderd-sync), or
     /// words from outside (a server's or the store's own error).
-    public static func verbatim(_ text: String) -> Wording { Wording(format: nil, plural: nil, arguments: [], text: text) }
+    public static func verbatim(_ text: String) -> Wording {
+        Wording(format: nil, plural: nil, arguments: [], text: text)
+    }
 
     private init(format: String?, plural: (String, Int)?, arguments: [Argument], text: String) {
         (self.format, self.plural, self.arguments, self.text) = (format, plural, arguments, text)

@@ -264,7 +264,9 @@ struct QuerySnapshot {
         case (0, false): return Wording(N_("%1$s on the due date"), time)
         case (0, true): return Wording(N_("%1$s on the free trial's last day"), time)
         case (let days, false):
-            return Wording(N_n("%1$s, %2$d day before the due date", "%1$s, %2$d days before the due date"), count: Int(days), time, .text("\(days)"))
+            return Wording(
+                N_n("%1$s, %2$d day before the due date", "%1$s, %2$d days before the due date"), count: Int(days),
+                time, .text("\(days)"))
         case (let days, true):
             return Wording(
                 N_n("%1$s, %2$d day before the free trial's last day", "%1$s, %2$d days before the free trial's last day"),

@@ -8,7 +8,9 @@ extension VarlinkError {
     public static let reasonTemplateKey = "reasonTemplate"
 
     /// `parameters` with `reason` in English and, when it is translatable, its template.
-    public static func reasonParameters(_ reason: Wording, _ parameters: [String: JSONValue] = [:]) -> [String: JSONValue] {
+    public static func reasonParameters(_ reason: Wording, _ parameters: [String: JSONValue] = [:])
+        -> [String: JSONValue]
+    {
         var all = parameters
         all["reason"] = .string(reason.english)
         all[reasonTemplateKey] = reason.template

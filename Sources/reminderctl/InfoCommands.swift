@@ -56,7 +56,8 @@ struct Explain: ParsableCommand {
         for step in reply.steps {
             table.add([
                 step.lead, step.translatedRule, Output.when(step.computed), step.dstGap ? _t("yes") : _t("no"),
-                Explain.quietHoursWords(step.quietHours), Output.when(step.fireAt), HumanTime.inText(step.translatedResult),
+                Explain.quietHoursWords(step.quietHours), Output.when(step.fireAt),
+                HumanTime.inText(step.translatedResult),
             ])
         }
         print(_t("Due %1$s%2$s").filled(Output.sentence(first.due), Explain.periodWords(id: id)))

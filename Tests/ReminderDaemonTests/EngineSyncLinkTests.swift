@@ -165,7 +165,8 @@ import Testing
         let harness = try EngineHarness()
         #expect(
             harness.perform("SyncNow", from: ParkingCaller())
-                == syncFailed(Wording("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")))
+                == syncFailed(
+                    Wording("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")))
     }
 
     @Test func syncNowIsAnsweredByTheNextReport() throws {
@@ -228,7 +229,8 @@ import Testing
         #expect(waiter.answers.isEmpty)
         #expect(
             harness.perform("SyncNow", from: ParkingCaller())
-                == syncFailed(Wording("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")))
+                == syncFailed(
+                    Wording("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")))
         // A SyncNow whose client went: forgotten too, nothing answered when the pass ends.
         let waiter2 = ParkingCaller()
         let asker = ParkingCaller()

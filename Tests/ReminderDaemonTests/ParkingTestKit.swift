@@ -89,5 +89,6 @@ func waitReply(_ reason: SyncWaitReply.Reason, _ uids: [String] = []) -> Varlink
 
 /// `SyncFailed` with `reason`.
 func syncFailed(_ reason: Wording) -> VarlinkReply {
-    .failure(VarlinkError(name: ReminderInterface.ErrorName.syncFailed, parameters: VarlinkError.reasonParameters(reason)))
+    .failure(
+        VarlinkError(name: ReminderInterface.ErrorName.syncFailed, parameters: VarlinkError.reasonParameters(reason)))
 }

@@ -79,7 +79,8 @@ import Testing
             ], snoozedUntil: "2026-12-20T10:00:00Z")
         #expect(try ExplainReply(parameters: overTheWire(reply.parameters)) == reply)
         // The English cells as before; the templates beside them say the same (a verbatim one has none).
-        #expect(reply.steps.map(\.rule) == ["09:00, 7 days before the due date", "1h before the due time (elapsed time)"])
+        #expect(
+            reply.steps.map(\.rule) == ["09:00, 7 days before the due date", "1h before the due time (elapsed time)"])
         #expect(reply.steps.map(\.result) == ["kept", "dropped: at or after the due time"])
         #expect(reply.steps[1].ruleTemplate == nil)
         #expect(reply.steps.map(\.translatedResult) == reply.steps.map(\.result))
