@@ -165,7 +165,9 @@ extension ReminderEngine {
         guard shortened else { return reply }
         return SnoozeReply(
             until: Timestamp.format(end, in: zone),
-            shortened: "\(duration) would end after the due time \(Timestamp.format(occurrence.due, in: zone))")
+            shortened: Wording(
+                N_("%1$s would end after the due time %2$s"), .text("\(duration)"),
+                .text(Timestamp.format(occurrence.due, in: zone))))
     }
 
     /// Snoozes the current occurrence until a wall time (`snooze ID until 18:00`, `tomorrow`),
@@ -184,15 +186,21 @@ extension ReminderEngine {
                 id, Wording(N_("due %1$s, too soon to snooze"), .text(Timestamp.format(occurrence.due, in: zone))))
         }
         let reply = try snooze(id, until: end, label: "\(target)" + (shortened ? ", shortened" : ""), now: now)
-        var why: [String] = []
-        if case .at(let time) = target, tomorrow { why.append("\(time.hourMinute) has passed today") }
+        var why: [Wording] = []
+        if case .at(let time) = target, tomorrow {
+            why.append(Wording(N_("%1$s has passed today"), .text(time.hourMinute)))
+        }
+        let askedText = Wording.Argument.text(Timestamp.format(asked, in: zone))
         if shortened {
             let dueText = Timestamp.format(occurrence.due, in: zone)
-            why.append("\(Timestamp.format(asked, in: zone)) is not before the due time \(dueText)")
+            why.append(Wording(N_("%1$s is not before the due time %2$s"), askedText, .text(dueText)))
         } else if end != asked {
-            why.append("\(Timestamp.format(asked, in: zone)) is in quiet hours")
+            why.append(Wording(N_("%1$s is in quiet hours"), askedText))
         }
-        return why.isEmpty ? reply : SnoozeReply(until: reply.until, shortened: why.joined(separator: "; "))
+        guard let first = why.first else { return reply }
+        // TRANSLATORS: two reasons a snooze ends at another time than asked, one after the other.
+        let both = why.count == 2 ? Wording(N_("%1$s; %2$s"), .wording(first), .wording(why[1])) : first
+        return SnoozeReply(until: reply.until, shortened: both)
     }
 
     /// Snoozes the current occurrence until `end` (before its due time).

@@ -91,6 +91,10 @@ def test_reminderctl_speaks_its_own_environment_s_language(server, daemon, langu
         r"reminderctl: \w+: für den am Fr 2031-01-31 23:59 fälligen Termin bereits erledigt\n", refused.stderr), refused.stderr
     english_refusal = daemon.ctl("done", "Pizza", check=False).stderr
     assert "already done for the occurrence due Fri 2031-01-31 23:59" in english_refusal, english_refusal
+    # A snooze's reason for ending at another time than asked (00:00 has always passed today).
+    daemon.ctl("add", "coupon", "Tacos", "--expires", "2031-02-28")
+    snoozed = ctl("de_DE.UTF-8", "snooze", "Tacos", "until", "00:00").strip()
+    assert snoozed.startswith("Zurückgestellt bis ") and snoozed.endswith(" (00:00 ist heute schon vorbei)"), snoozed
 
 
 def test_dates_in_sentences_use_the_language_s_names_and_order(server, daemon, languages):
