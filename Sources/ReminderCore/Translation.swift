@@ -15,7 +15,8 @@ import Synchronization
 /// different moments never see each other's choice half-made. A locale name that is not
 /// installed, or `C`/`POSIX`, leaves every message its English msgid, byte for byte.
 ///
-/// Calls stay extractable by `xgettext -L C --keyword=_t --keyword=_n:1,2` (scripts/update-po.sh):
+/// Calls stay extractable by `xgettext -L C --keyword=_t --keyword=_n:1,2` (scripts/update-po.sh), and
+/// so do the templates marked `N_`/`N_n` that the side showing them translates (`Wording`):
 /// literal arguments only, placeholders positional (`%1$s`, `%2$d`) so a translator can reorder
 /// them and `msgfmt --check` compares them as c-format.
 public enum Translation {
@@ -153,7 +154,10 @@ extension String {
     /// The translated text with its positional placeholders `%1$s`, `%2$d` … replaced by
     /// `arguments` in order (`%%` is a percent sign); the placeholders are c-format's, so
     /// `msgfmt --check` verifies each translation keeps them.
-    public func filled(_ arguments: String...) -> String {
+    public func filled(_ arguments: String...) -> String { filled(arguments) }
+
+    /// `filled` with the arguments in an array.
+    public func filled(_ arguments: [String]) -> String {
         var result = ""
         var rest = Substring(self)
         while let percent = rest.firstIndex(of: "%") {

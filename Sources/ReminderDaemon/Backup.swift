@@ -136,28 +136,28 @@ struct Backup {
         result.restoring = true
         guard case .object(let sections) = state else {
             throw EngineError.invalidParameter(
-                "state", "expected an object of occurrences, redemptions, undo, history")
+                "state", Wording(N_("expected an object of occurrences, redemptions, undo, history")))
         }
         var reader = FieldReader(fields: sections, path: "state")
         let sectionNames = ["occurrences", "redemptions", "undo", "history"]
         for name in sectionNames { _ = reader.value(name) }
-        do { try reader.rejectUnknown() } catch { throw EngineError.invalidParameter(error.field, "unknown section") }
+        do { try reader.rejectUnknown() } catch { throw EngineError.invalidParameter(error.field, Wording(N_("unknown section"))) }
         /// A section's entries, each an object read on its own `FieldReader` (path `state.undo[2]`).
         func entries(_ name: String) throws(EngineError) -> [FieldReader] {
             let path = reader.fieldPath(name)
             let elements: [JSONValue]?
             do { elements = try reader.array(name) } catch {
-                throw EngineError.invalidParameter(path, "expected an array")
+                throw EngineError.invalidParameter(path, Wording(N_("expected an array")))
             }
             return try (elements ?? []).enumerated().map { (index, element) throws(EngineError) in
                 do { return try FieldReader(element, path: "\(path)[\(index)]") } catch {
-                    throw EngineError.invalidParameter("\(path)[\(index)]", "expected an object")
+                    throw EngineError.invalidParameter("\(path)[\(index)]", Wording(N_("expected an object")))
                 }
             }
         }
         func text(_ entry: inout FieldReader, _ key: String) throws(EngineError) -> String {
             guard let value = try? entry.string(key) else {
-                throw EngineError.invalidParameter(entry.fieldPath(key), "missing or not a string")
+                throw EngineError.invalidParameter(entry.fieldPath(key), Wording(N_("missing or not a string")))
             }
             return value
         }
@@ -165,7 +165,8 @@ struct Backup {
             if optional, entry.value(key) == nil { return nil }
             let value = try text(&entry, key)
             guard case .success(let at) = Timestamp.parse(value) else {
-                throw EngineError.invalidParameter(entry.fieldPath(key), "\"\(value)\" is not an RFC 3339 time")
+                throw EngineError.invalidParameter(
+                    entry.fieldPath(key), Wording(N_("\"%1$s\" is not an RFC 3339 time"), .text(value)))
             }
             return at
         }
@@ -173,7 +174,7 @@ struct Backup {
             let id = try text(&entry, "item")
             guard ids.contains(id) else {
                 throw EngineError.invalidParameter(
-                    entry.fieldPath("item"), "\"\(id)\" is not among the items imported with it")
+                    entry.fieldPath("item"), Wording(N_("\"%1$s\" is not among the items imported with it"), .text(id)))
             }
             return id
         }
@@ -188,7 +189,8 @@ struct Backup {
         for var entry in try entries("redemptions") {
             let amount = try text(&entry, "amount")
             guard case .success = Money.parse(amount) else {
-                throw EngineError.invalidParameter(entry.fieldPath("amount"), "\"\(amount)\" is not a decimal amount")
+                throw EngineError.invalidParameter(
+                    entry.fieldPath("amount"), Wording(N_("\"%1$s\" is not a decimal amount"), .text(amount)))
             }
             result.redemptions.append(
                 Redemption(
@@ -197,7 +199,8 @@ struct Backup {
         }
         for var entry in try entries("undo") {
             guard let before = entry.value("before"), case .object = before else {
-                throw EngineError.invalidParameter(entry.fieldPath("before"), "expected the item as it was, an object")
+                throw EngineError.invalidParameter(
+                    entry.fieldPath("before"), Wording(N_("expected the item as it was, an object")))
             }
             _ = try decodeItem(before, entry.fieldPath("before"), nil)
             result.undoSteps.append(
@@ -210,8 +213,9 @@ struct Backup {
             guard let event = HistoryEvent(rawValue: eventName) else {
                 throw EngineError.invalidParameter(
                     entry.fieldPath("event"),
-                    "\"\(eventName)\" is not a history event; use \(HistoryEvent.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
+                    Wording(
+                        N_("\"%1$s\" is not a history event; use %2$s"), .text(eventName),
+                        .text(HistoryEvent.allCases.map(\.rawValue).joined(separator: ", "))))
             }
             result.history.append(
                 HistoryRecord(

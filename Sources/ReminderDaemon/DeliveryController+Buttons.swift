@@ -139,12 +139,14 @@ extension DeliveryController {
 
     /// Runs the command of a button on a reminder's pop-up, only while that pop-up's occurrence is
     /// still the one due (else Done would land on the next one); a refusal is logged and shown,
-    /// and what it changed is for reminderd-sync to push. Returns whether it succeeded.
+    /// and what it changed is for reminderd-sync to push. Returns whether it succeeded. The
+    /// journal gets the reason in English, the pop-up in the daemon's language.
     @discardableResult
     func press(
         _ button: PopUpAction, on popUp: FireOutbox.PopUp, now: Int64, _ command: () throws(EngineError) -> Void
     ) -> Bool {
-        let reason: String
+        let reason: Wording
+        var shown: String?
         if let stale = staleness(button, itemId: popUp.itemId, due: popUp.due, now: now) {
             reason = stale
         } else {
@@ -153,27 +155,29 @@ extension DeliveryController {
                 core.noteLocalChange(now: now)
                 return true
             } catch {
-                reason = error.description
+                // The pop-up shows the reason's times as the error carries them, RFC 3339.
+                reason = Wording.verbatim(error.description)
+                shown = error.translated
             }
         }
-        logger.warning("button \(button.key) refused: \(reason)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
+        logger.warning("button \(button.key) refused: \(reason.english)", metadata: ["ITEM_ID": "\(popUp.itemId)"])
         let title = items[popUp.itemId]?.title ?? popUp.itemId
-        let summary = button == .done ? _t("Not done") : button == .cancelled ? "Not cancelled" : _t("Not snoozed")
-        showRefusal(summary, "\(title): \(reason)")
+        let summary = button == .done ? _t("Not done") : button == .cancelled ? _t("Not cancelled") : _t("Not snoozed")
+        showRefusal(summary, "\(title): \(shown ?? reason.translated)")
         return false
     }
 
     /// Why a button (or the indicator's menu entry) for the occurrence of `itemId` due at `due`
     /// must not act: that occurrence passed, or is done already — the command would land on the
     /// next one. Nil while it is still the one due.
-    func staleness(_ button: PopUpAction, itemId: String, due: Int64, now: Int64) -> String? {
+    func staleness(_ button: PopUpAction, itemId: String, due: Int64, now: Int64) -> Wording? {
         // A rebuy's Done means "bought it today", as good after its run-out date as before.
         var isRebuy = false
         if case .rebuy = items[itemId]?.schedule { isRebuy = true }
         if due <= now && !(isRebuy && button == .done) {
-            return "its due time \(Timestamp.format(due, in: zone)) has passed"
+            return Wording(N_("its due time %1$s has passed"), .text(Timestamp.format(due, in: zone)))
         }
-        if occurrences[itemId]?[due]?.doneAt != nil { return "it is already done" }
+        if occurrences[itemId]?[due]?.doneAt != nil { return Wording(N_("it is already done")) }
         return nil
     }
 

@@ -101,13 +101,12 @@ extension DeliveryController {
         var refused: [ScheduledEvent] = []
         var reasons: [String] = []
         for event in events {
-            do {
+            do throws(EngineError) {
                 _ = try core.snooze(event.itemId, duration, now: now)
             } catch {
-                let reason = "\(error)"  // an `EngineError` in its words
-                logger.warning("button snooze all refused: \(reason)", metadata: ["ITEM_ID": "\(event.itemId)"])
+                logger.warning("button snooze all refused: \(error)", metadata: ["ITEM_ID": "\(event.itemId)"])
                 refused.append(event)
-                reasons.append("\(items[event.itemId]?.title ?? event.itemId): \(reason)")
+                reasons.append("\(items[event.itemId]?.title ?? event.itemId): \(error.translated)")
             }
         }
         if refused.count < events.count { core.noteLocalChange(now: now) }

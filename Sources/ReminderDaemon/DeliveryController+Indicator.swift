@@ -11,7 +11,7 @@ extension DeliveryController {
                 try core.markDone(itemId, amount: nil, early: false, cancelled: false, now: now)
             }
         case .cancelled(let itemId, let due):
-            indicatorCommand("Not cancelled", itemId, staleness(.cancelled, itemId: itemId, due: due, now: now)) {
+            indicatorCommand(_t("Not cancelled"), itemId, staleness(.cancelled, itemId: itemId, due: due, now: now)) {
                 () throws(EngineError) in
                 try core.markDone(itemId, amount: nil, early: false, cancelled: true, now: now)
             }
@@ -23,14 +23,14 @@ extension DeliveryController {
                 .shortened == false
             let stale =
                 staleness(.snooze(duration), itemId: itemId, due: due, now: now)
-                ?? (fits ? nil : "a snooze of \(duration) would not end before it is due")
+                ?? (fits ? nil : Wording(N_("a snooze of %1$s would not end before it is due"), .text("\(duration)")))
             indicatorCommand(_t("Not snoozed"), itemId, stale) { () throws(EngineError) in
                 _ = try core.snooze(itemId, duration, now: now)
             }
         case .snoozeToLastMinute(let itemId, let due):
             let stale =
                 staleness(.snoozeToLastMinute, itemId: itemId, due: due, now: now)
-                ?? (due - 60 > now + 60 ? nil : "it is due within two minutes")
+                ?? (due - 60 > now + 60 ? nil : Wording(N_("it is due within two minutes")))
             indicatorCommand(_t("Not snoozed"), itemId, stale) { () throws(EngineError) in
                 _ = try core.snooze(itemId, until: due - 60, label: nil, now: now)
             }
@@ -40,7 +40,7 @@ extension DeliveryController {
                 PopUpComposer.tomorrowSnoozeEnd(from: now, due: due, configuration: configuration, rules: rules) != nil
             let stale =
                 staleness(.snoozeUntilTomorrow, itemId: itemId, due: due, now: now)
-                ?? (fits ? nil : "tomorrow at the reminder time is not before it is due")
+                ?? (fits ? nil : Wording(N_("tomorrow at the reminder time is not before it is due")))
             indicatorCommand(_t("Not snoozed"), itemId, stale) { () throws(EngineError) in
                 _ = try core.snooze(itemId, SnoozeTarget.tomorrow, now: now)
             }
@@ -65,11 +65,11 @@ extension DeliveryController {
 
     /// Runs `command` unless the entry was `stale` (its occurrence passed or done meanwhile).
     private func indicatorCommand(
-        _ refused: String, _ itemId: String, _ stale: String?, _ command: () throws(EngineError) -> Void
+        _ refused: String, _ itemId: String, _ stale: Wording?, _ command: () throws(EngineError) -> Void
     ) {
         if let stale {
-            logger.warning("indicator menu refused: \(stale)", metadata: ["ITEM_ID": "\(itemId)"])
-            showRefusal(refused, "\(items[itemId]?.title ?? itemId): \(stale)")
+            logger.warning("indicator menu refused: \(stale.english)", metadata: ["ITEM_ID": "\(itemId)"])
+            showRefusal(refused, "\(items[itemId]?.title ?? itemId): \(stale.translated)")
             return
         }
         do throws(EngineError) {
@@ -77,7 +77,7 @@ extension DeliveryController {
             core.noteLocalChange(now: clock())
         } catch {
             logger.warning("indicator menu refused: \(error)", metadata: ["ITEM_ID": "\(itemId)"])
-            showRefusal(refused, "\(items[itemId]?.title ?? itemId): \(error)")
+            showRefusal(refused, "\(items[itemId]?.title ?? itemId): \(error.translated)")
         }
     }
 }

@@ -26,7 +26,9 @@ extension DeliveryController {
                     self.state.value.samplesAwaitingServer.removeAll { $0 === call }
                     let refusal = EngineError.notApplicable(
                         "sample",
-                        "no notification server is on the session bus (start your desktop's, such as dunst or mako)")
+                        Wording(
+                            N_("no notification server is on the session bus (start your desktop's, such as dunst or mako)")
+                        ))
                     call.answer(.failure(refusal.varlinkError))
                 }
             }
@@ -54,7 +56,8 @@ extension DeliveryController {
                     self.state.value.samplePopUps.insert(id)
                     call.answer(.success(reply.parameters))
                 case .failure(let error):
-                    let refusal = EngineError.notApplicable("sample", "the notification server refused it: \(error)")
+                    let refusal = EngineError.notApplicable(
+                        "sample", Wording(N_("the notification server refused it: %1$s"), .text("\(error)")))
                     call.answer(.failure(refusal.varlinkError))
                 }
             }

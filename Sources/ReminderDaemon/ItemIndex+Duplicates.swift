@@ -61,11 +61,16 @@ extension ItemIndex {
             }
         }
         guard !matches.isEmpty else { return }
-        let what = "\(item.kind.rawValue) \"\(item.title)\"" + (item.cardName.map { " on \($0)" } ?? "")
+        // The kind stays its English word, as `list` writes it in every language.
+        let (kind, named) = (Wording.Argument.text(item.kind.rawValue), Wording.Argument.text(item.title))
+        let what = Wording.Argument.wording(
+            item.cardName.map { Wording(N_("%1$s \"%2$s\" on %3$s"), kind, named, .text($0)) }
+                ?? Wording(N_("%1$s \"%2$s\""), kind, named))
         let reason =
             feeOfCard
-            ? "\(item.cardName ?? "") has its fee tracked already; \(what) would be a second one"
-            : "\(what) is tracked already"
+            ? Wording(
+                N_("%1$s has its fee tracked already; %2$s would be a second one"), .text(item.cardName ?? ""), what)
+            : Wording(N_("%1$s is tracked already"), what)
         throw EngineError.duplicate(reason, matches: matches)
     }
 

@@ -170,7 +170,8 @@ struct ItemIndex: Sendable {
         if items[text] != nil { return text }
         if quarantined[text] != nil {
             guard quarantinedToo else {
-                throw EngineError.notApplicable(text, "its stored data is unreadable; it can only be removed")
+                throw EngineError.notApplicable(
+                    text, Wording(N_("its stored data is unreadable; it can only be removed")))
             }
             return text
         }

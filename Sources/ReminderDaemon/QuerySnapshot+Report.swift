@@ -10,7 +10,8 @@ extension QuerySnapshot {
     /// agree on a card's return).
     func report(months: Int, card: String?) throws(EngineError) -> ReportReply {
         guard (1...120).contains(months) else {
-            throw EngineError.invalidParameter("months", "\(months) is not a number of months from 1 to 120")
+            throw EngineError.invalidParameter(
+                "months", Wording(N_("%1$s is not a number of months from 1 to 120"), .text("\(months)")))
         }
         let all = order.compactMap { items[$0] }
         var fees: [ValueReport.FeeYear] = []
@@ -35,8 +36,11 @@ extension QuerySnapshot {
             let matched = ValueReport.cards(matching: card, among: names)
             if matched.isEmpty {
                 let known =
-                    names.isEmpty ? "there are no cards yet" : "cards: \(names.sorted().joined(separator: ", "))"
-                throw EngineError.invalidParameter("card", "no card named \"\(card)\" (\(known))")
+                    names.isEmpty
+                    ? Wording(N_("there are no cards yet"))
+                    : Wording(N_("cards: %1$s"), .text(names.sorted().joined(separator: ", ")))
+                throw EngineError.invalidParameter(
+                    "card", Wording(N_("no card named \"%1$s\" (%2$s)"), .text(card), .wording(known)))
             }
             filter = matched
         }

@@ -110,7 +110,10 @@ struct QuerySnapshot {
     static func checkKind(_ kind: String?) throws(EngineError) {
         if let kind, ItemKind(rawValue: kind) == nil {
             throw EngineError.invalidParameter(
-                "kind", "\"\(kind)\" is not a kind; use \(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                "kind",
+                Wording(
+                    N_("\"%1$s\" is not a kind; use %2$s"), .text(kind),
+                    .text(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))))
         }
     }
 
@@ -192,9 +195,9 @@ struct QuerySnapshot {
         }
         let leads = item.lead ?? configuration.leadTimes
         // A subscription's free trial: its last day is the due date explained (CONTRACT §2).
-        var dueWords = "the due date"
+        var trialEnds = false
         if case .subscription(let subscription) = item.schedule, occurrence.dueDate == subscription.trialEnds {
-            dueWords = "the free trial's last day"
+            trialEnds = true
         }
         var kept: [FireTime] = []
         rules.fireTimes(of: occurrence, leads: leads, createdAt: item.createdAt, into: &kept)
@@ -207,7 +210,7 @@ struct QuerySnapshot {
             var fires: [FireTime] = []
             rules.fireTimes(of: occurrence, leads: [lead], createdAt: item.createdAt, into: &fires)
             let final = fires.first
-            var reason = "kept"
+            var reason = Wording(N_("kept"))
             if final == nil {
                 reason = droppedReason(
                     base: workday?.fireAt ?? base.fireAt, moved: moved, due: occurrence.due,
@@ -216,34 +219,29 @@ struct QuerySnapshot {
                 let into = kept.filter({ $0.fireAt > final!.fireAt }).map(\.fireAt).min()
             {
                 // `FireTimeRules.mergeMovedBack`: moved back past a reminder that came before it.
-                reason = "merged into the reminder at \(Timestamp.format(into, in: zone)), which came before it"
+                reason = Wording(
+                    N_("merged into the reminder at %1$s, which came before it"), .text(Timestamp.format(into, in: zone)))
             } else if index.fired.of(id).contains(
                 due: occurrence.due, ReminderFire(at: final!.fireAt, lead: final!.lead.description))
             {
-                reason = "already shown"
+                reason = Wording(N_("already shown"))
             } else if let snooze, final!.fireAt <= snooze {
                 // Lead reminders before a snooze's end are skipped (`PlanningSnapshot.events`).
-                reason = "skipped: snoozed until \(Timestamp.format(snooze, in: zone))"
+                reason = Wording(N_("skipped: snoozed until %1$s"), .text(Timestamp.format(snooze, in: zone)))
             } else if final!.fireAt <= now, !delivery.hasReminder(of: id, firedBy: final!.fireAt),
                 !schedule.fires(of: id).contains(where: \.late)
             {
                 // Neither shown, nor on its way, nor due late: an edit or a reload after its time
                 // passed it over (CONTRACT §3, "Missed and late reminders").
-                reason = "dropped: its time had passed when the item or the settings changed"
+                reason = dropped(Wording(N_("its time had passed when the item or the settings changed")))
             }
-            var rule: String
-            if lead.isElapsedTime {
-                rule = "\(lead) before the due time (elapsed time)"
-            } else {
-                let days = lead.days
-                rule =
-                    days == 0
-                    ? "\(configuration.reminderTime) on \(dueWords)"
-                    : "\(configuration.reminderTime), \(days) day\(days == 1 ? "" : "s") before \(dueWords)"
-            }
+            var rule = rule(lead, trialEnds: trialEnds)
             if let workday {
-                rule += "; moved from \(workday.from.weekdayAbbreviation) \(workday.from) to "
-                    + "\(workday.to.weekdayAbbreviation) \(workday.to): \(workday.reason)"
+                // The dates keep English weekdays and a holiday its English name (`Workdays.dayOff`).
+                rule = Wording(
+                    N_("%1$s; moved from %2$s to %3$s: %4$s"), .wording(rule),
+                    .text("\(workday.from.weekdayAbbreviation) \(workday.from)"),
+                    .text("\(workday.to.weekdayAbbreviation) \(workday.to)"), .text(workday.reason))
             }
             var quiet = "not affected"
             if moved?.adjustment == .quietHoursEnd { quiet = "moved to the end of quiet hours" }
@@ -258,6 +256,27 @@ struct QuerySnapshot {
         return steps
     }
 
+    /// How a lead's fire time is computed, before workdays and quiet hours move it.
+    private func rule(_ lead: CalendarDuration, trialEnds: Bool) -> Wording {
+        if lead.isElapsedTime { return Wording(N_("%1$s before the due time (elapsed time)"), .text("\(lead)")) }
+        let time = Wording.Argument.text("\(configuration.reminderTime)")
+        switch (lead.days, trialEnds) {
+        case (0, false): return Wording(N_("%1$s on the due date"), time)
+        case (0, true): return Wording(N_("%1$s on the free trial's last day"), time)
+        case (let days, false):
+            return Wording(
+                N_n("%1$s, %2$d day before the due date", "%1$s, %2$d days before the due date"), count: Int(days),
+                time, .text("\(days)"))
+        case (let days, true):
+            return Wording(
+                N_n("%1$s, %2$d day before the free trial's last day", "%1$s, %2$d days before the free trial's last day"),
+                count: Int(days), time, .text("\(days)"))
+        }
+    }
+
+    /// A reminder left out, and why: "dropped: …", the why alone for `add`'s note (`NoReminderNote`).
+    private func dropped(_ why: Wording) -> Wording { Wording(N_("dropped: %1$s"), .wording(why)) }
+
     /// The repeat until acknowledged of the reminder last shown (`RepeatRule`, as
     /// `PlanningSnapshot` plans it): the next one, or why none comes.
     func repeatStep(_ id: String, _ item: Item, _ occurrence: Occurrence, snooze: Int64?) -> ExplainReply.Step? {
@@ -269,38 +288,46 @@ struct QuerySnapshot {
         let next = rule.next(
             afterShowingAt: last.at, lead: last.lead, due: occurrence.due, acknowledged: index.acknowledged[id],
             rules: rules)
-        var result = "kept"
+        var result = Wording(N_("kept"))
         if number > rule.times {
-            result = "stopped: \(rule.times) repeat\(rule.times == 1 ? "" : "s") shown"
+            result = Wording(N_n("stopped: %1$d repeat shown", "stopped: %1$d repeats shown"), count: rule.times, .text("\(rule.times)"))
         } else if let acknowledged = index.acknowledged[id], acknowledged >= last.at {
-            result = "stopped: acknowledged at \(Timestamp.format(acknowledged, in: zone))"
+            result = Wording(N_("stopped: acknowledged at %1$s"), .text(Timestamp.format(acknowledged, in: zone)))
         } else if next == nil {
-            result = "dropped: at or after the due time"
+            result = dropped(Wording(N_("at or after the due time")))
         } else if let snooze, next!.at <= snooze {
-            result = "stopped: snoozed until \(Timestamp.format(snooze, in: zone))"
+            result = Wording(N_("stopped: snoozed until %1$s"), .text(Timestamp.format(snooze, in: zone)))
         }
         return ExplainReply.Step(
             lead: RepeatRule.lead(number), due: Timestamp.format(occurrence.due, in: zone),
-            rule: "\(rule.every) after the reminder shown at \(Timestamp.format(last.at, in: zone)) (\(rule))",
+            rule: Wording(
+                N_("%1$s after the reminder shown at %2$s (%3$s)"), .text("\(rule.every)"),
+                .text(Timestamp.format(last.at, in: zone)),
+                .wording(
+                    Wording(
+                        N_n("every %1$s, %2$d time", "every %1$s, %2$d times"), count: rule.times, .text("\(rule.every)"),
+                        .text("\(rule.times)")))),
             computed: Timestamp.format(computed, in: zone), dstGap: false,
             quietHours: moved?.adjustment == .quietHoursEnd ? "moved to the end of quiet hours" : "not affected",
-            fireAt: result == "kept" ? next.map { Timestamp.format($0.at, in: zone) } : nil, result: result)
+            fireAt: result == Wording(N_("kept")) ? next.map { Timestamp.format($0.at, in: zone) } : nil, result: result)
     }
 
     /// Why a reminder of one lead is not kept (CONTRACT §3, rules 3–5), in words `add` and `edit`
     /// repeat: a reminder moved out of quiet hours to before the item was added is said to be
     /// that, not "at or after the due time" (what it was before it moved).
     func droppedReason(base: Int64, moved: (fireAt: Int64, adjustment: FireAdjustment)?, due: Int64, createdAt: Int64)
-        -> String
+        -> Wording
     {
         let fireAt = moved?.fireAt ?? base
-        if fireAt >= due { return "dropped: at or after the due time" }
+        if fireAt >= due { return dropped(Wording(N_("at or after the due time"))) }
         if let moved, moved.adjustment == .quietHoursStart, base >= createdAt, let window = rules.quietHours {
-            return "dropped: in quiet hours \(window.start.hourMinute)–\(window.end.hourMinute), which end after the "
-                + "due time; a minute before they begin (\(Timestamp.format(moved.fireAt, in: zone))) is before the "
-                + "item was added"
+            return dropped(
+                Wording(
+                    N_("in quiet hours %1$s–%2$s, which end after the due time; a minute before they begin (%3$s) is before the item was added"),
+                    .text(window.start.hourMinute), .text(window.end.hourMinute),
+                    .text(Timestamp.format(moved.fireAt, in: zone))))
         }
-        return "dropped: before the item was added"
+        return dropped(Wording(N_("before the item was added")))
     }
 
     /// When the current occurrence's reminders are snoozed to, or nil.
@@ -315,7 +342,7 @@ struct QuerySnapshot {
     /// The items as iCalendar for the next `days` days, their alarms where this daemon — in its
     /// zone, with its settings — reminds (Done aside, as with `reminderctl plan`).
     func calendar(days: Int) throws(EngineError) -> String {
-        guard (1...3660).contains(days) else { throw EngineError.invalidParameter("days", "expected 1 to 3660") }
+        guard (1...3660).contains(days) else { throw EngineError.invalidParameter("days", Wording(N_("expected 1 to 3660"))) }
         // Each item's sync UID goes with its events: the event mirror names them by it.
         let syncUIDs: [String: String]
         do { syncUIDs = try store.syncUIDs(of: order) } catch { throw EngineError.store(error) }
@@ -328,7 +355,8 @@ struct QuerySnapshot {
         var sinceInstant: Int64?
         if let since {
             guard case .success(let instant) = Timestamp.parseFlexible(since, in: zone) else {
-                throw EngineError.invalidParameter("since", "\"\(since)\" is not a date (2026-11-01) or RFC 3339 time")
+                throw EngineError.invalidParameter(
+                    "since", Wording(N_("\"%1$s\" is not a date (2026-11-01) or RFC 3339 time"), .text(since)))
             }
             sinceInstant = instant
         }

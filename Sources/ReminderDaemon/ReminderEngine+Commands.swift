@@ -78,12 +78,14 @@ extension ReminderEngine {
 
     func edit(_ id: String, changes: JSONValue, newCard: Bool = false, now: Int64) throws(EngineError) -> ItemReply {
         guard let item = items[id], case .object(var fields) = item.json, case .object(let updates) = changes else {
-            throw EngineError.invalidParameter("changes", "expected an object of fields")
+            throw EngineError.invalidParameter("changes", Wording(N_("expected an object of fields")))
         }
         if item.isFromTaskList {
             throw EngineError.notApplicable(
-                id, "it is another app's task from the synced task list: change it in that app (reminderd only "
-                    + "reminds of it, and marks it done)")
+                id,
+                Wording(
+                    N_("it is another app's task from the synced task list: change it in that app (reminderd only reminds of it, and marks it done)")
+                ))
         }
         // A used amount belongs to its period as a Done to its occurrence: one of the current
         // period stays with the current period (whose due date an edit of the schedule may move:
@@ -120,8 +122,10 @@ extension ReminderEngine {
         guard let item = items[id] else { return RemoveReply(id: id) }
         if item.isFromTaskList {
             throw EngineError.notApplicable(
-                id, "it is another app's task from the synced task list: delete it in that app, or mark it done "
-                    + "(removing it here would delete it there)")
+                id,
+                Wording(
+                    N_("it is another app's task from the synced task list: delete it in that app, or mark it done (removing it here would delete it there)")
+                ))
         }
         let removed = queries(now: now).view(id)
         do { try store.removeItem(id: id, title: item.title, reason: "", at: now) } catch {
@@ -151,17 +155,19 @@ extension ReminderEngine {
     /// is shortened to a minute before it, and the answer says so (`shortened`).
     func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws(EngineError) -> SnoozeReply {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else {
-            throw EngineError.notApplicable(id, "nothing is due")
+            throw EngineError.notApplicable(id, Wording(N_("nothing is due")))
         }
         guard let (end, shortened) = snoozeEnd(duration, from: now, due: occurrence.due) else {
             throw EngineError.notApplicable(
-                id, "due \(Timestamp.format(occurrence.due, in: zone)), too soon to snooze")
+                id, Wording(N_("due %1$s, too soon to snooze"), .text(Timestamp.format(occurrence.due, in: zone))))
         }
         let reply = try snooze(id, until: end, label: "\(duration)" + (shortened ? ", shortened" : ""), now: now)
         guard shortened else { return reply }
         return SnoozeReply(
             until: Timestamp.format(end, in: zone),
-            shortened: "\(duration) would end after the due time \(Timestamp.format(occurrence.due, in: zone))")
+            shortened: Wording(
+                N_("%1$s would end after the due time %2$s"), .text("\(duration)"),
+                .text(Timestamp.format(occurrence.due, in: zone))))
     }
 
     /// Snoozes the current occurrence until a wall time (`snooze ID until 18:00`, `tomorrow`),
@@ -169,7 +175,7 @@ extension ReminderEngine {
     /// when the time meant tomorrow and when the clamp moved it.
     func snooze(_ id: String, _ target: SnoozeTarget, now: Int64) throws(EngineError) -> SnoozeReply {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now) else {
-            throw EngineError.notApplicable(id, "nothing is due")
+            throw EngineError.notApplicable(id, Wording(N_("nothing is due")))
         }
         let (asked, tomorrow) = target.instant(from: now, rules: rules)
         guard
@@ -177,18 +183,24 @@ extension ReminderEngine {
                 at: asked, from: now, due: occurrence.due, configuration: configuration, rules: rules)
         else {
             throw EngineError.notApplicable(
-                id, "due \(Timestamp.format(occurrence.due, in: zone)), too soon to snooze")
+                id, Wording(N_("due %1$s, too soon to snooze"), .text(Timestamp.format(occurrence.due, in: zone))))
         }
         let reply = try snooze(id, until: end, label: "\(target)" + (shortened ? ", shortened" : ""), now: now)
-        var why: [String] = []
-        if case .at(let time) = target, tomorrow { why.append("\(time.hourMinute) has passed today") }
+        var why: [Wording] = []
+        if case .at(let time) = target, tomorrow {
+            why.append(Wording(N_("%1$s has passed today"), .text(time.hourMinute)))
+        }
+        let askedText = Wording.Argument.text(Timestamp.format(asked, in: zone))
         if shortened {
             let dueText = Timestamp.format(occurrence.due, in: zone)
-            why.append("\(Timestamp.format(asked, in: zone)) is not before the due time \(dueText)")
+            why.append(Wording(N_("%1$s is not before the due time %2$s"), askedText, .text(dueText)))
         } else if end != asked {
-            why.append("\(Timestamp.format(asked, in: zone)) is in quiet hours")
+            why.append(Wording(N_("%1$s is in quiet hours"), askedText))
         }
-        return why.isEmpty ? reply : SnoozeReply(until: reply.until, shortened: why.joined(separator: "; "))
+        guard let first = why.first else { return reply }
+        // TRANSLATORS: two reasons a snooze ends at another time than asked, one after the other.
+        let both = why.count == 2 ? Wording(N_("%1$s; %2$s"), .wording(first), .wording(why[1])) : first
+        return SnoozeReply(until: reply.until, shortened: both)
     }
 
     /// Snoozes the current occurrence until `end` (before its due time).
@@ -196,7 +208,8 @@ extension ReminderEngine {
         guard let item = items[id], let occurrence = currentOccurrence(of: item, now: now), end > now,
             end < occurrence.due
         else {
-            throw EngineError.notApplicable(id, "nothing is due before \(Timestamp.format(end, in: zone))")
+            throw EngineError.notApplicable(
+                id, Wording(N_("nothing is due before %1$s"), .text(Timestamp.format(end, in: zone))))
         }
         let duration = label ?? "until a minute before the due time"
         var record = occurrences[id]?[occurrence.due] ?? OccurrenceRecord(itemId: id, due: occurrence.due)

@@ -23,7 +23,7 @@ extension ReminderEngine {
     func markDone(_ id: String, amount: String?, early: Bool = false, cancelled: Bool = false, now: Int64)
         throws(EngineError)
     {
-        guard var item = items[id] else { throw EngineError.notApplicable(id, "no such item") }
+        guard var item = items[id] else { throw EngineError.notApplicable(id, Wording(N_("no such item"))) }
         let previous = item
         let today = zone.localDateTime(at: now).date
         var doneOccurrence: Occurrence?
@@ -37,14 +37,14 @@ extension ReminderEngine {
             // Refused before anything else, a rebuy's too: an amount that only a benefit records
             // must not be answered with success and dropped.
             guard case .benefit = item.schedule else {
-                throw EngineError.invalidParameter("amount", "only a benefit records a partial use")
+                throw EngineError.invalidParameter("amount", Wording(N_("only a benefit records a partial use")))
             }
         }
         func trialOver(_ trial: LocalDate) -> Bool { rules.occurrence(dueOn: trial).due <= now }
         if cancelled {
             guard case .subscription(let subscription) = item.schedule, let trial = subscription.trialEnds,
                 subscription.cancelled == nil, !trialOver(trial)
-            else { throw EngineError.notApplicable(id, "no free trial running to cancel; nothing changed") }
+            else { throw EngineError.notApplicable(id, Wording(N_("no free trial running to cancel; nothing changed"))) }
         }
         switch item.schedule {
         case .subscription(var subscription)
@@ -59,7 +59,8 @@ extension ReminderEngine {
             item.schedule = .subscription(subscription)
         case .rebuy(var rebuy):
             if rebuy.lastPurchased == today {
-                throw EngineError.notApplicable(id, "already rebought today (\(today)); nothing changed")
+                throw EngineError.notApplicable(
+                    id, Wording(N_("already rebought today (%1$s); nothing changed"), .text(today.description)))
             }
             rebought = rules.occurrence(dueOn: rebuy.runsOut)
             rebuy.lastPurchased = today
@@ -69,10 +70,12 @@ extension ReminderEngine {
             let occurrence = try doneTarget(of: item, early: early, now: now)
             if let amount {
                 guard case .success(let used) = Money.parse(amount), used > .zero else {
-                    throw EngineError.invalidParameter("amount", "\"\(amount)\" is not a positive decimal amount")
+                    throw EngineError.invalidParameter(
+                        "amount", Wording(N_("\"%1$s\" is not a positive decimal amount"), .text(amount)))
                 }
                 if occurrence != currentPeriod(of: item, now: now) {
-                    throw EngineError.invalidParameter("amount", "a partial use counts for the current period only")
+                    throw EngineError.invalidParameter(
+                        "amount", Wording(N_("a partial use counts for the current period only")))
                 }
                 // What was used of this period: a use of an earlier one is over with it.
                 let before = benefit.amountUsed(inPeriodDueOn: occurrence.dueDate) ?? .zero
@@ -142,18 +145,20 @@ extension ReminderEngine {
     func doneTarget(of item: Item, early: Bool, now: Int64) throws(EngineError) -> Occurrence {
         let id = item.id ?? ""
         guard let current = currentPeriod(of: item, now: now) else {
-            throw EngineError.notApplicable(id, "nothing is due")
+            throw EngineError.notApplicable(id, Wording(N_("nothing is due")))
         }
         guard occurrences[id]?[current.due]?.doneAt != nil else { return current }
         guard early else {
-            let next = currentOccurrence(of: item, now: now).map {
-                "; to acknowledge the next one (due \(Timestamp.format($0.due, in: zone))) early, use --early"
+            let due = Timestamp.format(current.due, in: zone)
+            let reason = currentOccurrence(of: item, now: now).map {
+                Wording(
+                    N_("already done for the occurrence due %1$s; to acknowledge the next one (due %2$s) early, use --early"),
+                    .text(due), .text(Timestamp.format($0.due, in: zone)))
             }
-            throw EngineError.notApplicable(
-                id, "already done for the occurrence due \(Timestamp.format(current.due, in: zone))\(next ?? "")")
+            throw EngineError.notApplicable(id, reason ?? Wording(N_("already done for the occurrence due %1$s"), .text(due)))
         }
         guard let next = currentOccurrence(of: item, now: now) else {
-            throw EngineError.notApplicable(id, "every occurrence ahead is done already")
+            throw EngineError.notApplicable(id, Wording(N_("every occurrence ahead is done already")))
         }
         return next
     }

@@ -1,3 +1,4 @@
+import ReminderCore
 import ReminderJSON
 import ReminderProtocol
 
@@ -25,7 +26,7 @@ extension SyncEndpoint {
     func syncNow(caller: any CallParking, now: Int64) throws(EngineError) {
         guard link.reachable(now: now) else {
             throw EngineError.syncFailed(
-                "reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")
+                Wording(N_("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")))
         }
         answer(link.now(kept(caller.park(on: state.queue)), at: now), .success(SyncWaitReply(reason: .now)))
         core.publish()
@@ -46,7 +47,7 @@ extension SyncEndpoint {
     func passReported(error: String?) {
         let (answered, pass) = link.reported()
         let result: Result<any ReminderReply, EngineError> =
-            if let error { .failure(.syncFailed(error)) } else { .success(EmptyReply()) }
+            if let error { .failure(.syncFailed(.verbatim(error))) } else { .success(EmptyReply()) }
         answer(answered, result)
         pass?.answer(.success(EmptyReply()))  // writes nothing: lets the watch of its connection go
     }
@@ -62,7 +63,7 @@ extension SyncEndpoint {
     func deadlines(now: Int64) {
         let (changed, timedOut, refreshOver) = link.due(now: now)
         answer(changed, .success(SyncWaitReply(reason: .changed)))
-        answer(timedOut, .failure(.syncFailed("reminderd-sync did not finish a pass within 2 minutes")))
+        answer(timedOut, .failure(.syncFailed(Wording(N_("reminderd-sync did not finish a pass within 2 minutes")))))
         if refreshOver { core.releaseRefresh(now: now) }
     }
 

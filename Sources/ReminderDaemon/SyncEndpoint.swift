@@ -166,14 +166,14 @@ final class SyncEndpoint: Sendable {
     /// Up to `limit` waiting changes, oldest first, as the requests to make: a body to PUT
     /// (created when the server has no etag for it), or a DELETE for an item removed here.
     func pending(limit: Int, now: Int64) throws(EngineError) -> [SyncPendingReply.Change] {
-        guard limit > 0 else { throw EngineError.invalidParameter("limit", "expected 1 or more") }
+        guard limit > 0 else { throw EngineError.invalidParameter("limit", .verbatim("expected 1 or more")) }
         let rows = try stored { try store.pendingSync(limit: limit) }
         guard !rows.isEmpty else {
             link.nothingWaiting()
             return []
         }
         guard let collection = try stored({ try store.syncCollection() }) else {
-            throw EngineError.syncFailed("no task list yet: call SyncBegin first")
+            throw EngineError.syncFailed(.verbatim("no task list yet: call SyncBegin first"))
         }
         let context = syncContext(now: now)
         return rows.compactMap { row in

@@ -98,18 +98,22 @@ extension ReminderEngine {
             let id = try index.resolve(text)
             if let untilText {
                 guard durationText == nil else {
-                    throw EngineError.invalidParameter("until", "give a duration or a time to snooze until, not both")
+                    throw EngineError.invalidParameter(
+                        "until", Wording(N_("give a duration or a time to snooze until, not both")))
                 }
                 guard let target = SnoozeTarget.parse(untilText) else {
-                    throw EngineError.invalidParameter("until", "\"\(untilText)\" is not a time like 18:00 or tomorrow")
+                    throw EngineError.invalidParameter(
+                        "until", Wording(N_("\"%1$s\" is not a time like 18:00 or tomorrow"), .text(untilText)))
                 }
                 return try snooze(id, target, now: now)
             }
             guard let durationText else {
-                throw EngineError.invalidParameter("duration", "give a duration like 1h or a time to snooze until")
+                throw EngineError.invalidParameter(
+                    "duration", Wording(N_("give a duration like 1h or a time to snooze until")))
             }
             guard case .success(let duration) = CalendarDuration.parse(durationText, rules: .snooze) else {
-                throw EngineError.invalidParameter("duration", "\"\(durationText)\" is not a snooze like 1h, 1d or 1w")
+                throw EngineError.invalidParameter(
+                    "duration", Wording(N_("\"%1$s\" is not a snooze like 1h, 1d or 1w"), .text(durationText)))
             }
             return try snooze(id, duration, now: now)
         case .upcoming(let days): return UpcomingReply(reminders: queries(now: now).upcoming(days: days))
@@ -123,7 +127,7 @@ extension ReminderEngine {
             if let durationText {
                 guard case .success(let parsed) = CalendarDuration.parse(durationText, rules: .snooze) else {
                     throw EngineError.invalidParameter(
-                        "duration", "\"\(durationText)\" is not a duration like 2h or 1d")
+                        "duration", Wording(N_("\"%1$s\" is not a duration like 2h or 1d"), .text(durationText)))
                 }
                 duration = parsed
             }
@@ -188,7 +192,7 @@ extension ReminderEngine {
         case .duplicate(let reason, let matches):
             return VarlinkError(
                 name: ReminderInterface.ErrorName.duplicate,
-                parameters: ["reason": .string(reason), "existing": described(matches)])
+                parameters: VarlinkError.reasonParameters(reason, ["existing": described(matches)]))
         default: return error.varlinkError
         }
     }
@@ -202,11 +206,14 @@ extension EngineError {
             return VarlinkError(
                 name: ReminderInterface.ErrorName.invalidItem,
                 parameters: ["field": .string(error.field), "reason": .string(error.reason)])
-        case .invalidParameter(let parameter, let reason): return .invalidParameter(parameter, reason)
+        case .invalidParameter(let parameter, let reason):
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.invalidParameter,
+                parameters: VarlinkError.reasonParameters(reason, ["parameter": .string(parameter)]))
         case .notApplicable(let id, let reason):
             return VarlinkError(
                 name: ReminderInterface.ErrorName.notApplicable,
-                parameters: ["id": .string(id), "reason": .string(reason)])
+                parameters: VarlinkError.reasonParameters(reason, ["id": .string(id)]))
         case .noSuchItem(let id):
             return VarlinkError(name: ReminderInterface.ErrorName.noSuchItem, parameters: ["id": .string(id)])
         case .ambiguousId(let prefix, let matches):
@@ -222,9 +229,8 @@ extension EngineError {
         case .duplicate(let reason, let matches):
             return VarlinkError(
                 name: ReminderInterface.ErrorName.duplicate,
-                parameters: [
-                    "reason": .string(reason), "existing": .array(matches.map { .object(["id": .string($0)]) }),
-                ])
+                parameters: VarlinkError.reasonParameters(
+                    reason, ["existing": .array(matches.map { .object(["id": .string($0)]) })]))
         case .nearCard(let card, let known):
             return VarlinkError(
                 name: ReminderInterface.ErrorName.nearCard,
@@ -232,7 +238,8 @@ extension EngineError {
         case .nothingToUndo(let id):
             return VarlinkError(name: ReminderInterface.ErrorName.nothingToUndo, parameters: ["id": .string(id)])
         case .syncFailed(let reason):
-            return VarlinkError(name: ReminderInterface.ErrorName.syncFailed, parameters: ["reason": .string(reason)])
+            return VarlinkError(
+                name: ReminderInterface.ErrorName.syncFailed, parameters: VarlinkError.reasonParameters(reason))
         case .store(let error):
             return VarlinkError(
                 name: ReminderInterface.ErrorName.internal, parameters: ["reason": .string(error.description)])

@@ -136,12 +136,21 @@ public struct RemoveReply: ReminderReply, WireObject {
 public struct SnoozeReply: ReminderReply, WireObject {
     public var until = ""
     public var shortened: String?
+    /// `shortened` as a template, for a client to write it in its own language (`Wording`).
+    public var shortenedTemplate: Wording?
 
-    public init(until: String, shortened: String? = nil) { (self.until, self.shortened) = (until, shortened) }
+    public init(until: String, shortened: Wording? = nil) {
+        (self.until, self.shortened) = (until, shortened?.english)
+        shortenedTemplate = shortened?.msgid == nil ? nil : shortened
+    }
     public init(unread: Void) {}
     public static let wireFields: [WireField<SnoozeReply>] = [
         .required("until", \.until), .optional("shortened", \.shortened),
+        .optional("shortenedTemplate", \.shortenedTemplate),
     ]
+
+    /// `shortened` in the chosen language, as far as the daemon sent its template.
+    public var translatedShortened: String? { shortened.map { shortenedTemplate?.translated(saying: $0) ?? $0 } }
 }
 
 /// `Pause`: until when; null until `Resume`.

@@ -124,24 +124,27 @@ public enum ReminderInterface {
         # says why it did not succeed, or that no reminderd-sync is running.
         method SyncNow() -> ()
 
+        # reasonTemplate (where an error has it): the reason as its catalog template, for the
+        # client to write in its own language: format, arguments (strings, or templates in
+        # turn), and plural with count for a plural; absent where the reason is not translated.
         error InvalidItem (field: string, reason: string)
-        error InvalidParameter (parameter: string, reason: string)
+        error InvalidParameter (parameter: string, reason: string, reasonTemplate: ?object)
         error InvalidConfig (field: string, reason: string)
         error NoSuchItem (id: string)
         error AmbiguousId (prefix: string, matches: []string)
         # More than one item's title is or starts with name: each one's id, title, kind, card, due.
         error AmbiguousName (name: string, candidates: []object)
         # The item is tracked already: why, and the items that track it (id, title, kind, card, due).
-        error Duplicate (reason: string, existing: []object)
+        error Duplicate (reason: string, existing: []object, reasonTemplate: ?object)
         # No tracked item has this card, but some are on cards spelt nearly so: their names.
         error NearCard (card: string, known: []string)
         error NothingToUndo (id: string)
-        error NotApplicable (id: string, reason: string)
+        error NotApplicable (id: string, reason: string, reasonTemplate: ?object)
         error Internal (reason: string)
         # The change was applied and kept, but the disk did not confirm it: do not retry blindly.
         error NotDurable (reason: string)
         error RequestTooLarge (limit: int, reason: string)
-        error SyncFailed (reason: string)
+        error SyncFailed (reason: string, reasonTemplate: ?object)
 
         """
 

@@ -156,19 +156,30 @@ public struct ExplainReply: ReminderReply, WireObject {
         /// Nil when the reminder is dropped.
         public var fireAt: String?
         public var result = ""
+        /// `rule` and `result` as templates, for a client to write them in its own language
+        /// (`Wording`); absent from a daemon older than them.
+        public var ruleTemplate: Wording?, resultTemplate: Wording?
 
         public init(
-            lead: String, due: String, rule: String, computed: String, dstGap: Bool, quietHours: String,
-            fireAt: String?, result: String
+            lead: String, due: String, rule: Wording, computed: String, dstGap: Bool, quietHours: String,
+            fireAt: String?, result: Wording
         ) {
-            (self.lead, self.due, self.rule, self.computed) = (lead, due, rule, computed)
-            (self.dstGap, self.quietHours, self.fireAt, self.result) = (dstGap, quietHours, fireAt, result)
+            (self.lead, self.due, self.rule, self.computed) = (lead, due, rule.english, computed)
+            (self.dstGap, self.quietHours, self.fireAt, self.result) = (dstGap, quietHours, fireAt, result.english)
+            (ruleTemplate, resultTemplate) = (rule.msgid == nil ? nil : rule, result.msgid == nil ? nil : result)
         }
+
+        /// `rule` in the chosen language, as far as this daemon sent its template.
+        public var translatedRule: String { ruleTemplate?.translated(saying: rule) ?? rule }
+
+        /// `result` in the chosen language, as far as this daemon sent its template.
+        public var translatedResult: String { resultTemplate?.translated(saying: result) ?? result }
         public init(unread: Void) {}
         public static let wireFields: [WireField<Step>] = [
             .required("lead", \.lead), .required("due", \.due), .required("rule", \.rule),
             .required("computed", \.computed), .required("dstGap", \.dstGap), .required("quietHours", \.quietHours),
             .nullable("fireAt", \.fireAt), .required("result", \.result),
+            .optional("ruleTemplate", \.ruleTemplate), .optional("resultTemplate", \.resultTemplate),
         ]
     }
 

@@ -92,7 +92,7 @@ struct Snooze: ParsableCommand {
         var line = _t("Snoozed until %1$s").filled(Output.sentence(reply.until))
         // A duration's reason is why it was shortened; a time's also says it meant tomorrow.
         let label = request == .snooze(id: id, duration: duration) ? _t("shortened: ") : ""
-        if let why = reply.shortened { line += " (\(label)\(HumanTime.inText(why)))" }
+        if let why = reply.translatedShortened { line += " (\(label)\(HumanTime.inText(why)))" }
         print(line)
     }
 }

@@ -12,6 +12,8 @@ enum ErrorWording {
             if case .string(let value)? = error.parameters[key] { return shown(value) }
             return ""
         }
+        // The daemon's reason in the terminal's language when it sent its template (`Wording`).
+        let reason = error.translatedReason.map(shown) ?? ""
         switch error.name {
         case names.ambiguousId:
             let matches = error.parameters["matches"]?.elements.map { shown(Output.string($0)) } ?? []
@@ -23,7 +25,7 @@ enum ErrorWording {
         case names.ambiguousName:
             return ambiguousName(text("name"), candidates: error.parameters["candidates"]?.elements ?? [])
         case names.duplicate:
-            return _t("%1$s; nothing was added:").filled(text("reason")) + "\n"
+            return _t("%1$s; nothing was added:").filled(reason) + "\n"
                 + itemLines(error.parameters["existing"]?.elements ?? []).joined(separator: "\n")
                 + "\n" + _t("To add it anyway: the same command with --force")
         case names.nearCard:
@@ -37,7 +39,7 @@ enum ErrorWording {
         case names.nothingToUndo:
             return _t("nothing to undo for %1$s: it has no Done left to undo").filled(text("id"))
         case names.notApplicable:
-            return "\(text("id")): \(HumanTime.inText(text("reason")))"
+            return "\(text("id")): \(HumanTime.inText(reason))"
         case names.invalidConfig:
             // The daemon names the file as the field, and its reason names the file again.
             // A line a mistake (`ConfigCheck`), each shown on its own so the newlines stay lines.
@@ -49,7 +51,7 @@ enum ErrorWording {
             let what = first.hasPrefix(field) || field.isEmpty ? lines : ["\(field): \(first)"] + lines.dropFirst()
             return _t("%1$s (the config in use is kept)").filled(what.joined(separator: "\n"))
         case names.syncFailed:
-            return _t("sync failed: %1$s").filled(text("reason").isEmpty ? _t("no reason given") : text("reason"))
+            return _t("sync failed: %1$s").filled(reason.isEmpty ? _t("no reason given") : reason)
         case names.internal where text("reason").isEmpty:
             return _t("the daemon failed to carry out the command (see its log: journalctl --user -u reminderd)")
         case ReminderInterface.Service.methodNotFound:
@@ -58,7 +60,7 @@ enum ErrorWording {
             return _t("the daemon refused the connection: it belongs to another user")
         default:
             // The other errors carry `field`/`parameter` and `reason`, already in words.
-            if !text("reason").isEmpty { return shown(error.description) }
+            if !text("reason").isEmpty { return shown(error.translatedDescription) }
             return words(of: error)
         }
     }

@@ -55,12 +55,24 @@ struct Explain: ParsableCommand {
         ])
         for step in reply.steps {
             table.add([
-                step.lead, step.rule, Output.when(step.computed), step.dstGap ? "yes" : "no", step.quietHours,
-                Output.when(step.fireAt), HumanTime.inText(step.result),
+                step.lead, step.translatedRule, Output.when(step.computed), step.dstGap ? _t("yes") : _t("no"),
+                Explain.quietHoursWords(step.quietHours), Output.when(step.fireAt),
+                HumanTime.inText(step.translatedResult),
             ])
         }
         print(_t("Due %1$s%2$s").filled(Output.sentence(first.due), Explain.periodWords(id: id)))
         print(table.render(), terminator: "")
+    }
+
+    /// The quiet hours cell in the terminal's language: the daemon writes one of three phrases
+    /// (`QuerySnapshot.steps`); another, from a newer daemon, is shown as it came.
+    static func quietHoursWords(_ cell: String) -> String {
+        switch cell {
+        case "not affected": _t("not affected")
+        case "moved to the end of quiet hours": _t("moved to the end of quiet hours")
+        case "moved to a minute before quiet hours": _t("moved to a minute before quiet hours")
+        default: cell
+        }
     }
 
     /// Why a benefit is due when it is: its period, a calendar one or one counted from its

@@ -24,8 +24,14 @@ enum NoReminderNote {
         let width = steps.map(\.lead.count).max() ?? 0
         for step in steps {
             let lead = step.lead.padding(width)
-            var why = passed(step) ? _t("its time had passed when the item or the settings changed") : step.result
-            if why.hasPrefix("dropped: ") { why = String(why.dropFirst(9)) }
+            var why = step.translatedResult
+            if passed(step) {
+                why = _t("its time had passed when the item or the settings changed")
+            } else if step.result.hasPrefix("dropped: ") {
+                // The why alone, in the terminal's language when the daemon sent its template.
+                let english = String(step.result.dropFirst(9))
+                why = step.resultTemplate?.nested(0)?.translated(saying: english) ?? english
+            }
             let time = Output.when(step.fireAt ?? step.computed)
             lines.append("  \(lead)  \(time)  \(HumanTime.inText(why))")
         }

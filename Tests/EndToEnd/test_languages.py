@@ -75,6 +75,26 @@ def test_reminderctl_speaks_its_own_environment_s_language(server, daemon, langu
         other = subprocess.run([str(BIN / "reminderctl"), "list"],
                                env=dict(daemon.env, **languages, LANG=lang), capture_output=True, check=True).stdout
         assert other == english.encode()
+    # The daemon's reason for a refusal and explain's cells are in reminderctl's language, from
+    # the templates the daemon sends beside its English (the interface's text, unchanged).
+    german_rows = ctl("de_DE.UTF-8", "explain", "Pizza").splitlines()
+    assert "09:00, 7 Tage vor dem Fälligkeitstag" in german_rows[2] and german_rows[2].rstrip().endswith("beibehalten")
+    assert "09:00, 1 Tag vor dem Fälligkeitstag" in german_rows[3] and "09:00 am Fälligkeitstag" in german_rows[4]
+    korean_rows = ctl("ko_KR.UTF-8", "explain", "Pizza").splitlines()
+    assert "마감일 7일 전 09:00" in korean_rows[2] and korean_rows[2].rstrip().endswith("유지"), korean_rows
+    english_rows = ctl("C", "explain", "Pizza").splitlines()
+    assert "09:00, 7 days before the due date" in english_rows[2] and english_rows[2].rstrip().endswith("kept")
+    daemon.ctl("done", "Pizza")
+    refused = subprocess.run([str(BIN / "reminderctl"), "done", "Pizza"], capture_output=True, text=True,
+                             env=dict(daemon.env, **languages, LANG="de_DE.UTF-8"))
+    assert refused.returncode == 1 and re.fullmatch(
+        r"reminderctl: \w+: für den am Fr 2031-01-31 23:59 fälligen Termin bereits erledigt\n", refused.stderr), refused.stderr
+    english_refusal = daemon.ctl("done", "Pizza", check=False).stderr
+    assert "already done for the occurrence due Fri 2031-01-31 23:59" in english_refusal, english_refusal
+    # A snooze's reason for ending at another time than asked (00:00 has always passed today).
+    daemon.ctl("add", "coupon", "Tacos", "--expires", "2031-02-28")
+    snoozed = ctl("de_DE.UTF-8", "snooze", "Tacos", "until", "00:00").strip()
+    assert snoozed.startswith("Zurückgestellt bis ") and snoozed.endswith(" (00:00 ist heute schon vorbei)"), snoozed
 
 
 def test_dates_in_sentences_use_the_language_s_names_and_order(server, daemon, languages):
@@ -129,6 +149,7 @@ def test_sync_cards_and_the_date_parser_s_reasons_speak_it_too(server, daemon, l
 
 
 def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(server, bus, tmp_path, languages):
+    """Its title, body and buttons, and a refused button's reason (the engine's, from its template)."""
     daemon = FaultDaemon(tmp_path, bus, dict(languages, LANG="de_DE.UTF-8")).start()
     try:
         daemon.ctl("add", "coupon", "Pizza", "--expires", local_in(66), "--lead", "1m", "--code", "P2")
@@ -136,10 +157,16 @@ def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(ser
         assert plain(body).startswith("Gutschein läuft bald ab · Pizza läuft in 1 Min. ab"), body
         assert "Code P2" in plain(body)
         assert '["done", "Als genutzt markieren"]' in line
+        # A snooze an hour long pressed a minute before it expires: the engine's refusal, in German.
+        server.invoke(1, "snooze-1h")
+        summary, body, line = wait_for(lambda: [n for n in server.notifications() if n[0] == "Nicht zurückgestellt"],
+                                       timeout=15, what="the German refusal")[0]
+        assert re.fullmatch(r"Pizza: fällig \S+, zu bald zum Zurückstellen", plain(body)), body
         daemon.write_config({"timeZone": "UTC", "quietHours": None, "language": "ko_KR.UTF-8"})
         daemon.ctl("reload")
         daemon.ctl("add", "coupon", "Tacos", "--expires", local_in(66), "--lead", "1m")
-        summary, body, line = wait_for(lambda: server.notifications()[1:], timeout=15, what="the Korean pop-up")[0]
+        summary, body, line = wait_for(lambda: [n for n in server.notifications() if "Tacos" in n[1]], timeout=15,
+                                       what="the Korean pop-up")[0]
         assert plain(body).startswith("쿠폰 만료 예정 · Tacos, 1분 후 만료"), body
         assert '["done", "사용함으로 표시"]' in line
     finally:

@@ -1,3 +1,4 @@
+import ReminderCore
 import ReminderJSON
 import ReminderProtocol
 import Testing
@@ -87,7 +88,7 @@ import Testing
         _ = harness.perform("SyncNow", from: asker)
         harness.advance(to: 0)
         harness.advance(to: 120)
-        #expect(asker.answers == [syncFailed("reminderd-sync did not finish a pass within 2 minutes")])
+        #expect(asker.answers == [syncFailed(Wording("reminderd-sync did not finish a pass within 2 minutes"))])
     }
 
     @Test func aParkedWaitWithNothingChangingArmsNoTimer() throws {
@@ -185,7 +186,8 @@ import Testing
         let harness = try EngineHarness()
         #expect(
             harness.perform("SyncNow", from: ParkingCaller())
-                == syncFailed("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"))
+                == syncFailed(
+                    Wording("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")))
     }
 
     @Test func syncNowIsAnsweredByTheNextReport() throws {
@@ -206,7 +208,7 @@ import Testing
         let asker = ParkingCaller()
         _ = harness.perform("SyncNow", from: asker)
         harness.report(error: "PROPFIND https://dav.example/alice/: 401 Unauthorized")
-        #expect(asker.answers == [syncFailed("PROPFIND https://dav.example/alice/: 401 Unauthorized")])
+        #expect(asker.answers == [syncFailed(.verbatim("PROPFIND https://dav.example/alice/: 401 Unauthorized"))])
     }
 
     @Test func syncNowDuringAPassWaitsForTheNextPassNotThisOne() throws {
@@ -231,7 +233,7 @@ import Testing
         harness.advance(to: 119)
         #expect(asker.answers.isEmpty)
         harness.advance(to: 120)
-        #expect(asker.answers == [syncFailed("reminderd-sync did not finish a pass within 2 minutes")])
+        #expect(asker.answers == [syncFailed(Wording("reminderd-sync did not finish a pass within 2 minutes"))])
         harness.report(error: nil)  // too late: nothing left to answer
         #expect(asker.answers.count == 1)
     }
@@ -248,7 +250,8 @@ import Testing
         #expect(waiter.answers.isEmpty)
         #expect(
             harness.perform("SyncNow", from: ParkingCaller())
-                == syncFailed("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"))
+                == syncFailed(
+                    Wording("reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)")))
         // A SyncNow whose client went: forgotten too, nothing answered when the pass ends.
         let waiter2 = ParkingCaller()
         let asker = ParkingCaller()

@@ -1,3 +1,4 @@
+import ReminderCore
 import ReminderProtocol
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
         harness.begin(from: link)
         #expect(asker.answers.isEmpty)
         harness.report(error: EngineSyncPassTests.unauthorized)
-        #expect(asker.answers == [syncFailed(EngineSyncPassTests.unauthorized)])
+        #expect(asker.answers == [syncFailed(.verbatim(EngineSyncPassTests.unauthorized))])
     }
 
     @Test func theAskedPassFailingBeforeSyncBeginAnswersWithItsWords() throws {
@@ -45,7 +46,7 @@ import Testing
         // The pass "now" started finds no password: it reports without a SyncBegin.
         #expect(harness.perform("SyncWait", from: ParkingCaller()) == nil)
         harness.report(error: "no password: the password file is empty")
-        #expect(asker.answers == [syncFailed("no password: the password file is empty")])
+        #expect(asker.answers == [syncFailed(.verbatim("no password: the password file is empty"))])
     }
 
     @Test func aPassBegunAfterSyncNowAnswersIt() throws {

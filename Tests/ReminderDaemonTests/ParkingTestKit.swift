@@ -1,4 +1,5 @@
 import Dispatch
+import ReminderCore
 import ReminderJSON
 import ReminderProtocol
 import Testing
@@ -87,6 +88,7 @@ func waitReply(_ reason: SyncWaitReply.Reason, _ uids: [String] = []) -> Varlink
 }
 
 /// `SyncFailed` with `reason`.
-func syncFailed(_ reason: String) -> VarlinkReply {
-    .failure(VarlinkError(name: ReminderInterface.ErrorName.syncFailed, parameters: ["reason": .string(reason)]))
+func syncFailed(_ reason: Wording) -> VarlinkReply {
+    .failure(
+        VarlinkError(name: ReminderInterface.ErrorName.syncFailed, parameters: VarlinkError.reasonParameters(reason)))
 }

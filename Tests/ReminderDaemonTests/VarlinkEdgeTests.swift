@@ -17,12 +17,25 @@ import Testing
                 ["field": .string("due"), "reason": .string("not a date")], "due: not a date"
             ),
             (
-                .invalidParameter("days", "expected 1 to 3660"), "InvalidParameter",
+                .invalidParameter("days", .verbatim("expected 1 to 3660")), "InvalidParameter",
                 ["parameter": .string("days"), "reason": .string("expected 1 to 3660")], "days: expected 1 to 3660"
             ),
             (
-                .notApplicable("k4s8", "nothing is due"), "NotApplicable",
+                .notApplicable("k4s8", .verbatim("nothing is due")), "NotApplicable",
                 ["id": .string("k4s8"), "reason": .string("nothing is due")], "nothing is due"
+            ),
+            (
+                // A translatable reason: in English as before, and its template beside it.
+                .notApplicable("k4s8", Wording("nothing is due before %1$s", .text("2026-11-24T09:00:00Z"))),
+                "NotApplicable",
+                [
+                    "id": .string("k4s8"), "reason": .string("nothing is due before 2026-11-24T09:00:00Z"),
+                    "reasonTemplate": .object([
+                        "format": .string("nothing is due before %1$s"),
+                        "arguments": .array([.string("2026-11-24T09:00:00Z")]),
+                    ]),
+                ],
+                "nothing is due before 2026-11-24T09:00:00Z"
             ),
             (.noSuchItem("zz"), "NoSuchItem", ["id": .string("zz")], "NoSuchItem: zz"),
             (
@@ -31,7 +44,7 @@ import Testing
             ),
             (.nothingToUndo("k4s8"), "NothingToUndo", ["id": .string("k4s8")], "NothingToUndo: k4s8"),
             (
-                .syncFailed("no task list yet"), "SyncFailed", ["reason": .string("no task list yet")],
+                .syncFailed(.verbatim("no task list yet")), "SyncFailed", ["reason": .string("no task list yet")],
                 "no task list yet"
             ),
             (

@@ -55,7 +55,8 @@ import Testing
         #expect(read.more["futureField"] == JSONValue.bool(true))
         let list = ListReply(items: [view, view])
         #expect(try ListReply(parameters: overTheWire(list.parameters)) == list)
-        for reply in [SnoozeReply(until: "t"), SnoozeReply(until: "t", shortened: "why")] {
+        for reply in [SnoozeReply(until: "t"), SnoozeReply(until: "t", shortened: .verbatim("why")),
+            SnoozeReply(until: "t", shortened: Wording("%1$s is in quiet hours", .text("23:00")))] {
             #expect(try SnoozeReply(parameters: overTheWire(reply.parameters)) == reply)
         }
         #expect(try PauseReply(parameters: overTheWire(PauseReply(until: nil).parameters)) == PauseReply(until: nil))

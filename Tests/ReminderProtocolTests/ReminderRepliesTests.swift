@@ -66,15 +66,28 @@ import Testing
         let reply = ExplainReply(
             steps: [
                 .init(
-                    lead: "7d", due: "2026-12-31T23:59:00Z", rule: "09:00, 7 days before the due date",
+                    lead: "7d", due: "2026-12-31T23:59:00Z",
+                    rule: Wording(
+                        ("%1$s, %2$d day before the due date", "%1$s, %2$d days before the due date"), count: 7,
+                        .text("09:00"), .text("7")),
                     computed: "2026-12-24T09:00:00Z", dstGap: false, quietHours: "not affected",
-                    fireAt: "2026-12-24T09:00:00Z", result: "kept"),
+                    fireAt: "2026-12-24T09:00:00Z", result: Wording("kept")),
                 .init(
-                    lead: "1h", due: "2026-12-31T23:59:00Z", rule: "1h before the due time (elapsed time)",
+                    lead: "1h", due: "2026-12-31T23:59:00Z", rule: .verbatim("1h before the due time (elapsed time)"),
                     computed: "2026-12-31T22:59:00Z", dstGap: true, quietHours: "moved to the end of quiet hours",
-                    fireAt: nil, result: "dropped: at or after the due time"),
+                    fireAt: nil, result: Wording("dropped: %1$s", .wording(Wording("at or after the due time")))),
             ], snoozedUntil: "2026-12-20T10:00:00Z")
         #expect(try ExplainReply(parameters: overTheWire(reply.parameters)) == reply)
+        // The English cells as before; the templates beside them say the same (a verbatim one has none).
+        #expect(
+            reply.steps.map(\.rule) == ["09:00, 7 days before the due date", "1h before the due time (elapsed time)"])
+        #expect(reply.steps.map(\.result) == ["kept", "dropped: at or after the due time"])
+        #expect(reply.steps[1].ruleTemplate == nil)
+        #expect(reply.steps.map(\.translatedResult) == reply.steps.map(\.result))
+        // A template that does not say what the English cell says is not used.
+        var forged = reply.steps[0]
+        forged.rule = "something else"
+        #expect(forged.translatedRule == "something else")
         let none = ExplainReply(steps: [], snoozedUntil: nil)
         #expect(try ExplainReply(parameters: overTheWire(none.parameters)) == none)
     }

@@ -1,3 +1,4 @@
+import ReminderCore
 import ReminderProtocol
 import Testing
 
@@ -11,8 +12,8 @@ import Testing
 
     func step(_ lead: String, computed: String, fireAt: String? = nil, result: String) -> ExplainReply.Step {
         ExplainReply.Step(
-            lead: lead, due: "2030-03-05T22:03:00Z", rule: "", computed: computed, dstGap: false,
-            quietHours: "not affected", fireAt: fireAt, result: result)
+            lead: lead, due: "2030-03-05T22:03:00Z", rule: .verbatim(""), computed: computed, dstGap: false,
+            quietHours: "not affected", fireAt: fireAt, result: .verbatim(result))
     }
 
     func note(_ steps: [ExplainReply.Step]) -> [String] {
