@@ -75,7 +75,7 @@ extension DeliveryController {
         case .snooze(let duration):
             let end = PopUpComposer.snoozeEnd(
                 duration, from: now, due: now + PopUpComposer.sampleDueIn, configuration: configuration, rules: rules)
-            let button = _t("Snooze %1$s").filled("\(duration)")
+            let button = _t("Snooze %1$s").filled(duration.inWords)
             words =
                 end.map {
                     _t("On a real reminder, %1$s would show this reminder again at %2$s.").filled(

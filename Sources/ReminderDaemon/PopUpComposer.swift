@@ -141,7 +141,7 @@ struct PopUpComposer {
                 return end?.shortened == false
             }
         }
-        if let fitting { actions.append((PopUpAction.snoozeAll(fitting).key, _t("Snooze all %1$s").filled("\(fitting)"))) }
+        if let fitting { actions.append((PopUpAction.snoozeAll(fitting).key, _t("Snooze all %1$s").filled(fitting.inWords))) }
         return actions
     }
 
@@ -221,12 +221,12 @@ struct PopUpComposer {
             else { return nil }
             return (option, end.end)
         }
-        var offers = fitting.prefix(1).map { (PopUpAction.snooze($0.option), _t("Snooze %1$s").filled("\($0.option)")) }
+        var offers = fitting.prefix(1).map { (PopUpAction.snooze($0.option), _t("Snooze %1$s").filled($0.option.inWords)) }
         let tomorrow = PopUpComposer.tomorrowSnoozeEnd(from: now, due: due, configuration: configuration, rules: rules)
         if let tomorrow, tomorrow != fitting.first?.end {
             offers.append((.snoozeUntilTomorrow, _t("Snooze until tomorrow")))
         } else {
-            offers += fitting.dropFirst().prefix(1).map { (PopUpAction.snooze($0.option), _t("Snooze %1$s").filled("\($0.option)")) }
+            offers += fitting.dropFirst().prefix(1).map { (PopUpAction.snooze($0.option), _t("Snooze %1$s").filled($0.option.inWords)) }
         }
         if !offers.isEmpty { return offers }
         return due - 60 > now + 60 ? [(PopUpAction.snoozeToLastMinute, _t("Remind 1 min before"))] : []

@@ -169,5 +169,10 @@ def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(ser
                                        what="the Korean pop-up")[0]
         assert plain(body).startswith("쿠폰 만료 예정 · Tacos, 1분 후 만료"), body
         assert '["done", "사용함으로 표시"]' in line
+        # A snooze button's length in the language's words ("1h" as typed in English).
+        daemon.ctl("add", "coupon", "Kebab", "--expires", local_in(2 * 86400 + 6), "--lead", "48h")
+        summary, body, line = wait_for(lambda: [n for n in server.notifications() if "Kebab" in n[1]], timeout=15,
+                                       what="Kebab's Korean pop-up")[0]
+        assert '"snooze-1h", "1시간 후 다시 알림"' in line, line
     finally:
         daemon.stop()
