@@ -251,9 +251,9 @@ struct SummaryView {
                             : " = +\(money(net, card.currency))"
                     }
                 }
-                feeTable.add([
-                    "  " + shown(card.card), line, _t("fee due %1$s").filled(urgency(card.daysUntilFee).trimmingCharacters()),
-                ])
+                // "fee due in 3 days", but "fee 3 days overdue" (not "fee due 3 days overdue").
+                let feeWhen = card.daysUntilFee < 0 ? _t("fee %1$s") : _t("fee due %1$s")
+                feeTable.add(["  " + shown(card.card), line, feeWhen.filled(urgency(card.daysUntilFee).trimmingCharacters())])
             }
             out += feeTable.render()
         }
