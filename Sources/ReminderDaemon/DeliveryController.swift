@@ -30,7 +30,7 @@ protocol DeliveryCore: AnyObject, Sendable {
     func writeUnlessLocked(_ failure: String, _ write: @escaping () throws(ReminderStoreError) -> Void)
     // A pop-up's buttons run the engine's commands, the very ones a client's call runs
     // (`VarlinkEdge.swift`), which throw their refusal (`EngineError`); the reply is not needed.
-    func markDone(_ id: String, amount: String?, early: Bool, cancelled: Bool, now: Int64) throws(EngineError)
+    func markDone(_ id: String, amount: Money?, early: Bool, cancelled: Bool, now: Int64) throws(EngineError)
         -> ItemReply
     func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws(EngineError) -> SnoozeReply
     /// A snooze until a wall time ("Snooze until tomorrow"), clamped as the command's is.

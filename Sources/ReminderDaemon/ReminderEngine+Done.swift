@@ -17,7 +17,10 @@ extension ReminderEngine {
     /// subscription (the trial cleared, renewals go on from the first charge), and `cancelled`
     /// ends it instead (no reminder any more; `report` counts one charge as money kept). Neither
     /// marks a renewal paid. `cancelled` on anything else is refused.
-    func markDone(_ id: String, amount: String?, early: Bool = false, cancelled: Bool = false, now: Int64)
+    ///
+    /// `amount` is a positive decimal, checked where the call was read (`CallParameter.amount`);
+    /// it is in the item's currency.
+    func markDone(_ id: String, amount: Money?, early: Bool = false, cancelled: Bool = false, now: Int64)
         throws(EngineError) -> ItemReply
     {
         guard var item = items[id] else { throw EngineError.notApplicable(id, "no such item") }
@@ -64,10 +67,7 @@ extension ReminderEngine {
             reason = "rebought on \(today)"
         case .benefit(var benefit):
             let occurrence = try doneTarget(of: item, early: early, now: now)
-            if let amount {
-                guard case .success(let used) = Money.parse(amount), used > .zero else {
-                    throw EngineError.invalidParameter("amount", "\"\(amount)\" is not a positive decimal amount")
-                }
+            if let used = amount {
                 if occurrence != currentPeriod(of: item, now: now) {
                     throw EngineError.invalidParameter("amount", "a partial use counts for the current period only")
                 }
