@@ -2,9 +2,9 @@ import ReminderCore
 import ReminderJSON
 
 /// A call of `io.reminderd.Reminders`, read and checked in one place: the method, and its
-/// parameters in their types with their defaults, each method's declared once in its `Call`
-/// struct (`RequestCalls.swift`). Whether an id exists or a duration parses is the engine's to
-/// say; here only the shape of the call is checked, with errors naming the parameter.
+/// parameters in their types with their defaults, declared once in a struct of the method's own
+/// (`RequestCalls.swift`, `SyncCalls.swift`). Whether an id exists or a duration parses is the
+/// engine's to say; here only the shape of the call is checked, with errors naming the parameter.
 public enum ReminderRequest: Sendable, Equatable {
     case add(Add)
     case list(List)
