@@ -7,6 +7,10 @@ import ReminderJSON
 /// the names a call may carry and the description's parameter list are all derived from it, so a
 /// new parameter is its property and one line in that table. The refusals are `InvalidParameter`
 /// naming the parameter, in the words clients have seen ("missing", "expected true or false").
+///
+/// Its constructors and the reading and writing are not specialized for each method
+/// (`optimize.sil.specialize.generic.never`): a call's parameters are read once per call, and
+/// the specialized copies cost the package more than its size budget had left.
 public struct CallParameter<Call>: Sendable {
     public let name: String
     /// As the interface description writes it: `string`, `?int`, `[]object`.
@@ -23,6 +27,7 @@ public struct CallParameter<Call>: Sendable {
     }
 
     /// A value `read` takes out of JSON, refusing a missing one; written by `wire`.
+    @_semantics("optimize.sil.specialize.generic.never")
     static func required<Value>(
         _ name: String, _ type: String, _ property: WritableKeyPath<Call, Value> & Sendable,
         wire: @escaping @Sendable (Value) -> JSONValue,
@@ -37,6 +42,7 @@ public struct CallParameter<Call>: Sendable {
     }
 
     /// A value left out when nil (absent, not null), so a call without it is as it was.
+    @_semantics("optimize.sil.specialize.generic.never")
     static func optional<Value>(
         _ name: String, _ type: String, _ property: WritableKeyPath<Call, Value?> & Sendable,
         wire: @escaping @Sendable (Value) -> JSONValue,
@@ -49,10 +55,12 @@ public struct CallParameter<Call>: Sendable {
         }
     }
 
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func string(_ name: String, _ property: WritableKeyPath<Call, String> & Sendable) -> CallParameter {
         required(name, "string", property, wire: { .string($0) }, read: readString)
     }
 
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func optionalString(
         _ name: String, _ property: WritableKeyPath<Call, String?> & Sendable
     ) -> CallParameter {
@@ -61,6 +69,7 @@ public struct CallParameter<Call>: Sendable {
 
     /// A flag, false when absent; written only when true, so a call without it reaches a daemon
     /// older than the flag unrefused.
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func flag(_ name: String, _ property: WritableKeyPath<Call, Bool> & Sendable) -> CallParameter {
         CallParameter(name, "?bool") { call, object in
             if call[keyPath: property] { object[name] = .bool(true) }
@@ -72,6 +81,7 @@ public struct CallParameter<Call>: Sendable {
     }
 
     /// A count or a number of days from 0 to 100000, `fallback` when absent; always written.
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func count(
         _ name: String, _ property: WritableKeyPath<Call, Int> & Sendable, default fallback: Int
     ) -> CallParameter {
@@ -87,6 +97,7 @@ public struct CallParameter<Call>: Sendable {
     }
 
     /// A whole number that must be there (a change's `seq`, which the daemon gave).
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func integer(_ name: String, _ property: WritableKeyPath<Call, Int64> & Sendable) -> CallParameter {
         CallParameter(name, "int") { call, object in
             object[name] = .integer(call[keyPath: property])
@@ -98,6 +109,7 @@ public struct CallParameter<Call>: Sendable {
 
     /// An object that travels whole: only its being an object is checked here; what its fields
     /// mean is its reader's (an item's, `ItemJSON`).
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func object(_ name: String, _ property: WritableKeyPath<Call, JSONValue> & Sendable) -> CallParameter {
         required(name, "object", property, wire: { $0 }) { json, place throws(VarlinkError) in
             do throws(FieldError) { _ = try FieldReader(json, path: place) } catch { throw .invalidParameter(error.field, error.reason) }
@@ -106,6 +118,7 @@ public struct CallParameter<Call>: Sendable {
     }
 
     /// Any value, unread here: its reader refuses what it is not (a backup's state, `Backup`).
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func optionalValue(
         _ name: String, _ property: WritableKeyPath<Call, JSONValue?> & Sendable
     ) -> CallParameter {
@@ -113,6 +126,7 @@ public struct CallParameter<Call>: Sendable {
     }
 
     /// An array whose elements `element` reads, each named by its place (`removed[2]`).
+    @_semantics("optimize.sil.specialize.generic.never")
     static func array<Element>(
         _ name: String, _ type: String, _ property: WritableKeyPath<Call, [Element]> & Sendable,
         wire: @escaping @Sendable (Element) -> JSONValue,
@@ -129,10 +143,12 @@ public struct CallParameter<Call>: Sendable {
     }
 
     /// An array of objects that travel whole, each read by its own reader (items, by `ItemJSON`).
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func objects(_ name: String, _ property: WritableKeyPath<Call, [JSONValue]> & Sendable) -> CallParameter {
         array(name, "object", property, wire: { $0 }) { json, _ in json }
     }
 
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func strings(_ name: String, _ property: WritableKeyPath<Call, [String]> & Sendable) -> CallParameter {
         array(name, "string", property, wire: { .string($0) }, element: readString)
     }
@@ -141,6 +157,7 @@ public struct CallParameter<Call>: Sendable {
     /// currency. Text on the wire, as every amount in the interface: JSON numbers are binary
     /// floating point to most clients (Python's `json`, JavaScript), where `0.1` is not a decimal
     /// and a 12-digit amount loses its cents, and the text is what items store (CONTRACT §2).
+    @_semantics("optimize.sil.specialize.generic.never")
     public static func amount(_ name: String, _ property: WritableKeyPath<Call, Money?> & Sendable) -> CallParameter {
         optional(name, "string", property, wire: { .string($0.description) }) { json, place throws(VarlinkError) in
             let text = try readString(json, place)
@@ -172,6 +189,7 @@ extension CallParameters {
 
     /// Reads a call's parameters, refusing one not declared (the first in sorted order), a
     /// missing one, and one of the wrong type, with `InvalidParameter` naming it.
+    @_semantics("optimize.sil.specialize.generic.never")
     public init(parameters: [String: JSONValue]) throws(VarlinkError) {
         let declared = Self.declared
         if let unknown = parameters.keys.lazy.filter({ name in !declared.contains { $0.name == name } }).min() {
@@ -185,6 +203,7 @@ extension CallParameters {
     }
 
     /// The parameters as a client writes them.
+    @_semantics("optimize.sil.specialize.generic.never")
     public var parameters: [String: JSONValue] {
         var object: [String: JSONValue] = [:]
         for parameter in Self.declared { parameter.write(self, &object) }
