@@ -5,7 +5,11 @@ import ICalendar
 /// alarm per lead; an occurrence in the exported range whose reminders differ from what those
 /// triggers give (quiet hours moved one, a DST gap, one fell before the item was created, two
 /// collapsed) gets an override (`RECURRENCE-ID`) with absolute alarms at exactly the instants
-/// `plan` gives. A coupon or a rebuy is one event with absolute alarms.
+/// `plan` gives. A coupon or a rebuy is one event with absolute alarms. A free trial's last day
+/// is no renewal: it is an event of its own ("Hulu free trial ends", UID `ID-trial`), and the
+/// subscription's series starts at the first charge after it, so a calendar shows no charge on
+/// or before the trial's end (a series starting on that day would count it as one, and a weekly
+/// or 30-day rule would step from it onto days that are never charged).
 public enum CalendarExport {
     /// The calendar of `items` with the reminders `planner` gives in `[from, to)`, stamped at `from`.
     /// An item with a sync UID in `syncUIDs` (by item id) has it on each of its events as
@@ -31,6 +35,7 @@ public enum CalendarExport {
         for (index, item) in items.enumerated() {
             var uid = ["UID:\(item.id ?? String(index + 1))@reminderd"]
             if let id = item.id, let synced = syncUIDs[id] { uid.append("X-REMINDERD-UID:\(TextValue.escape(synced))") }
+            let trial = trialEnd(of: item, rules: planner.rules)
             var occurrences: [Occurrence] = []
             planner.rules.forEachOccurrence(of: item, dueAfter: from, before: to) {
                 occurrences.append($0)
@@ -39,7 +44,14 @@ public enum CalendarExport {
             let planned = { (occurrence: Occurrence) in
                 (alarms[OccurrenceKey(item: index, due: occurrence.due)] ?? []).sorted()
             }
-            guard let first = planner.rules.firstOccurrence(of: item, dueAfter: from, where: { _ in true }),
+            if let trial, occurrences.contains(trial) {
+                occurrences.removeAll { $0 == trial }
+                lines += ["BEGIN:VEVENT", "UID:\(item.id ?? String(index + 1))-trial@reminderd"] + uid.dropFirst()
+                lines += ["DTSTAMP:\(utc(from))", "DTSTART:\(utc(trial.due))"]
+                lines += details(item, trial: true) + absoluteAlarms(planned(trial), item: item, trial: true)
+                lines.append("END:VEVENT")
+            }
+            guard let first = planner.rules.firstOccurrence(of: item, dueAfter: from, where: { $0 != trial }),
                 let rule = CalendarRecurrence.rule(for: item, first: first.dueDate)
             else {
                 for occurrence in occurrences {
@@ -83,22 +95,33 @@ public enum CalendarExport {
         let due: Int64
     }
 
-    private static func summary(_ item: Item) -> String { "\(item.title) \(verb(item))" }
+    /// "Hulu renews"; `trial`: "Hulu free trial ends".
+    private static func summary(_ item: Item, trial: Bool = false) -> String {
+        "\(item.title) \(trial ? "free trial ends" : verb(item))"
+    }
+
+    /// The occurrence of a subscription's free trial's last day, while it has a trial.
+    private static func trialEnd(of item: Item, rules: FireTimeRules) -> Occurrence? {
+        guard case .subscription(let subscription) = item.schedule, let trialEnds = subscription.trialEnds else {
+            return nil
+        }
+        return rules.occurrence(dueOn: trialEnds)
+    }
 
     /// The properties every event of `item` carries after its start.
-    private static func details(_ item: Item) -> [String] {
+    private static func details(_ item: Item, trial: Bool = false) -> [String] {
         var lines = [
-            "DURATION:PT1M", "SUMMARY:\(TextValue.escape(summary(item)))",
+            "DURATION:PT1M", "SUMMARY:\(TextValue.escape(summary(item, trial: trial)))",
             "CATEGORIES:\(item.kind.rawValue.uppercased())",
         ]
         if let description = description(item) { lines.append("DESCRIPTION:\(TextValue.escape(description))") }
         return lines
     }
 
-    private static func absoluteAlarms(_ instants: [Int64], item: Item) -> [String] {
+    private static func absoluteAlarms(_ instants: [Int64], item: Item, trial: Bool = false) -> [String] {
         instants.flatMap { instant in
             [
-                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(TextValue.escape(summary(item)))",
+                "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(TextValue.escape(summary(item, trial: trial)))",
                 "TRIGGER;VALUE=DATE-TIME:\(utc(instant))", "END:VALARM",
             ]
         }

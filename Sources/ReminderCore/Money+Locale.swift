@@ -53,15 +53,19 @@ extension Money {
         let hasDot = text.contains(".")
         let hasSeparator = text.contains(separator)
         if hasDot && hasSeparator {
-            return .failure(.malformed("\"\(text)\": write the amount without a thousands separator, like \"1234\(separator)50\""))
+            return .failure(
+                .malformed(
+                    _t("\"%1$s\": write the amount without a thousands separator, like \"%2$s\"")
+                        .filled(text, "1234" + separator + "50")))
         }
         if hasDot {
             let afterDot = text.split(separator: ".", omittingEmptySubsequences: false).last ?? ""
             if locale.groupSeparator == ".", afterDot.count == 3, afterDot.allSatisfy(\.isASCIIDigit) {
                 return .failure(
                     .malformed(
-                        "\"\(text)\" is ambiguous here: \"\(separator)\" is the decimal separator and \".\" groups thousands; "
-                            + "write \"\(text.replacingDot(with: separator))\" or the whole number without \".\""))
+                        _t(
+                            "\"%1$s\" is ambiguous here: \"%2$s\" is the decimal separator and \".\" groups thousands; write \"%3$s\" or the whole number without \".\""
+                        ).filled(text, separator, text.replacingDot(with: separator))))
             }
             return .success(text)
         }

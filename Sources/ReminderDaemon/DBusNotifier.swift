@@ -127,8 +127,13 @@ public final class DBusNotifier: Notifier, Sendable {
         }
     }
 
+    /// Closes pop-up `id`. Only reminderd closes its pop-ups this way, and only once the engine
+    /// has taken them off its own books, so the server's `NotificationClosed` for it (reason 3)
+    /// would tell the engine nothing: the id is forgotten here and that signal ends on the GLib
+    /// thread instead of waking the engine's queue (a Done button's close went there and back).
     public func close(id: UInt32) {
         onGLibThread { [self] in
+            shown.remove(id)
             var children = [g_variant_new_uint32(id)]
             let parameters = children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 1) }
             call("CloseNotification", parameters, returning: "()") { [self] result in

@@ -12,8 +12,10 @@ extension DeliveryController {
     /// pop-up away from under it). The other events are handled at once.
     func receive(_ event: NotifierEvent) {
         switch event {
-        case .actionInvoked, .indicatorClicked:
-            core.whenStoreUnlocked { [weak self] in self?.handle(event) }
+        case .actionInvoked(let id, _):
+            core.whenStoreUnlocked("a button pressed on pop-up \(id)") { [weak self] in self?.handle(event) }
+        case .indicatorClicked:
+            core.whenStoreUnlocked("a click in the panel indicator's menu") { [weak self] in self?.handle(event) }
         case .closed:
             core.afterEarlierEvents { [weak self] in self?.handle(event) }
         case .serverAppeared, .serverVanished, .doNotDisturbChanged, .indicatorHostChanged:
@@ -39,7 +41,7 @@ extension DeliveryController {
             }
             if action == .undo, let itemId = outbox.takeUndoOffer(id) {
                 runButton(action.key, itemId, now: now) { () throws(EngineError) in
-                    _ = try core.undo(itemId, now: now)
+                    try core.undo(itemId, now: now)
                     showUndone(itemId, now: now)
                 }
                 notifier.close(id: id)
@@ -55,15 +57,19 @@ extension DeliveryController {
             case .done, .cancelled:
                 // Pressed on a reminder gone through one at a time with more to come (`walkGoesOn`).
                 let walkGoesOn = outbox.turn == .onScreen(id: id) && !outbox.inTurn.isEmpty
+                let trialBefore = items[itemId].flatMap(DeliveryController.trialEnds)
                 let done = press(action, on: popUp, now: now) { () throws(EngineError) in
-                    _ = try core.markDone(itemId, amount: nil, early: false, cancelled: action == .cancelled, now: now)
+                    try core.markDone(itemId, amount: nil, early: false, cancelled: action == .cancelled, now: now)
                 }
                 if done {
+                    // "Keep it" clears the trial: the confirmation must say so, not "paid".
+                    let keptTrial = trialBefore != nil && items[itemId].flatMap(DeliveryController.trialEnds) == nil
                     // Confirmed once on disk, as a client's reply is; a failed flush says so instead.
                     store.whenDurable(through: store.commitCount) { [weak self] durability in
                         guard let self else { return }
                         self.withEngine {
-                            self.confirmDone(itemId, durability, undoButton: !walkGoesOn, now: now)
+                            self.confirmDone(
+                                itemId, durability, undoButton: !walkGoesOn, keptTrial: keptTrial, now: now)
                         }
                     }
                 }
@@ -182,9 +188,11 @@ extension DeliveryController {
     /// After Done from a button, once its flush settled: the confirmation (with Undo unless
     /// `undoButton` is false, see `offerUndo`), or word that the Done is saved but not confirmed
     /// on disk (a power cut may lose it).
-    func confirmDone(_ itemId: String, _ durability: Durability, undoButton: Bool = true, now: Int64) {
+    func confirmDone(
+        _ itemId: String, _ durability: Durability, undoButton: Bool = true, keptTrial: Bool = false, now: Int64
+    ) {
         guard case .notConfirmed(let reason) = durability else {
-            return offerUndo(itemId, undoButton: undoButton, now: now)
+            return offerUndo(itemId, undoButton: undoButton, keptTrial: keptTrial, now: now)
         }
         logger.error(
             "a Done from a button is saved but not confirmed on disk: \(reason)", metadata: ["ITEM_ID": "\(itemId)"])
@@ -205,10 +213,10 @@ extension DeliveryController {
     /// confirmation as the next comes would give no word at all. A button-less pop-up adds nothing
     /// to the menu and still tells the person it counted. The walk's last Done, with nothing to
     /// come, gets its Undo button as any Done does.
-    func offerUndo(_ itemId: String, undoButton: Bool = true, now: Int64) {
+    func offerUndo(_ itemId: String, undoButton: Bool = true, keptTrial: Bool = false, now: Int64) {
         guard let item = items[itemId] else { return }
         let request = composer(for: notifier.serverInfo(), now: now).undoOffer(
-            for: item, id: itemId, button: undoButton)
+            for: item, id: itemId, button: undoButton, keptTrial: keptTrial)
         notifier.show(request) { [weak self] result in
             guard let self, undoButton, case .success(let id) = result else { return }
             self.onQueue {
@@ -238,5 +246,9 @@ extension DeliveryController {
         notifier.show(composer(for: notifier.serverInfo(), now: now).notice(request)) { _ in }
     }
 
-    /// When a snooze of `duration` from `now` would fire (`PopUpComposer.snoozeEnd`).
+    /// A subscription's free trial's last day, while it has one (kept, or another kind: nil).
+    static func trialEnds(_ item: Item) -> LocalDate? {
+        guard case .subscription(let subscription) = item.schedule else { return nil }
+        return subscription.trialEnds
+    }
 }

@@ -8,12 +8,12 @@ extension DeliveryController {
         case .done(let itemId, let due):
             indicatorCommand(_t("Not done"), itemId, staleness(.done, itemId: itemId, due: due, now: now)) {
                 () throws(EngineError) in
-                _ = try core.markDone(itemId, amount: nil, early: false, cancelled: false, now: now)
+                try core.markDone(itemId, amount: nil, early: false, cancelled: false, now: now)
             }
         case .cancelled(let itemId, let due):
             indicatorCommand("Not cancelled", itemId, staleness(.cancelled, itemId: itemId, due: due, now: now)) {
                 () throws(EngineError) in
-                _ = try core.markDone(itemId, amount: nil, early: false, cancelled: true, now: now)
+                try core.markDone(itemId, amount: nil, early: false, cancelled: true, now: now)
             }
         case .snooze(let itemId, let due, let duration):
             // Offered while it fit (`IndicatorComposer`); a click after it stopped fitting is

@@ -20,8 +20,9 @@ protocol DeliveryCore: AnyObject, Sendable {
     /// thrown after.
     /// Records the reminders shown; `failure` is logged with the error should storing that fail.
     func noteShown(_ shown: [ShownReminder], notificationId: UInt32, now: Int64, failure: String)
-    /// Runs `body` now, or once another program let go of the store's lock (`LockedCalls`).
-    func whenStoreUnlocked(_ body: @escaping () -> Void)
+    /// Runs `body` now, or once another program let go of the store's lock (`LockedCalls`);
+    /// `what` names it in the line logged when it is put aside.
+    func whenStoreUnlocked(_ what: String, _ body: @escaping () -> Void)
     /// Runs `body`, which writes only through `writeUnlessLocked`, now, or after the buttons and
     /// calls kept before it (`LockedCalls`).
     func afterEarlierEvents(_ body: @escaping () -> Void)
@@ -29,15 +30,15 @@ protocol DeliveryCore: AnyObject, Sendable {
     /// lock (`LockedCalls`); `failure` is logged with the error should it fail other than by the lock.
     func writeUnlessLocked(_ failure: String, _ write: @escaping () throws(ReminderStoreError) -> Void)
     // A pop-up's buttons run the engine's commands, the very ones a client's call runs
-    // (`VarlinkEdge.swift`), which throw their refusal (`EngineError`); the reply is not needed.
+    // (`VarlinkEdge.swift`), which throw their refusal (`EngineError`); the reply is not needed,
+    // and Done and Undo build none (the edge builds a client's).
     func markDone(_ id: String, amount: Money?, early: Bool, cancelled: Bool, now: Int64) throws(EngineError)
-        -> ItemReply
     func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws(EngineError) -> SnoozeReply
     /// A snooze until a wall time ("Snooze until tomorrow"), clamped as the command's is.
     func snooze(_ id: String, _ target: SnoozeTarget, now: Int64) throws(EngineError) -> SnoozeReply
     /// A snooze until `end`, a minute before the due time ("until the last minute").
     func snooze(_ id: String, until end: Int64, label: String?, now: Int64) throws(EngineError) -> SnoozeReply
-    func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply
+    func undo(_ id: String, now: Int64) throws(EngineError)
     /// A pop-up of the item closed by the person, stored: its repeats stop.
     func noteDismissed(_ itemId: String, at now: Int64)
     /// A button or a dismiss changed an item's stored state: for reminderd-sync to push.

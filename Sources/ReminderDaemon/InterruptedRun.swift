@@ -36,9 +36,12 @@ struct InterruptedRun {
     }
 
     /// At start: occurrences that passed since `lastSeen` (or their item's creation), not done
-    /// nor recorded passed, with a reminder never shown.
-    func missed(since lastSeen: Int64?) -> [(Item, Occurrence)] {
+    /// nor recorded passed — `missed` those with a reminder never shown, `expired` the others
+    /// (every reminder shown before the stop, or none to show), which a running reminderd would
+    /// have recorded when their due moment came.
+    func passed(since lastSeen: Int64?) -> (missed: [(Item, Occurrence)], expired: [(Item, Occurrence)]) {
         var missed: [(Item, Occurrence)] = []
+        var expired: [(Item, Occurrence)] = []
         // Every item at every start: one fire-time buffer for all, one lookup of fires per item.
         var fires: [FireTime] = []
         for id in index.order {
@@ -54,16 +57,18 @@ struct InterruptedRun {
                     !shown.contains(due: occurrence.due, ReminderFire(at: $0.fireAt, lead: $0.lead.description))
                 }) {
                     missed.append((item, occurrence))
+                } else {
+                    expired.append((item, occurrence))
                 }
                 return true
             }
         }
-        return missed
+        return (missed, expired)
     }
 
-    /// How `missed` occurrences are recorded: passed now, and `missed` in history, due when and
-    /// `reason`.
-    func passes(of missed: [(Item, Occurrence)], reason: String) -> [(
+    /// How passed occurrences are recorded: passed now, and `event` (`missed`, or `expired`) in
+    /// history, due when and `reason`.
+    func passes(of missed: [(Item, Occurrence)], event: HistoryEvent = .missed, reason: String) -> [(
         occurrence: OccurrenceRecord, history: HistoryRecord
     )] {
         missed.compactMap { item, occurrence in
@@ -73,7 +78,7 @@ struct InterruptedRun {
             return (
                 record,
                 HistoryRecord(
-                    at: now, itemId: id, title: item.title, event: .missed,
+                    at: now, itemId: id, title: item.title, event: event,
                     reason: "due \(Timestamp.format(occurrence.due, in: rules.zone)) \(reason)")
             )
         }

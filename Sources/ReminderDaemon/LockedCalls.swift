@@ -139,11 +139,13 @@ extension ReminderEngine {
     /// Runs `body` (a button, a close or a menu click) now when the store is free and nothing
     /// waits for it, else after the work put aside once the lock is let go; 10 s on, it runs
     /// with writes that wait only a moment, so a change it makes is refused in words at once.
-    func whenStoreUnlocked(_ body: @escaping () -> Void) {
+    /// Put aside, it is logged (`what` names it): nothing else shows that the press arrived.
+    func whenStoreUnlocked(_ what: String, _ body: @escaping () -> Void) {
         if lockedCalls.waiting.isEmpty, !store.isLockedByAnother() {
             body()
             return
         }
+        logger.info("\(what) waits: another program holds the store's lock; handled once it is let go")
         lockedCalls.waiting.append(.event(deadline: .now() + LockedCalls.lockWait, body))
         armLockRetry()
     }
@@ -157,10 +159,15 @@ extension ReminderEngine {
     /// Tries the work put aside, oldest first, until one still finds the lock held (it and
     /// those behind it wait for the next try, but a call or an event whose time is up behind a
     /// write is settled now); a call whose time is up is refused in words, a write's failure
-    /// other than the lock logged.
+    /// other than the lock logged. Once work went through, the deadlines are published: a write
+    /// may have told reminderd-sync of a change (a dismiss, `noteLocalChange`), whose settling
+    /// time the timer must wake for — else a parked `SyncWait` would hear of it only at the next
+    /// unrelated wake-up, minutes or hours on.
     private func retryLockedCalls() {
         dispatchPrecondition(condition: .onQueue(queue))
         lockedCalls.retryArmed = false
+        var done = false
+        defer { if done { publish() } }
         while let work = lockedCalls.waiting.first {
             lockedCalls.waiting.removeFirst()
             let stillLocked: Bool
@@ -191,6 +198,7 @@ extension ReminderEngine {
                 armLockRetry()
                 return
             }
+            done = true
         }
     }
 

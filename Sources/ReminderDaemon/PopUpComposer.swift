@@ -151,10 +151,24 @@ struct PopUpComposer {
     /// After Done from a button: a short confirmation ("Marked $15 Uber Cash as used") with an
     /// Undo button, for about ten seconds; without `button` (a Done in the middle of a walk,
     /// `DeliveryController.offerUndo`) or on a server without buttons, the command that undoes it.
-    func undoOffer(for item: Item, id itemId: String, button: Bool = true) -> NotificationRequest {
+    /// `keptTrial`: the Done was a free trial's "Keep it", which paid nothing (the item, its trial
+    /// cleared, cannot tell): it says the subscription goes on and when it first charges.
+    func undoOffer(for item: Item, id itemId: String, button: Bool = true, keptTrial: Bool = false)
+        -> NotificationRequest
+    {
         let currency = item.currency ?? configuration.currency
         var body: String
         switch item.schedule {
+        case .subscription(let subscription) where keptTrial:
+            let thisYear = zone.localDateTime(at: now).date.year
+            let charge = rules.firstOccurrence(of: item, dueAfter: now) { _ in true }
+                .map { DateText.sentence($0.dueDate, thisYear: thisYear) } ?? subscription.next.description
+            if let amount = subscription.amount {
+                body = _t("Keeping %1$s · first charge %2$s on %3$s").filled(
+                    item.title, amount.formatted(currency: currency, in: configuration.moneyLocale), charge)
+            } else {
+                body = _t("Keeping %1$s · first charge on %2$s").filled(item.title, charge)
+            }
         case .benefit(let benefit):
             if let amount = benefit.amount {
                 body = _t("Marked %1$s %2$s as used").filled(amount.formatted(currency: currency, in: configuration.moneyLocale), item.title)

@@ -19,9 +19,10 @@ extension ReminderEngine {
     /// marks a renewal paid. `cancelled` on anything else is refused.
     ///
     /// `amount` is a positive decimal, checked where the call was read (`CallParameter.amount`);
-    /// it is in the item's currency.
+    /// it is in the item's currency. Returns nothing: a client's reply, the item as it is now, is
+    /// built at the varlink edge (`VarlinkEdge.swift`); a button has no use for one.
     func markDone(_ id: String, amount: Money?, early: Bool = false, cancelled: Bool = false, now: Int64)
-        throws(EngineError) -> ItemReply
+        throws(EngineError)
     {
         guard var item = items[id] else { throw EngineError.notApplicable(id, "no such item") }
         let previous = item
@@ -127,7 +128,6 @@ extension ReminderEngine {
         index.acknowledge(id, at: now)  // as stored: an Undo does not bring back the repeats
         delivery.closePopUps(of: id)
         reschedule(id, now: now)
-        return ItemReply(item: queries(now: now).view(id))
     }
 
     /// The occurrence due next, done or not: the one Done means.
@@ -162,7 +162,7 @@ extension ReminderEngine {
     /// carried is carried back to the restored schedule first — else the Done of an earlier
     /// occurrence would stay on a date the restored item does not have, and that occurrence would
     /// read as not done.
-    func undo(_ id: String, now: Int64) throws(EngineError) -> ItemReply {
+    func undo(_ id: String, now: Int64) throws(EngineError) {
         let step: UndoStep?
         do { step = try store.latestUndoStep(of: id) } catch { throw EngineError.store(error) }
         guard let step else { throw EngineError.nothingToUndo(id) }
@@ -188,6 +188,5 @@ extension ReminderEngine {
         delivery.moveOccurrences(of: id, moves)
         if let record { index.record(record) }
         reschedule(id, now: now)
-        return ItemReply(item: queries(now: now).view(id))
     }
 }

@@ -93,6 +93,20 @@ extension ReminderEngine {
         reschedule(itemId, now: now)
     }
 
+    /// At start: occurrences that passed while reminderd was stopped, their reminders all shown
+    /// before it (`InterruptedRun.passed`), recorded passed and `expired` as `passed` records
+    /// them when reminderd runs — once: a later start finds them recorded. No pop-up: the person
+    /// saw their reminders.
+    func recordExpired(_ expired: [(Item, Occurrence)], now: Int64) {
+        guard !expired.isEmpty else { return }
+        let passes = interruptedRun(now: now).passes(
+            of: expired, event: .expired, reason: "passed without Done while reminderd was not running")
+        for pass in passes { index.record(pass.occurrence) }
+        writeUnlessLocked("cannot record occurrences that passed while reminderd was not running") {
+            [store] () throws(ReminderStoreError) in try store.recordPassed(passes)
+        }
+    }
+
     /// Records `missed` occurrences as passed and `missed` in history, and shows them in one
     /// "While You Were Away" pop-up (`InterruptedRun`).
     func reportMissed(_ missed: [(Item, Occurrence)], now: Int64, reason: String) {

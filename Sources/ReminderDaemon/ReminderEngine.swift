@@ -114,8 +114,9 @@ public final class ReminderEngine: Sendable {
         let lastSeen = try store.lastSeen()
         let now = clock()
         try store.pruneHistory(before: now - Int64(configuration.historyDays) * 86_400)
-        let missed = interruptedRun(now: now).missed(since: lastSeen)
-        reportMissed(missed, now: now, reason: "passed while reminderd was not running")
+        let passed = interruptedRun(now: now).passed(since: lastSeen)
+        reportMissed(passed.missed, now: now, reason: "passed while reminderd was not running")
+        recordExpired(passed.expired, now: now)
         let snapshot = planning(now: now, lateSince: lastSeen ?? .min, owed: owed)
         let planned = order.concurrentMap { id in snapshot.events(of: id) }
         schedule.reserveCapacity(items: planned.count, events: planned.reduce(0) { $0 + $1.count })

@@ -64,20 +64,34 @@ extension SyncEndpoint {
             save(record)
             if announce { line(.undoneElsewhere, "for the occurrence due \(Timestamp.format(due, in: zone))") }
         }
-        if let until = merged.alarms.snoozedUntil, until != local.alarms.snoozedUntil, until > now,
-            !SyncEndpoint.snoozeEndedByDone(merged),
+        // The server holds one snooze, of the current occurrence (the first not done): after the
+        // merge it is that occurrence's here, and no other occurrence not done keeps one. A snooze
+        // left on another — of the next occurrence, made after a Done that an Undo then took back;
+        // or of the current one, while a snooze elsewhere landed on the next as this one was done
+        // — would remind on this device alone, and sync would never say so (nothing is pending).
+        var snoozedDue: Int64?
+        if let until = merged.alarms.snoozedUntil, until > now, !SyncEndpoint.snoozeEndedByDone(merged),
             let current = rules.firstOccurrence(of: item, dueAfter: now, where: {
                 !merged.ledger.contains(zone.localDateTime(at: $0.due))
             }), until < current.due
         {
+            snoozedDue = current.due
             var record = records[current.due] ?? OccurrenceRecord(itemId: id, due: current.due)
             if record.snoozedUntil != until {
                 record.snoozedUntil = until
                 save(record)
-                if announce { line(.snoozedElsewhere, "until \(Timestamp.format(until, in: zone))") }
-                plan.changes.closing.append((id, nil))
-                closedElsewhere = true
+                // This device's own snooze, only moved to the current occurrence, is no news.
+                if until != local.alarms.snoozedUntil {
+                    if announce { line(.snoozedElsewhere, "until \(Timestamp.format(until, in: zone))") }
+                    plan.changes.closing.append((id, nil))
+                    closedElsewhere = true
+                }
             }
+        }
+        for var record in records.values where record.doneAt == nil && record.due != snoozedDue {
+            guard let until = record.snoozedUntil, until > now else { continue }
+            record.snoozedUntil = nil
+            save(record)
         }
         if announce, let acknowledged = merged.alarms.lastAcknowledged,
             acknowledged > local.alarms.lastAcknowledged ?? .min

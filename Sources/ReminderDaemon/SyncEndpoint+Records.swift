@@ -24,18 +24,16 @@ extension SyncEndpoint {
     /// (`SyncObject.acknowledgedAt`: a dismiss leaves no other trace). A Done here later than
     /// every acknowledgement the base holds ends the snooze the base has (it was of that
     /// occurrence or an earlier one); left on the server, another device would take it for a
-    /// snooze of the next occurrence. Only a snooze of an occurrence not done is pushed, and with
+    /// snooze of the next occurrence. Only the current occurrence's snooze is pushed, and with
     /// an acknowledgement newer than the latest Done, as a reader wants (`snoozeEndedByDone`):
     /// a snooze in the same second as the Done before it is acknowledged one second after it.
     func syncRecord(of item: Item, base: SyncRecord?, acknowledged: Int64? = nil, context: SyncContext) -> SyncRecord
     {
         var record = SyncRecord(item: item, alarms: base?.alarms ?? AlarmState())
         var lastAcknowledged = acknowledged
-        var snoozedUntil: Int64?
+        var snoozes: [Int64: Int64] = [:]
         for occurrence in (occurrences[item.id ?? ""] ?? [:]).values {
-            if occurrence.doneAt == nil, let until = occurrence.snoozedUntil {
-                snoozedUntil = max(snoozedUntil ?? until, until)
-            }
+            if occurrence.doneAt == nil, let until = occurrence.snoozedUntil { snoozes[occurrence.due] = until }
             guard let doneAt = occurrence.doneAt else { continue }
             if doneAt > base?.alarms.lastAcknowledged ?? .min { record.alarms.snoozedUntil = nil }
             let key = zone.localDateTime(at: occurrence.due)
@@ -47,9 +45,17 @@ extension SyncEndpoint {
         if let lastAcknowledged, lastAcknowledged > record.alarms.lastAcknowledged ?? .min {
             record.alarms.lastAcknowledged = lastAcknowledged
         }
-        if let snoozedUntil, snoozedUntil > record.alarms.snoozedUntil ?? .min {
-            record.alarms.snoozedUntil = snoozedUntil
+        // The snooze that reminds here: the current occurrence's (the first not done), even when
+        // earlier than the base's. Another occurrence's — of the next one, made after a Done that
+        // an Undo took back — is not the server's to hold: a reader puts the task's snooze on its
+        // current occurrence. With none here, the base's stays (a pull put it on the current
+        // occurrence, unless it had ended).
+        let ledger = record.ledger
+        let current = rules.firstOccurrence(of: item, dueAfter: context.now) {
+            !ledger.contains(zone.localDateTime(at: $0.due))
         }
+        let snoozedUntil = current.flatMap { snoozes[$0.due] }
+        if let snoozedUntil { record.alarms.snoozedUntil = snoozedUntil }
         if let snoozedUntil, record.alarms.snoozedUntil == snoozedUntil, SyncEndpoint.snoozeEndedByDone(record),
             let lastDone = record.ledger.entries.map(\.doneAt).max()
         {

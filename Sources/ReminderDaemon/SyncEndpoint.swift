@@ -168,7 +168,10 @@ final class SyncEndpoint: Sendable {
     func pending(limit: Int, now: Int64) throws(EngineError) -> [SyncPendingReply.Change] {
         guard limit > 0 else { throw EngineError.invalidParameter("limit", "expected 1 or more") }
         let rows = try stored { try store.pendingSync(limit: limit) }
-        guard !rows.isEmpty else { return [] }
+        guard !rows.isEmpty else {
+            link.nothingWaiting()
+            return []
+        }
         guard let collection = try stored({ try store.syncCollection() }) else {
             throw EngineError.syncFailed("no task list yet: call SyncBegin first")
         }

@@ -75,6 +75,11 @@ struct SyncLink {
     /// A local change of an item's stored state, which reminderd-sync pushes.
     mutating func changed(at now: Int64) { lastChange = now }
 
+    /// reminderd-sync found no change waiting (`SyncPending` answered none): the changes noted
+    /// so far were pushed by a pass no waiter was told of — the one at its start, a periodic
+    /// one — and telling a waiter of them now would only start a pass with nothing to push.
+    mutating func nothingWaiting() { lastChange = nil }
+
     /// What a `SyncWait` coming at `now` is answered with at once: "now" for a `SyncNow` that
     /// came during the last pass, "changed" for changes whose settling time is over; nil when it
     /// waits (`park`).

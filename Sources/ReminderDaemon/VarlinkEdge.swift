@@ -89,9 +89,13 @@ extension ReminderEngine {
             return try edit(index.resolve(call.id), changes: call.changes, newCard: call.newCard, now: now)
         case .remove(let call): return try remove(index.resolve(call.id, quarantinedToo: true), now: now)
         case .done(let call):
-            return try markDone(
-                index.resolve(call.id), amount: call.amount, early: call.early, cancelled: call.cancelled, now: now)
-        case .undo(let call): return try undo(index.resolve(call.id), now: now)
+            let id = try index.resolve(call.id)
+            try markDone(id, amount: call.amount, early: call.early, cancelled: call.cancelled, now: now)
+            return ItemReply(item: queries(now: now).view(id))
+        case .undo(let call):
+            let id = try index.resolve(call.id)
+            try undo(id, now: now)
+            return ItemReply(item: queries(now: now).view(id))
         case .snooze(let call):
             let (id, durationText, untilText) = (try index.resolve(call.id), call.duration, call.until)
             if let untilText {

@@ -43,16 +43,32 @@ public enum VTodoWriter {
         return calendar
     }
 
-    /// DUE, DTSTART, RRULE and the completion state for the current occurrence.
+    /// DUE, DTSTART, RRULE and the completion state for the current occurrence (`CANCELLED` for a
+    /// cancelled subscription, its last DUE kept). A free trial's
+    /// last day is written without RRULE: a series starting on it would count it as a charge,
+    /// and a weekly or 30-day rule would step from it onto days that are never charged; the
+    /// renewals' rule comes once the current occurrence is the first charge.
     private static func writeSchedule(
         _ record: SyncRecord, current: Occurrence?, into todo: inout Component, context: SyncContext
     ) {
         let zone = context.zone
+        if case .subscription(let subscription) = record.item.schedule, subscription.cancelled != nil {
+            // A cancelled subscription has no occurrence left: without this a phone kept showing
+            // an open task due on the trial's last day. An Undo writes the schedule back.
+            todo.remove("RRULE")
+            todo.remove("COMPLETED")
+            todo.set("STATUS", "CANCELLED")
+            return
+        }
         guard let current else { return }
         let due = DateTimeValue(local: current.key(in: zone), zoneID: zone.identifier)
         todo.set(due.property("DUE"))
         let done = record.ledger.entry(for: current.key(in: zone))
-        if record.repeats, let rule = CalendarRecurrence.rule(for: record.item, first: current.dueDate) {
+        var trialEnd = false
+        if case .subscription(let subscription) = record.item.schedule {
+            trialEnd = subscription.trialEnds == current.dueDate
+        }
+        if record.repeats, !trialEnd, let rule = CalendarRecurrence.rule(for: record.item, first: current.dueDate) {
             todo.set(due.property("DTSTART"))
             todo.set("RRULE", rule)
             if todo.property("X-KDE-LIBKCAL-DTRECURRENCE") != nil {

@@ -75,9 +75,9 @@ struct Snooze: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if duration == "until" && time == nil { throw ValidationError("until needs a time, e.g. until 18:00") }
+        if duration == "until" && time == nil { throw ValidationError(_t("until needs a time, e.g. until 18:00")) }
         if duration != "until" && time != nil {
-            throw ValidationError("only a time goes after until, e.g. until 18:00")
+            throw ValidationError(_t("only a time goes after until, e.g. until 18:00"))
         }
     }
 

@@ -28,9 +28,8 @@ struct Import: ParsableCommand {
         let (items, state) = try ItemsFile.parts(readJSON(file), path: file)
         let ids = try ImportBatches.run(items, state: state, replace: replace, file: file)
         if output.json { return print(Output.json(.object(["ids": .array(ids.map { .string($0) })]))) }
-        print(
-            "Imported \(ids.count) item\(ids.count == 1 ? "" : "s")\(ids.isEmpty ? "" : ": " + ids.joined(separator: " "))"
-        )
+        guard !ids.isEmpty else { return print(_t("Imported 0 items")) }
+        print(_n("Imported %1$d item: %2$s", "Imported %1$d items: %2$s", ids.count).filled(String(ids.count), ids.joined(separator: " ")))
     }
 }
 

@@ -26,17 +26,17 @@ struct Cards: ParsableCommand {
         let catalog = try Catalog.load()
         let today = SystemClock.today()
         if words.first == "show" {
-            guard words.count == 2 else { throw Refusal.usage("usage: reminderctl cards show ID") }
+            guard words.count == 2 else { throw Refusal.usage(_t("usage: reminderctl cards show ID")) }
             return try show(Catalog.card(words[1], in: catalog), catalog: catalog, today: today)
         }
         let cards = catalog.cards(matching: words.joined(separator: " "))
         if output.json { return print(Output.json(.array(cards.map(json)))) }
-        if cards.isEmpty { throw Refusal(message: "no card matches \"\(words.joined(separator: " "))\"") }
+        if cards.isEmpty { throw Refusal(message: _t("no card matches \"%1$s\"").filled(words.joined(separator: " "))) }
         var table = TextTable(headers: ["  " + _t("ID"), _t("CARD"), _t("FEE"), _t("CREDITS A YEAR"), _t("CHECKED")])
         for card in cards {
             table.add([
                 "  " + card.id, card.name, usd(card.annualFee), "\(usd(card.annualValue)) (\(card.credits.count))",
-                card.oldestChecked?.description ?? "yours",
+                card.oldestChecked?.description ?? _t("yours"),
             ])
         }
         // The table's rows, with each issuer's name above its cards.
@@ -51,32 +51,40 @@ struct Cards: ParsableCommand {
 
     func show(_ card: CardCatalog.Card, catalog: CardCatalog, today: LocalDate) {
         if output.json { return print(Output.json(json(card))) }
-        print("\(card.name) (\(card.issuer)) — annual fee \(usd(card.annualFee))")
+        print(_t("%1$s (%2$s) — annual fee %3$s").filled(card.name, card.issuer, usd(card.annualFee)))
         var table = TextTable(headers: [_t("CREDIT"), _t("TITLE"), _t("AMOUNT"), _t("PER YEAR")])
         for credit in card.credits {
             table.add([
                 credit.id, credit.title,
-                "\(usd(credit.amount)) \(credit.period.rawValue)\(credit.resets == .anniversary ? " from anniversary" : "")",
+                (credit.resets == .anniversary ? _t("%1$s %2$s from anniversary") : "%1$s %2$s")
+                    .filled(usd(credit.amount), credit.period.rawValue),
                 usd(credit.annualValue),
             ])
         }
         print(table.render(), terminator: "")
         let net = card.annualValue - card.annualFee
+        let signed = (net >= .zero ? "+" : "−") + usd(net >= .zero ? net : .zero - net)
         print(
-            "\(usd(card.annualValue)) a year in credits for a \(usd(card.annualFee)) fee (\(net >= .zero ? "+" : "−")\(usd(net >= .zero ? net : .zero - net)) if you use them all)."
-        )
+            _t("%1$s a year in credits for a %2$s fee (%3$s if you use them all).")
+                .filled(usd(card.annualValue), usd(card.annualFee), signed))
         for credit in card.credits where credit.notes != nil || credit.checked != nil {
             // A credit checked after its card says when and where.
-            let checked = credit.checked.map { " (checked \($0)\(credit.source.map { ", \($0)" } ?? ""))" } ?? ""
+            let checked =
+                credit.checked.map { date in
+                    credit.source.map { _t(" (checked %1$s, %2$s)").filled(date.description, $0) }
+                        ?? _t(" (checked %1$s)").filled(date.description)
+                } ?? ""
             print("  \(credit.id): \(credit.notes ?? "")\(checked)")
         }
+        let anniversary = card.credits.contains { $0.resets == .anniversary }
         print(
-            "Add it: reminderctl add card \(card.id) --fee-due YYYY-MM-DD"
-                + (card.credits.contains { $0.resets == .anniversary } ? " [--anniversary YYYY-MM-DD]" : ""))
+            (anniversary
+                ? _t("Add it: reminderctl add card %1$s --fee-due YYYY-MM-DD [--anniversary YYYY-MM-DD]")
+                : _t("Add it: reminderctl add card %1$s --fee-due YYYY-MM-DD")).filled(card.id))
         if let checked = card.checked {
-            print("Terms checked \(checked); source: \(card.source ?? catalog.source)")
+            print(_t("Terms checked %1$s; source: %2$s").filled(checked.description, card.source ?? catalog.source))
         } else {
-            print("Your own card, from \(Catalog.userPath)")
+            print(_t("Your own card, from %1$s").filled(Catalog.userPath))
         }
         if let note = Catalog.checkedNote(card, today: today) { print(note) }
     }

@@ -31,8 +31,9 @@ enum Catalog {
         if let card = catalog.card(id: id) { return card }
         let suggestions = catalog.cards(matching: id.split(separator: "-").joined(separator: " ")).prefix(5).map(\.id)
         let hint =
-            suggestions.isEmpty ? "see reminderctl cards" : "did you mean \(suggestions.joined(separator: ", "))?"
-        throw Refusal.usage("no card \"\(id)\" in the catalog; \(hint)")
+            suggestions.isEmpty
+            ? _t("see reminderctl cards") : _t("did you mean %1$s?").filled(suggestions.joined(separator: ", "))
+        throw Refusal.usage(_t("no card \"%1$s\" in the catalog; %2$s").filled(id, hint))
     }
 
     /// The card name the items carry: the catalog's, with a nickname beside it ("Amex Platinum
@@ -55,8 +56,8 @@ enum Catalog {
         let unknown = skip.filter { id in !card.credits.contains { $0.id == id } }
         if !unknown.isEmpty {
             throw Refusal.usage(
-                "--skip \(unknown.joined(separator: ", ")): \(card.name) has the credits \(card.credits.map(\.id).joined(separator: ", "))"
-            )
+                _t("--skip %1$s: %2$s has the credits %3$s").filled(
+                    unknown.joined(separator: ", "), card.name, card.credits.map(\.id).joined(separator: ", ")))
         }
         let name = cardName(card, nickname: nickname)
         var items: [JSONValue] = card.credits.filter { !skip.contains($0.id) }.map { credit in
@@ -148,11 +149,12 @@ extension Catalog {
     /// are recent, or for a user's own card, which names no date.
     static func checkedNote(_ card: CardCatalog.Card, today: LocalDate) -> String? {
         guard let date = card.oldestChecked, isOld(date, today: today) else { return nil }
-        return """
-            \(card.name)'s terms were checked \(date), \(months(from: date, to: today)) months ago: issuers change \
-            credits often, so compare its amounts with the issuer's before relying on them; correct an item with \
-            reminderctl edit ID, or the card in \(userPath) (same format, by id).
-            """
+        let count = months(from: date, to: today)
+        return _n(
+            "%1$s's terms were checked %2$s, %3$d month ago: issuers change credits often, so compare its amounts with the issuer's before relying on them; correct an item with reminderctl edit ID, or the card in %4$s (same format, by id).",
+            "%1$s's terms were checked %2$s, %3$d months ago: issuers change credits often, so compare its amounts with the issuer's before relying on them; correct an item with reminderctl edit ID, or the card in %4$s (same format, by id).",
+            count
+        ).filled(card.name, date.description, String(count), userPath)
     }
 
     /// The same for several cards added by one command (`setup`): said once, naming each old
@@ -162,25 +164,27 @@ extension Catalog {
         guard old.count > 1 else { return old.first.flatMap { checkedNote($0, today: today) } }
         let named = old.map { card in
             let date = card.oldestChecked!
-            return "\(card.name) (checked \(date), \(months(from: date, to: today)) months ago)"
+            let count = months(from: date, to: today)
+            return _n("%1$s (checked %2$s, %3$d month ago)", "%1$s (checked %2$s, %3$d months ago)", count)
+                .filled(card.name, date.description, String(count))
         }
-        let list = named.dropLast().joined(separator: ", ") + " and " + named.last!
-        return """
-            The terms of \(list) were checked over \(staleAfterMonths) months ago: issuers change credits often, so \
-            compare their amounts with the issuers' before relying on them; correct an item with reminderctl edit ID, \
-            or a card in \(userPath) (same format, by id).
-            """
+        let list = _t("%1$s and %2$s").filled(named.dropLast().joined(separator: ", "), named.last!)
+        return _t(
+            "The terms of %1$s were checked over %2$d months ago: issuers change credits often, so compare their amounts with the issuers' before relying on them; correct an item with reminderctl edit ID, or a card in %3$s (same format, by id)."
+        ).filled(list, String(staleAfterMonths), userPath)
     }
 
     /// The line under the `cards` table: each row's CHECKED date is when its terms were checked,
     /// and how many are older than `staleAfterMonths`, with what that means and what to do.
     static func listingNote(_ cards: [CardCatalog.Card], today: LocalDate) -> String {
         let old = cards.filter { card in card.oldestChecked.map { isOld($0, today: today) } ?? false }
-        guard !old.isEmpty else { return "CHECKED: when each card's terms were checked. Details: reminderctl cards show ID" }
-        return """
-            CHECKED: when each card's terms were checked, over \(staleAfterMonths) months ago for \(old.count) of \
-            these \(cards.count): issuers change credits often, so check a card's amounts before relying on them \
-            (reminderctl cards show ID names the source).
-            """
+        guard !old.isEmpty else {
+            return _t("CHECKED: when each card's terms were checked. Details: reminderctl cards show ID")
+        }
+        return _n(
+            "CHECKED: when each card's terms were checked, over %1$d months ago for %2$d of these %3$d: issuers change credits often, so check a card's amounts before relying on them (reminderctl cards show ID names the source).",
+            "CHECKED: when each card's terms were checked, over %1$d months ago for %2$d of these %3$d: issuers change credits often, so check a card's amounts before relying on them (reminderctl cards show ID names the source).",
+            cards.count
+        ).filled(String(staleAfterMonths), String(old.count), String(cards.count))
     }
 }

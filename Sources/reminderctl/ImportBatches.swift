@@ -30,7 +30,8 @@ enum ImportBatches {
             let itemSize = item.serialized().count + 1 + (index < extra.count ? extra[index] : 0)  // and its comma
             guard itemSize + envelope <= limit else {
                 throw Refusal(
-                    message: "items[\(index)] is \(itemSize) bytes, over the daemon's request limit of \(limit)")
+                    message: _t("items[%1$d] is %2$d bytes, over the daemon's request limit of %3$d")
+                        .filled(String(index), String(itemSize), String(limit)))
             }
             if size + itemSize + envelope > limit {
                 ranges.append(start..<index)
@@ -94,17 +95,16 @@ enum ImportBatches {
                 let reason = shifted(ErrorWording.message(error), by: range.lowerBound)
                 guard range.lowerBound > 0 else { throw Refusal(message: reason) }
                 print(
-                    "Imported \(ids.count) items (items[0] to items[\(range.lowerBound - 1)]): \(ids.joined(separator: " "))"
-                )
-                let rest = "items[\(range.lowerBound)] to items[\(items.count - 1)]"
+                    _t("Imported %1$d items (items[0] to items[%2$d]): %3$s")
+                        .filled(String(ids.count), String(range.lowerBound - 1), ids.joined(separator: " ")))
                 if error.name == ReminderInterface.ErrorName.notDurable {
                     throw Refusal(
-                        message:
-                            "items[\(range.lowerBound)] to items[\(range.upperBound - 1)]: \(reason)\nThe items after them were not imported."
-                    )
+                        message: _t("items[%1$d] to items[%2$d]: %3$s\nThe items after them were not imported.")
+                            .filled(String(range.lowerBound), String(range.upperBound - 1), reason))
                 }
                 throw Refusal(
-                    message: "\(rest) were not imported: \(reason); nothing of that batch was applied")
+                    message: _t("items[%1$d] to items[%2$d] were not imported: %3$s; nothing of that batch was applied")
+                        .filled(String(range.lowerBound), String(items.count - 1), reason))
             case .streamed: preconditionFailure("a reply read from the socket is never a streamed one")
             }
         }

@@ -55,17 +55,18 @@ struct Add: ParsableCommand {
         let today = try DaemonClient.today()
         if kind == "card" { return try addCard(today: today) }
         if nickname != nil || feeDue != nil || anniversary != nil || !skip.isEmpty {
-            throw Refusal.usage("--nickname, --fee-due, --anniversary and --skip go with `add card ID`")
+            throw Refusal.usage(_t("--nickname, --fee-due, --anniversary and --skip go with `add card ID`"))
         }
         let (resolved, dates) = try item.resolvedFields(today: today)
         var fields = resolved.filter { $0.value != .null }
         try ItemOptions.refusePastExpiry(fields, today: today, force: force)
         if let template {
-            guard kind == "subscription" else { throw Refusal.usage("--template goes with `add subscription`") }
+            guard kind == "subscription" else { throw Refusal.usage(_t("--template goes with `add subscription`")) }
             let catalog = try Catalog.load()
             guard let found = catalog.subscription(id: template) else {
                 throw Refusal.usage(
-                    "no subscription template \"\(template)\"; there are \(catalog.subscriptions.map(\.id).joined(separator: ", "))"
+                    _t("no subscription template \"%1$s\"; there are %2$s")
+                        .filled(template, catalog.subscriptions.map(\.id).joined(separator: ", "))
                 )
             }
             fields["amount"] = fields["amount"] ?? .string(found.amount.description)
@@ -75,15 +76,15 @@ struct Add: ParsableCommand {
             fields["title"] = .string(title ?? found.title)
             if trial {
                 guard let days = found.trialDays else {
-                    throw Refusal.usage("\(template) has no usual free trial in the catalog; give --trial-ends DATE")
+                    throw Refusal.usage(_t("%1$s has no usual free trial in the catalog; give --trial-ends DATE").filled(template))
                 }
                 fields["trialEnds"] = fields["trialEnds"] ?? .string(today.adding(days: Int64(days)).description)
             }
         } else {
-            guard let title else { throw Refusal.usage("add: give a TITLE (or --template for a subscription)") }
+            guard let title else { throw Refusal.usage(_t("add: give a TITLE (or --template for a subscription)")) }
             fields["title"] = .string(title)
         }
-        if trial, template == nil { throw Refusal.usage("--trial goes with --template (its usual trial length)") }
+        if trial, template == nil { throw Refusal.usage(_t("--trial goes with --template (its usual trial length)")) }
         // The first charge follows the trial's last day unless --next says otherwise.
         if case .string(let text)? = fields["trialEnds"], fields["next"] == nil,
             case .success(let trialEnds) = LocalDate.parse(text)
@@ -121,9 +122,9 @@ struct Add: ParsableCommand {
     /// is tracked already (the same card added before) is skipped, and said so; a card tracked in
     /// full is refused.
     func addCard(today: LocalDate) throws {
-        guard let id = title else { throw Refusal.usage("add card: give the card's catalog id (reminderctl cards)") }
+        guard let id = title else { throw Refusal.usage(_t("add card: give the card's catalog id (reminderctl cards)")) }
         if item.fields.count > 0 || template != nil {
-            throw Refusal.usage("add card takes --nickname, --fee-due, --anniversary and --skip only")
+            throw Refusal.usage(_t("add card takes --nickname, --fee-due, --anniversary and --skip only"))
         }
         let catalog = try Catalog.load()
         let card = try Catalog.card(id, in: catalog)
@@ -148,9 +149,11 @@ struct Add: ParsableCommand {
         let (items, tracked) = Catalog.untracked(wanted, existing: try Catalog.trackedItems())
         if items.isEmpty {
             throw Refusal(
-                message:
-                    "\(name) is already tracked (\(tracked.count) item\(tracked.count == 1 ? "" : "s")); nothing added. "
-                    + "To start over: reminderctl remove --card \"\(name)\"")
+                message: _n(
+                    "%1$s is already tracked (%2$d item); nothing added. To start over: reminderctl remove --card \"%1$s\"",
+                    "%1$s is already tracked (%2$d items); nothing added. To start over: reminderctl remove --card \"%1$s\"",
+                    tracked.count
+                ).filled(name, String(tracked.count)))
         }
         guard
             let ids = try output.call(.importItems(.init(items: items, state: nil, replace: false)), as: ImportReply.self)?.ids
@@ -161,12 +164,15 @@ struct Add: ParsableCommand {
         let benefits = items.count - (addsFee ? 1 : 0)
         if tracked.isEmpty {
             print(
-                "Tracking \(benefits) benefit\(benefits == 1 ? "" : "s") worth \(usd(Catalog.trackedValue(card, skip: skip)))/year on \(name)"
-            )
+                _n("Tracking %1$d benefit worth %2$s/year on %3$s", "Tracking %1$d benefits worth %2$s/year on %3$s", benefits)
+                    .filled(String(benefits), usd(Catalog.trackedValue(card, skip: skip)), name))
         } else {
+            let skipped = tracked.map { shown(Output.string($0["title"])) }.joined(separator: ", ")
             print(
-                "\(name) was tracked already: added \(benefits) missing benefit\(benefits == 1 ? "" : "s"), skipped \(tracked.count) already there (\(tracked.map { shown(Output.string($0["title"])) }.joined(separator: ", ")))"
-            )
+                _n(
+                    "%1$s was tracked already: added %2$d missing benefit, skipped %3$d already there (%4$s)",
+                    "%1$s was tracked already: added %2$d missing benefits, skipped %3$d already there (%4$s)", benefits
+                ).filled(name, String(benefits), String(tracked.count), skipped))
         }
         if addsFee, let feeDue, let feeId = ids.last {
             // The daemon keeps the next fee date ahead: a past one moves on a year. Say what is stored.
@@ -179,11 +185,12 @@ struct Add: ParsableCommand {
         }
         let calendarYear = Catalog.anniversaryUnknown(card, feeDue: feeDue, anniversary: anniversary, skip: skip)
         if !calendarYear.isEmpty {
-            let one = calendarYear.count == 1
             print(
-                "\(calendarYear.joined(separator: ", ")) reset\(one ? "s" : "") on the card's anniversary; with no "
-                    + "--anniversary or --fee-due \(one ? "it is" : "they are") tracked per calendar year. "
-                    + "Set the date with: reminderctl edit ID --period-start YYYY-MM-DD")
+                _n(
+                    "%1$s resets on the card's anniversary; with no --anniversary or --fee-due it is tracked per calendar year. Set the date with: reminderctl edit ID --period-start YYYY-MM-DD",
+                    "%1$s reset on the card's anniversary; with no --anniversary or --fee-due they are tracked per calendar year. Set the date with: reminderctl edit ID --period-start YYYY-MM-DD",
+                    calendarYear.count
+                ).filled(calendarYear.joined(separator: ", ")))
         }
         if let note = Catalog.checkedNote(card, today: today) { print(note) }
         // By title, each with its id: a name to act on (`reminderctl done "uber cash"`) beside the id.
@@ -215,7 +222,7 @@ struct Edit: ParsableCommand {
         var (changes, dates) = try item.resolvedFields(today: today)
         if let title { changes["title"] = .string(title) }
         guard !changes.isEmpty else {
-            throw Refusal.usage("edit: give at least one field to change, e.g. --amount 17.99")
+            throw Refusal.usage(_t("edit: give at least one field to change, e.g. --amount 17.99"))
         }
         try ItemOptions.refusePastExpiry(changes, today: today, force: force)
         for date in dates { Output.note(date.echo, json: output.json) }
@@ -246,7 +253,7 @@ struct Remove: ParsableCommand {
 
     func run() throws {
         if let card { return try removeCard(card) }
-        guard let id else { throw Refusal.usage("remove: give an item id, or --card NAME") }
+        guard let id else { throw Refusal.usage(_t("remove: give an item id, or --card NAME")) }
         guard let reply = try output.call(.remove(.init(id: id)), as: RemoveReply.self) else { return }
         print(Remove.removed(reply))
     }

@@ -6,9 +6,15 @@ import ReminderProtocol
 /// counted as "in 3 days" or "13 days ago" rather than a signed number.
 extension Output {
     /// The item's status in its kind's words (`ItemStatus.words(for:)`); the raw status when
-    /// the kind or the status is one this version does not know.
+    /// the kind or the status is one this version does not know. A subscription whose free trial
+    /// was cancelled is "cancelled": it has no occurrence left, so the wire says `expired` (the
+    /// value every client knows, CONTRACT §6), and its `cancelled` date says why.
     static func status(_ item: ItemView) -> String {
-        item.kind.map { item.status.words(for: $0) } ?? item.status.rawValue
+        if item.kind == .subscription, let cancelled = item.more["cancelled"], cancelled != .null {
+            // TRANSLATORS: a subscription's status in list and show once its free trial was cancelled.
+            return _t("cancelled")
+        }
+        return item.kind.map { item.status.words(for: $0) } ?? item.status.rawValue
     }
 
     static func status(_ status: String, kind: String) -> String {

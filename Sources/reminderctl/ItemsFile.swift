@@ -12,10 +12,10 @@ enum ItemsFile {
         case .array(let items): return (items, nil)
         case .object(let fields):
             guard case .array(let items)? = fields["items"] else {
-                throw Refusal(message: "\(path): expected a JSON array of items, or a backup with an \"items\" array")
+                throw Refusal(message: _t("%1$s: expected a JSON array of items, or a backup with an \"items\" array").filled(path))
             }
             return (items, fields["state"])
-        default: throw Refusal(message: "\(path): expected a JSON array of items, or a backup with an \"items\" array")
+        default: throw Refusal(message: _t("%1$s: expected a JSON array of items, or a backup with an \"items\" array").filled(path))
         }
     }
 
@@ -30,7 +30,8 @@ enum ItemsFile {
                 if let id = item.id {
                     if let first = seen[id] {
                         throw Refusal(
-                            message: "\(path): items[\(index)].id: \"\(id)\" is already used by items[\(first)]")
+                            message: _t("%1$s: items[%2$d].id: \"%3$s\" is already used by items[%4$d]")
+                                .filled(path, String(index), id, String(first)))
                     }
                     seen[id] = index
                 }

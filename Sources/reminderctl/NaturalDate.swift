@@ -47,7 +47,8 @@ enum NaturalDate {
         if !strictlyAfter, let date = monthDay(words, today: today, input: input) { return date }
         return .failure(
             .malformed(
-                "\"\(input)\" is not a date; use YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next friday or dec 5"))
+                _t("\"%1$s\" is not a date; use YYYY-MM-DD, today, tomorrow, +3d, +2w, fri, next friday or dec 5")
+                    .filled(input)))
     }
 
     /// `31.12.2026` and `31.12.` (dots: always day first, as everywhere dots are written),
@@ -67,7 +68,8 @@ enum NaturalDate {
         else {
             return .failure(
                 .malformed(
-                    "\"\(input)\" is not a date; use YYYY-MM-DD, 31.12.2026 (day first), dec 31, today or +3d"))
+                    _t("\"%1$s\" is not a date; use YYYY-MM-DD, 31.12.2026 (day first), dec 31, today or +3d")
+                        .filled(input)))
         }
         let first = numbers[0]!
         let second = numbers[1]!
@@ -79,29 +81,33 @@ enum NaturalDate {
         } else {
             return .failure(
                 .malformed(
-                    "\"\(input)\" is ambiguous: 12/05 is December 5 in the US and 12 May elsewhere; "
-                        + "write 2026-12-05, 5.12.2026 (day first) or dec 5"))
+                    _t(
+                        "\"%1$s\" is ambiguous: 12/05 is December 5 in the US and 12 May elsewhere; write 2026-12-05, 5.12.2026 (day first) or dec 5"
+                    ).filled(input)))
         }
         guard (1...12).contains(month) else {
-            return .failure(.malformed("\"\(input)\": there is no month \(month) (day first: DD.MM.YYYY)"))
+            return .failure(
+                .malformed(_t("\"%1$s\": there is no month %2$d (day first: DD.MM.YYYY)").filled(input, String(month))))
         }
         let words = [String(day), LocalDate.monthNames[month - 1].lowercased()] + (parts.count == 3 ? [parts[2]] : [])
         return monthDay(words, today: today, input: input)
-            ?? .failure(.malformed("\"\(input)\" is not a date; use YYYY-MM-DD or 31.12.2026 (day first)"))
+            ?? .failure(.malformed(_t("\"%1$s\" is not a date; use YYYY-MM-DD or 31.12.2026 (day first)").filled(input)))
     }
 
     /// `3d`, `2w`, `1mo`, `1y` after today.
     static func offset(_ text: String, today: LocalDate) -> Result<LocalDate, DateParseError> {
         let digits = text.prefix { $0.isNumber }
         guard let count = Int(digits), count <= 3660 else {
-            return .failure(.malformed("\"+\(text)\": expected a count and a unit, e.g. +3d, +2w, +1mo, +1y"))
+            return .failure(.malformed(_t("\"+%1$s\": expected a count and a unit, e.g. +3d, +2w, +1mo, +1y").filled(text)))
         }
         switch text.dropFirst(digits.count) {
         case "d": return .success(today.adding(days: Int64(count)))
         case "w": return .success(today.adding(days: Int64(count) * 7))
         case "mo": return .success(today.adding(months: count))
         case "y": return .success(today.adding(months: count * 12))
-        default: return .failure(.malformed("\"+\(text)\": the unit is d (days), w (weeks), mo (months) or y (years)"))
+        default:
+            return .failure(
+                .malformed(_t("\"+%1$s\": the unit is d (days), w (weeks), mo (months) or y (years)").filled(text)))
         }
     }
 
@@ -137,7 +143,7 @@ enum NaturalDate {
         }
         func date(_ year: Int) -> Result<LocalDate, DateParseError> {
             let text = "\(year)-\(monthNumber < 10 ? "0" : "")\(monthNumber)-\(dayNumber < 10 ? "0" : "")\(dayNumber)"
-            return LocalDate.parse(text).mapError { .malformed("\"\(input)\": \($0.reason)") }
+            return LocalDate.parse(text).mapError { .malformed(_t("\"%1$s\": %2$s").filled(input, $0.reason)) }
         }
         let first = date(year)
         if words.count == 2, case .success(let found) = first, found < today { return date(year + 1) }

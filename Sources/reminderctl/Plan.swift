@@ -74,6 +74,15 @@ struct Plan: ParsableCommand {
             else { return nil }
             return _t("free trial ends")
         }
+        // Why a time moved: the JSON's mark (`workday`) in English, said in the language here.
+        func note(_ adjusted: FireAdjustment) -> String {
+            switch adjusted {
+            case .dstGap: return _p("plan note: a fire time moved", "dst-gap")
+            case .quietHoursEnd: return _p("plan note: a fire time moved", "quiet-hours-end")
+            case .quietHoursStart: return _p("plan note: a fire time moved", "quiet-hours-start")
+            case .workday: return _p("plan note: a fire time moved", "workday")
+            }
+        }
         for entry in entries {
             let item = items[entry.itemIndex]
             let fire = entry.fire
@@ -83,7 +92,7 @@ struct Plan: ParsableCommand {
                 shown(item.title),
                 fire.lead.description,
                 HumanTime.format(fire.occurrence.due, in: zone),
-                [fire.adjusted?.rawValue, trialEnd(item, fire.occurrence), repeats(item)].compactMap { $0 }
+                [fire.adjusted.map(note), trialEnd(item, fire.occurrence), repeats(item)].compactMap { $0 }
                     .joined(separator: "; "),
             ])
         }

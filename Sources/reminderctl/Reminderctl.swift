@@ -55,7 +55,8 @@ func refuseNegativeValues(_ arguments: [String]) throws {
             continue
         }
         throw Refusal.usage(
-            "\"\(argument)\": durations, amounts and counts cannot be negative; give e.g. \(argument.dropFirst())")
+            _t("\"%1$s\": durations, amounts and counts cannot be negative; give e.g. %2$s")
+                .filled(argument, String(argument.dropFirst())))
     }
 }
 
@@ -77,9 +78,9 @@ func unknownCommand(_ word: String, among commands: [String]) -> String {
         .sorted { NameFolding.distance(typed, $0) < NameFolding.distance(typed, $1) }
     let hint =
         near.isEmpty
-        ? "see the commands with: reminderctl --help"
-        : "did you mean \(near.prefix(3).joined(separator: " or "))?"
-    return "no command \"\(shown(word))\"; \(hint)"
+        ? _t("see the commands with: reminderctl --help")
+        : _t("did you mean %1$s?").filled(near.prefix(3).joined(separator: _t(" or ")))
+    return _t("no command \"%1$s\"; %2$s").filled(shown(word), hint)
 }
 
 extension Refusal {
@@ -87,8 +88,9 @@ extension Refusal {
     /// not 69 — the daemon is reachable, and starting it again would not help.
     static func unreadableReply(_ reason: String) -> Refusal {
         Refusal(
-            message:
-                "reminderd answered, but its reply cannot be read: \(reason)\nhint: reminderd and reminderctl may be of different versions; restart reminderd after an upgrade",
+            message: _t(
+                "reminderd answered, but its reply cannot be read: %1$s\nhint: reminderd and reminderctl may be of different versions; restart reminderd after an upgrade"
+            ).filled(reason),
             exitCode: 76)
     }
 }

@@ -21,18 +21,20 @@ struct ResolvedDate {
     let option: String
     let typed: String
     let date: LocalDate
+    /// Today's year, which a sentence's date may leave out (`DateText.sentence`).
+    let thisYear: Int
 
     /// "--expires fri: Fri 2026-11-27", so the user sees which day a natural form meant.
-    var echo: String { "\(option) \(typed): \(ResolvedDate.full(date))" }
+    var echo: String { "\(option) \(typed): \(ResolvedDate.full(date, thisYear: thisYear))" }
 
-    /// "Fri 2026-11-27".
-    static func full(_ date: LocalDate) -> String { "\(date.weekdayAbbreviation) \(date)" }
+    /// "Fri 2026-11-27" in English, the language's own order and names in another.
+    static func full(_ date: LocalDate, thisYear: Int) -> String { DateText.sentence(date, thisYear: thisYear) }
 
     /// `typed` for `option` resolved as a natural date (`fri`, `+2w`); nil when it is a
     /// YYYY-MM-DD… form already, which goes on as typed.
     static func resolve(_ typed: String, option: String, today: LocalDate) throws -> ResolvedDate? {
         switch NaturalDate.resolve(typed, today: today) {
-        case .success(let date?): return ResolvedDate(option: option, typed: typed, date: date)
+        case .success(let date?): return ResolvedDate(option: option, typed: typed, date: date, thisYear: today.year)
         case .success(nil): return nil
         case .failure(let error): throw Refusal.usage("\(option) \(error.reason)")
         }
@@ -66,8 +68,8 @@ extension ItemOptions {
             case .success(let date) = LocalDate.parse(String(expires.prefix(10))), date < today
         else { return }
         throw Refusal(
-            message:
-                "--expires \(expires) is in the past (today is \(today)): the coupon would be added expired. "
-                + "Check the date, or add --force to add it anyway")
+            message: _t(
+                "--expires %1$s is in the past (today is %2$s): the coupon would be added expired. Check the date, or add --force to add it anyway"
+            ).filled(expires, today.description))
     }
 }

@@ -111,14 +111,14 @@ struct Setup: ParsableCommand {
         let today = (try? DaemonClient.today()) ?? SystemClock.today()
         for entry in entries {
             let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw Refusal.usage("\(option) \"\(entry)\": expected CARD-ID=YYYY-MM-DD") }
+            guard parts.count == 2 else { throw Refusal.usage(_t("%1$s \"%2$s\": expected CARD-ID=YYYY-MM-DD").filled(option, entry)) }
             switch NaturalDate.resolve(parts[1], today: today) {
             case .success(let date?):
-                print("\(option) \(entry): \(ResolvedDate.full(date))")
+                print("\(option) \(entry): \(ResolvedDate.full(date, thisYear: today.year))")
                 result[parts[0]] = date.description
             case .success(nil):
                 guard case .success = LocalDate.parse(parts[1]) else {
-                    throw Refusal.usage("\(option) \"\(entry)\": expected CARD-ID=YYYY-MM-DD")
+                    throw Refusal.usage(_t("%1$s \"%2$s\": expected CARD-ID=YYYY-MM-DD").filled(option, entry))
                 }
                 result[parts[0]] = parts[1]
             case .failure(let error): throw Refusal.usage("\(option) \(parts[0])=\(error.reason)")

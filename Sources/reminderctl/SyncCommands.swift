@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReminderCore
 import ReminderPlatform
 import ReminderProtocol
 
@@ -45,12 +46,12 @@ struct SyncNow: ParsableCommand {
         if let state, state.account == nil { throw Refusal(message: SyncWording.notSetUp) }
         switch try DaemonClient.reply(.syncNow, timeoutSeconds: SyncNow.passSeconds) {
         case .success:
-            return (SyncWording.current() ?? state)?.doneLine ?? "Synced."
+            return (SyncWording.current() ?? state)?.doneLine ?? _t("Synced.")
         case .failure(let error) where error.name == ReminderInterface.ErrorName.syncFailed:
             // The daemon's reason may already name the command that helps.
             let message = ErrorWording.message(error)
             let hint = message.contains("systemctl") ? nil : SyncWording.current()?.hint
-            throw Refusal(message: message + (hint.map { "\nhint: \($0)" } ?? ""))
+            throw Refusal(message: message + (hint.map { "\n" + _t("hint: %1$s").filled($0) } ?? ""))
         case .failure(let error):
             throw Refusal(message: ErrorWording.message(error))
         case .streamed: preconditionFailure("a reply read from the socket is never a streamed one")
@@ -72,7 +73,12 @@ struct SyncStatusCommand: ParsableCommand {
         let words = SyncWording(
             reply: reply, now: TestClock.process.now(), configured: SyncWording.configuredAccount(),
             server: settings?.url, clearTextHost: settings?.allowPlainHTTP == true ? settings?.clearTextHost : nil)
-        for (label, value) in words.lines { print("\(label + ":")".padding(21) + value) }
+        // Values start in column 22 as ever; further right when a language's label is longer.
+        let labels = words.lines.map { _t("%1$s:").filled($0.0) }
+        let width = max(21, (labels.map { DisplayWidth.of($0) }.max() ?? 0) + 1)
+        for (label, line) in zip(labels, words.lines) {
+            print(label + String(repeating: " ", count: width - DisplayWidth.of(label)) + line.1)
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReminderCore
 import ReminderPlatform
 import SyncSetupOptions
 
@@ -34,7 +35,7 @@ struct SyncSetup: ParsableCommand {
         execv(program, &pointers)
         let reason = errnoDescription()
         for pointer in pointers { free(pointer) }
-        throw Refusal(message: "cannot run \(program) for sync setup: \(reason)")
+        throw Refusal(message: _t("cannot run %1$s for sync setup: %2$s").filled(program, reason))
     }
 
     /// reminderd-sync next to this reminderctl (through /proc/self/exe, so an install in
@@ -47,11 +48,14 @@ struct SyncSetup: ParsableCommand {
         if let found = directories.map({ $0 + "/reminderd-sync" }).first(where: { access($0, X_OK) == 0 }) {
             return found
         }
-        let looked = [beside.map { "\($0) (next to reminderctl)" }, "PATH (\(path.isEmpty ? "empty" : path))"]
+        let looked = [
+            beside.map { _t("%1$s (next to reminderctl)").filled($0) },
+            _t("PATH (%1$s)").filled(path.isEmpty ? _t("empty") : path),
+        ]
         throw Refusal(
-            message: "sync setup runs reminderd-sync setup, and no reminderd-sync was found in "
-                + looked.compactMap { $0 }.joined(separator: " or ")
-                + "; install it beside reminderctl: the reminderd package has it, and so does scripts/install.sh")
+            message: _t(
+                "sync setup runs reminderd-sync setup, and no reminderd-sync was found in %1$s; install it beside reminderctl: the reminderd package has it, and so does scripts/install.sh"
+            ).filled(looked.compactMap { $0 }.joined(separator: _t(" or "))))
     }
 
     /// This program's file, read from /proc/self/exe; nil when that cannot be read.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReminderCore
 import ReminderProtocol
 
 /// `reminderctl try`: a sample reminder on screen now, whatever the hour — the first thing to run,
@@ -16,12 +17,12 @@ struct TryIt: ParsableCommand {
         // The daemon isolates the title (bidi); the terminal gets it plain, control characters shown.
         let title = shown(String(reply.summary.unicodeScalars.filter { $0 != "\u{2068}" && $0 != "\u{2069}" }))
         let buttons = reply.buttons.map(shown)
-        print("A sample reminder is on your screen: \"\(title)\".")
+        print(_t("A sample reminder is on your screen: \"%1$s\".").filled(title))
         if buttons.isEmpty {
-            print("Your notification server shows no buttons: reminders name the command instead (reminderctl done ID).")
+            print(_t("Your notification server shows no buttons: reminders name the command instead (reminderctl done ID)."))
         } else {
-            print("Press \(buttons.joined(separator: ", ")): each says what it would do, and changes nothing.")
+            print(_t("Press %1$s: each says what it would do, and changes nothing.").filled(buttons.joined(separator: ", ")))
         }
-        print("Real reminders come at your reminder time, outside quiet hours: reminderctl explain ID says when.")
+        print(_t("Real reminders come at your reminder time, outside quiet hours: reminderctl explain ID says when."))
     }
 }

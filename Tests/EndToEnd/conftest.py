@@ -479,7 +479,8 @@ class DavServer:
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen([str(program), "--config", str(folder / "config")], stdout=self.log,
                                         stderr=self.log)
-        wait_for(lambda: accepts(self.port), timeout=20, what="Radicale on its port")
+        # Its imports alone take tens of seconds on a loaded machine (2 cores, tests beside builds).
+        wait_for(lambda: accepts(self.port), timeout=60, what="Radicale on its port")
         self.url = f"http://127.0.0.1:{self.port}/"
 
     def task_lists(self):
@@ -517,7 +518,8 @@ class XandikosServer:
         self.process = subprocess.Popen(
             [str(program), "serve", "-d", str(folder / "data"), "--defaults", "-l", "127.0.0.1", "-p", str(self.port),
              "--no-detect-systemd"], stdout=self.log, stderr=self.log, env={**os.environ, "HOME": str(folder)})
-        wait_for(lambda: accepts(self.port), timeout=20, what="Xandikos on its port")
+        # Its imports alone take tens of seconds on a loaded machine (2 cores, tests beside builds).
+        wait_for(lambda: accepts(self.port), timeout=60, what="Xandikos on its port")
         self.url = f"http://127.0.0.1:{self.port}/"
 
     def collection_url(self, calendar="reminderd"):

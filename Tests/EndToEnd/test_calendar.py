@@ -29,7 +29,7 @@ def calendar_alarms(ics, start, end):
     calendar = icalendar.Calendar.from_ical(ics)
     alarms = set()
     for event in recurring.of(calendar).between(start, end):
-        item = str(event["UID"]).split("@")[0]
+        item = str(event["UID"]).split("@")[0].removesuffix("-trial")  # a free trial's end is its item's
         due = event.decoded("DTSTART")
         due = due if due.tzinfo else due.replace(tzinfo=ZONE)
         for alarm in event.walk("VALARM"):
@@ -50,14 +50,28 @@ def test_the_ics_export_expands_to_the_plans_alarms(server, bus, tmp_path):
         daemon.ctl("add", "fee", "Platinum fee", "--card", "Amex Platinum", "--amount", "695", "--due", "2028-02-29")
         daemon.ctl("add", "coupon", "Pizza; 2, for 1", "--expires", "2027-03-14T01:30", "--code", "PI")
         daemon.ctl("add", "rebuy", "Coffee beans", "--every-days", "20", "--last-purchased", "2026-11-20")
+        # A weekly charge after a free trial (the first the day after its last day): a series starting
+        # on the trial's end showed a renewal there and stepped to days never charged.
+        trial_ends = datetime.now(ZONE).date() + timedelta(days=10)
+        daemon.ctl("add", "subscription", "Hulu", "--amount", "7.99", "--every", "1w", "--trial-ends",
+                   trial_ends.isoformat())
         ics = daemon.ctl("export", "--ics", "--days", "800").stdout
         now = datetime.now(timezone.utc).replace(microsecond=0)
         end = now + timedelta(days=800)
         calendar, alarms = calendar_alarms(ics, now, end)
 
+        local_day = lambda start: (start if start.tzinfo else start.replace(tzinfo=ZONE)).astimezone(ZONE).date()
+        hulu = sorted((local_day(e.decoded("DTSTART")), str(e["SUMMARY"]))
+                      for e in pytest.importorskip("recurring_ical_events").of(calendar).between(now, end)
+                      if str(e["SUMMARY"]).startswith("Hulu"))
+        assert hulu[0] == (trial_ends, "Hulu free trial ends"), hulu[:3]
+        charges = [day for day, _ in hulu[1:]]
+        assert charges == [trial_ends + timedelta(days=1 + 7 * k) for k in range(len(charges))], charges[:3]
+        assert {summary for _, summary in hulu[1:]} == {"Hulu renews"} and len(hulu) > 100
+
         events = list(calendar.walk("VEVENT"))
         masters = {str(e["SUMMARY"]): e for e in events if "RRULE" in e}
-        assert len(masters) == 6
+        assert len(masters) == 7
         unfolded = ics.replace("\n ", "")
         for rule in ("FREQ=MONTHLY;BYMONTHDAY=28,29,30,31;BYSETPOS=-1", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1",
                      "FREQ=WEEKLY;INTERVAL=2", "FREQ=MONTHLY;INTERVAL=6;BYMONTHDAY=-1"):

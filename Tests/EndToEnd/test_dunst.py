@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Daemon, NotificationServer, fired_once_and_settled, local_in, start_xvfb, wait_for
+from datetime import datetime, timezone
+
+from conftest import Daemon, NotificationServer, clock_at, fired_once_and_settled, local_in, start_xvfb, wait_for
 
 pytestmark = pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("dunst")), reason="needs Xvfb and dunst")
 
@@ -254,3 +256,40 @@ def test_on_dunst_a_walk_by_enter_keeps_every_done_and_an_undo_shows_what_it_res
         assert "Deal 4" in undone[0]["body"]["data"], undone
     finally:
         daemon.stop()
+
+
+def test_on_dunst_a_free_trials_i_cancelled_ends_it_and_the_words_shown_say_what_happened(bus, desktop, tmp_path):
+    """Issue 30's free trial on stock dunst, as a person meets it: the pop-up says what the trial
+    will charge and when, dunst's menu offers "Keep it" and "I cancelled" under its name; "I
+    cancelled" ends the subscription, the pop-up goes, and the confirmation says "Cancelled Hulu"
+    with an Undo in the menu. The daemon's clock reads three seconds before 09:00, a day before the
+    trial's last day."""
+    daemon = Daemon(tmp_path, bus)
+    clock_at(daemon, datetime(2030, 1, 20, 8, 59, 57, tzinfo=timezone.utc))
+    daemon.start()
+    try:
+        item_id = daemon.ctl_json("add", "subscription", "Hulu", "--amount", "9.99", "--every", "1mo", "--trial-ends",
+                                  "2030-01-21", "--lead", "1d")["id"]
+        wait_for(lambda: shown(desktop)[0] == 1, timeout=20, what="the trial's pop-up on dunst")
+        entries = wait_for(lambda: menu(desktop), timeout=10, what="dunst's menu")
+        assert any("Keep it (\u2068Hulu\u2069)" in line for line in entries), entries
+        # dunst opens no menu while the one just read is closing: pick again until it lists the entry.
+        wait_for(lambda: pick(desktop, "I cancelled (\u2068Hulu\u2069)"), timeout=10, what="I cancelled in dunst's menu")
+        wait_for(lambda: daemon.ctl_json("show", item_id)["item"].get("cancelled") == "2030-01-20", timeout=10,
+                 what="the trial cancelled from dunst's menu")
+        # The confirmation is on screen with its Undo; closed, it and the reminder are in dunst's history.
+        wait_for(lambda: any("Undo (Done)" in line for line in menu(desktop)), timeout=10, what="the confirmation's Undo")
+        wait_for(lambda: desktop("close-all").returncode == 0 and "Done" in summaries(desktop), timeout=10,
+                 what="the confirmation in dunst's history")
+        history = json.loads(desktop("history").stdout)["data"][0]
+        words = {plain(e["summary"]["data"]): plain(e["body"]["data"]) for e in history}
+        assert words["Hulu"] == "Free Trial Ends Soon · Hulu free trial ends tomorrow · then $9.99/mo", words
+        assert words["Done"] == "Cancelled Hulu", words
+        assert daemon.ctl_json("show", item_id)["item"]["nextReminder"] is None
+    finally:
+        daemon.stop()
+
+
+def plain(text):
+    """Text as dunst shows it, without the bidi isolates around an item's title."""
+    return text.replace("\u2068", "").replace("\u2069", "")

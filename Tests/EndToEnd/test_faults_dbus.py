@@ -17,7 +17,9 @@ import subprocess
 from collections import Counter
 from xml.etree import ElementTree
 
-from conftest import SYSTEM_PYTHON, Daemon, NotificationServer, local_in, wait_for
+from datetime import datetime, timezone
+
+from conftest import SYSTEM_PYTHON, Daemon, NotificationServer, clock_at, local_in, wait_for
 
 # The forger: Debian's Python (dbus-python) on its own connection, sending what the seed draws.
 # argv: bus address, seed, seconds, targets (JSON), reminderd's unique name, the server's.
@@ -34,7 +36,7 @@ rng = random.Random(int(seed))
 targets = json.loads(targets)
 bus = dbus.bus.BusConnection(address)
 mock = bus.get_object(server, "/org/freedesktop/Notifications")
-KEYS = ["done", "snooze-1h", "snooze-1d", "snooze-tomorrow", "snooze-last-minute", "undo", "one-at-a-time", "snooze-all-1h",
+KEYS = ["done", "cancelled", "snooze-1h", "snooze-1d", "snooze-tomorrow", "snooze-last-minute", "undo", "one-at-a-time", "snooze-all-1h",
         "default", "", "x" * 300, "done\0"[:4] + "\u2068"]
 SIGNATURES = ["", "s", "u", "i", "us", "uu", "su", "uss", "usu", "ui", "t", "x", "y", "n", "q", "d", "b", "as", "ay", "v", "o", "g",
               "a{sv}", "sa{sv}as", "sa{sv}", "(us)", "(uu)", "ai", "a(isvu)", "iias", "iisvu", "aias", "is", "ii"]
@@ -243,6 +245,36 @@ def test_a_malformed_or_forged_signal_is_ignored_logged_once_and_the_servers_own
     assert log.count("ignored a ") == 1, log  # the first, said once; the rest counted
     counted = re.search(r"ignored (\d+) signals in all", log)
     assert counted and int(counted.group(1)) >= 3, log
+
+
+def test_a_trials_keep_and_cancelled_act_only_from_the_server_and_only_on_a_trials_pop_up(server, daemon, bus):
+    """A free trial's buttons (issue 30): "Keep it" (key done) and "I cancelled" (key cancelled) forged
+    from another connection on the trial's pop-up change nothing; the server's own "cancelled" on a
+    renewal's pop-up, which never offers it, is refused in words and changes nothing; the server's own
+    "cancelled" on the trial's pop-up, sent last, ends the trial (so the others were handled by then).
+    The daemon's clock reads three seconds before 09:00, a day before both are due: both pop up at once."""
+    clock_at(daemon, datetime(2030, 1, 20, 8, 59, 57, tzinfo=timezone.utc))
+    daemon.start()
+    trial = daemon.ctl_json("add", "subscription", "Hulu", "--amount", "9.99", "--every", "1mo", "--trial-ends",
+                            "2030-01-21", "--lead", "1d")["id"]
+    gym = daemon.ctl_json("add", "subscription", "Gym", "--amount", "30", "--every", "1mo", "--next", "2030-01-21",
+                          "--lead", "1d")["id"]
+    wait_for(lambda: len(server.notifications()) == 2, timeout=20, what="the two pop-ups")
+    ids = {summary.strip("\u2068\u2069"): number for number, (summary, _, _) in enumerate(server.notifications(), 1)}
+    for key in ("done", "cancelled"):
+        signal_from(bus, "ActionInvoked", f"uint32:{ids['Hulu']}", f"string:{key}")
+        signal_from(bus, "ActionInvoked", f"uint32:{ids['Gym']}", f"string:{key}")
+    server.invoke(ids["Gym"], "cancelled")
+    refusal = wait_for(lambda: server.notifications()[2:], what="the refusal of a cancel on a renewal's pop-up")
+    assert refusal[0][0] == "Not cancelled" and "Gym" in refusal[0][1], refusal
+    server.invoke(ids["Hulu"], "cancelled")
+    wait_for(lambda: daemon.ctl_json("show", trial)["item"].get("cancelled") == "2030-01-20", what="the real cancel")
+    assert daemon.process.poll() is None
+    hulu = daemon.ctl_json("show", trial)["item"]
+    assert hulu["trialEnds"] == "2030-01-21", "a forged Keep it cleared the trial"
+    assert daemon.ctl_json("show", gym)["item"].get("cancelled") is None
+    events = [(e["item"], e["event"]) for e in daemon.ctl_json("history")["entries"] if e["event"] != "fired"]
+    assert sorted(events) == sorted([(trial, "added"), (gym, "added"), (trial, "done")]), events
 
 
 def test_a_restarted_server_is_followed_and_the_old_ones_name_no_longer_counts(bus, daemon, tmp_path):

@@ -95,7 +95,37 @@ def test_dates_in_sentences_use_the_language_s_names_and_order(server, daemon, l
     report = subprocess.run([str(BIN / "reminderctl"), "report", "--months", "1"],
                             env=dict(daemon.env, **languages, LANG="ko_KR.UTF-8"), capture_output=True, text=True,
                             check=True).stdout
-    assert re.match(r"월별 사용액, \d{4}년 \d{1,2}월 \(금액 단위 [A-Z]{3}\)", report), report
+    assert re.match(r"월별 사용액, \d{4}년 \d{1,2}월\(금액 단위 [A-Z]{3}\)", report), report
+
+
+def test_sync_cards_and_the_date_parser_s_reasons_speak_it_too(server, daemon, languages):
+    """`sync status` before setup, `cards`' table and its note, `plan`'s workday note and a refused
+    date say so in the language; the same commands in C are today's English."""
+    daemon.start()
+
+    def ctl(lang, *args, code=0):
+        result = subprocess.run([str(BIN / "reminderctl"), *args], env=dict(daemon.env, **languages, LANG=lang),
+                                capture_output=True, text=True)
+        assert result.returncode == code, result.stderr
+        return result
+    assert ctl("C", "sync", "status").stdout == "Sync:                not set up (run: reminderctl sync setup)\n"
+    korean = ctl("ko_KR.UTF-8", "sync", "status").stdout
+    assert korean == "동기화:              설정 안 됨(설정하려면: reminderctl sync setup)\n", korean
+    refused = ctl("de_DE.UTF-8", "add", "coupon", "X", "--expires", "12/05", code=2).stderr
+    assert "--expires „12/05“ ist mehrdeutig: 12/05 ist in den USA der 5. Dezember" in refused, refused
+    assert "is ambiguous" in ctl("C", "add", "coupon", "X", "--expires", "12/05", code=2).stderr
+    cards = ctl("de_DE.UTF-8", "cards").stdout.splitlines()
+    assert cards[0].split()[:3] == ["ID", "KARTE", "GEBÜHR"] and cards[-1].startswith("GEPRÜFT: wann"), cards
+    shown = ctl("ko_KR.UTF-8", "cards", "show", "amex-platinum").stdout
+    assert "— 연회비 " in shown.splitlines()[0] and "추가하려면: reminderctl add card amex-platinum" in shown, shown
+    # A reminder moved off a Saturday says where it went in plan's NOTE column (2026-12-05: a Saturday).
+    config = daemon.tmp / "plan.json"
+    config.write_text('{"timeZone": "UTC", "quietHours": null, "workdays": {"days": "mon-fri"}}')
+    items = daemon.tmp / "items.json"
+    items.write_text('[{"kind": "fee", "title": "Rent", "amount": "10", "due": "2026-12-06"}]')
+    args = ("plan", "--items", str(items), "--config", str(config), "--from", "2026-12-01", "--to", "2026-12-10")
+    assert "workday" in ctl("C", *args).stdout
+    assert "auf den Arbeitstag davor" in ctl("de_DE.UTF-8", *args).stdout
 
 
 def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(server, bus, tmp_path, languages):
@@ -103,14 +133,14 @@ def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(ser
     try:
         daemon.ctl("add", "coupon", "Pizza", "--expires", local_in(66), "--lead", "1m", "--code", "P2")
         summary, body, line = wait_for(server.notifications, timeout=15, what="the German pop-up")[0]
-        assert plain(body).startswith("Gutschein läuft ab · Pizza läuft in 1 Min. ab"), body
+        assert plain(body).startswith("Gutschein läuft bald ab · Pizza läuft in 1 Min. ab"), body
         assert "Code P2" in plain(body)
         assert '["done", "Als genutzt markieren"]' in line
         daemon.write_config({"timeZone": "UTC", "quietHours": None, "language": "ko_KR.UTF-8"})
         daemon.ctl("reload")
         daemon.ctl("add", "coupon", "Tacos", "--expires", local_in(66), "--lead", "1m")
         summary, body, line = wait_for(lambda: server.notifications()[1:], timeout=15, what="the Korean pop-up")[0]
-        assert plain(body).startswith("쿠폰 곧 만료 · Tacos, 1분 후 만료"), body
+        assert plain(body).startswith("쿠폰 만료 예정 · Tacos, 1분 후 만료"), body
         assert '["done", "사용함으로 표시"]' in line
     finally:
         daemon.stop()

@@ -41,6 +41,12 @@ def timed_ctl(daemon, *args):
     return time.monotonic() - started, result
 
 
+def put_aside(daemon, notification_id):
+    """The daemon logged that a button pressed on pop-up `notification_id` waits for the lock."""
+    line = f"a button pressed on pop-up {notification_id} waits: another program holds the store's lock"
+    return line in (daemon.tmp / "daemon.log").read_text()
+
+
 def test_reads_go_on_and_a_change_waits_while_another_program_holds_the_store(server, daemon):
     daemon.start()
     kept = daemon.ctl_json("add", "coupon", "Kept", "--expires", "2031-01-01")["id"]
@@ -109,13 +115,14 @@ def test_a_button_pressed_while_another_program_holds_the_store_acts_once_it_is_
     lock = StoreLock(daemon)
     try:
         server.invoke(1, "done")
+        # The daemon says when it puts the press aside: from then on it is kept, not lost, and
+        # cannot be made before the lock is let go.
+        wait_for(lambda: put_aside(daemon, 1), what="the Done put aside")
         for _ in range(8):
             took, _ = timed_ctl(daemon, "status")
             assert took < 1, f"reminderctl status took {took:.1f} s while the store was locked"
-            # Real time must pass: a Done put aside shows only by not being made while the lock
-            # is held (no event says it arrived), and is then waited for once the lock goes.
-            time.sleep(0.3)
         assert daemon.ctl_json("show", item_id)["item"]["status"] != "used"
+        assert "done" not in [e["event"] for e in daemon.ctl_json("history", "--item", item_id)["entries"]]
         assert lock.held() < 10
     finally:
         lock.release()
@@ -189,6 +196,7 @@ def test_a_twelve_second_lock_stalls_nothing_and_every_change_is_stored_after_it
         # A change pressed less than 10 s before the lock goes: acted on once it is let go.
         ramen = [c for c in calls(server) if c[1] == own("Ramen")][-1][2]
         server.invoke(ramen, "done")
+        wait_for(lambda: put_aside(daemon, ramen), what="Ramen's Done put aside")
         wait_for(lambda: lock.held() >= 12, timeout=13, what="twelve seconds of lock")
         assert "expired" not in events_of(daemon, passing), "a write went through another program's lock"
     finally:

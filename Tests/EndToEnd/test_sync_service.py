@@ -385,7 +385,8 @@ def test_an_unreachable_server_is_reported_in_words_and_not_retried_in_a_loop(sy
     wait_for(lambda: reminderd.reports(), what="the failed pass's SyncReport")
     words = reminderd.reports()[0]
     assert words.startswith(f"cannot reach 127.0.0.1:{port} (") and words.endswith("for PROPFIND /.well-known/caldav; will retry"), words
-    assert words in sync.stderr()
+    # The pass reports before the journal line is written: the line may come a moment later.
+    wait_for(lambda: words in sync.stderr(), what="the failure in the journal")
     # Backing off (30 s), it sleeps: no wake-ups, so no loop.
     sync.assert_idle(2)
 

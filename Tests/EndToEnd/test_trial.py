@@ -35,6 +35,10 @@ def test_the_trial_is_reminded_and_i_cancelled_ends_it_and_counts_the_money_kept
         wait_for(lambda: daemon.ctl_json("show", item_id)["item"].get("cancelled") == "2030-01-20",
                  what="the subscription cancelled")
         assert daemon.ctl_json("show", item_id)["item"]["nextReminder"] is None
+        # Said "expired" before: its status on the wire stays that (CONTRACT §6), the words say what happened.
+        row = next(line for line in daemon.ctl("list", "--all").stdout.splitlines() if "Hulu" in line)
+        assert " cancelled" in row and "expired" not in row, row
+        assert daemon.ctl_json("show", item_id)["item"]["status"] == "expired"
         report = daemon.ctl_json("report", "--months", "1")["report"]
         assert report["months"][-1]["redeemed"] == "9.99", report
         assert report["subscriptions"]["items"] == []

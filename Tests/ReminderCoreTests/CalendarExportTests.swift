@@ -74,6 +74,29 @@ import Testing
         #expect(lines.contains("TRIGGER;VALUE=DATE-TIME:20270116T025900Z"))
     }
 
+    /// A free trial's last day is an event of its own, and the charges a series from the first
+    /// one, the day after: a weekly series starting on the trial's last day (as exported before)
+    /// showed a renewal there and stepped to days never charged.
+    @Test func aFreeTrialsEndIsAnEventOfItsOwnAndTheChargesStartAfterIt() throws {
+        let item = try Fixture.item(
+            #"{"id":"h","kind":"subscription","title":"Hulu","amount":"9.99","every":"1w","next":"2027-01-21","#
+                + #""trialEnds":"2027-01-20","lead":["1d"]}"#,
+            zone: ny)
+        let planner = Planner(configuration: Configuration(), zone: ny)
+        let ics = CalendarExport.ics(
+            items: [item], planner: planner, from: Fixture.instant("2027-01-01T00:00:00Z"),
+            to: Fixture.instant("2027-03-01T00:00:00Z"))
+        let lines = ics.split(separator: "\r\n").map(String.init)
+        let trial = try #require(lines.firstIndex(of: "UID:h-trial@reminderd"))
+        // 23:59 in New York on its last day; reminded at 09:00 the day before.
+        #expect(lines[trial...].prefix(4).contains("DTSTART:20270121T045900Z"))
+        #expect(lines.contains("SUMMARY:Hulu free trial ends"))
+        #expect(lines.contains("TRIGGER;VALUE=DATE-TIME:20270119T140000Z"))
+        #expect(lines.filter { $0.hasPrefix("DTSTART:") } == ["DTSTART:20270121T045900Z", "DTSTART:20270121T235900"])
+        #expect(lines.contains("RRULE:FREQ=WEEKLY"))
+        #expect(lines.filter { $0 == "SUMMARY:Hulu renews" }.count == 1)
+    }
+
     /// The event mirror names events by the item's sync UID: every event of the item (master
     /// and overrides) carries it after its own UID.
     @Test func eachEventCarriesItsItemsSyncUID() throws {

@@ -116,6 +116,45 @@ import Testing
         #expect(again.requests.isEmpty)
     }
 
+    /// Issue 27's leftover: a coupon reminded, then expired while reminderd was stopped, had no
+    /// `expired` line at all (it was not missed: its reminder was shown). The start records it,
+    /// with no pop-up, and a second start does not record it again.
+    @Test func anOccurrenceThatPassedWhileStoppedAfterItsRemindersIsRecordedExpiredOnceAtStart() throws {
+        let clock = ManualClock(start)
+        let item: String
+        do {
+            let notifier = RecordingNotifier()
+            let engine = try engine(clock: clock, notifier: notifier)
+            item = add(engine, coupon(expiresIn: 3 * 3600, leads: ["1h"]))
+            clock.set(start + 2 * 3600)
+            advance(engine)
+            #expect(notifier.requests.count == 1, "its reminder is shown before the stop")
+        }
+        clock.set(start + 4 * 3600)  // stopped past its due time
+        for run in 1...2 {
+            let notifier = RecordingNotifier()
+            let restarted = try engine(clock: clock, notifier: notifier)
+            advance(restarted)
+            #expect(notifier.requests.isEmpty, "start \(run)")
+            let events = history(restarted, item)
+            #expect(events.filter { $0 == "expired" }.count == 1, "start \(run): \(events)")
+            #expect(!events.contains("missed"))
+        }
+    }
+
+    /// The events of `item`'s history, newest first.
+    func history(_ engine: ReminderEngine, _ item: String) -> [String] {
+        let reply = engine.queue.sync { engine.perform(.history, ["item": .string(item)]) }
+        guard case .success(let parameters) = reply, case .array(let entries)? = parameters["entries"] else {
+            Issue.record("history failed: \(reply)")
+            return []
+        }
+        return entries.compactMap { entry -> String? in
+            if case .object(let fields) = entry, case .string(let event)? = fields["event"] { return event }
+            return nil
+        }
+    }
+
     @Test func aRestartBeforeTheDueTimeFiresTheMissedReminderLateOnce() throws {
         let clock = ManualClock(start)
         do {

@@ -160,6 +160,27 @@ import Testing
         #expect(third.answers == [waitReply(.changed)])
     }
 
+    /// A change made while reminderd-sync was stopped is pushed by its pass at start, which no
+    /// waiter was told of: it then has nothing more to hear. It was told "changed" all the same,
+    /// and ran a second pass at once with nothing to push.
+    @Test func aChangePushedByAPassAtStartIsNotToldAgain() throws {
+        let harness = try EngineHarness()
+        _ = harness.addCoupon(expiresIn: 30 * 86_400, leads: ["1d"])
+        harness.advance(to: 10)
+        harness.begin(from: ParkingCaller())
+        let change = try #require(harness.pending.first)
+        ok(harness.engine, "SyncPushed", [
+            "uid": .string(change.uid), "seq": .integer(change.seq), "href": .string(change.href),
+            "etag": .string("\"e1\""), "body": .string(change.body ?? ""),
+        ])
+        #expect(harness.pending.isEmpty)
+        harness.report(error: nil)
+        let waiter = ParkingCaller()
+        #expect(harness.perform("SyncWait", from: waiter) == nil)
+        harness.advance(to: 60)
+        #expect(waiter.answers.isEmpty)
+    }
+
     @Test func syncNowWithoutAWaiterFailsInWords() throws {
         let harness = try EngineHarness()
         #expect(

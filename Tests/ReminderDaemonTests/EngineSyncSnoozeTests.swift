@@ -80,6 +80,62 @@ import Testing
         #expect(a.pending.isEmpty && b.pending.isEmpty)
     }
 
+    /// A snoozes the next occurrence after its Done, then undoes the Done: its snooze goes to
+    /// the server as one of the current occurrence, which B's Done then ends. A kept it on the
+    /// next occurrence and alone reminded of it at the snooze's end (seeds 102, 200 and 201 of
+    /// the end-to-end property test, under load).
+    @Test func aSnoozeKeptThroughAnUndoEndsWithTheDoneElsewhere() throws {
+        let id = shared { $0.addUber() }
+        a.clock.set(EngineHarness.start + 10)
+        _ = a.perform("Done", ["id": .string(id)])
+        _ = a.perform("Snooze", ["id": .string(id), "duration": .string("1h")])  // the next occurrence's
+        _ = a.perform("Undo", ["id": .string(id)])
+        server.sync(a.engine)
+        server.sync(b.engine)
+        b.clock.set(EngineHarness.start + 60)
+        _ = b.perform("Done", ["id": .string(id)])
+        server.sync(b.engine)
+        a.clock.set(EngineHarness.start + 60)
+        server.sync(a.engine)
+        #expect(a.doneDues(id) == b.doneDues(id) && a.doneDues(id).count == 1)
+        // Snoozes of occurrences not done: what would remind.
+        func live(_ device: EngineHarness) -> [Int64: Int64] {
+            snoozes(device, id).filter { !device.doneDues(id).contains($0.key) }
+        }
+        #expect(live(a).isEmpty && live(b).isEmpty, "B's Done ended the snooze")
+        #expect(a.pending.isEmpty && b.pending.isEmpty)
+    }
+
+    /// B holds A's snooze of the current occurrence when A's Done comes, then A's snooze of the
+    /// next one (which lands on the next here), then A's Undo: the current occurrence was B's
+    /// again with its old snooze, earlier than the server's one, which stayed on the next
+    /// occurrence (seed 6 of the property test). B, which only pulled, holds the server's; A
+    /// pushes the snooze that reminds it, its current occurrence's (it pushed the latest, of the
+    /// next occurrence, which B took for the current one's: seed 200, again).
+    @Test func anUndoElsewhereLeavesTheServersOneSnoozeOnTheCurrentOccurrence() throws {
+        let id = shared { $0.addUber() }
+        for (seconds, method) in [(10, "Snooze"), (20, "Done"), (30, "Snooze"), (40, "Undo")] {
+            a.clock.set(EngineHarness.start + Int64(seconds))
+            b.clock.set(EngineHarness.start + Int64(seconds))
+            let snooze: [String: JSONValue] = method == "Snooze" ? ["duration": .string("1h")] : [:]
+            _ = a.perform(method, snooze.merging(["id": .string(id)]) { $1 })
+            server.sync(a.engine)
+            server.sync(b.engine)
+        }
+        func live(_ device: EngineHarness) -> [Int64: Int64] {
+            snoozes(device, id).filter { !device.doneDues(id).contains($0.key) }
+        }
+        let done = b.doneDues(id)
+        let current = b.engine.queue.sync {
+            b.engine.items[id].flatMap { item in
+                b.engine.rules.firstOccurrence(of: item, dueAfter: EngineHarness.start + 40) { !done.contains($0.due) }
+            }
+        }
+        #expect(live(b) == [try #require(current).due: EngineHarness.start + 10 + 3600])
+        #expect(live(a)[try #require(current).due] == live(b)[try #require(current).due])
+        #expect(a.pending.isEmpty && b.pending.isEmpty)
+    }
+
     @Test func anOlderSnoozeOnOneDeviceLosesToADoneOnTheOtherWhicheverIsPushedFirst() throws {
         for snoozerFirst in [true, false] {
             let fresh = try TwoDevices()

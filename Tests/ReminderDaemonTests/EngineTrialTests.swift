@@ -72,6 +72,20 @@ import Testing
         #expect(harness.field(id, "trialEnds") == "2026-11-20")
     }
 
+    /// "Keep it" on the pop-up paid nothing: its confirmation says the subscription is kept and
+    /// when it first charges, not "Marked Hulu as paid" (as it did: the item, its trial cleared,
+    /// looked like any subscription to the confirmation).
+    @Test func keepItOnThePopUpIsConfirmedAsKeptWithTheFirstCharge() throws {
+        let harness = try EngineHarness()
+        let id = addTrial(harness)
+        harness.advance(to: dayBefore)
+        harness.emit(.actionInvoked(id: try #require(harness.notifier.acceptedIds.last), action: "done"))
+        #expect(harness.field(id, "trialEnds") == nil)
+        let confirmation = try #require(harness.notifier.requests.last)
+        #expect(plain(confirmation.body) == "Keeping Hulu · first charge $9.99 on Sat 2026-11-21")
+        #expect(confirmation.actions.map(\.label) == ["Undo"])
+    }
+
     @Test func cancelledIsRefusedWithoutAFreeTrialRunning() throws {
         let harness = try EngineHarness()
         let id = harness.add(["kind": "subscription", "title": "Gym", "every": "1mo", "next": "2026-12-01"])

@@ -52,6 +52,7 @@ import Testing
             try? other.writeWithoutTransaction { db in
                 try db.execute(sql: "BEGIN EXCLUSIVE")
                 locked.signal()
+                // Held for a second of real time: the write must wait through it, not fail.
                 Thread.sleep(forTimeInterval: 1)
                 try db.execute(sql: "COMMIT")
             }

@@ -84,6 +84,21 @@ import Testing
         #expect(!text.contains("amountUsed") && !text.contains("createdAt"))
     }
 
+    /// A subscription whose free trial was cancelled: the daemon says `expired` (it has no
+    /// occurrence left), which `list --all` and `show` printed as it came; they say "cancelled".
+    @Test func aCancelledFreeTrialReadsCancelledNotExpired() {
+        let hulu = item([
+            "id": .string("h1"), "kind": .string("subscription"), "title": .string("Hulu"), "amount": .string("9.99"),
+            "every": .string("1mo"), "next": .string("2030-01-22"), "trialEnds": .string("2030-01-21"),
+            "cancelled": .string("2030-01-20"), "status": .string("expired"), "currency": .string("USD"),
+            "nextReminder": .null,
+        ])
+        let row = List.table([hulu], maxWidth: 120).split(separator: "\n").map(String.init)[1]
+        #expect(row.hasSuffix(" cancelled") && !row.contains("expired"), "\(row)")
+        let status = ItemCard.render(hulu).split(separator: "\n").first { $0.contains("Status") }
+        #expect(status?.hasSuffix("cancelled") == true, "\(status ?? "")")
+    }
+
     @Test func amountsAreInTheCurrencyTheDaemonGaveNeverAGuessedOne() {
         #expect(Output.amount(item(["amount": .string("7.5"), "currency": .string("EUR")])) == "€7.50")
         #expect(Output.amount(item(["value": .string("5"), "currency": .string("GBP")])) == "£5")
