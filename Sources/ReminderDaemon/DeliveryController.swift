@@ -32,7 +32,7 @@ protocol DeliveryCore: AnyObject, Sendable {
     // A pop-up's buttons run the engine's commands, the very ones a client's call runs
     // (`VarlinkEdge.swift`), which throw their refusal (`EngineError`); the reply is not needed,
     // and Done and Undo build none (the edge builds a client's).
-    func markDone(_ id: String, amount: String?, early: Bool, cancelled: Bool, now: Int64) throws(EngineError)
+    func markDone(_ id: String, amount: Money?, early: Bool, cancelled: Bool, now: Int64) throws(EngineError)
     func snooze(_ id: String, _ duration: CalendarDuration, now: Int64) throws(EngineError) -> SnoozeReply
     /// A snooze until a wall time ("Snooze until tomorrow"), clamped as the command's is.
     func snooze(_ id: String, _ target: SnoozeTarget, now: Int64) throws(EngineError) -> SnoozeReply

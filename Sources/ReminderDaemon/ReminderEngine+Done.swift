@@ -18,9 +18,10 @@ extension ReminderEngine {
     /// ends it instead (no reminder any more; `report` counts one charge as money kept). Neither
     /// marks a renewal paid. `cancelled` on anything else is refused.
     ///
-    /// Returns nothing: a client's reply, the item as it is now, is built at the varlink edge
-    /// (`VarlinkEdge.swift`); a button has no use for one.
-    func markDone(_ id: String, amount: String?, early: Bool = false, cancelled: Bool = false, now: Int64)
+    /// `amount` is a positive decimal, checked where the call was read (`CallParameter.amount`);
+    /// it is in the item's currency. Returns nothing: a client's reply, the item as it is now, is
+    /// built at the varlink edge (`VarlinkEdge.swift`); a button has no use for one.
+    func markDone(_ id: String, amount: Money?, early: Bool = false, cancelled: Bool = false, now: Int64)
         throws(EngineError)
     {
         guard var item = items[id] else { throw EngineError.notApplicable(id, Wording(N_("no such item"))) }
@@ -68,11 +69,7 @@ extension ReminderEngine {
             reason = "rebought on \(today)"
         case .benefit(var benefit):
             let occurrence = try doneTarget(of: item, early: early, now: now)
-            if let amount {
-                guard case .success(let used) = Money.parse(amount), used > .zero else {
-                    throw EngineError.invalidParameter(
-                        "amount", Wording(N_("\"%1$s\" is not a positive decimal amount"), .text(amount)))
-                }
+            if let used = amount {
                 if occurrence != currentPeriod(of: item, now: now) {
                     throw EngineError.invalidParameter(
                         "amount", Wording(N_("a partial use counts for the current period only")))

@@ -66,11 +66,12 @@ extension ReminderEngine {
     /// refusals are made here, before anything is written.
     private func streamed(_ request: ReminderRequest, now: Int64) throws(EngineError) -> (any VarlinkReplyWriter)? {
         switch request {
-        case .list(let kind, let all):
-            try QuerySnapshot.checkKind(kind)
-            return ListWriter(snapshot: queries(now: now), kind: kind, all: all)
-        case .export(let history):
-            return ExportWriter(index: index, state: try Backup(zone: zone).exportState(index, from: store, history: history))
+        case .list(let call):
+            try QuerySnapshot.checkKind(call.kind)
+            return ListWriter(snapshot: queries(now: now), kind: call.kind, all: call.all)
+        case .export(let call):
+            return ExportWriter(
+                index: index, state: try Backup(zone: zone).exportState(index, from: store, history: call.history))
         default: return nil
         }
     }
@@ -80,22 +81,23 @@ extension ReminderEngine {
         -> (any ReminderReply)?
     {
         switch request {
-        case .add(let item, let force, let newCard): return try add(item, force: force, newCard: newCard, now: now)
-        case .list(let kind, let all): return ListReply(items: try queries(now: now).list(kind: kind, all: all))
-        case .get(let id): return ItemReply(item: queries(now: now).view(try index.resolve(id, quarantinedToo: true)))
-        case .edit(let id, let changes, let newCard):
-            return try edit(index.resolve(id), changes: changes, newCard: newCard, now: now)
-        case .remove(let id): return try remove(index.resolve(id, quarantinedToo: true), now: now)
-        case .done(let id, let amount, let early, let cancelled):
-            let id = try index.resolve(id)
-            try markDone(id, amount: amount, early: early, cancelled: cancelled, now: now)
+        case .add(let call): return try add(call.item, force: call.force, newCard: call.newCard, now: now)
+        case .list(let call): return ListReply(items: try queries(now: now).list(kind: call.kind, all: call.all))
+        case .get(let call):
+            return ItemReply(item: queries(now: now).view(try index.resolve(call.id, quarantinedToo: true)))
+        case .edit(let call):
+            return try edit(index.resolve(call.id), changes: call.changes, newCard: call.newCard, now: now)
+        case .remove(let call): return try remove(index.resolve(call.id, quarantinedToo: true), now: now)
+        case .done(let call):
+            let id = try index.resolve(call.id)
+            try markDone(id, amount: call.amount, early: call.early, cancelled: call.cancelled, now: now)
             return ItemReply(item: queries(now: now).view(id))
-        case .undo(let id):
-            let id = try index.resolve(id)
+        case .undo(let call):
+            let id = try index.resolve(call.id)
             try undo(id, now: now)
             return ItemReply(item: queries(now: now).view(id))
-        case .snooze(let text, let durationText, let untilText):
-            let id = try index.resolve(text)
+        case .snooze(let call):
+            let (id, durationText, untilText) = (try index.resolve(call.id), call.duration, call.until)
             if let untilText {
                 guard durationText == nil else {
                     throw EngineError.invalidParameter(
@@ -116,15 +118,16 @@ extension ReminderEngine {
                     "duration", Wording(N_("\"%1$s\" is not a snooze like 1h, 1d or 1w"), .text(durationText)))
             }
             return try snooze(id, duration, now: now)
-        case .upcoming(let days): return UpcomingReply(reminders: queries(now: now).upcoming(days: days))
-        case .explain(let id): return queries(now: now).explain(try index.resolve(id))
-        case .history(let limit, let since, let item):
-            return HistoryReply(entries: try queries(now: now).history(limit: limit, since: since, item: item))
+        case .upcoming(let call): return UpcomingReply(reminders: queries(now: now).upcoming(days: call.days))
+        case .explain(let call): return queries(now: now).explain(try index.resolve(call.id))
+        case .history(let call):
+            return HistoryReply(
+                entries: try queries(now: now).history(limit: call.limit, since: call.since, item: call.item))
         case .summary: return try queries(now: now).summary()
         case .status: return status(now: now)
-        case .pause(let durationText):
+        case .pause(let call):
             var duration: CalendarDuration?
-            if let durationText {
+            if let durationText = call.duration {
                 guard case .success(let parsed) = CalendarDuration.parse(durationText, rules: .snooze) else {
                     throw EngineError.invalidParameter(
                         "duration", Wording(N_("\"%1$s\" is not a duration like 2h or 1d"), .text(durationText)))
@@ -138,25 +141,25 @@ extension ReminderEngine {
         case .reload:
             // The daemon answers it: it owns the config file (Daemon.reload).
             throw EngineError.internal("Reload is answered by the daemon, not the engine")
-        case .importItems(let elements, let state, let replace):
-            return try importItems(elements, state: state, replace: replace, now: now)
-        case .export(let history):
-            return try Backup(zone: zone).export(index, from: store, history: history)
-        case .calendar(let days): return CalendarReply(ics: try queries(now: now).calendar(days: days))
-        case .report(let months, let card): return try queries(now: now).report(months: months, card: card)
+        case .importItems(let call):
+            return try importItems(call.items, state: call.state, replace: call.replace, now: now)
+        case .export(let call):
+            return try Backup(zone: zone).export(index, from: store, history: call.history)
+        case .calendar(let call): return CalendarReply(ics: try queries(now: now).calendar(days: call.days))
+        case .report(let call): return try queries(now: now).report(months: call.months, card: call.card)
         case .showSample:
             delivery.showSample(caller: caller, now: now)
             return nil
-        case .syncBegin(let collection, let account):
-            return try sync.begin(collection: collection, account: account, caller: caller, now: now)
-        case .syncPulled(let resources, let removed, let token):
-            return try sync.applyPull(resources, removed: removed, token: token, now: now)
-        case .syncPending(let limit): return SyncPendingReply(changes: try sync.pending(limit: limit, now: now))
-        case .syncPushed(let uid, let seq, let href, let etag, let body):
-            try sync.pushed(uid: uid, seq: seq, href: href, etag: etag, body: body, now: now)
+        case .syncBegin(let call):
+            return try sync.begin(collection: call.collection, account: call.account, caller: caller, now: now)
+        case .syncPulled(let call):
+            return try sync.applyPull(call.resources, removed: call.removed, token: call.token, now: now)
+        case .syncPending(let call): return SyncPendingReply(changes: try sync.pending(limit: call.limit, now: now))
+        case .syncPushed(let call):
+            try sync.pushed(uid: call.uid, seq: call.seq, href: call.href, etag: call.etag, body: call.body, now: now)
             return EmptyReply()
-        case .syncReport(let error):
-            try sync.report(error: error, now: now)
+        case .syncReport(let call):
+            try sync.report(error: call.error, now: now)
             return EmptyReply()
         case .syncStatus: return try sync.syncStatus(now: now)
         case .syncWait: return sync.syncWait(caller: caller, now: now)

@@ -173,21 +173,13 @@ public struct ImportReply: ReminderReply, WireObject {
 
 /// `Export`: a backup — every item in the §2 format and their state — which travels as it is, in
 /// the format `Import` reads back.
-public struct ExportReply: ReminderReply {
-    public var items: [JSONValue]
-    public var state: JSONValue
+public struct ExportReply: ReminderReply, WireObject {
+    public var items: [JSONValue] = []
+    public var state = JSONValue.object([:])
 
     public init(items: [JSONValue], state: JSONValue) { (self.items, self.state) = (items, state) }
-
-    public var parameters: [String: JSONValue] { ["items": .array(items), "state": state] }
-
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        guard case .array(let items)? = parameters["items"] else {
-            throw .malformedMessage(reason: "items: expected an array")
-        }
-        _ = try ReplyFields(parameters["state"], "state")
-        self.init(items: items, state: parameters["state"]!)
-    }
+    public init(unread: Void) {}
+    public static let wireFields: [WireField<ExportReply>] = [.wholeArray("items", \.items), .wholeObject("state", \.state)]
 }
 
 /// `Calendar`: the items as RFC 5545 iCalendar, their alarms where the daemon — in its zone, with

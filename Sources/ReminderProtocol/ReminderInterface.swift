@@ -6,6 +6,8 @@ public enum ReminderInterface {
 
     /// Items travel as objects in the §2 JSON format; replies describing items add `status`,
     /// `daysLeft`, `nextReminder`, `due`, and `currency` when the item has none (the config's).
+    /// Each method's parameter list is written from its declaration (`parameters(_:)`), so what a
+    /// client is told a method takes is what the daemon reads.
     public static let description = """
         # reminderd: reminders of money-relevant deadlines (card benefits, subscriptions,
         # coupons, annual fees, rebuys). Items are objects in the format of section 2 of
@@ -15,78 +17,78 @@ public enum ReminderInterface {
         # Adds an item; the daemon assigns its id and createdAt. One of the same kind and title on
         # the same card as an item tracked already is refused (Duplicate) unless force is true; a
         # card named a few letters from one tracked already (NearCard) unless newCard is true.
-        method Add(item: object, force: ?bool, newCard: ?bool) -> (id: string, item: object)
+        method Add(\(parameters(.add))) -> (id: string, item: object)
 
         # Items with their status: available, expiring, used, expired or overdue.
-        method List(kind: ?string, all: ?bool) -> (items: []object)
+        method List(\(parameters(.list))) -> (items: []object)
 
         # One item, by id or unique id prefix, or by its title or the unique start of one (case
         # and accents aside); the same for every id parameter below.
-        method Get(id: string) -> (item: object)
+        method Get(\(parameters(.get))) -> (item: object)
 
         # Changes the given fields of an item; reminders are rescheduled at once. A card a typo
         # away from another item's is refused (NearCard) unless newCard is true.
-        method Edit(id: string, changes: object, newCard: ?bool) -> (item: object)
+        method Edit(\(parameters(.edit))) -> (item: object)
 
         # Deletes an item; item is what it was (null for one whose stored data was unreadable).
-        method Remove(id: string) -> (id: string, item: ?object)
+        method Remove(\(parameters(.remove))) -> (id: string, item: ?object)
 
         # Marks the current occurrence done (used, rebought, acknowledged). When it is done
         # already, NotApplicable and nothing changes; early: true acknowledges the next one.
         # On a subscription's free trial Done keeps it; cancelled: true ends it instead.
-        method Done(id: string, amount: ?string, early: ?bool, cancelled: ?bool) -> (item: object)
+        method Done(\(parameters(.done))) -> (item: object)
 
         # Restores the item as it was before its latest Done; repeated, before each earlier one.
-        method Undo(id: string) -> (item: object)
+        method Undo(\(parameters(.undo))) -> (item: object)
 
         # The next reminder of the current occurrence fires after duration (1h, 1d, 1w), or at
         # until (18:00: the next 18:00 in the daemon's zone; tomorrow: tomorrow at reminderTime),
         # one of the two; one that would end at or after the due time ends a minute before it,
         # one in quiet hours at their end, and shortened says why (also: 18:00 meant tomorrow).
-        method Snooze(id: string, duration: ?string, until: ?string) -> (until: string, shortened: ?string)
+        method Snooze(\(parameters(.snooze))) -> (until: string, shortened: ?string)
 
         # Pending reminders in time order.
-        method Upcoming(days: ?int) -> (reminders: []object)
+        method Upcoming(\(parameters(.upcoming))) -> (reminders: []object)
 
         # How each upcoming fire time of an item was derived.
-        method Explain(id: string) -> (steps: []object)
+        method Explain(\(parameters(.explain))) -> (steps: []object)
 
         # What happened, newest first; since is a date or RFC 3339 time, item an id or prefix.
-        method History(limit: ?int, since: ?string, item: ?string) -> (entries: []object)
+        method History(\(parameters(.history))) -> (entries: []object)
 
-        method Summary() -> (summary: object)
+        method Summary(\(parameters(.summary))) -> (summary: object)
 
         # The status object includes today, the date in the daemon's time zone.
-        method Status() -> (status: object)
+        method Status(\(parameters(.status))) -> (status: object)
 
         # Holds pop-ups (do not disturb), for duration or until Resume.
-        method Pause(duration: ?string) -> (until: ?string)
+        method Pause(\(parameters(.pause))) -> (until: ?string)
 
-        method Resume() -> ()
+        method Resume(\(parameters(.resume))) -> ()
 
         # Re-reads the config file; a bad one is refused and the old one kept.
-        method Reload() -> ()
+        method Reload(\(parameters(.reload))) -> ()
 
         # Adds items, all or none, with a backup's state (occurrences, redemptions, undo,
         # history) in the same transaction; replace: true restores over items of the same ids.
-        method Import(items: []object, state: ?object, replace: ?bool) -> (ids: []string)
+        method Import(\(parameters(.importItems))) -> (ids: []string)
 
         # Every item, and their state for a backup; history: true adds the history.
-        method Export(history: ?bool) -> (items: []object, state: object)
+        method Export(\(parameters(.export))) -> (items: []object, state: object)
 
         # The items as RFC 5545 iCalendar for the next days (default 365, at most 3660), with
         # the alarms where the daemon, in its zone and with its settings, reminds.
-        method Calendar(days: ?int) -> (ics: string)
+        method Calendar(\(parameters(.calendar))) -> (ics: string)
 
         # Value over the last months (default 12, at most 120) ending with this one: redeemed per
         # month per card (counted in the month of the Done), each card's year against its fee,
         # subscriptions' cost, and what expired unused; card keeps one card (its name or start).
-        method Report(months: ?int, card: ?string) -> (report: object)
+        method Report(\(parameters(.report))) -> (report: object)
 
         # Shows a sample reminder's pop-up now, whatever the hour, quiet hours or pause, as
         # notify-send would; its buttons say what they would do and change nothing. NotApplicable
         # when no notification server is on the session bus.
-        method ShowSample() -> (summary: string, body: string, buttons: []string)
+        method ShowSample(\(parameters(.showSample))) -> (summary: string, body: string, buttons: []string)
 
         # The methods below are reminderd-sync's, the process that syncs the items with a CalDAV
         # task list (not for people; see docs/SYNC.md).
@@ -94,35 +96,35 @@ public enum ReminderInterface {
         # Starts a sync pass with collection (the task list's URL) of account (user@host). A
         # collection other than the last one starts over: every item is pushed again. Returns
         # the sync token stored after the last pull, and the resources known then.
-        method SyncBegin(collection: string, account: string) -> (token: ?string, resources: []object)
+        method SyncBegin(\(parameters(.syncBegin))) -> (token: ?string, resources: []object)
 
         # Resources new or changed on the server (href, etag, body) and removed (hrefs); each is
         # merged with the local item, and token is stored once all are applied. skipped names
         # each resource not applied (href, reason): not readable, or its UID twice in the batch.
-        method SyncPulled(resources: []object, removed: []string, token: ?string)
+        method SyncPulled(\(parameters(.syncPulled)))
             -> (applied: int, conflicts: int, skipped: []object)
 
         # The local changes to push, oldest first: uid, href, etag (null: create), body (null:
         # delete) and seq, which SyncPushed gives back.
-        method SyncPending(limit: ?int) -> (changes: []object)
+        method SyncPending(\(parameters(.syncPending))) -> (changes: []object)
 
         # The server took change seq of uid: its new etag (null when it gave none) and the body
         # it holds (null: deleted).
-        method SyncPushed(uid: string, seq: int, href: string, etag: ?string, body: ?string) -> ()
+        method SyncPushed(\(parameters(.syncPushed))) -> ()
 
         # A pass ended: error is null when it succeeded, else why not, in words.
-        method SyncReport(error: ?string) -> ()
+        method SyncReport(\(parameters(.syncReport))) -> ()
 
         # Sync's state: account, last sync, changes waiting, conflicts, the last error.
-        method SyncStatus() -> (sync: object)
+        method SyncStatus(\(parameters(.syncStatus))) -> (sync: object)
 
         # Answers when reminderd-sync has work: reason "changed" (a local change, 2 s after),
         # "now" (SyncNow), or "refresh" with the uids of items a pop-up is about to show.
-        method SyncWait() -> (reason: string, uids: []string)
+        method SyncWait(\(parameters(.syncWait))) -> (reason: string, uids: []string)
 
         # Asks the connected reminderd-sync for a pass and answers when it ends; SyncFailed
         # says why it did not succeed, or that no reminderd-sync is running.
-        method SyncNow() -> ()
+        method SyncNow(\(parameters(.syncNow))) -> ()
 
         # reasonTemplate (where an error has it): the reason as its catalog template, for the
         # client to write in its own language: format, arguments (strings, or templates in
@@ -147,6 +149,9 @@ public enum ReminderInterface {
         error SyncFailed (reason: string, reasonTemplate: ?object)
 
         """
+
+    /// `id: string, amount: ?string`: the parameter list of `method`, from its declaration.
+    private static func parameters(_ method: ReminderMethod) -> String { method.declaration.signature }
 
     public enum ErrorName {
         public static let invalidItem = "io.reminderd.Reminders.InvalidItem"

@@ -2,9 +2,10 @@ import ReminderCore
 import ReminderJSON
 
 /// The methods of `io.reminderd.Reminders`, each named here once: its name on the wire (the raw
-/// value), whether it only reads, and the parameters it takes. A test holds this to the
-/// interface description, so the two cannot drift apart. Adding a method is a case here (with
-/// its request in `ReminderRequest`), its reply type, and its engine function (docs/ARCHITECTURE.md).
+/// value), whether it only reads, and the declaration of the parameters it takes, from which the
+/// interface description's parameter lists are written. Adding a method is a case here (with its
+/// parameters in `RequestCalls.swift` and its case in `ReminderRequest`), its reply type, and its
+/// engine function (docs/ARCHITECTURE.md).
 public enum ReminderMethod: String, CaseIterable, Sendable {
     case add = "Add"
     case list = "List"
@@ -74,29 +75,34 @@ public enum ReminderMethod: String, CaseIterable, Sendable {
         }
     }
 
-    /// The parameters the method takes (the interface description's); any other is refused.
-    public var parameterNames: Set<String> {
+    /// The declaration of the parameters the method takes (`RequestCalls.swift`); any other is
+    /// refused.
+    public var declaration: any CallParameters.Type {
         switch self {
-        case .add: return ["item", "force", "newCard"]
-        case .list: return ["kind", "all"]
-        case .get, .remove, .undo, .explain: return ["id"]
-        case .edit: return ["id", "changes", "newCard"]
-        case .done: return ["id", "amount", "early", "cancelled"]
-        case .snooze: return ["id", "duration", "until"]
-        case .upcoming, .calendar: return ["days"]
-        case .history: return ["limit", "since", "item"]
-        case .summary, .status, .resume, .reload, .showSample, .syncStatus, .syncWait, .syncNow: return []
-        case .pause: return ["duration"]
-        case .importItems: return ["items", "state", "replace"]
-        case .export: return ["history"]
-        case .report: return ["months", "card"]
-        case .syncBegin: return ["collection", "account"]
-        case .syncPulled: return ["resources", "removed", "token"]
-        case .syncPending: return ["limit"]
-        case .syncPushed: return ["uid", "seq", "href", "etag", "body"]
-        case .syncReport: return ["error"]
+        case .add: ReminderRequest.Add.self
+        case .list: ReminderRequest.List.self
+        case .get, .remove, .undo, .explain: ReminderRequest.OneItem.self
+        case .edit: ReminderRequest.Edit.self
+        case .done: ReminderRequest.Done.self
+        case .snooze: ReminderRequest.Snooze.self
+        case .upcoming: ReminderRequest.Upcoming.self
+        case .history: ReminderRequest.History.self
+        case .summary, .status, .resume, .reload, .showSample, .syncStatus, .syncWait, .syncNow: NoParameters.self
+        case .pause: ReminderRequest.Pause.self
+        case .importItems: ReminderRequest.Import.self
+        case .export: ReminderRequest.Export.self
+        case .calendar: ReminderRequest.Calendar.self
+        case .report: ReminderRequest.Report.self
+        case .syncBegin: ReminderRequest.SyncBegin.self
+        case .syncPulled: ReminderRequest.SyncPulled.self
+        case .syncPending: ReminderRequest.SyncPending.self
+        case .syncPushed: ReminderRequest.SyncPushed.self
+        case .syncReport: ReminderRequest.SyncReport.self
         }
     }
+
+    /// The parameters the method takes, by name.
+    public var parameterNames: Set<String> { Set(declaration.parameterNames) }
 }
 
 extension VarlinkCall {

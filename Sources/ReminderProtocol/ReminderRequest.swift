@@ -1,48 +1,38 @@
 import ReminderCore
 import ReminderJSON
 
-/// A call of `io.reminderd.Reminders`, read and checked in one place: the method, and each
-/// parameter in its type with its default. Whether an id exists or a duration parses is the
+/// A call of `io.reminderd.Reminders`, read and checked in one place: the method, and its
+/// parameters in their types with their defaults, declared once in a struct of the method's own
+/// (`RequestCalls.swift`, `SyncCalls.swift`). Whether an id exists or a duration parses is the
 /// engine's to say; here only the shape of the call is checked, with errors naming the parameter.
 public enum ReminderRequest: Sendable, Equatable {
-    /// `force`: add it though one of the same kind, title and card exists; `newCard`: though its
-    /// card name is a few letters from a card tracked already (a typo, most likely).
-    case add(item: JSONValue, force: Bool = false, newCard: Bool = false)
-    case list(kind: String?, all: Bool)
-    case get(id: String)
-    /// `newCard`: a changed card is new though its name is a few letters from a tracked one.
-    case edit(id: String, changes: JSONValue, newCard: Bool = false)
-    case remove(id: String)
-    /// `cancelled`: a free trial cancelled, which ends the subscription (CONTRACT §2).
-    case done(id: String, amount: String?, early: Bool, cancelled: Bool = false)
-    case undo(id: String)
-    /// A duration ("1h") or a wall time to snooze until ("18:00", "tomorrow"): one of the two.
-    case snooze(id: String, duration: String?, until: String? = nil)
-    case upcoming(days: Int)
-    case explain(id: String)
-    case history(limit: Int, since: String?, item: String?)
+    case add(Add)
+    case list(List)
+    case get(OneItem)
+    case edit(Edit)
+    case remove(OneItem)
+    case done(Done)
+    case undo(OneItem)
+    case snooze(Snooze)
+    case upcoming(Upcoming)
+    case explain(OneItem)
+    case history(History)
     case summary
     case status
-    case pause(duration: String?)
+    case pause(Pause)
     case resume
     case reload
-    case importItems(items: [JSONValue], state: JSONValue?, replace: Bool)
-    case export(history: Bool)
-    case calendar(days: Int)
-    /// `months` (1–120) ending with the current one; `card`, a card's name or the start of it.
-    case report(months: Int, card: String?)
+    case importItems(Import)
+    case export(Export)
+    case calendar(Calendar)
+    case report(Report)
     /// A sample reminder's pop-up now, whatever the hour (`reminderctl try`).
     case showSample
-    case syncBegin(collection: String, account: String)
-    /// Remote resources new or changed (`SyncResource`, with bodies) and removed (hrefs) since
-    /// the stored token; `token` is stored once they are applied (nil: keep the stored one).
-    case syncPulled(resources: [SyncResource], removed: [String], token: String?)
-    case syncPending(limit: Int)
-    /// The server took change `seq` of `uid`: its href, its new ETag (nil when the server gave
-    /// none), and the body it now holds (nil: the resource was deleted).
-    case syncPushed(uid: String, seq: Int64, href: String, etag: String?, body: String?)
-    /// A sync pass ended: nil when it succeeded, else why not, in words.
-    case syncReport(error: String?)
+    case syncBegin(SyncBegin)
+    case syncPulled(SyncPulled)
+    case syncPending(SyncPending)
+    case syncPushed(SyncPushed)
+    case syncReport(SyncReport)
     case syncStatus
     case syncWait
     case syncNow
@@ -50,124 +40,75 @@ public enum ReminderRequest: Sendable, Equatable {
     /// Reads `parameters` as a call of `method`, refusing an unknown parameter or one of the
     /// wrong type with `InvalidParameter`.
     public init(_ method: ReminderMethod, _ parameters: [String: JSONValue]) throws(VarlinkError) {
-        // The names once (`parameterNames` builds its set on each use), and no array for the
-        // usual call, which has no unknown parameter: the first unknown name in sorted order.
-        let known = method.parameterNames
-        if let unknown = parameters.keys.lazy.filter({ !known.contains($0) }).min() {
-            throw .invalidParameter(unknown, "unknown parameter")
-        }
-        var p = Parameters(parameters)
+        let p = parameters
         switch method {
-        case .add:
-            self = .add(
-                item: try p.object("item"), force: try p.optionalBool("force") ?? false,
-                newCard: try p.optionalBool("newCard") ?? false)
-        case .list: self = .list(kind: try p.optionalString("kind"), all: try p.optionalBool("all") ?? false)
-        case .get: self = .get(id: try p.string("id"))
-        case .edit:
-            self = .edit(
-                id: try p.string("id"), changes: try p.object("changes"), newCard: try p.optionalBool("newCard") ?? false)
-        case .remove: self = .remove(id: try p.string("id"))
-        case .done:
-            self = .done(
-                id: try p.string("id"), amount: try p.optionalString("amount"),
-                early: try p.optionalBool("early") ?? false, cancelled: try p.optionalBool("cancelled") ?? false)
-        case .undo: self = .undo(id: try p.string("id"))
-        case .snooze:
-            self = .snooze(
-                id: try p.string("id"), duration: try p.optionalString("duration"),
-                until: try p.optionalString("until"))
-        case .upcoming: self = .upcoming(days: try p.optionalInt("days") ?? 7)
-        case .explain: self = .explain(id: try p.string("id"))
-        case .history:
-            self = .history(
-                limit: try p.optionalInt("limit") ?? 50, since: try p.optionalString("since"),
-                item: try p.optionalString("item"))
-        case .summary: self = .summary
-        case .status: self = .status
-        case .pause: self = .pause(duration: try p.optionalString("duration"))
-        case .resume: self = .resume
-        case .reload: self = .reload
-        case .importItems:
-            self = .importItems(
-                items: try p.array("items"), state: p.value("state"), replace: try p.optionalBool("replace") ?? false)
-        case .export: self = .export(history: try p.optionalBool("history") ?? false)
-        case .calendar: self = .calendar(days: try p.optionalInt("days") ?? 365)
-        case .report: self = .report(months: try p.optionalInt("months") ?? 12, card: try p.optionalString("card"))
-        case .showSample: self = .showSample
-        case .syncBegin: self = .syncBegin(collection: try p.string("collection"), account: try p.string("account"))
-        case .syncPulled:
-            var resources: [SyncResource] = []
-            for (index, element) in try p.array("resources").enumerated() {
-                resources.append(try SyncResource(element, "resources[\(index)]"))
-            }
-            var removed: [String] = []
-            for (index, element) in try p.array("removed").enumerated() {
-                guard case .string(let href) = element else {
-                    throw .invalidParameter("removed[\(index)]", "expected a string, found \(element.typeName)")
-                }
-                removed.append(href)
-            }
-            self = .syncPulled(resources: resources, removed: removed, token: try p.optionalString("token"))
-        case .syncPending: self = .syncPending(limit: try p.optionalInt("limit") ?? 100)
-        case .syncPushed:
-            guard case .integer(let seq)? = p.value("seq") else {
-                throw .invalidParameter("seq", "expected a whole number")
-            }
-            self = .syncPushed(
-                uid: try p.string("uid"), seq: seq, href: try p.string("href"), etag: try p.optionalString("etag"),
-                body: try p.optionalString("body"))
-        case .syncReport: self = .syncReport(error: try p.optionalString("error"))
-        case .syncStatus: self = .syncStatus
-        case .syncWait: self = .syncWait
-        case .syncNow: self = .syncNow
+        case .add: self = .add(try Add(parameters: p))
+        case .list: self = .list(try List(parameters: p))
+        case .get: self = .get(try OneItem(parameters: p))
+        case .edit: self = .edit(try Edit(parameters: p))
+        case .remove: self = .remove(try OneItem(parameters: p))
+        case .done: self = .done(try Done(parameters: p))
+        case .undo: self = .undo(try OneItem(parameters: p))
+        case .snooze: self = .snooze(try Snooze(parameters: p))
+        case .upcoming: self = .upcoming(try Upcoming(parameters: p))
+        case .explain: self = .explain(try OneItem(parameters: p))
+        case .history: self = .history(try History(parameters: p))
+        case .pause: self = .pause(try Pause(parameters: p))
+        case .importItems: self = .importItems(try Import(parameters: p))
+        case .export: self = .export(try Export(parameters: p))
+        case .calendar: self = .calendar(try Calendar(parameters: p))
+        case .report: self = .report(try Report(parameters: p))
+        case .syncBegin: self = .syncBegin(try SyncBegin(parameters: p))
+        case .syncPulled: self = .syncPulled(try SyncPulled(parameters: p))
+        case .syncPending: self = .syncPending(try SyncPending(parameters: p))
+        case .syncPushed: self = .syncPushed(try SyncPushed(parameters: p))
+        case .syncReport: self = .syncReport(try SyncReport(parameters: p))
+        case .summary: self = try .bare(.summary, p)
+        case .status: self = try .bare(.status, p)
+        case .resume: self = try .bare(.resume, p)
+        case .reload: self = try .bare(.reload, p)
+        case .showSample: self = try .bare(.showSample, p)
+        case .syncStatus: self = try .bare(.syncStatus, p)
+        case .syncWait: self = try .bare(.syncWait, p)
+        case .syncNow: self = try .bare(.syncNow, p)
+        }
+    }
+
+    /// `request`, of a method that takes no parameters, once `parameters` has none.
+    private static func bare(_ request: ReminderRequest, _ parameters: [String: JSONValue]) throws(VarlinkError)
+        -> ReminderRequest
+    {
+        _ = try NoParameters(parameters: parameters)
+        return request
+    }
+
+    /// The call's parameters, typed; nil for a method that takes none.
+    public var call: (any CallParameters)? {
+        switch self {
+        case .add(let call): call
+        case .list(let call): call
+        case .get(let call), .remove(let call), .undo(let call), .explain(let call): call
+        case .edit(let call): call
+        case .done(let call): call
+        case .snooze(let call): call
+        case .upcoming(let call): call
+        case .history(let call): call
+        case .pause(let call): call
+        case .importItems(let call): call
+        case .export(let call): call
+        case .calendar(let call): call
+        case .report(let call): call
+        case .syncBegin(let call): call
+        case .syncPulled(let call): call
+        case .syncPending(let call): call
+        case .syncPushed(let call): call
+        case .syncReport(let call): call
+        case .summary, .status, .resume, .reload, .showSample, .syncStatus, .syncWait, .syncNow: nil
         }
     }
 
     /// The call's parameters as a client writes them, the names `init` reads; nil is left out.
-    public var parameters: [String: JSONValue] {
-        var fields: [String: JSONValue] = [:]
-        switch self {
-        case .add(let item, let force, let newCard):
-            fields["item"] = item
-            if force { fields["force"] = .bool(true) }
-            if newCard { fields["newCard"] = .bool(true) }
-        case .list(let kind, let all): (fields["kind"], fields["all"]) = (kind.map { .string($0) }, .bool(all))
-        case .get(let id), .remove(let id), .undo(let id), .explain(let id): fields["id"] = .string(id)
-        case .edit(let id, let changes, let newCard):
-            (fields["id"], fields["changes"]) = (.string(id), changes)
-            if newCard { fields["newCard"] = .bool(true) }
-        case .done(let id, let amount, let early, let cancelled):
-            (fields["id"], fields["amount"], fields["early"]) = (.string(id), amount.map { .string($0) }, .bool(early))
-            if cancelled { fields["cancelled"] = .bool(true) }
-        case .snooze(let id, let duration, let until):
-            fields["id"] = .string(id)
-            (fields["duration"], fields["until"]) = (duration.map { .string($0) }, until.map { .string($0) })
-        case .upcoming(let days), .calendar(let days): fields["days"] = .integer(Int64(days))
-        case .history(let limit, let since, let item):
-            fields["limit"] = .integer(Int64(limit))
-            (fields["since"], fields["item"]) = (since.map { .string($0) }, item.map { .string($0) })
-        case .summary, .status, .resume, .reload, .showSample, .syncStatus, .syncWait, .syncNow: break
-        case .pause(let duration): fields["duration"] = duration.map { .string($0) }
-        case .importItems(let items, let state, let replace):
-            (fields["items"], fields["state"], fields["replace"]) = (.array(items), state, .bool(replace))
-        case .export(let history): fields["history"] = .bool(history)
-        case .report(let months, let card):
-            (fields["months"], fields["card"]) = (.integer(Int64(months)), card.map { .string($0) })
-        case .syncBegin(let collection, let account):
-            (fields["collection"], fields["account"]) = (.string(collection), .string(account))
-        case .syncPulled(let resources, let removed, let token):
-            fields["resources"] = .array(resources.map(\.json))
-            fields["removed"] = .array(removed.map { .string($0) })
-            fields["token"] = token.map { .string($0) }
-        case .syncPending(let limit): fields["limit"] = .integer(Int64(limit))
-        case .syncPushed(let uid, let seq, let href, let etag, let body):
-            (fields["uid"], fields["seq"], fields["href"]) = (.string(uid), .integer(seq), .string(href))
-            (fields["etag"], fields["body"]) = (etag.map { .string($0) }, body.map { .string($0) })
-        case .syncReport(let error): fields["error"] = error.map { .string($0) }
-        }
-        return fields
-    }
+    public var parameters: [String: JSONValue] { call?.parameters ?? [:] }
 
     public var method: ReminderMethod {
         switch self {
@@ -222,52 +163,5 @@ extension VarlinkError {
         VarlinkError(
             name: ReminderInterface.ErrorName.invalidConfig,
             parameters: ["field": .string(field), "reason": .string(reason)])
-    }
-}
-
-/// Reads a method's parameters on `FieldReader` (null counts as absent), refusing with
-/// `InvalidParameter` naming the parameter. Numbers and flags keep the interface's own wording
-/// (a bounded whole number; "expected true or false").
-struct Parameters {
-    private var reader: FieldReader
-
-    init(_ values: [String: JSONValue]) { reader = FieldReader(fields: values, path: "") }
-
-    mutating func value(_ key: String) -> JSONValue? { reader.value(key) }
-
-    mutating func string(_ key: String) throws(VarlinkError) -> String {
-        guard let text = try optionalString(key) else { throw .invalidParameter(key, "missing") }
-        return text
-    }
-
-    mutating func optionalString(_ key: String) throws(VarlinkError) -> String? {
-        do { return try reader.string(key) } catch { throw .invalidParameter(error.field, error.reason) }
-    }
-
-    mutating func optionalInt(_ key: String) throws(VarlinkError) -> Int? {
-        guard let value = value(key) else { return nil }
-        guard case .integer(let number) = value, number >= 0, number <= 100_000 else {
-            throw .invalidParameter(key, "expected a whole number from 0 to 100000")
-        }
-        return Int(number)
-    }
-
-    mutating func optionalBool(_ key: String) throws(VarlinkError) -> Bool? {
-        guard let value = value(key) else { return nil }
-        guard case .bool(let flag) = value else { throw .invalidParameter(key, "expected true or false") }
-        return flag
-    }
-
-    mutating func object(_ key: String) throws(VarlinkError) -> JSONValue {
-        guard let value = value(key) else { throw .invalidParameter(key, "missing") }
-        do { _ = try FieldReader(value, path: key) } catch { throw .invalidParameter(error.field, error.reason) }
-        return value
-    }
-
-    mutating func array(_ key: String) throws(VarlinkError) -> [JSONValue] {
-        let elements: [JSONValue]?
-        do { elements = try reader.array(key) } catch { throw .invalidParameter(error.field, error.reason) }
-        guard let elements else { throw .invalidParameter(key, "missing") }
-        return elements
     }
 }

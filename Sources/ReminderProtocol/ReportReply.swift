@@ -2,131 +2,123 @@ import CivilTime
 import ReminderCore
 import ReminderJSON
 
-/// `Report`: the value report (CONTRACT §5 `report`), `ValueReport` on the wire. Amounts are
-/// decimal text (`net` signed, `"-311"`), months `YYYY-MM`, times RFC 3339 with the daemon's offset.
-public struct ReportReply: ReminderReply {
+/// `Report`: the value report (CONTRACT §5 `report`), `ValueReport` on the wire, written and read
+/// by the field tables below. Amounts are decimal text (`net` signed, `"-311"`), months `YYYY-MM`,
+/// times RFC 3339 with the daemon's offset.
+public struct ReportReply: ReminderReply, WireObject {
     public var report: ValueReport
 
     public init(report: ValueReport) { self.report = report }
+    public init(unread: Void) { report = ValueReport(unread: ()) }
+    public static let wireFields: [WireField<ReportReply>] = [.object("report", \.report)]
+}
 
-    public var parameters: [String: JSONValue] {
-        func money(_ amount: Money) -> JSONValue { .string(amount.description) }
-        let months: [JSONValue] = report.months.map { month in
-            .object([
-                "month": .string(String(month.month.description.prefix(7))), "redeemed": money(month.redeemed),
-                "lost": money(month.lost), "subscriptions": money(month.subscriptions),
-                "cards": .array(
-                    month.cards.map {
-                        .object([
-                            "card": .string($0.card), "currency": .string($0.currency), "redeemed": money($0.amount),
-                        ])
-                    }),
-            ])
+extension WireField {
+    /// A total as a report carries it: a sum of amounts, signed (`Money.parseTotal`).
+    static func total(_ key: String, _ property: WritableKeyPath<Owner, Money> & Sendable) -> WireField {
+        WireField(key: key) { owner, object in
+            object[key] = .string(owner[keyPath: property].description)
+        } read: { owner, json, place throws(ReminderProtocolError) in
+            guard case .string(let text)? = json, case .success(let total) = Money.parseTotal(text) else {
+                throw wrong(place, "a decimal amount")
+            }
+            owner[keyPath: property] = total
         }
-        let cards: [JSONValue] = report.cards.map { card in
-            var fields: [String: JSONValue] = [
-                "card": .string(card.card), "currency": .string(card.currency), "redeemed": money(card.redeemed),
-                "lost": money(card.lost),
-            ]
-            fields.put("fee", card.fee?.description)
-            fields.put("feeDue", card.feeDue)
-            fields.put("yearRedeemed", card.yearRedeemed?.description)
-            fields.put("net", card.net?.description)
-            return .object(fields)
-        }
-        let subscriptions: [JSONValue] = report.subscriptions.map { subscription in
-            var fields: [String: JSONValue] = [
-                "item": .string(subscription.item), "title": .string(subscription.title),
-                "currency": .string(subscription.currency), "every": .string(subscription.every),
-                "amount": money(subscription.amount), "monthly": money(subscription.monthly),
-            ]
-            fields.put("card", subscription.card)
-            return .object(fields)
-        }
-        let lost: [JSONValue] = report.lost.map { loss in
-            var fields: [String: JSONValue] = [
-                "item": .string(loss.item), "title": .string(loss.title), "kind": .string(loss.kind),
-                "currency": .string(loss.currency), "due": .string(loss.due), "amount": money(loss.amount),
-                "lost": money(loss.lost),
-            ]
-            fields.put("card", loss.card)
-            return .object(fields)
-        }
-        return [
-            "report": .object([
-                "currency": .string(report.currency),
-                "cardFilter": report.cardFilter.map { .array($0.map { .string($0) }) } ?? .null,
-                "months": .array(months), "cards": .array(cards),
-                "subscriptions": .object([
-                    "monthlyTotal": money(report.subscriptionsMonthly), "items": .array(subscriptions),
-                ]),
-                "lost": .array(lost),
-            ])
-        ]
     }
 
-    public init(parameters: [String: JSONValue]) throws(ReminderProtocolError) {
-        let report = try ReplyFields(parameters["report"], "report")
-        func money(_ fields: ReplyFields, _ key: String) throws(ReminderProtocolError) -> Money {
-            guard case .success(let amount) = Money.parseTotal(try fields.string(key)) else {
-                throw .malformedMessage(reason: "\(fields.path).\(key): expected a decimal amount")
+    /// A total left out when nil.
+    static func optionalTotal(_ key: String, _ property: WritableKeyPath<Owner, Money?> & Sendable) -> WireField {
+        WireField(key: key) { owner, object in
+            if let total = owner[keyPath: property] { object[key] = .string(total.description) }
+        } read: { owner, json, place throws(ReminderProtocolError) in
+            guard let json else { return owner[keyPath: property] = nil }
+            guard case .string(let text) = json, case .success(let total) = Money.parseTotal(text) else {
+                throw wrong(place, "a decimal amount")
             }
-            return amount
+            owner[keyPath: property] = total
         }
-        func optionalMoney(_ fields: ReplyFields, _ key: String) throws(ReminderProtocolError) -> Money? {
-            guard try fields.optionalString(key) != nil else { return nil }
-            return try money(fields, key)
-        }
-        var months: [ValueReport.Month] = []
-        for month in try report.objects("months") {
-            let text = try month.string("month")
-            guard case .success(let first) = LocalDate.parse(text + "-01") else {
-                throw .malformedMessage(reason: "\(month.path).month: expected YYYY-MM")
-            }
-            var cards: [ValueReport.CardAmount] = []
-            for card in try month.objects("cards") {
-                cards.append(
-                    ValueReport.CardAmount(
-                        card: try card.string("card"), currency: try card.string("currency"),
-                        amount: try money(card, "redeemed")))
-            }
-            months.append(
-                ValueReport.Month(
-                    month: first, redeemed: try money(month, "redeemed"), lost: try money(month, "lost"),
-                    subscriptions: try money(month, "subscriptions"), cards: cards))
-        }
-        var cards: [ValueReport.Card] = []
-        for card in try report.objects("cards") {
-            cards.append(
-                ValueReport.Card(
-                    card: try card.string("card"), currency: try card.string("currency"),
-                    redeemed: try money(card, "redeemed"), lost: try money(card, "lost"),
-                    fee: try optionalMoney(card, "fee"), feeDue: try card.optionalString("feeDue"),
-                    yearRedeemed: try optionalMoney(card, "yearRedeemed")))
-        }
-        let subscriptionsFields = try report.object("subscriptions")
-        var subscriptions: [ValueReport.Subscription] = []
-        for subscription in try subscriptionsFields.objects("items") {
-            subscriptions.append(
-                ValueReport.Subscription(
-                    item: try subscription.string("item"), title: try subscription.string("title"),
-                    currency: try subscription.string("currency"), every: try subscription.string("every"),
-                    card: try subscription.optionalString("card"), amount: try money(subscription, "amount"),
-                    monthly: try money(subscription, "monthly")))
-        }
-        var lost: [ValueReport.Loss] = []
-        for loss in try report.objects("lost") {
-            lost.append(
-                ValueReport.Loss(
-                    item: try loss.string("item"), title: try loss.string("title"), kind: try loss.string("kind"),
-                    currency: try loss.string("currency"), card: try loss.optionalString("card"),
-                    due: try loss.string("due"), amount: try money(loss, "amount"), lost: try money(loss, "lost")))
-        }
-        let filter = try report.optionalStrings("cardFilter")
+    }
+}
+
+extension ValueReport: WireObject {
+    public init(unread: Void) {
         self.init(
-            report: ValueReport(
-                currency: try report.string("currency"), cardFilter: filter, months: months, cards: cards,
-                subscriptions: subscriptions, subscriptionsMonthly: try money(subscriptionsFields, "monthlyTotal"),
-                lost: lost))
+            currency: "", cardFilter: nil, months: [], cards: [], subscriptions: [], subscriptionsMonthly: .zero, lost: [])
     }
+
+    /// `cardFilter` is null when the report is of every card.
+    public static let wireFields: [WireField<ValueReport>] = [
+        .required("currency", \.currency), .nullable("cardFilter", \.cardFilter), .objects("months", \.months),
+        .objects("cards", \.cards),
+        .group("subscriptions", [.total("monthlyTotal", \.subscriptionsMonthly), .objects("items", \.subscriptions)]),
+        .objects("lost", \.lost),
+    ]
+}
+
+extension ValueReport.Month: WireObject {
+    public init(unread: Void) {
+        self.init(
+            month: LocalDate(uncheckedYear: 1970, month: 1, day: 1), redeemed: .zero, lost: .zero, subscriptions: .zero,
+            cards: [])
+    }
+
+    public static let wireFields: [WireField<ValueReport.Month>] = [
+        // The month as `YYYY-MM`, its first day in the report.
+        WireField(key: "month") { month, object in
+            object["month"] = .string(String(month.month.description.prefix(7)))
+        } read: { month, json, place throws(ReminderProtocolError) in
+            guard case .string(let text)? = json, case .success(let first) = LocalDate.parse(text + "-01") else {
+                throw .malformedMessage(reason: "\(place): expected YYYY-MM")
+            }
+            month.month = first
+        },
+        .total("redeemed", \.redeemed), .total("lost", \.lost), .total("subscriptions", \.subscriptions),
+        .objects("cards", \.cards),
+    ]
+}
+
+extension ValueReport.CardAmount: WireObject {
+    public init(unread: Void) { self.init(card: "", currency: "", amount: .zero) }
+    public static let wireFields: [WireField<ValueReport.CardAmount>] = [
+        .required("card", \.card), .required("currency", \.currency), .total("redeemed", \.amount),
+    ]
+}
+
+extension ValueReport.Card: WireObject {
+    public init(unread: Void) {
+        self.init(card: "", currency: "", redeemed: .zero, lost: .zero, fee: nil, feeDue: nil, yearRedeemed: nil)
+    }
+
+    /// `net` (the year's redeemed less the fee) is written for other clients and not read back:
+    /// it follows from `fee` and `yearRedeemed`.
+    public static let wireFields: [WireField<ValueReport.Card>] = [
+        .required("card", \.card), .required("currency", \.currency), .total("redeemed", \.redeemed),
+        .total("lost", \.lost), .optionalTotal("fee", \.fee), .optional("feeDue", \.feeDue),
+        .optionalTotal("yearRedeemed", \.yearRedeemed),
+        WireField(key: "net") { card, object in
+            if let net = card.net { object["net"] = .string(net.description) }
+        } read: { _, _, _ in },
+    ]
+}
+
+extension ValueReport.Subscription: WireObject {
+    public init(unread: Void) {
+        self.init(item: "", title: "", currency: "", every: "", card: nil, amount: .zero, monthly: .zero)
+    }
+    public static let wireFields: [WireField<ValueReport.Subscription>] = [
+        .required("item", \.item), .required("title", \.title), .required("currency", \.currency),
+        .required("every", \.every), .optional("card", \.card), .total("amount", \.amount),
+        .total("monthly", \.monthly),
+    ]
+}
+
+extension ValueReport.Loss: WireObject {
+    public init(unread: Void) {
+        self.init(item: "", title: "", kind: "", currency: "", card: nil, due: "", amount: .zero, lost: .zero)
+    }
+    public static let wireFields: [WireField<ValueReport.Loss>] = [
+        .required("item", \.item), .required("title", \.title), .required("kind", \.kind),
+        .required("currency", \.currency), .optional("card", \.card), .required("due", \.due),
+        .total("amount", \.amount), .total("lost", \.lost),
+    ]
 }

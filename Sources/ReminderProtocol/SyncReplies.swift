@@ -13,7 +13,7 @@ public struct SyncResource: Sendable, Equatable {
 
     public var json: JSONValue {
         var fields: [String: JSONValue] = ["href": .string(href), "body": .string(body)]
-        fields.put("etag", etag)
+        fields["etag"] = etag.map { .string($0) }
         return .object(fields)
     }
 

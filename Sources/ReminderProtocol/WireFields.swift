@@ -127,6 +127,27 @@ public struct WireField<Owner>: Sendable {
         }
     }
 
+    /// An object that travels whole, unread here (a backup's state, which `Import` reads back).
+    public static func wholeObject(_ key: String, _ property: WritableKeyPath<Owner, JSONValue> & Sendable) -> WireField {
+        WireField(key: key) { owner, object in
+            object[key] = owner[keyPath: property]
+        } read: { owner, json, place throws(ReminderProtocolError) in
+            guard let json, case .object = json else { throw wrong(place, "an object") }
+            owner[keyPath: property] = json
+        }
+    }
+
+    /// An array whose elements travel whole, unread here (a backup's items, which `Import` reads
+    /// back, each by `ItemJSON`).
+    public static func wholeArray(_ key: String, _ property: WritableKeyPath<Owner, [JSONValue]> & Sendable) -> WireField {
+        WireField(key: key) { owner, object in
+            object[key] = .array(owner[keyPath: property])
+        } read: { owner, json, place throws(ReminderProtocolError) in
+            guard case .array(let elements)? = json else { throw wrong(place, "an array") }
+            owner[keyPath: property] = elements
+        }
+    }
+
     /// An array of objects of their own fields; each named by its place (`entries[2].at`).
     public static func objects<Value: WireObject>(
         _ key: String, _ property: WritableKeyPath<Owner, [Value]> & Sendable

@@ -13,6 +13,11 @@ public protocol WireValue: Sendable, Equatable {
     static var expected: String { get }
 }
 
+extension JSONValue {
+    /// A value, or null for nil (the key stays in the object).
+    public static func optional<Value: WireValue>(_ value: Value?) -> JSONValue { value?.wire ?? .null }
+}
+
 extension String: WireValue {
     public var wire: JSONValue { .string(self) }
     public init?(wire: JSONValue) {

@@ -68,6 +68,6 @@ extension VarlinkDaemonLink {
     /// than "not running". Silent when reminderd cannot be reached: stderr already says it.
     public static func reportUnusable(_ words: String, to socketPath: String) {
         guard let client = try? VarlinkClient(path: socketPath) else { return }
-        _ = try? VarlinkDaemonLink(client: client).call(.syncReport(error: words))
+        _ = try? VarlinkDaemonLink(client: client).call(.syncReport(.init(error: words)))
     }
 }

@@ -40,7 +40,7 @@ public struct EventMirror {
 
     func update() throws(PassError) -> Summary {
         let ics: String
-        do { ics = try link.call(.calendar(days: Self.days), as: CalendarReply.self).ics } catch { throw .daemon(error) }
+        do { ics = try link.call(.calendar(.init(days: Self.days)), as: CalendarReply.self).ics } catch { throw .daemon(error) }
         let wanted: [MirrorEvent]
         do { wanted = try MirrorEvent.events(fromExport: ics) } catch {
             throw .daemon(.refused(method: "Calendar", .init(name: "unreadable export", parameters: [:])))

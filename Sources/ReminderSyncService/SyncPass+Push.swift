@@ -11,7 +11,7 @@ extension SyncPass {
         var tries: [String: Int] = [:]
         while true {
             try checkStop()
-            let pending = try ask(.syncPending(limit: limits.pending), as: SyncPendingReply.self)
+            let pending = try ask(.syncPending(.init(limit: limits.pending)), as: SyncPendingReply.self)
             var progress = false
             for change in pending.changes where tries[change.uid, default: 0] < limits.triesPerItem {
                 try checkStop()
@@ -90,7 +90,7 @@ extension SyncPass {
     private func confirm(
         _ change: SyncPendingReply.Change, _ url: URL, etag: String?, body: String?, _ state: inout PassState
     ) throws(PassError) {
-        try tell(.syncPushed(uid: change.uid, seq: change.seq, href: href(url), etag: etag, body: body))
+        try tell(.syncPushed(.init(uid: change.uid, seq: change.seq, href: href(url), etag: etag, body: body)))
         state.wrote = true
         state.storedToken = nil
         if body == nil {

@@ -63,7 +63,7 @@ public struct SyncPass {
         var state = PassState()
         do throws(PassError) {
             let begin = try ask(
-                .syncBegin(collection: taskList.absoluteString, account: session.account), as: SyncBeginReply.self)
+                .syncBegin(.init(collection: taskList.absoluteString, account: session.account)), as: SyncBeginReply.self)
             try pull(begin, &state)
             if kind == .full {
                 try push(&state)
@@ -71,11 +71,11 @@ public struct SyncPass {
             }
         } catch {
             let failure = error.failure
-            if failure.kind != .daemonLost { _ = try? link.call(.syncReport(error: failure.words)) }
+            if failure.kind != .daemonLost { _ = try? link.call(.syncReport(.init(error: failure.words))) }
             return .failure(failure)
         }
         let words = state.problemWords
-        do { _ = try link.call(.syncReport(error: words)) } catch {
+        do { _ = try link.call(.syncReport(.init(error: words))) } catch {
             return .failure(PassError.daemon(error).failure)
         }
         guard let words else { return .success(state.summary) }
@@ -99,7 +99,7 @@ public struct SyncPass {
     func pulled(_ resources: [SyncResource], removed: [String], token: String?, _ state: inout PassState)
         throws(PassError)
     {
-        let reply = try ask(.syncPulled(resources: resources, removed: removed, token: token), as: SyncPulledReply.self)
+        let reply = try ask(.syncPulled(.init(resources: resources, removed: removed, token: token)), as: SyncPulledReply.self)
         for resource in resources {
             if let url = url(of: resource.href) { state.known[key(url)] = .init(href: resource.href, etag: resource.etag) }
         }

@@ -166,7 +166,7 @@ public final class SyncService {
     /// A failure before any pass could begin (no password, no task list) goes to reminderd all
     /// the same, for `sync status`; unless the connection to it is what failed.
     private func report(_ failure: PassFailure, to link: any DaemonLink) -> PassFailure {
-        do { _ = try link.call(.syncReport(error: failure.words)) } catch {
+        do { _ = try link.call(.syncReport(.init(error: failure.words))) } catch {
             return PassFailure(words: error.description, kind: .daemonLost, dropsSession: false)
         }
         return failure

@@ -17,8 +17,8 @@ struct Done: ParsableCommand {
         help: "Item id, title, or the unique start of either (case and accents aside).",
         completion: .custom(Completions.itemIds))
     var id: String
-    @Option(help: "For a benefit: the part used, as a decimal.", transform: TerminalLocale.amount)
-    var amount: String?
+    @Option(help: "For a benefit: the part used, as a decimal.", transform: TerminalLocale.usedAmount)
+    var amount: Money?
     @Flag(help: "When the current occurrence is done already, mark the next one done early.") var early = false
     @Flag(help: "A subscription's free trial: you cancelled it, which ends it (plain done keeps it).")
     var cancelled = false
@@ -26,15 +26,15 @@ struct Done: ParsableCommand {
 
     func run() throws {
         // The item as it was, to say what a Done of a partly used benefit recorded.
-        let before = output.json || early ? nil : try? DaemonClient.call(.get(id: id), as: ItemReply.self).item
-        let request = ReminderRequest.done(id: id, amount: amount, early: early, cancelled: cancelled)
+        let before = output.json || early ? nil : try? DaemonClient.call(.get(.init(id: id)), as: ItemReply.self).item
+        let request = ReminderRequest.done(.init(id: id, amount: amount, early: early, cancelled: cancelled))
         guard let item = try output.call(request, as: ItemReply.self)?.item else { return }
         if cancelled { return print(_t("Cancelled %1$s: no more reminders").filled(shown(item.title))) }
         // A Done of a free trial keeps the subscription: said so, not "Paid".
         if before?.more["trialEnds"] != nil, item.more["trialEnds"] == nil {
             return print(_t("Kept %1$s after its free trial").filled(shown(item.title)) + nextText(item))
         }
-        print(DoneWording.recorded(before: before, after: item, asked: amount) ?? DoneWording.done(item, early: early))
+        print(DoneWording.recorded(before: before, after: item, asked: amount?.description) ?? DoneWording.done(item, early: early))
     }
 }
 
@@ -51,8 +51,8 @@ struct Undo: ParsableCommand {
 
     func run() throws {
         // The item as it was, to say what the Undo restored (a partial use taken back).
-        let before = output.json ? nil : try? DaemonClient.call(.get(id: id), as: ItemReply.self).item
-        guard let item = try output.call(.undo(id: id), as: ItemReply.self)?.item else { return }
+        let before = output.json ? nil : try? DaemonClient.call(.get(.init(id: id)), as: ItemReply.self).item
+        guard let item = try output.call(.undo(.init(id: id)), as: ItemReply.self)?.item else { return }
         print(DoneWording.undone(item, before: before))
     }
 }
@@ -84,14 +84,14 @@ struct Snooze: ParsableCommand {
     func run() throws {
         let request: ReminderRequest
         switch duration {
-        case "until": request = .snooze(id: id, duration: nil, until: time)
-        case "tomorrow": request = .snooze(id: id, duration: nil, until: "tomorrow")
-        default: request = .snooze(id: id, duration: duration)
+        case "until": request = .snooze(.init(id: id, until: time))
+        case "tomorrow": request = .snooze(.init(id: id, until: "tomorrow"))
+        default: request = .snooze(.init(id: id, duration: duration))
         }
         guard let reply = try output.call(request, as: SnoozeReply.self) else { return }
         var line = _t("Snoozed until %1$s").filled(Output.sentence(reply.until))
         // A duration's reason is why it was shortened; a time's also says it meant tomorrow.
-        let label = request == .snooze(id: id, duration: duration) ? _t("shortened: ") : ""
+        let label = request == .snooze(.init(id: id, duration: duration)) ? _t("shortened: ") : ""
         if let why = reply.translatedShortened { line += " (\(label)\(HumanTime.inText(why)))" }
         print(line)
     }
@@ -107,7 +107,7 @@ struct Pause: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.pause(duration: duration), as: PauseReply.self) else { return }
+        guard let reply = try output.call(.pause(.init(duration: duration)), as: PauseReply.self) else { return }
         print(
             reply.until.map { _t("Paused until %1$s").filled(Output.sentence($0)) }
                 ?? _t("Paused until you run: reminderctl resume"))

@@ -63,10 +63,10 @@ struct Export: ParsableCommand {
         if ics {
             guard (1...3660).contains(days) else { throw Refusal.usage(_t("--days must be between %1$d and %2$d").filled("1", "3660")) }
             // The daemon writes it: its zone, reminder time, lead times and quiet hours decide the alarms.
-            let calendar = try DaemonClient.call(.calendar(days: days), as: CalendarReply.self)
+            let calendar = try DaemonClient.call(.calendar(.init(days: days)), as: CalendarReply.self)
             return TerminalOutput.data(calendar.ics)
         }
-        let backup = try DaemonClient.call(.export(history: history), as: ExportReply.self)
+        let backup = try DaemonClient.call(.export(.init(history: history)), as: ExportReply.self)
         if itemsOnly { return print(Output.json(.array(backup.items))) }
         print(Output.json(.object(["items": .array(backup.items), "state": backup.state])))
     }

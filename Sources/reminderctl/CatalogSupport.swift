@@ -112,7 +112,7 @@ enum Catalog {
 
     /// Every item the daemon tracks, for `untracked`.
     static func trackedItems() throws -> [ItemView] {
-        try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
+        try DaemonClient.call(.list(.init(kind: nil, all: true)), as: ListReply.self).items
     }
 
     /// The yearly value of `card`'s credits less `skip`.

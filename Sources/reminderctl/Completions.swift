@@ -16,7 +16,7 @@ enum Completions {
 
     /// The daemon's items, within a second; none when it is not running or slow.
     static func items() -> [ItemView] {
-        let request = ReminderRequest.list(kind: nil, all: true)
+        let request = ReminderRequest.list(.init(kind: nil, all: true))
         guard let client = try? VarlinkClient(path: DaemonClient.socketPath, timeoutSeconds: 1),
             case .success(let reply)? = try? client.call(request.method.qualifiedName, request.parameters),
             let list = try? ListReply(parameters: reply)

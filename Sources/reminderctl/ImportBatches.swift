@@ -87,7 +87,7 @@ enum ImportBatches {
         for range in ranges {
             let reply = try DaemonClient.reply(
                 .importItems(
-                    items: Array(items[range]), state: slice(state, owners: owners, range: range), replace: replace))
+                    .init(items: Array(items[range]), state: slice(state, owners: owners, range: range), replace: replace)))
             switch reply {
             case .success(let parameters):
                 ids += try Output.read { try ImportReply(parameters: parameters) }.ids

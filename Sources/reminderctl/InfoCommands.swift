@@ -14,7 +14,7 @@ struct Upcoming: ParsableCommand {
 
     func run() throws {
         guard (0...3660).contains(days) else { throw Refusal.usage(_t("--days must be between %1$d and %2$d").filled("0", "3660")) }
-        guard let rows = try output.call(.upcoming(days: days), as: UpcomingReply.self)?.reminders else { return }
+        guard let rows = try output.call(.upcoming(.init(days: days)), as: UpcomingReply.self)?.reminders else { return }
         if rows.isEmpty {
             let none = _n("No reminders in the next %1$d days.", "No reminders in the next %1$d days.", days)
             return print(none.filled(String(days)))
@@ -45,7 +45,7 @@ struct Explain: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.explain(id: id), as: ExplainReply.self) else { return }
+        guard let reply = try output.call(.explain(.init(id: id)), as: ExplainReply.self) else { return }
         if let snoozed = reply.snoozedUntil {
             print(_t("Snoozed until %1$s: no reminder before then").filled(Output.sentence(snoozed)))
         }
@@ -79,7 +79,7 @@ struct Explain: ParsableCommand {
     /// `periodStart` (a card anniversary, whose credit is due the day before the next one).
     /// Empty for the other kinds, or when the item cannot be read.
     static func periodWords(id: String) -> String {
-        guard let item = try? DaemonClient.call(.get(id: id), as: ItemReply.self).item, item.kind == .benefit,
+        guard let item = try? DaemonClient.call(.get(.init(id: id)), as: ItemReply.self).item, item.kind == .benefit,
             let period = item.period
         else { return "" }
         guard let start = item.periodStart else {
@@ -113,7 +113,7 @@ struct History: ParsableCommand {
             since = resolved.date.description
         }
         guard
-            let entries = try output.call(.history(limit: limit, since: since, item: item), as: HistoryReply.self)?
+            let entries = try output.call(.history(.init(limit: limit, since: since, item: item)), as: HistoryReply.self)?
                 .entries
         else { return }
         if entries.isEmpty { return print(_t("No history yet.")) }

@@ -94,7 +94,7 @@ struct Add: ParsableCommand {
         if kind == "rebuy" { try ItemOptions.rebuyInterval(&fields) }
         fields["kind"] = .string(kind)
         for date in dates { Output.note(date.echo, json: output.json) }
-        let request = ReminderRequest.add(item: .object(fields), force: force, newCard: newCard)
+        let request = ReminderRequest.add(.init(item: .object(fields), force: force, newCard: newCard))
         guard let reply = try output.call(request, as: AddReply.self) else { return }
         print(
             _t("Added %1$s: %2$s (%3$s), %4$s").filled(
@@ -106,7 +106,7 @@ struct Add: ParsableCommand {
     /// An item with no reminder pending: why none will come for its current occurrence and what
     /// to do (`NoReminderNote`), unless it is snoozed. Only words: the item is kept either way.
     static func sayWhenNoReminder(_ id: String) {
-        guard let reply = try? DaemonClient.call(.explain(id: id), as: ExplainReply.self), reply.snoozedUntil == nil
+        guard let reply = try? DaemonClient.call(.explain(.init(id: id)), as: ExplainReply.self), reply.snoozedUntil == nil
         else { return }
         for line in NoReminderNote.lines(reply.steps, id: id, now: TestClock.process.now()) { print(line) }
     }
@@ -156,7 +156,7 @@ struct Add: ParsableCommand {
                 ).filled(name, String(tracked.count)))
         }
         guard
-            let ids = try output.call(.importItems(items: items, state: nil, replace: false), as: ImportReply.self)?.ids
+            let ids = try output.call(.importItems(.init(items: items, state: nil, replace: false)), as: ImportReply.self)?.ids
         else {
             return
         }
@@ -176,7 +176,7 @@ struct Add: ParsableCommand {
         }
         if addsFee, let feeDue, let feeId = ids.last {
             // The daemon keeps the next fee date ahead: a past one moves on a year. Say what is stored.
-            let stored = try DaemonClient.call(.get(id: feeId), as: ItemReply.self).item.due
+            let stored = try DaemonClient.call(.get(.init(id: feeId)), as: ItemReply.self).item.due
             print(_t("and its %1$s annual fee, due %2$s").filled(usd(card.annualFee), Output.dateInSentence(stored)))
             Add.sayStoredDue(typed: .string(feeDue), stored: stored)
         }
@@ -228,7 +228,7 @@ struct Edit: ParsableCommand {
         for date in dates { Output.note(date.echo, json: output.json) }
         guard
             let edited = try output.call(
-                .edit(id: id, changes: .object(changes), newCard: newCard), as: ItemReply.self)?.item
+                .edit(.init(id: id, changes: .object(changes), newCard: newCard)), as: ItemReply.self)?.item
         else { return }
         print(_t("Changed %1$s: %2$s, %3$s").filled(edited.id, shown(edited.title), Output.nextReminder(edited)))
         if edited.nextReminder == nil { Add.sayWhenNoReminder(edited.id) }
@@ -254,7 +254,7 @@ struct Remove: ParsableCommand {
     func run() throws {
         if let card { return try removeCard(card) }
         guard let id else { throw Refusal.usage(_t("remove: give an item id, or --card NAME")) }
-        guard let reply = try output.call(.remove(id: id), as: RemoveReply.self) else { return }
+        guard let reply = try output.call(.remove(.init(id: id)), as: RemoveReply.self) else { return }
         print(Remove.removed(reply))
     }
 
@@ -262,7 +262,7 @@ struct Remove: ParsableCommand {
     /// merely paid with the card are not the card's: they are listed and asked about separately
     /// (kept under --yes, and when not on a terminal).
     func removeCard(_ name: String) throws {
-        let items = try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
+        let items = try DaemonClient.call(.list(.init(kind: nil, all: true)), as: ListReply.self).items
         let onCard = items.filter { $0.card?.lowercased() == name.lowercased() }
         guard !onCard.isEmpty else { throw Refusal(message: _t("no items have the card \"%1$s\"").filled(shown(name))) }
         let own = onCard.filter { $0.kind == .benefit || $0.kind == .fee }
@@ -292,7 +292,7 @@ struct Remove: ParsableCommand {
         }
         var removed: [String] = []
         for item in doomed {
-            removed.append(try DaemonClient.call(.remove(id: item.id), as: RemoveReply.self).id)
+            removed.append(try DaemonClient.call(.remove(.init(id: item.id)), as: RemoveReply.self).id)
         }
         let kept = paidWith.filter { item in !doomed.contains { $0.id == item.id } }
         if output.json {
@@ -338,7 +338,7 @@ struct List: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let listed = try DaemonClient.call(.list(kind: kind, all: all), as: ListReply.self).items
+        let listed = try DaemonClient.call(.list(.init(kind: kind, all: all)), as: ListReply.self).items
         var items = listed
         if let card {
             items = items.filter { $0.card?.lowercased() == card.lowercased() }
@@ -388,7 +388,7 @@ struct Show: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        guard let reply = try output.call(.get(id: id), as: ItemReply.self) else { return }
+        guard let reply = try output.call(.get(.init(id: id)), as: ItemReply.self) else { return }
         print(ItemCard.render(reply.item), terminator: "")
     }
 }

@@ -28,7 +28,7 @@ struct Report: ParsableCommand {
 
     func run() throws {
         guard (1...120).contains(months) else { throw Refusal.usage(_t("--months must be between %1$d and %2$d").filled("1", "120")) }
-        guard let reply = try output.call(.report(months: months, card: card), as: ReportReply.self) else { return }
+        guard let reply = try output.call(.report(.init(months: months, card: card)), as: ReportReply.self) else { return }
         let view = ReportView(report: reply.report, width: TextTable.terminalWidth(), unicode: ReportView.unicodeLocale)
         print(view.render(), terminator: "")
     }

@@ -249,7 +249,7 @@ struct Setup: ParsableCommand {
             _ = try? DaemonClient.call(.reload)
             // Setup run again adds only what is not tracked yet.
             let (fresh, tracked) = Catalog.untracked(items, existing: try Catalog.trackedItems())
-            if !fresh.isEmpty { _ = try DaemonClient.call(.importItems(items: fresh, state: nil, replace: false)) }
+            if !fresh.isEmpty { _ = try DaemonClient.call(.importItems(.init(items: fresh, state: nil, replace: false))) }
             let fees = fresh.filter { $0["kind"] == .string("fee") }.count
             if tracked.isEmpty, !fresh.isEmpty {
                 let onCards = _n(

@@ -17,4 +17,13 @@ enum TerminalLocale {
         case .failure(let error): throw ValidationError(error.reason)
         }
     }
+
+    /// The part of a benefit used (`done --amount`) as the typed amount the call carries; the
+    /// daemon refuses one that is not positive, as it refuses it from any client.
+    static func usedAmount(_ text: String) throws -> Money {
+        guard case .success(let used) = Money.parse(try amount(text)) else {
+            throw ValidationError(_t("\"%1$s\" is not a positive decimal amount").filled(text))
+        }
+        return used
+    }
 }

@@ -22,7 +22,7 @@ struct Wallet: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let items = try DaemonClient.call(.list(kind: nil, all: true), as: ListReply.self).items
+        let items = try DaemonClient.call(.list(.init(kind: nil, all: true)), as: ListReply.self).items
         let feeReturns = try DaemonClient.call(.summary, as: SummaryReply.self).cards
         var cards = WalletCard.stack(items: items, feeReturns: feeReturns)
         if let card {

@@ -25,7 +25,7 @@ import Testing
             daemon.calendarICS = Self.export()
             let mirror = EventMirror(session: SyncPassPullTests.session(account), link: daemon, name: "deadlines")
             #expect(try mirror.run().get() == .init(written: 2, deleted: 0))
-            #expect(daemon.calls == [.calendar(days: 400)])
+            #expect(daemon.calls == [.calendar(.init(days: 400))])
             let home = account.discovery.calendarHome
             let calendar = try #require(
                 try account.client.calendars(in: home).first { $0.url.lastPathComponent == "deadlines" })

@@ -33,7 +33,8 @@ final class FakeDaemon: DaemonLink {
         }
         switch request {
         case .syncBegin: return begin.parameters
-        case .syncPulled(let resources, let removed, _):
+        case .syncPulled(let pulled):
+            let (resources, removed) = (pulled.resources, pulled.removed)
             for resource in resources where mergesOnPull {
                 if let index = outbox.firstIndex(where: { $0.href == resource.href }) {
                     outbox[index].etag = resource.etag
@@ -49,8 +50,9 @@ final class FakeDaemon: DaemonLink {
             return SyncPulledReply(
                 applied: Int64(resources.count + removed.count - skipped.count), conflicts: 0, skipped: skipped
             ).parameters
-        case .syncPending(let limit): return SyncPendingReply(changes: Array(outbox.prefix(limit))).parameters
-        case .syncPushed(let uid, let seq, let href, _, _):
+        case .syncPending(let call): return SyncPendingReply(changes: Array(outbox.prefix(call.limit))).parameters
+        case .syncPushed(let pushed):
+            let (uid, seq, href) = (pushed.uid, pushed.seq, pushed.href)
             outbox.removeAll { $0.uid == uid && $0.seq == seq }
             do { try afterPushed?(href) } catch {
                 throw .refused(method: request.method.rawValue, VarlinkError(name: "afterPushed: \(error)"))
@@ -65,8 +67,8 @@ final class FakeDaemon: DaemonLink {
     /// Each `SyncPulled` call: resources, removed hrefs and token.
     var pulls: [(resources: [SyncResource], removed: [String], token: String?)] {
         calls.compactMap {
-            guard case .syncPulled(let resources, let removed, let token) = $0 else { return nil }
-            return (resources, removed, token)
+            guard case .syncPulled(let pulled) = $0 else { return nil }
+            return (pulled.resources, pulled.removed, pulled.token)
         }
     }
 
@@ -75,16 +77,16 @@ final class FakeDaemon: DaemonLink {
 
     var pushes: [(uid: String, seq: Int64, href: String, etag: String?, body: String?)] {
         calls.compactMap {
-            guard case .syncPushed(let uid, let seq, let href, let etag, let body) = $0 else { return nil }
-            return (uid, seq, href, etag, body)
+            guard case .syncPushed(let pushed) = $0 else { return nil }
+            return (pushed.uid, pushed.seq, pushed.href, pushed.etag, pushed.body)
         }
     }
 
     /// The errors of each `SyncReport` (nil: the pass succeeded).
     var reports: [String?] {
         calls.compactMap {
-            guard case .syncReport(let error) = $0 else { return nil }
-            return .some(error)
+            guard case .syncReport(let call) = $0 else { return nil }
+            return .some(call.error)
         }
     }
 
@@ -95,12 +97,12 @@ final class FakeDaemon: DaemonLink {
         var token = begin.token
         for call in calls {
             switch call {
-            case .syncPulled(let resources, let removed, let next):
-                for resource in resources { known[resource.href] = resource.etag }
-                for href in removed { known[href] = nil }
-                if let next { token = next }
-            case .syncPushed(_, _, let href, let etag, let body):
-                known[href] = body == nil ? nil : .some(etag)
+            case .syncPulled(let pulled):
+                for resource in pulled.resources { known[resource.href] = resource.etag }
+                for href in pulled.removed { known[href] = nil }
+                if let next = pulled.token { token = next }
+            case .syncPushed(let pushed):
+                known[pushed.href] = pushed.body == nil ? nil : .some(pushed.etag)
                 token = nil
             default: continue
             }

@@ -32,14 +32,14 @@ import Testing
             #expect(try Self.run(account, daemon).get().pulled == 2)
             #expect(
                 daemon.calls.first
-                    == .syncBegin(collection: account.taskList.absoluteString, account: "alice@127.0.0.1"))
+                    == .syncBegin(.init(collection: account.taskList.absoluteString, account: "alice@127.0.0.1")))
             let pulled = daemon.pulledResources.sorted { $0.href < $1.href }
             #expect(pulled.map(\.href) == [Self.path(account, "a"), Self.path(account, "b")])
             #expect(pulled.map(\.etag) == [a, b])
             #expect(pulled[0].body.contains("SUMMARY:first") && pulled[1].body.contains("UID:b@reminderd"))
             #expect(daemon.pulls.count == 1 && daemon.pulls[0].token != nil)
             #expect(daemon.reports == [nil])
-            #expect(daemon.calls.contains(.syncPending(limit: 100)))
+            #expect(daemon.calls.contains(.syncPending(.init(limit: 100))))
         }
     }
 
@@ -123,7 +123,7 @@ import Testing
             #expect(daemon.pulls.count >= 3)
             #expect(daemon.pulls.dropLast().allSatisfy { $0.token == nil } && daemon.pulls.last?.token != nil)
             for pull in daemon.pulls {
-                let request = ReminderRequest.syncPulled(resources: pull.resources, removed: pull.removed, token: nil)
+                let request = ReminderRequest.syncPulled(.init(resources: pull.resources, removed: pull.removed, token: nil))
                 #expect(pull.resources.count == 1 || JSONValueSize.of(request) <= 2500 + 200)
             }
         }
@@ -139,7 +139,7 @@ import Testing
             #expect(failure.words == "\(Self.path(account, "b")) on the server was left as it is: line 1: not iCalendar")
             #expect(failure.kind == .waitForTrigger && daemon.reports == [failure.words])
             #expect(daemon.pulls.last?.token != nil)  // the rest is applied and the pass goes on
-            #expect(daemon.calls.contains(.syncPending(limit: 100)))
+            #expect(daemon.calls.contains(.syncPending(.init(limit: 100))))
         }
     }
 

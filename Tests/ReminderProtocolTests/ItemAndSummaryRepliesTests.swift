@@ -69,6 +69,24 @@ import Testing
         #expect(try ExportReply(parameters: overTheWire(backup.parameters)) == backup)
     }
 
+    /// A backup and a report are read by their field tables, a wrong field named by its place.
+    @Test func anUnreadableBackupOrReportNamesItsPlace() {
+        #expect(throws: ReminderProtocolError.malformedMessage(reason: "state: expected an object")) {
+            try ExportReply(parameters: ["items": .array([]), "state": .array([])])
+        }
+        let card = JSONValue.object([
+            "card": .string("Gold"), "currency": .string("USD"), "redeemed": .string("10"), "lost": .string("0"),
+            "fee": .string("ten"),
+        ])
+        let report = JSONValue.object([
+            "currency": .string("USD"), "cardFilter": .null, "months": .array([]), "cards": .array([card]),
+            "subscriptions": .object(["monthlyTotal": .string("0"), "items": .array([])]), "lost": .array([]),
+        ])
+        #expect(throws: ReminderProtocolError.malformedMessage(reason: "report.cards[0].fee: expected a decimal amount")) {
+            try ReportReply(parameters: ["report": report])
+        }
+    }
+
     @Test func anUnreadableItemNamesItsPlaceAndField() {
         #expect(
             throws: ReminderProtocolError.malformedMessage(reason: "items[1].daysLeft: expected a whole number or null")

@@ -31,6 +31,24 @@ import Testing
         }
     }
 
+    /// The description's parameter lists are written from the declarations; these are the lines
+    /// clients were given before they were, so the interface is unchanged.
+    @Test func theDescriptionListsEachMethodsDeclaredParametersWithTheirTypes() {
+        let lines = Set(ReminderInterface.description.split(separator: "\n").map { $0.trimmingPrefix(" ") })
+        for line in [
+            "method Add(item: object, force: ?bool, newCard: ?bool) -> (id: string, item: object)",
+            "method List(kind: ?string, all: ?bool) -> (items: []object)",
+            "method Done(id: string, amount: ?string, early: ?bool, cancelled: ?bool) -> (item: object)",
+            "method History(limit: ?int, since: ?string, item: ?string) -> (entries: []object)",
+            "method Import(items: []object, state: ?object, replace: ?bool) -> (ids: []string)",
+            "method Status() -> (status: object)",
+            "method SyncPulled(resources: []object, removed: []string, token: ?string)",
+            "method SyncPushed(uid: string, seq: int, href: string, etag: ?string, body: ?string) -> ()",
+        ] {
+            #expect(lines.contains(Substring(line)), "\(line)")
+        }
+    }
+
     /// Sync is told after a method that changes items; a query never does, and sync's own methods
     /// apply the server's changes, which are not pushed back.
     @Test func aMethodThatChangesItemsIsNoQueryAndNotSyncsOwn() {
@@ -69,17 +87,17 @@ import Testing
     }
 
     @Test func parametersAreReadInTheirTypesWithTheirDefaults() throws {
-        #expect(try ReminderRequest(.list, [:]) == .list(kind: nil, all: false))
-        #expect(try ReminderRequest(.upcoming, ["days": .null]) == .upcoming(days: 7))
+        #expect(try ReminderRequest(.list, [:]) == .list(.init(kind: nil, all: false)))
+        #expect(try ReminderRequest(.upcoming, ["days": .null]) == .upcoming(.init(days: 7)))
         #expect(
             try ReminderRequest(.history, ["since": .string("2026-01-01")])
-                == .history(limit: 50, since: "2026-01-01", item: nil))
+                == .history(.init(limit: 50, since: "2026-01-01", item: nil)))
         #expect(
             try ReminderRequest(.done, ["id": .string("ab"), "early": .bool(true)])
-                == .done(id: "ab", amount: nil, early: true))
+                == .done(.init(id: "ab", early: true)))
         #expect(
             try ReminderRequest(.importItems, ["items": .array([])])
-                == .importItems(items: [], state: nil, replace: false))
+                == .importItems(.init(items: [], state: nil, replace: false)))
         let needNothing: [ReminderMethod] = [
             .list, .upcoming, .history, .summary, .status, .pause, .resume, .reload, .export,
         ]
@@ -91,29 +109,55 @@ import Testing
     @Test func everyRequestReadsBackWhatItWrites() throws {
         let item = JSONValue.object(["kind": .string("coupon"), "title": .string("Deal")])
         let requests: [ReminderRequest] = [
-            .add(item: item), .list(kind: "fee", all: true), .list(kind: nil, all: false), .get(id: "ab"),
-            .edit(id: "ab", changes: .object(["title": .string("New")])), .remove(id: "ab"),
-            .done(id: "ab", amount: "7.50", early: true), .done(id: "ab", amount: nil, early: false), .undo(id: "ab"),
-            .snooze(id: "ab", duration: "1h"), .upcoming(days: 30), .explain(id: "ab"),
-            .history(limit: 20, since: "2026-11-01", item: "ab"), .history(limit: 50, since: nil, item: nil), .summary,
-            .status, .pause(duration: "2h"), .pause(duration: nil), .resume, .reload,
-            .importItems(items: [item], state: .object([:]), replace: true),
-            .importItems(items: [], state: nil, replace: false), .export(history: true), .calendar(days: 365),
-            .report(months: 12, card: nil), .report(months: 3, card: "amex"), .showSample,
-            .syncBegin(collection: "https://dav.example.org/alice/reminderd/", account: "alice@dav.example.org"),
+            .add(.init(item: item)), .list(.init(kind: "fee", all: true)), .list(.init()), .get(.init(id: "ab")),
+            .edit(.init(id: "ab", changes: .object(["title": .string("New")]))), .remove(.init(id: "ab")),
+            .done(.init(id: "ab", amount: Money(tenThousandths: 75_000), early: true)), .done(.init(id: "ab")),
+            .done(.init(id: "ab", cancelled: true)), .undo(.init(id: "ab")),
+            .snooze(.init(id: "ab", duration: "1h")), .upcoming(.init(days: 30)), .explain(.init(id: "ab")),
+            .history(.init(limit: 20, since: "2026-11-01", item: "ab")), .history(.init()), .summary,
+            .status, .pause(.init(duration: "2h")), .pause(.init(duration: nil)), .resume, .reload,
+            .importItems(.init(items: [item], state: .object([:]), replace: true)), .importItems(.init(items: [])),
+            .export(.init(history: true)), .calendar(.init(days: 365)), .report(.init()),
+            .report(.init(months: 3, card: "amex")), .showSample,
+            .syncBegin(.init(collection: "https://dav.example.org/alice/reminderd/", account: "alice@dav.example.org")),
             .syncPulled(
-                resources: [SyncResource(href: "/a/b.ics", etag: "\"1\"", body: "BEGIN:VCALENDAR")],
-                removed: ["/a/c.ics"], token: "t1"),
-            .syncPulled(resources: [SyncResource(href: "/a/b.ics", etag: nil, body: "")], removed: [], token: nil),
-            .syncPending(limit: 10), .syncPushed(uid: "u@reminderd", seq: 3, href: "/a/u.ics", etag: "\"2\"", body: "x"),
-            .syncPushed(uid: "u@reminderd", seq: 4, href: "/a/u.ics", etag: nil, body: nil),
-            .syncReport(error: nil), .syncReport(error: "the server answered 503"), .syncStatus, .syncWait, .syncNow,
+                .init(
+                    resources: [SyncResource(href: "/a/b.ics", etag: "\"1\"", body: "BEGIN:VCALENDAR")],
+                    removed: ["/a/c.ics"], token: "t1")),
+            .syncPulled(.init(resources: [SyncResource(href: "/a/b.ics", etag: nil, body: "")], removed: [], token: nil)),
+            .syncPending(.init(limit: 10)),
+            .syncPushed(.init(uid: "u@reminderd", seq: 3, href: "/a/u.ics", etag: "\"2\"", body: "x")),
+            .syncPushed(.init(uid: "u@reminderd", seq: 4, href: "/a/u.ics", etag: nil, body: nil)),
+            .syncReport(.init(error: nil)), .syncReport(.init(error: "the server answered 503")), .syncStatus,
+            .syncWait, .syncNow,
         ]
         #expect(Set(requests.map(\.method)) == Set(ReminderMethod.allCases))
         for request in requests {
             #expect(try ReminderRequest(request.method, request.parameters) == request)
         }
-        #expect(ReminderRequest.done(id: "ab", amount: nil, early: false).parameters.keys.sorted() == ["early", "id"])
+        // A flag is written only when true and nil is left out, so a call reaches a daemon older
+        // than a parameter it does not use.
+        #expect(ReminderRequest.done(.init(id: "ab")).parameters.keys.sorted() == ["id"])
+        #expect(
+            ReminderRequest.done(.init(id: "ab", amount: Money(tenThousandths: 75_000))).parameters["amount"]
+                == .string("7.50"))
+    }
+
+    /// Done's amount is read as a typed amount where the call is read: a positive decimal as
+    /// text, refused naming the parameter otherwise.
+    @Test func doneCarriesATypedAmountCheckedWhereItIsRead() throws {
+        #expect(
+            try ReminderRequest(.done, ["id": .string("ab"), "amount": .string("7.50")])
+                == .done(.init(id: "ab", amount: Money(tenThousandths: 75_000))))
+        #expect(
+            refusal(.done, ["id": .string("ab"), "amount": .string("7,50")])
+                == .invalidParameter("amount", "\"7,50\" is not a positive decimal amount"))
+        #expect(
+            refusal(.done, ["id": .string("ab"), "amount": .string("0")])
+                == .invalidParameter("amount", "\"0\" is not a positive decimal amount"))
+        #expect(
+            refusal(.done, ["id": .string("ab"), "amount": .number(7.5)])
+                == .invalidParameter("amount", "expected a string, found a number"))
     }
 
     @Test func anUnknownParameterIsRefusedByName() {
