@@ -14,6 +14,8 @@ from conftest import fired_once_and_settled, local_in, wait_for
 
 METHOD = "io.reminderd.Reminders."
 NOT_RUNNING = "reminderd-sync is not running (start it: systemctl --user enable --now reminderd-sync)"
+# The reason, and beside it the template a client translates it from (docs/CONTRACT.md, the interface's errors).
+NOT_RUNNING_REPLY = {"reason": NOT_RUNNING, "reasonTemplate": {"format": NOT_RUNNING, "arguments": []}}
 
 
 class Connection:
@@ -92,7 +94,7 @@ def test_sync_now_fails_in_words_without_a_waiter_and_is_answered_by_the_report_
     daemon.start()
     asker = Connection(daemon.socket_path)
     asker.send("SyncNow")
-    assert asker.receive() == {"error": METHOD + "SyncFailed", "parameters": {"reason": NOT_RUNNING}}
+    assert asker.receive() == {"error": METHOD + "SyncFailed", "parameters": NOT_RUNNING_REPLY}
 
     assert not connected(daemon)
     waiter = Connection(daemon.socket_path)
@@ -117,7 +119,7 @@ def test_sync_now_fails_in_words_without_a_waiter_and_is_answered_by_the_report_
     wait_for(lambda: descriptors(daemon.process.pid) < with_waiter, what="the daemon to close the waiter's connection")
     assert not connected(daemon)
     asker.send("SyncNow")
-    assert asker.receive() == {"error": METHOD + "SyncFailed", "parameters": {"reason": NOT_RUNNING}}
+    assert asker.receive() == {"error": METHOD + "SyncFailed", "parameters": NOT_RUNNING_REPLY}
     asker.close()
     reporter.close()
 
