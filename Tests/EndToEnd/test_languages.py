@@ -161,7 +161,7 @@ def test_a_pop_up_speaks_the_daemon_s_language_and_the_config_s_after_reload(ser
         server.invoke(1, "snooze-1h")
         summary, body, line = wait_for(lambda: [n for n in server.notifications() if n[0] == "Nicht zurückgestellt"],
                                        timeout=15, what="the German refusal")[0]
-        assert re.fullmatch(r"Pizza: fällig \S+, zu bald zum Zurückstellen", plain(body)), body
+        assert re.fullmatch(r"Pizza: fällig am \S+, zu bald zum Zurückstellen", plain(body)), body
         daemon.write_config({"timeZone": "UTC", "quietHours": None, "language": "ko_KR.UTF-8"})
         daemon.ctl("reload")
         daemon.ctl("add", "coupon", "Tacos", "--expires", local_in(66), "--lead", "1m")
