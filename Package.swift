@@ -122,7 +122,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The panel indicator's parts by when time alone changes them (IndicatorCache).
                 .product(name: "HeapModule", package: "swift-collections"),
-            ]
+            ],
+            swiftSettings: sizeOptimized
         ),
         // reminderd, and reminderd-sync when started under that name (Sources/reminderd/main.swift):
         // the package installs reminderd-sync as a link to it, so the Swift runtime is in it twice
