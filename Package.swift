@@ -109,7 +109,9 @@ let package = Package(
         // reminderd-sync on its own, as `swift build` makes it, for development and the end-to-end
         // tests (SwiftPM cannot make a link). The package ships reminderd's instead (below).
         .executableTarget(name: "reminderd-sync", dependencies: ["ReminderdSyncCommand"]),
-        // The runtime: scheduler, notifier, socket server, systemd integration.
+        // The runtime: scheduler, notifier, socket server, systemd integration. At -Osize: what makes
+        // start-up and fire times fast is in ReminderCore and the store, and the package must stay
+        // under 32 MiB (scripts/package-deb.sh has the figures).
         .target(
             name: "ReminderDaemon",
             dependencies: [
