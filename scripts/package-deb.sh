@@ -48,7 +48,7 @@ arch=$(dpkg --print-architecture)
 # argument-parser's too: 0.3 MB, which with the rest keeps the installed package under issue
 # 21's 32 MiB; the domain's modules, ReminderCore, ReminderJSON and CivilTime, stay at -O for the
 # daemon's start-up). ReminderDaemon too is at -Osize since 2026-11-28 (0.22 MiB, when typed
-# requests and the daemon's translated reasons had taken the package to 32,837 KiB; 32,692 after): 10k items
+# requests and the daemon's translated reasons had taken the package to 32,837 KiB; 32,612 after, from a clean clone): 10k items
 # start as fast (182 ms, -O 181), 100k in 1.22–1.71 s against 1.22–1.30 (five alternating runs),
 # and 64 clients' throughput is 8% lower, measured side by side (docs/BENCHMARKS.md). reminderd's functions
 # each in a section of their own, so the linker's garbage collection drops those never called
