@@ -47,11 +47,14 @@ public enum TaskListTask {
     /// A task already finished the same way (or CANCELLED) keeps its own stamps.
     public static func write(_ record: SyncRecord, into calendar: Component, context: SyncContext) -> Component {
         var calendar = calendar
-        // Only a master VTODO is reminded (`read`): a body without one was never an item here,
-        // and the server keeps it exactly as the other app wrote it.
-        guard let index = calendar.components.firstIndex(where: { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil })
-        else { return calendar }
-        var todo = calendar.components[index]
+        // Only a master VTODO is reminded (`read`); a body without one is left as the other app wrote it.
+        if let index = VTodoReader.masterIndex(of: calendar) {
+            write(record, into: &calendar.components[index], context: context)
+        }
+        return calendar
+    }
+
+    private static func write(_ record: SyncRecord, into todo: inout Component, context: SyncContext) {
         let done = record.currentOccurrence(in: context).flatMap { record.ledger.entry(for: $0.key(in: context.zone)) }
         if let done, !isFinished(todo) {
             todo.set("STATUS", "COMPLETED")
@@ -65,8 +68,6 @@ public enum TaskListTask {
         if record.alarms != AlarmProperties.read(todo, context: context) {
             AlarmProperties.writeAcknowledgements(record.alarms, into: &todo)
         }
-        calendar.components[index] = todo
-        return calendar
     }
 
     /// Whether the app counts the task as finished: completed or cancelled.

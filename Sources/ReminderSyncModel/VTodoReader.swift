@@ -126,7 +126,12 @@ public enum VTodoReader {
 
     /// The task itself: the first VTODO that is not an occurrence override.
     static func master(of calendar: Component) -> Component? {
-        calendar.components.first { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }
+        masterIndex(of: calendar).map { calendar.components[$0] }
+    }
+
+    /// Where the task itself is: the VTODO that is not one occurrence's override (`RECURRENCE-ID`).
+    static func masterIndex(of calendar: Component) -> Int? {
+        calendar.components.firstIndex { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }
     }
 
     /// The error with the property the field came from in place of the JSON key.

@@ -16,8 +16,7 @@ public enum VTodoWriter {
         var calendar = resource ?? Component("VCALENDAR", properties: [Property("VERSION", "2.0")])
         // The writer's mark: a later read tells reminderd's own rolls from other clients' ones.
         calendar.set("PRODID", ForeignCompletions.ownProductID)
-        let masterIndex = calendar.components.firstIndex { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }
-        var todo = masterIndex.map { calendar.components[$0] } ?? Component("VTODO")
+        var todo = VTodoReader.master(of: calendar) ?? Component("VTODO")
         let stamp = DateTimeValue.utc(context.now).description
         todo.set("UID", TextValue.escape(uid))
         todo.set("DTSTAMP", stamp)
